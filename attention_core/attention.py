@@ -1,0 +1,111 @@
+"""Scaled dot-product attention, every intermediate kept.
+
+Convention, once for the whole project: in every [n, n] matrix the rows are the querying tokens and
+the columns are the keys they look at; weights[i] is query i's distribution over the keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .lesson import Lesson
+
+MODES = ("scaled", "unscaled", "uniform")
+
+
+def softmax(x: np.ndarray) -> np.ndarray:  # [..., n] -> [..., n]
+    # Subtracting the row maximum changes nothing mathematically and keeps exp() finite for any score.
+    z = x - np.max(x, axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def project(x: np.ndarray, w: np.ndarray) -> np.ndarray:  # [n, d_model], [d_model, d] -> [n, d]
+    return x @ w
+
+
+def scale_for(mode: str, d_k: int) -> float:
+    """The factor the raw scores are multiplied by before the softmax."""
+    if mode == "scaled":
+        return 1.0 / np.sqrt(d_k)
+    if mode == "unscaled":
+        return 1.0
+    if mode == "uniform":
+        return 0.0  # every logit 0: the softmax of a constant row is 1/n, whatever the scores
+    raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+
+
+@dataclass(frozen=True)
+class Attention:
+    """One attention pass over one context, with everything the pictures need."""
+
+    mode: str
+    tokens: tuple[str, ...]
+    x: np.ndarray  # [n, d_model] the embeddings
+    q: np.ndarray  # [n, d_k]
+    k: np.ndarray  # [n, d_k]
+    v: np.ndarray  # [n, d_v]
+    scores: np.ndarray  # [n, n] raw q·k
+    scaled: np.ndarray  # [n, n] what goes into the softmax: scores × scale
+    weights: np.ndarray  # [n, n] softmax along the key axis; every row sums to 1
+    output: np.ndarray  # [n, d_v] weights @ v
+
+    @property
+    def n(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def d_k(self) -> int:
+        return self.q.shape[1]
+
+    @property
+    def d_v(self) -> int:
+        return self.v.shape[1]
+
+    @property
+    def scale(self) -> float:
+        return scale_for(self.mode, self.d_k)
+
+    @property
+    def sqrt_d_k(self) -> float:
+        return float(np.sqrt(self.d_k))
+
+    def index(self, token: str) -> int:
+        """Position of a token in this context (its first occurrence)."""
+        return self.tokens.index(token)
+
+
+def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float):
+    # [n_q, d_k], [n_k, d_k], [n_k, d_v] -> [n_q, n_k], [n_q, n_k], [n_q, n_k], [n_q, d_v]
+    scores = q @ k.T
+    scaled = scores * scale
+    weights = softmax(scaled)
+    return scores, scaled, weights, weights @ v
+
+
+def attend(lesson: Lesson, context: str | None = None, mode: str = "scaled") -> Attention:
+    """Run one context of a lesson through attention in the given mode."""
+    tokens = lesson.context(context)
+    x = lesson.embed(tokens)  # [n, d_model]
+    q = project(x, lesson.w_q)  # [n, d_k]
+    k = project(x, lesson.w_k)  # [n, d_k]
+    v = project(x, lesson.w_v)  # [n, d_v]
+    scores, scaled, weights, output = attention(q, k, v, scale_for(mode, q.shape[1]))
+    return Attention(mode, tokens, x, q, k, v, scores, scaled, weights, output)
+
+
+@dataclass(frozen=True)
+class HardLookup:
+    """Argmax lookup: each query takes exactly one value row, the best-scoring key's."""
+
+    choice: np.ndarray  # [n] index of the chosen key for every query
+    weights: np.ndarray  # [n, n] one-hot rows
+    output: np.ndarray  # [n, d_v] the chosen value rows
+
+
+def hard_lookup(att: Attention) -> HardLookup:
+    choice = np.argmax(att.scores, axis=-1)  # [n]; ties go to the first key
+    weights = np.eye(att.n)[choice]  # [n, n]
+    return HardLookup(choice, weights, att.v[choice])

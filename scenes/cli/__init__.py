@@ -1,0 +1,20 @@
+"""The `attention-lesson` command: one small module per command, registered here."""
+
+from __future__ import annotations
+
+import click
+
+from attention_core import __version__
+
+from .check import check
+from .numbers import numbers
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="attention-lesson")
+def main():
+    """Turn the attention lesson into videos: numbers, scenes, renders."""
+
+
+main.add_command(numbers)
+main.add_command(check)

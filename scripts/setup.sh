@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Install whatever is missing, and nothing else: Debian/Ubuntu system packages manim needs, then a
+# virtual environment (.venv) with the project and its test tools. Quick when everything is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# cairo/pango headers + pkg-config (manim's pycairo/manimpango), a CJK font for the Chinese text,
+# LaTeX with dvisvgm for MathTex, ffmpeg for joining clips, GIF palettes and ProRes.
+APT_PACKAGES=(
+  libcairo2-dev libpango1.0-dev pkg-config
+  fonts-noto-cjk
+  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended dvisvgm
+  ffmpeg
+)
+python3 -m venv --help >/dev/null 2>&1 || APT_PACKAGES+=(python3-venv)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing system packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+stamp=.venv/.installed
+if [ ! -x .venv/bin/python ]; then
+  python3 -m venv .venv
+fi
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "setup: installing the project into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+  touch "$stamp"
+fi
