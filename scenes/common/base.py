@@ -1,0 +1,137 @@
+"""LessonScene: the base of every lesson scene.
+
+setup() loads the lesson and runs the core once; a scene's construct() is a short list of beats.
+beat(key) starts a manim section named after the step and attaches the step's narration line (from the
+catalog) as a subcaption spanning the whole step, so every render has an .srt and every step can be cut
+into its own clip. A step lasts at least as long as its line takes to read.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from manim import DOWN, LEFT, RIGHT, UP, UL, UR, FadeIn, FadeOut, Scene, VGroup, config
+
+from attention_core import attend, hard_lookup, load
+
+from . import style as S
+from .i18n import catalog
+from .layout import layout_problems
+from .mobjects import fit, frame_box, label
+from .settings import Settings
+
+
+KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every beat
+
+
+class LessonScene(Scene):
+    scene_id = ""  # the catalog table and CLI id of the scene
+    check_layout = False  # tests switch this on: layout is checked at the end of every beat
+
+    def setup(self):
+        self.settings = Settings.from_env()
+        self.lesson = load(self.settings.lesson)
+        self.context_name = self.lesson.context_name(self.settings.context)
+        self.att = attend(self.lesson, self.context_name, self.settings.mode)
+        self.hard = hard_lookup(self.att)
+        self.lang = self.settings.lang
+        self.tr = catalog(self.lang)
+        self.focus = self.att.index(self.lesson.focus)  # the query the step-by-step scenes expand
+        self.dims = self.lesson.dim_names(self.lang)
+        self.camera.background_color = S.BACKGROUND
+        self._line: tuple[str, float] | None = None
+        self.beats: list[str] = []
+        self.layout_problems: list[str] = []
+
+    # -- text ----------------------------------------------------------------------------------
+    def t(self, key: str, **fields) -> str:
+        """A catalog entry of this scene ("key") or of another table ("table.key")."""
+        own = f"{self.scene_id.replace('-', '_')}.{key}"
+        return self.tr(own if own in self.tr else key, **fields)
+
+    def narration(self, beat: str) -> str:
+        return self.t(f"say.{beat}", **self.fields())
+
+    def fields(self) -> dict:
+        """Values a catalog line may name: {focus}, {context}, ... Scenes add their own."""
+        return {"focus": self.lesson.focus, "sentence": " ".join(self.att.tokens),
+                "n": self.att.n, "d_k": self.att.d_k}
+
+    # -- beats -----------------------------------------------------------------------------------
+    def beat(self, key: str) -> None:
+        """Close the previous step and start the step `key`: a section plus its narration line."""
+        self._close_line()
+        self.next_section(key)
+        self.beats.append(key)
+        self._line = (self.narration(key), self.renderer.time)
+
+    def _close_line(self) -> None:
+        if self._line is None:
+            return
+        text, start = self._line
+        need = max(S.MIN_BEAT, len(text) / S.READ_CHARS_PER_SECOND[self.lang])
+        if self.renderer.time - start < need:
+            self.wait(need - (self.renderer.time - start))
+        duration = self.renderer.time - start
+        self.add_subcaption(text, duration=duration, offset=-duration)
+        self._line = None
+        if self.check_layout:
+            self.layout_problems += [f"{self.beats[-1]}: {p}" for p in layout_problems(self)]
+        if os.environ.get(KEYFRAMES_ENV):
+            self.save_keyframe(Path(os.environ[KEYFRAMES_ENV]))
+
+    def save_keyframe(self, folder: Path) -> Path:
+        """The frame as it stands at the end of a beat, as <scene>-<nn>-<beat>.png."""
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{self.scene_id}-{len(self.beats):02d}-{self.beats[-1]}.png"
+        self.renderer.update_frame(self)
+        self.camera.get_image().save(path)
+        return path
+
+    def tear_down(self):
+        self._close_line()
+
+    # -- shared pieces ---------------------------------------------------------------------------
+    def heading(self, key: str = "title") -> VGroup:
+        """The scene's title at the top left, the sentence at the top right."""
+        title = label(self.t(key), S.TITLE_SIZE, S.TEXT).to_corner(UL, buff=S.MARGIN)
+        sentence = label(" ".join(self.att.tokens), S.LABEL_SIZE, S.DIM).to_corner(UR, buff=S.MARGIN)
+        w, _ = frame_box()
+        fit(sentence, w * 0.35, title.height)
+        sentence.align_to(title, DOWN).to_edge(RIGHT, buff=S.MARGIN)
+        return VGroup(title, sentence)
+
+    def show_heading(self, key: str = "title") -> VGroup:
+        self.header = self.heading(key)
+        self.play(FadeIn(self.header, shift=DOWN * S.GAP), run_time=S.FAST)
+        return self.header
+
+    def body_box(self) -> tuple[float, float]:
+        """Width and height available below the heading."""
+        w, h = frame_box()
+        return w, h - self.header.height - S.GAP if hasattr(self, "header") else h
+
+    def place_body(self, m, height_share: float = 1.0):
+        """Fit m below the heading (scale down only) and centre it in the space left."""
+        w, h = self.body_box()
+        fit(m, w, h * height_share)
+        top = self.header.get_bottom()[1] - S.GAP if hasattr(self, "header") else config.frame_height / 2
+        bottom = -config.frame_height / 2 + S.MARGIN
+        m.move_to([0, (top + bottom) / 2, 0])
+        return m
+
+    def clear_body(self, *keep):
+        """Fade out everything but the heading (and `keep`)."""
+        keep_set = {id(k) for k in keep}
+        if hasattr(self, "header"):
+            keep_set.add(id(self.header))
+        gone = [m for m in self.mobjects if id(m) not in keep_set]
+        if gone:
+            self.play(*(FadeOut(m) for m in gone), run_time=S.FAST)
+
+    def footnote(self, text: str, color=S.DIM):
+        """A one-line remark at the bottom of the frame."""
+        w, _ = frame_box()
+        note = fit(label(text, S.SMALL_SIZE + 2, color), w, 1.0)
+        return note.to_edge(DOWN, buff=S.MARGIN)

@@ -1,0 +1,59 @@
+"""Layout checks a test can run on a scene's current mobjects: inside the frame, no text over text."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from manim import SingleStringMathTex, Text, config
+
+TOLERANCE = 0.02  # scene units; shared edges and antialiasing are not overlaps
+TEXT_TYPES = (Text, SingleStringMathTex)
+
+
+def _visible(m) -> bool:
+    return max(m.get_fill_opacity(), m.get_stroke_opacity()) > 0.05
+
+
+def _texts(m, out):
+    """The outermost text mobjects in m's family (a Text's glyphs are not texts of their own)."""
+    if isinstance(m, TEXT_TYPES):
+        if _visible(m) and m.width > 0:
+            out.append(m)
+        return
+    for sub in m.submobjects:
+        _texts(sub, out)
+
+
+def _box(m):
+    (x0, y0, _), (x1, y1, _) = m.get_corner([-1, -1, 0]), m.get_corner([1, 1, 0])
+    return x0, y0, x1, y1
+
+
+def _name(m) -> str:
+    return f"{type(m).__name__}({getattr(m, 'text', getattr(m, 'tex_string', ''))!r})"
+
+
+def layout_problems(scene) -> list[str]:
+    problems = []
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    for top in scene.mobjects:
+        if top.width == 0 and top.height == 0:
+            continue
+        x0, y0, x1, y1 = _box(top)
+        if x0 < -half_w - TOLERANCE or x1 > half_w + TOLERANCE or y0 < -half_h - TOLERANCE \
+                or y1 > half_h + TOLERANCE:
+            texts = []
+            _texts(top, texts)
+            what = _name(texts[0]) if texts else type(top).__name__
+            problems.append(f"off frame: {what} spans x {x0:.2f}..{x1:.2f}, y {y0:.2f}..{y1:.2f}")
+    texts = []
+    for top in scene.mobjects:
+        _texts(top, texts)
+    for a, b in combinations(texts, 2):
+        ax0, ay0, ax1, ay1 = _box(a)
+        bx0, by0, bx1, by1 = _box(b)
+        dx = min(ax1, bx1) - max(ax0, bx0)
+        dy = min(ay1, by1) - max(ay0, by0)
+        if dx > TOLERANCE and dy > TOLERANCE:
+            problems.append(f"overlap: {_name(a)} and {_name(b)}")
+    return problems

@@ -1,0 +1,298 @@
+"""Reusable mobjects built from arrays: geometry comes from the data's shape, never from a token count.
+
+Numbers are Pango `Text` (not LaTeX): a 4×4 DecimalMatrix compiles digit by digit and costs seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Line, ManimColor, Mobject, Rectangle, RoundedRectangle, Text,
+    VGroup, config,
+)
+
+from . import style as S
+
+
+def fmt(x: float, places: int = S.NUMBER_PLACES) -> str:
+    """A number as the lesson writes it: at most `places` decimals, no trailing zeros, no -0."""
+    s = f"{round(float(x), places):.{places}f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor = S.TEXT, **kw) -> Text:
+    return Text(s, font=S.FONT, font_size=size, color=color, **kw)
+
+
+def word(s: str, size: float = S.LABEL_SIZE, color: ManimColor = S.TEXT) -> VGroup:
+    """A label whose box spans the font's full line height, so words in a row share a baseline
+    ("by" and "the" sit on one line instead of each being centred on its own ink)."""
+    ref = label("|" + s, size, color)  # the bar spans ascender to descender
+    bar, glyphs = ref[0], ref[1:]
+    t = label(s, size, color).move_to(glyphs)
+    strut = Rectangle(width=t.width, height=bar.height, stroke_width=0, fill_opacity=0)
+    strut.move_to([t.get_center()[0], bar.get_center()[1], 0])
+    return VGroup(strut, t)
+
+
+def fit(m: Mobject, width: float, height: float) -> Mobject:
+    """Scale down (never up) so that m fits in width × height."""
+    factor = min(1.0, width / max(m.width, 1e-9), height / max(m.height, 1e-9))
+    if factor < 1.0:
+        m.scale(factor)
+    return m
+
+
+def frame_box() -> tuple[float, float]:
+    """Usable width and height of the frame, margins removed."""
+    return config.frame_width - 2 * S.MARGIN, config.frame_height - 2 * S.MARGIN
+
+
+def fit_frame(m: Mobject, height_share: float = 1.0) -> Mobject:
+    w, h = frame_box()
+    return fit(m, w, h * height_share)
+
+
+class NumberGrid(VGroup):
+    """A matrix of numbers in cells, from an [r, c] array, with optional row and column labels.
+
+    Accessors: cell(i, j), box(i, j), number(i, j), row(i), column(j); rows are the array's first axis.
+    """
+
+    def __init__(
+        self,
+        values: np.ndarray,
+        *,
+        row_labels: Sequence[str] | None = None,
+        col_labels: Sequence[str] | None = None,
+        color: ManimColor = S.TEXT,
+        fills: Callable[[float], ManimColor] | None = None,
+        formatter: Callable[[float], str] = fmt,
+        cell_w: float = S.CELL_W,
+        cell_h: float = S.CELL_H,
+        number_size: float = S.NUMBER_SIZE,
+        label_color: ManimColor = S.DIM,
+        label_size: float = S.LABEL_SIZE,
+    ):
+        super().__init__()
+        self.values = np.atleast_2d(np.asarray(values, dtype=float))  # [r, c]
+        self.color, self.fills, self.formatter = color, fills, formatter
+        self.number_size = number_size
+        r, c = self.values.shape
+        self.boxes = VGroup(*(
+            VGroup(*(self._box(i, j, cell_w, cell_h) for j in range(c))).arrange(RIGHT, buff=0)
+            for i in range(r)
+        )).arrange(DOWN, buff=0)
+        self.numbers = VGroup(*(
+            VGroup(*(self._number(self.values[i, j], self.boxes[i][j]) for j in range(c)))
+            for i in range(r)
+        ))
+        self.add(self.boxes, self.numbers)
+        self.row_labels = VGroup(*(
+            word(t, label_size, label_color).next_to(self.boxes[i], LEFT, buff=S.GAP * 0.6)
+            for i, t in enumerate(row_labels or [])
+        ))
+        self.col_labels = VGroup(*(
+            word(t, label_size, label_color).next_to(self.boxes[0][j], UP, buff=S.GAP * 0.5)
+            for j, t in enumerate(col_labels or [])
+        ))
+        for lab in self.col_labels:  # long names must not collide with their neighbours
+            fit(lab, cell_w * 0.95, cell_h * 1.5)
+        self.add(self.row_labels, self.col_labels)
+
+    def _fill(self, value: float) -> tuple[ManimColor, float]:
+        return (self.fills(value), 1.0) if self.fills else (S.CELL_FILL, 1.0)
+
+    def _box(self, i: int, j: int, w: float, h: float) -> Rectangle:
+        fill, opacity = self._fill(self.values[i, j])
+        return Rectangle(width=w, height=h, stroke_color=S.GRID, stroke_width=1.5,
+                         fill_color=fill, fill_opacity=opacity)
+
+    def _number(self, value: float, box: Rectangle) -> Text:
+        color = S.text_on(box.fill_color) if self.fills else self.color
+        t = label(self.formatter(value), self.number_size, color)
+        fit(t, box.width * 0.9, box.height * 0.8)
+        return t.move_to(box)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.values.shape
+
+    def box(self, i: int, j: int) -> Rectangle:
+        return self.boxes[i][j]
+
+    def number(self, i: int, j: int) -> Text:
+        return self.numbers[i][j]
+
+    def cell(self, i: int, j: int) -> VGroup:
+        return VGroup(self.boxes[i][j], self.numbers[i][j])
+
+    def row(self, i: int) -> VGroup:
+        return VGroup(self.boxes[i], self.numbers[i])
+
+    def column(self, j: int) -> VGroup:
+        return VGroup(*(self.cell(i, j) for i in range(self.shape[0])))
+
+    def new_values(self, values: np.ndarray, fills: Callable[[float], ManimColor] | None = None,
+                   formatter: Callable[[float], str] | None = None) -> "NumberGrid":
+        """A copy with other values in the same place (the target of a Transform)."""
+        target = self.copy()
+        target.values = np.atleast_2d(np.asarray(values, dtype=float))
+        target.fills = fills if fills is not None else self.fills
+        target.formatter = formatter or self.formatter
+        for i, j in np.ndindex(*target.shape):
+            box = target.boxes[i][j]
+            fill, opacity = target._fill(target.values[i, j])
+            box.set_fill(fill, opacity)
+            new = target._number(target.values[i, j], box)
+            target.numbers[i][j].become(new)
+        return target
+
+
+def vector(values: np.ndarray, color: ManimColor, *, vertical: bool = False, **kw) -> NumberGrid:
+    """A vector as one row (or one column) of cells, outlined in its role colour."""
+    v = np.asarray(values, dtype=float)
+    g = NumberGrid(v[:, None] if vertical else v[None, :], color=color, **kw)
+    g.boxes.set_stroke(color, width=2)
+    return g
+
+
+def heatmap(weights: np.ndarray, tokens: Sequence[str], **kw) -> NumberGrid:
+    """An [n, n] weights matrix: rows are the querying tokens, columns the keys."""
+    return NumberGrid(weights, row_labels=tokens, col_labels=tokens, fills=S.heat_color, **kw)
+
+
+class TokenChip(VGroup):
+    def __init__(self, token: str, color: ManimColor = S.TEXT, size: float = S.BODY_SIZE):
+        super().__init__()
+        self.token = token
+        self.text = word(token, size, color)
+        self.frame = RoundedRectangle(
+            corner_radius=S.CORNER, width=self.text.width + 2 * S.TOKEN_PAD,
+            height=self.text.height + 2 * S.TOKEN_PAD, stroke_color=color, stroke_width=2,
+        ).move_to(self.text)
+        self.add(self.frame, self.text)
+
+
+class TokenRow(VGroup):
+    """A sentence as a row of token chips; chip(i) is the i-th token."""
+
+    def __init__(self, tokens: Sequence[str], color: ManimColor = S.TEXT, size: float = S.BODY_SIZE,
+                 buff: float = S.GAP):
+        super().__init__(*(TokenChip(t, color, size) for t in tokens))
+        self.arrange(RIGHT, buff=buff)
+
+    def chip(self, i: int) -> TokenChip:
+        return self[i]
+
+
+class WeightBars(VGroup):
+    """One bar per key, labelled below with the token and above with its value.
+
+    Bars share a baseline; heights follow |value| / max|value| (negative values hang below).
+    """
+
+    def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor = S.TEXT,
+                 max_height: float = S.BAR_MAX_H, bar_w: float = S.BAR_W, buff: float = S.GAP,
+                 scale_to: float | None = None, formatter: Callable[[float], str] = fmt,
+                 fills: Callable[[float], ManimColor] | None = None):
+        super().__init__()
+        self.max_height, self.bar_w, self.color = max_height, bar_w, color
+        self.formatter, self.fills = formatter, fills
+        self.values = np.asarray(values, dtype=float)
+        n = len(self.values)
+        step = bar_w + buff
+        self.baseline = Line(LEFT * (n * step) / 2, RIGHT * (n * step) / 2, stroke_color=S.GRID)
+        self.xs = [self.baseline.get_left()[0] + step * (i + 0.5) for i in range(n)]
+        self.scale_to = scale_to or max(np.abs(self.values).max(), 1e-9)
+        self.bars = VGroup(*(self._bar(i, x) for i, x in enumerate(self.values)))
+        self.value_labels = VGroup(*(self._value_label(i) for i in range(n)))
+        self.token_labels = VGroup(*(
+            fit(word(t, S.LABEL_SIZE, S.TEXT), step * 0.95, 1.0)
+            .next_to([self.xs[i], self.baseline.get_y(), 0], DOWN, buff=S.GAP * 0.5)
+            for i, t in enumerate(labels)
+        ))
+        self.add(self.baseline, self.bars, self.value_labels, self.token_labels)
+
+    def _bar(self, i: int, value: float) -> Rectangle:
+        h = max(abs(value) / self.scale_to * self.max_height, 0.02)
+        fill = self.fills(value) if self.fills else self.color
+        bar = Rectangle(width=self.bar_w, height=h, stroke_width=0, fill_color=fill, fill_opacity=0.9)
+        edge = DOWN if value >= 0 else UP
+        return bar.move_to([self.xs[i], self.baseline.get_y(), 0], aligned_edge=edge)
+
+    def _value_label(self, i: int) -> Text:
+        t = fit(label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT), self.bar_w * 1.4, 1.0)
+        bar = self.bars[i]
+        return t.next_to(bar, UP if self.values[i] >= 0 else DOWN, buff=S.GAP * 0.4)
+
+    def bar(self, i: int) -> VGroup:
+        return VGroup(self.bars[i], self.value_labels[i])
+
+    def new_values(self, values: np.ndarray, scale_to: float | None = None,
+                   fills: Callable[[float], ManimColor] | None = None) -> "WeightBars":
+        """A copy with other values on the same baseline (the target of a Transform)."""
+        target = self.copy()
+        target.values = np.asarray(values, dtype=float)
+        target.scale_to = scale_to or max(np.abs(target.values).max(), 1e-9)
+        target.fills = fills if fills is not None else self.fills
+        for i, v in enumerate(target.values):
+            target.bars[i].become(target._bar(i, v))
+            target.value_labels[i].become(target._value_label(i))
+        return target
+
+
+def attention_lines(src: Mobject, targets: Sequence[Mobject], weights: Sequence[float],
+                    color: ManimColor = S.EMPHASIS, threshold: float = 0.0) -> VGroup:
+    """Lines from one query to its keys, thicker and more opaque the larger the weight."""
+    lines = VGroup()
+    for t, w in zip(targets, weights):
+        if w <= threshold:
+            continue
+        width = S.LINE_MIN + (S.LINE_MAX - S.LINE_MIN) * float(w)
+        lines.add(Line(src.get_bottom(), t.get_top(), stroke_color=color, stroke_width=width,
+                       stroke_opacity=min(1.0, 0.35 + float(w))))
+    return lines
+
+
+def weight_arrow(start, end, w: float, color: ManimColor = S.EMPHASIS):
+    """An arrow whose thickness follows an attention weight in [0, 1]."""
+    from manim import Arrow
+
+    return Arrow(start, end, buff=S.GAP * 0.3, stroke_color=color,
+                 stroke_width=S.LINE_MIN + (S.LINE_MAX - S.LINE_MIN) * float(w) * 0.5,
+                 max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
+
+
+def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimColor = S.TEXT,
+                width: float | None = None) -> VGroup:
+    """Several lines of text, left-aligned, scaled down to a width if given."""
+    g = VGroup(*(label(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP * 0.6)
+    if width is not None:
+        fit(g, width, config.frame_height)
+    return g
+
+
+_TEX_TEMPLATE = None
+
+
+def math(*parts: str, color: ManimColor = S.TEXT, scale: float = S.MATH_SCALE):
+    """MathTex in the lesson's template (no CJK inside: Chinese goes in `label`)."""
+    global _TEX_TEMPLATE
+    from manim import MathTex, TexTemplate
+
+    if _TEX_TEMPLATE is None:
+        _TEX_TEMPLATE = TexTemplate(documentclass=S.TEX_DOCUMENTCLASS, preamble=S.TEX_PREAMBLE)
+    return MathTex(*parts, color=color, tex_template=_TEX_TEMPLATE).scale(scale)
+
+
+def attention_formula():
+    """Attention(Q,K,V) = softmax(QKᵀ/√d_k) V, with Q, K and V in their role colours."""
+    f = math(r"\mathrm{Attention}(", "Q", ",", "K", ",", "V", r")=\mathrm{softmax}\!\left(",
+             r"{ Q", r"K^\top", r"\over \sqrt{d_k} }", r"\right)", "V")
+    for i, c in ((1, S.Q_COLOR), (3, S.K_COLOR), (5, S.V_COLOR), (7, S.Q_COLOR), (8, S.K_COLOR),
+                 (11, S.V_COLOR)):
+        f[i].set_color(c)
+    return f

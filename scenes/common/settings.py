@@ -1,0 +1,33 @@
+"""What a scene renders: lesson, context, mode and language, read from the environment.
+
+The CLI sets these variables; plain `manim render scenes/<id>.py` uses the defaults (or whatever the
+caller exported), so every scene also renders without the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+ENV = {
+    "lesson": "ATTENTION_LESSON",
+    "context": "ATTENTION_CONTEXT",
+    "mode": "ATTENTION_MODE",
+    "lang": "ATTENTION_LANG",
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    lesson: str | None = None  # packaged name or path; None = the default lesson
+    context: str | None = None  # None = the lesson's first context
+    mode: str = "scaled"
+    lang: str = "zh"
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        get = lambda k: os.environ.get(ENV[k]) or None  # noqa: E731
+        return cls(get("lesson"), get("context"), get("mode") or "scaled", get("lang") or "zh")
+
+    def to_env(self) -> dict[str, str]:
+        return {ENV[k]: str(v) for k, v in self.__dict__.items() if v is not None}

@@ -1,0 +1,98 @@
+"""1. overview: attention as a soft lookup; the same embedding retrieving different content; the formula."""
+
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowArrow, VGroup, Write
+
+from attention_core import attend
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import (
+    TokenRow, WeightBars, attention_formula, label, vector, weight_arrow, word,
+)
+
+
+class Overview(LessonScene):
+    scene_id = "overview"
+
+    def construct(self):
+        self.show_heading()
+        self.idea()
+        self.soft_lookup()
+        self.two_sentences()
+        self.formula()
+
+    def idea(self):
+        """Every token's vector comes to depend on the others: lines from the sentence into the focus."""
+        self.beat("idea")
+        row = TokenRow(self.att.tokens)
+        self.place_body(row, S.SHARE_ROW).shift(UP)
+        f = row.chip(self.focus)
+        f.frame.set_stroke(S.EMPHASIS)
+        lines = VGroup(*(
+            weight_arrow(row.chip(j).get_bottom(), f.get_bottom() + DOWN * S.BIG_GAP, w)
+            for j, w in enumerate(self.att.weights[self.focus])
+        ))
+        note = label(self.t("depends"), S.BODY_SIZE, S.TEXT).next_to(lines, DOWN, buff=S.BIG_GAP)
+        self.play(FadeIn(row, shift=UP * S.GAP))
+        self.play(*(GrowArrow(a) for a in lines), run_time=S.SLOW)
+        self.play(Write(note))
+        self.idea_row = VGroup(row, lines, note)
+
+    def soft_lookup(self):
+        """Hard lookup takes one value; soft lookup takes every value, weighted by the match."""
+        self.beat("soft_lookup")
+        self.play(FadeOut(self.idea_row), run_time=S.FAST)
+        w = self.att.weights[self.focus]
+        hard = WeightBars(self.hard.weights[self.focus], self.att.tokens, color=S.DIM, scale_to=1)
+        soft = WeightBars(w, self.att.tokens, fills=S.heat_color, scale_to=1)
+        hard_t = label(self.t("hard"), S.BODY_SIZE, S.DIM)
+        soft_t = label(self.t("soft"), S.BODY_SIZE, S.TEXT)
+        left = VGroup(hard_t, hard).arrange(DOWN, buff=S.BIG_GAP)
+        right = VGroup(soft_t, soft).arrange(DOWN, buff=S.BIG_GAP)
+        body = VGroup(left, right).arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
+        soft_t.match_y(hard_t)
+        self.place_body(body, S.SHARE_BODY)
+        self.play(FadeIn(left))
+        self.play(FadeIn(right))
+        self.lookup_body = body
+
+    def two_sentences(self):
+        """The same focus embedding, two contexts, two different outputs."""
+        self.beat("two_sentences")
+        self.play(FadeOut(self.lookup_body), run_time=S.FAST)
+        emb = vector(self.lesson.vocab[self.lesson.focus], S.X_COLOR, col_labels=self.dims)
+        emb_t = label(self.t("same_embedding", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
+        emb_g = VGroup(emb_t, emb).arrange(DOWN, buff=S.GAP)
+        rows = VGroup()
+        for name in self.lesson.contexts:
+            att = attend(self.lesson, name, self.settings.mode)
+            f = att.index(self.lesson.focus)
+            tokens = TokenRow(att.tokens, size=S.LABEL_SIZE)
+            tokens.chip(f).frame.set_stroke(S.EMPHASIS)
+            out = vector(att.output[f], S.V_COLOR, col_labels=self.dims)
+            arrow = Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0)
+            rows.add(VGroup(tokens, arrow, out))
+        grid = VGroup(*(m for r in rows for m in r))
+        grid.arrange_in_grid(cols=3, buff=(S.GAP, S.BIG_GAP), col_alignments="rcl")
+        body = VGroup(emb_g, grid).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.play(FadeIn(emb_g))
+        for r in rows:
+            self.play(FadeIn(r[0]), GrowArrow(r[1]), run_time=S.FAST)
+            self.play(FadeIn(r[2], shift=RIGHT * S.GAP))
+        self.sentences_body = body
+
+    def formula(self):
+        """All queries at once: the formula, with Q, K, V in their colours."""
+        self.beat("formula")
+        self.play(FadeOut(self.sentences_body), run_time=S.FAST)
+        f = attention_formula()
+        note = label(self.t("formula_note"), S.BODY_SIZE, S.DIM)
+        roles = VGroup(*(
+            word(self.t(f"common.{r}"), S.BODY_SIZE, c)
+            for r, c in (("query", S.Q_COLOR), ("key", S.K_COLOR), ("value", S.V_COLOR))
+        )).arrange(RIGHT, buff=S.BIG_GAP)
+        body = VGroup(roles, f, note).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body, S.SHARE_BODY)
+        self.play(FadeIn(roles))
+        self.play(Write(f), run_time=S.SLOW)
+        self.play(FadeIn(note))

@@ -1,0 +1,56 @@
+"""The lesson's scenes in order. No manim import: the CLI lists and plans without starting manim."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .common.i18n import catalog
+
+HERE = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class SceneInfo:
+    id: str  # CLI id and catalog table
+    cls: str  # class name in scenes/<module>.py
+    contexts: str = "current"  # "all" when the scene shows every context of the lesson
+
+    @property
+    def module(self) -> str:
+        return self.id.replace("-", "_")
+
+    @property
+    def file(self) -> Path:
+        return HERE / f"{self.module}.py"
+
+    def title(self, lang: str = "zh") -> str:
+        return catalog(lang)(f"{self.module}.title")
+
+    def load(self):
+        """Import the scene class (this imports manim)."""
+        import importlib
+
+        return getattr(importlib.import_module(f"scenes.{self.module}"), self.cls)
+
+
+SCENES: tuple[SceneInfo, ...] = (
+    SceneInfo("overview", "Overview", contexts="all"),
+    SceneInfo("projection", "Projection"),
+    SceneInfo("scores", "Scores"),
+    SceneInfo("softmax", "Softmax"),
+    SceneInfo("mixing", "Mixing"),
+    SceneInfo("matrix", "AttentionMatrix"),
+    SceneInfo("contexts", "Contexts", contexts="all"),
+    SceneInfo("lookup", "Lookup"),
+    SceneInfo("normalizers", "Normalizers"),
+    SceneInfo("edge-cases", "EdgeCases"),
+    SceneInfo("mistakes", "Mistakes"),
+    SceneInfo("cost", "Cost"),
+)
+BY_ID = {s.id: s for s in SCENES}
+
+
+def available() -> tuple[SceneInfo, ...]:
+    """The scenes whose file exists (all of them once the lesson is complete)."""
+    return tuple(s for s in SCENES if s.file.exists())
