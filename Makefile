@@ -5,7 +5,7 @@ setup:
 	@./scripts/setup.sh
 
 lesson: setup
-	.venv/bin/attention-lesson render --all
+	.venv/bin/attention-lesson lesson
 
 test: setup
 	.venv/bin/python -m pytest

@@ -7,7 +7,10 @@ import click
 from attention_core import __version__
 
 from .check import check
+from .lesson import lesson
+from .list import list_scenes
 from .numbers import numbers
+from .render import render
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,3 +21,6 @@ def main():
 
 main.add_command(numbers)
 main.add_command(check)
+main.add_command(list_scenes)
+main.add_command(render)
+main.add_command(lesson)

@@ -75,3 +75,32 @@ def lesson_options(f):
         return f(*args, lesson=les, context=context, mode=mode, **kwargs)
 
     return wrapper
+
+
+def render_options(f):
+    """Everything `render`, `lesson` and `slides` share: what to render, how, and where."""
+    from ..pipeline.plan import FORMATS, QUALITIES
+
+    opts = [
+        lesson_option, context_option, mode_option, lang_option,
+        click.option("--quality", type=click.Choice(list(QUALITIES)), default="low", show_default=True,
+                     help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60."),
+        click.option("--fps", type=click.IntRange(1, 120), default=None,
+                     help="Frame rate (default: the quality's)."),
+        click.option("--format", "fmt", type=click.Choice(FORMATS), default="mp4", show_default=True,
+                     help="png is the last frame (a poster); gif uses a palette made for the clip."),
+        click.option("--transparent", is_flag=True,
+                     help="Alpha channel: webm = VP9 with alpha, mov = ProRes 4444."),
+        click.option("--sections", is_flag=True,
+                     help="Also one clip per step: <id>-<nn>-<step>.<ext>, for click-by-click slides."),
+        click.option("--out", type=click.Path(file_okay=False), default=None,
+                     help="Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>)."),
+        click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
+                     help="Worker processes (default: the number of cores)."),
+        click.option("--force", is_flag=True, help="Render even what is up to date."),
+        click.option("--dry-run", is_flag=True, help="Say what would be rendered, render nothing."),
+        click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f

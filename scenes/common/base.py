@@ -28,6 +28,7 @@ KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of ever
 class LessonScene(Scene):
     scene_id = ""  # the catalog table and CLI id of the scene
     check_layout = False  # tests switch this on: layout is checked at the end of every beat
+    progress_hook = None  # the render pipeline's callback(scene_id, beat) for progress bars
 
     def setup(self):
         self.settings = Settings.from_env()
@@ -62,9 +63,18 @@ class LessonScene(Scene):
     def beat(self, key: str) -> None:
         """Close the previous step and start the step `key`: a section plus its narration line."""
         self._close_line()
-        self.next_section(key)
+        start = self.renderer.time
+        sections = self.renderer.file_writer.sections
+        if not self.beats and sections and not sections[-1].is_empty():
+            # what was shown before the first beat (the heading) opens the first step
+            sections[-1].name, start = key, 0.0
+        else:
+            self.next_section(key)
         self.beats.append(key)
-        self._line = (self.narration(key), self.renderer.time)
+        self._line = (self.narration(key), start)
+        hook = type(self).progress_hook  # looked up on the class: a plain function, not a method
+        if hook is not None:
+            hook(self.scene_id, key)
 
     def _close_line(self) -> None:
         if self._line is None:

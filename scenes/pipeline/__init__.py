@@ -1,0 +1,1 @@
+"""The render pipeline: plan (what is stale, no manim), worker (one scene), runner (many), join."""
