@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .common.i18n import catalog
@@ -15,6 +17,8 @@ class SceneInfo:
     id: str  # CLI id and catalog table
     cls: str  # class name in scenes/<module>.py
     contexts: str = "current"  # "all" when the scene shows every context of the lesson
+    package: str = "scenes"  # tests register fixture scenes from their own package
+    titles: dict[str, str] = field(default_factory=dict)  # only for fixtures: lang -> title
 
     @property
     def module(self) -> str:
@@ -22,16 +26,16 @@ class SceneInfo:
 
     @property
     def file(self) -> Path:
-        return HERE / f"{self.module}.py"
+        if self.package == "scenes":
+            return HERE / f"{self.module}.py"
+        return Path(importlib.util.find_spec(f"{self.package}.{self.module}").origin)
 
     def title(self, lang: str = "zh") -> str:
-        return catalog(lang)(f"{self.module}.title")
+        return self.titles.get(lang) or catalog(lang)(f"{self.module}.title")
 
     def load(self):
         """Import the scene class (this imports manim)."""
-        import importlib
-
-        return getattr(importlib.import_module(f"scenes.{self.module}"), self.cls)
+        return getattr(importlib.import_module(f"{self.package}.{self.module}"), self.cls)
 
 
 SCENES: tuple[SceneInfo, ...] = (

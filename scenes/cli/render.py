@@ -7,14 +7,15 @@ from pathlib import Path
 import click
 
 from ..pipeline.plan import RenderOptions, plan
-from ..registry import BY_ID, available
+from ..registry import available
 from .options import load_lesson, render_options
 
 MEDIA = Path("media")
 
 
 def pick_scenes(ids: tuple[str, ...], all_: bool):
-    valid = [s.id for s in available()]
+    by_id = {s.id: s for s in available()}
+    valid = list(by_id)
     if all_ or not ids:
         if not all_:
             raise click.UsageError("name one or more scenes, or --all. Scenes: " + ", ".join(valid))
@@ -25,7 +26,7 @@ def pick_scenes(ids: tuple[str, ...], all_: bool):
             f"unknown scene {', '.join(map(repr, unknown))}; valid ids: {', '.join(valid)}",
             param_hint="ID",
         )
-    return [BY_ID[i] for i in ids]
+    return [by_id[i] for i in ids]
 
 
 def build_options(lesson, context, mode, lang, quality, fps, fmt, transparent, sections):

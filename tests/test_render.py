@@ -1,0 +1,180 @@
+"""The render pipeline through the CLI, with real small renders of short fixture scenes."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from attention_core import load
+from attention_core.lesson import resolve
+from scenes import registry
+from scenes.cli import main
+from scenes.pipeline.plan import RenderOptions, input_digest
+from scenes.registry import SceneInfo
+
+pytestmark = pytest.mark.render
+
+BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
+BLINK_ALL = SceneInfo("blink", "Blink", contexts="all", package="tests.fixtures")
+BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "坏", "en": "Broken"})
+
+
+@pytest.fixture
+def fixtures(monkeypatch, tmp_path):
+    """The registry holds only the fixture scenes; the CLI runs in a fresh folder."""
+    monkeypatch.setattr(registry, "SCENES", (BLINK, BROKEN))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def cli(*args, code=0):
+    r = CliRunner().invoke(main, list(args))
+    assert r.exit_code == code, (r.output, r.exception)
+    return r.output
+
+
+def probe(path, entries="stream=codec_name,codec_tag_string,pix_fmt"):
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          entries, "-of", "json", str(path)], capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out)
+
+
+def test_output_layout_skip_and_sections(fixtures):
+    out = cli("render", "blink", "--out", "clips", "--sections", "-q")
+    files = sorted(p.name for p in (fixtures / "clips").iterdir())
+    assert files == ["blink-01-scores.mp4", "blink-02-weights.mp4", "blink.mp4", "blink.srt",
+                     "blink.steps.json", "manifest.json"]
+    assert "clips/blink.mp4" in out and "clips/blink-02-weights.mp4" in out  # the paths written
+    srt = (fixtures / "clips" / "blink.srt").read_text(encoding="utf-8")
+    assert "scores: by the river bank" in srt and "weights: by the river bank" in srt
+    before = (fixtures / "clips" / "blink.mp4").stat().st_mtime_ns
+    again = cli("render", "blink", "--out", "clips", "--sections")
+    assert "0 rendered, 1 up to date" in again
+    assert (fixtures / "clips" / "blink.mp4").stat().st_mtime_ns == before
+    forced = cli("render", "blink", "--out", "clips", "--sections", "--force", "-q")
+    assert "clips/blink.mp4" in forced
+
+
+def test_default_layout_under_media(fixtures):
+    cli("render", "blink", "--lang", "en", "--context", "savings", "-q")
+    folder = fixtures / "media" / "default" / "savings-scaled-en-480p15"
+    assert (folder / "blink.mp4").exists() and (folder / "blink.srt").exists()
+    steps = json.loads((folder / "blink.steps.json").read_text(encoding="utf-8"))
+    assert steps["title"] == "Blink" and [s["step"] for s in steps["steps"]] == ["scores", "weights"]
+
+
+def test_edit_rerenders_exactly_what_changed(fixtures):
+    lesson_file = fixtures / "lesson.toml"
+    shutil.copy(resolve("default"), lesson_file)
+    cli("render", "blink", "--lesson", str(lesson_file), "--out", "r", "-q")
+    cli("render", "blink", "--lesson", str(lesson_file), "--context", "savings", "--out", "s", "-q")
+    text = lesson_file.read_text(encoding="utf-8")
+    # an edit only the savings context uses
+    lesson_file.write_text(text.replace("savings = [0.0, 1.0, 0.0, 0.0]",
+                                        "savings = [0.0, 1.2, 0.0, 0.0]"), encoding="utf-8")
+    assert "0 rendered, 1 up to date" in cli("render", "blink", "--lesson", str(lesson_file),
+                                             "--out", "r")
+    assert "1 rendered, 0 up to date" in cli("render", "blink", "--lesson", str(lesson_file),
+                                             "--context", "savings", "--out", "s")
+
+
+def test_digest_follows_what_a_scene_shows(tmp_path):
+    lesson_file = tmp_path / "lesson.toml"
+    shutil.copy(resolve("default"), lesson_file)
+    opts = lambda ctx: RenderOptions(str(lesson_file), ctx)  # noqa: E731
+    before = {(s.contexts, c): input_digest(load(lesson_file), s, opts(c))
+              for s in (BLINK, BLINK_ALL) for c in ("river", "savings")}
+    lesson_file.write_text(lesson_file.read_text(encoding="utf-8").replace(
+        "savings = [0.0, 1.0, 0.0, 0.0]", "savings = [0.0, 1.2, 0.0, 0.0]"), encoding="utf-8")
+    after = {(s.contexts, c): input_digest(load(lesson_file), s, opts(c))
+             for s in (BLINK, BLINK_ALL) for c in ("river", "savings")}
+    changed = {k for k in before if before[k] != after[k]}
+    assert changed == {("current", "savings"), ("all", "river"), ("all", "savings")}
+    # options and language are part of the digest too
+    les = load(lesson_file)
+    assert input_digest(les, BLINK, opts("river")) != input_digest(
+        les, BLINK, RenderOptions(str(lesson_file), "river", lang="en"))
+
+
+def frames(path):
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt",
+                          "rgb24", "-"], capture_output=True, check=True).stdout
+    return np.frombuffer(raw, np.uint8)
+
+
+@pytest.fixture
+def two_scenes(fixtures, monkeypatch):
+    """Two fixture scenes (the second is the first under another id)."""
+    import tests.fixtures.blink as mod
+
+    monkeypatch.setattr(registry, "SCENES", (
+        BLINK, SceneInfo("blink2", "Blink", package="tests.fixtures", titles={"zh": "二"})))
+    monkeypatch.setitem(sys.modules, "tests.fixtures.blink2", mod)
+    return fixtures
+
+
+def test_parallel_equals_serial(two_scenes):
+    fixtures = two_scenes
+    cli("render", "--all", "-j", "2", "--out", "par", "-q")
+    cli("render", "--all", "-j", "1", "--out", "ser", "-q")
+    for name in ("blink.mp4", "blink2.mp4"):
+        assert np.array_equal(frames(fixtures / "par" / name), frames(fixtures / "ser" / name))
+    for name in ("blink.srt", "blink2.srt"):
+        assert (fixtures / "par" / name).read_bytes() == (fixtures / "ser" / name).read_bytes()
+
+
+def test_transparent_webm_has_alpha(fixtures):
+    cli("render", "blink", "--format", "webm", "--transparent", "--out", "w", "-q")
+    path = fixtures / "w" / "blink.webm"
+    assert probe(path)["streams"][0]["codec_name"] == "vp9"
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-c:v", "libvpx-vp9", "-i", str(path), "-f",
+                          "rawvideo", "-pix_fmt", "rgba", "-"], capture_output=True, check=True).stdout
+    alpha = np.frombuffer(raw, np.uint8)[3::4]
+    assert alpha.min() == 0 and alpha.max() == 255  # a see-through background, opaque drawing
+
+
+def test_transparent_mov_is_prores_4444(fixtures):
+    cli("render", "blink", "--format", "mov", "--transparent", "--out", "m", "-q")
+    s = probe(fixtures / "m" / "blink.mov")["streams"][0]
+    assert s["codec_name"] == "prores" and s["codec_tag_string"] == "ap4h"
+    assert s["pix_fmt"].startswith("yuva444p")
+
+
+def test_gif_and_png(fixtures):
+    cli("render", "blink", "--format", "gif", "--out", "g", "-q")
+    assert probe(fixtures / "g" / "blink.gif")["streams"][0]["codec_name"] == "gif"
+    cli("render", "blink", "--format", "png", "--out", "p", "-q")
+    assert (fixtures / "p" / "blink.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_lesson_has_a_chapter_per_scene(two_scenes):
+    fixtures = two_scenes
+    cli("lesson", "--out", "l", "-q")
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_chapters", "-of", "json",
+                          str(fixtures / "l" / "lesson.mp4")], capture_output=True, text=True).stdout
+    chapters = json.loads(out)["chapters"]
+    assert [c["tags"]["title"] for c in chapters] == ["闪", "二"]
+    vtt = (fixtures / "l" / "lesson.chapters.vtt").read_text(encoding="utf-8")
+    assert vtt.startswith("WEBVTT") and vtt.count(" --> ") == 2
+    srt = (fixtures / "l" / "lesson.srt").read_text(encoding="utf-8")
+    assert srt.count(" --> ") == 4
+
+
+def test_unknown_scene_is_usage_error(fixtures):
+    r = CliRunner().invoke(main, ["render", "nope"])
+    assert r.exit_code == 2 and "blink" in r.output and "broken" in r.output
+
+
+def test_failing_scene_leaves_nothing_half_written(fixtures):
+    r = CliRunner().invoke(main, ["render", "blink", "broken", "--out", "f", "-j", "1"])
+    assert r.exit_code == 1
+    assert "broken" in r.output and "fails on purpose" in r.output
+    names = sorted(p.name for p in (fixtures / "f").iterdir())
+    assert names == ["blink.mp4", "blink.srt", "blink.steps.json", "manifest.json"]
+    manifest = json.loads((fixtures / "f" / "manifest.json").read_text())
+    assert list(manifest) == ["blink"]
