@@ -42,6 +42,7 @@ class LessonScene(Scene):
         self.dims = self.lesson.dim_names(self.lang)
         self.camera.background_color = S.BACKGROUND
         self._line: tuple[str, float] | None = None
+        self._pending_heading = None
         self.beats: list[str] = []
         self.layout_problems: list[str] = []
 
@@ -60,21 +61,25 @@ class LessonScene(Scene):
                 "n": self.att.n, "d_k": self.att.d_k}
 
     # -- beats -----------------------------------------------------------------------------------
-    def beat(self, key: str) -> None:
-        """Close the previous step and start the step `key`: a section plus its narration line."""
+    def beat(self, key: str, loop: bool = False) -> None:
+        """Close the previous step and start the step `key`: a section (a slide when rendered as
+        slides) plus its narration line. A `loop` step replays on its own in a slide deck, so its
+        animations should end where they started (a pulse, say)."""
         self._close_line()
-        start = self.renderer.time
-        sections = self.renderer.file_writer.sections
-        if not self.beats and sections and not sections[-1].is_empty():
-            # what was shown before the first beat (the heading) opens the first step
-            sections[-1].name, start = key, 0.0
-        else:
-            self.next_section(key)
+        line = self.narration(key)
+        self.open_step(key, line, loop)
         self.beats.append(key)
-        self._line = (self.narration(key), start)
+        self._line = (line, self.renderer.time)
         hook = type(self).progress_hook  # looked up on the class: a plain function, not a method
         if hook is not None:
             hook(self.scene_id, key)
+        if self._pending_heading is not None:  # the heading opens the first step
+            self.play(FadeIn(self._pending_heading, shift=DOWN * S.GAP), run_time=S.FAST)
+            self._pending_heading = None
+
+    def open_step(self, key: str, line: str, loop: bool) -> None:
+        """Where a step starts: a manim section here; the slide deck's variant starts a slide."""
+        self.next_section(key)
 
     def _close_line(self) -> None:
         if self._line is None:
@@ -113,8 +118,12 @@ class LessonScene(Scene):
         return VGroup(title, sentence)
 
     def show_heading(self, key: str = "title") -> VGroup:
+        """Show the heading; called before the first beat, it fades in as that step begins."""
         self.header = self.heading(key)
-        self.play(FadeIn(self.header, shift=DOWN * S.GAP), run_time=S.FAST)
+        if self.beats:
+            self.play(FadeIn(self.header, shift=DOWN * S.GAP), run_time=S.FAST)
+        else:
+            self._pending_heading = self.header
         return self.header
 
     def body_box(self) -> tuple[float, float]:
