@@ -21,7 +21,7 @@ Q_COLOR = ManimColor("#56B4E9")  # sky blue: what a token looks for
 K_COLOR = ManimColor("#E69F00")  # orange: what a token offers to be matched
 V_COLOR = ManimColor("#009E73")  # bluish green: what a token gives when attended to
 X_COLOR = ManimColor("#C8C8C8")  # embeddings: neutral
-EMPHASIS = ManimColor("#B57BE0")  # purple: the lines to the main targets, the focus token
+EMPHASIS = ManimColor("#9B59D0")  # purple: main targets, the focus (darker than Q for deuteranopes)
 HIGHLIGHT = ManimColor("#F0E442")  # yellow: "look here", the right way
 WRONG = ManimColor("#D55E00")  # vermillion: a mistake
 
@@ -87,3 +87,37 @@ MIN_BEAT = 1.5
 # texlive-latex-base (dvisvgm crops to the drawing), not the 80 MB texlive-latex-extra.
 TEX_DOCUMENTCLASS = r"\documentclass{article}"
 TEX_PREAMBLE = r"\usepackage{amsmath}\usepackage{amssymb}\pagestyle{empty}"
+
+# -- mistakes and cost scenes ----------------------------------------------------------------------
+MISTAKES_SCORE_FACTORS = (4, 8, 16, 32, 64)  # score magnifications tried, smallest first, to show saturation
+MISTAKES_SATURATED = 0.99  # a top weight at least this large counts as a saturated softmax
+MISTAKES_MARK_STROKE = 4  # outline of a cell the narration points at
+COST_MULTIPLIERS = (1, 2, 4)  # the pair grids drawn: n, 2n, 4n tokens
+COST_GRID_STROKE = 1.0
+COST_UNIT = 0.32  # one row or column of a matrix-shape block
+
+# -- mixing, matrix and contexts scenes -------------------------------------------------------------
+MIX_PERCENT = 100  # a weight shown as a percentage
+
+# -- lookup, normalizers and edge-cases scenes ------------------------------------------------------
+LOOKUP_PLOT_W = 7.0  # the "weight as the chosen key's score moves" plot
+LOOKUP_PLOT_H = 2.6
+LOOKUP_SAMPLES = 241  # points on the soft curve
+LOOKUP_CURVE_WIDTH = 4.0
+LOOKUP_DOT_R = 0.08  # the marker of the current score on a curve
+LOOKUP_SWATCH = 0.6  # length of a legend's line sample
+LOOKUP_BACK_ANGLE = 1.1  # radians: the bend of the gradient arrow back to the projections
+NORM_BAR_H = 1.1  # tallest bar (weight 1) in the three stacked weight charts
+NORM_CARD_W = 3.9  # one mode's summary card, before scale-down
+EDGE_FRAME_PAD = 0.06  # a highlight frame around a matrix cell or row
+EDGE_FRAME_STROKE = 4
+MISTAKES_MARK_BUFF = 0.05  # the outline sits just outside its cell, visible on any heat colour
+MIX_FRAME_STROKE = 3  # the frame around the dominant row or the strengthened dimension
+MISTAKES_MATRIX_ZOOM = 1.3  # the matrix read in the last mistake, larger than a plain heatmap
+COST_GRID_H = 4.5  # height of the largest pair grid, before any scale-down
+COST_SMALL_MATH = 0.6  # MathTex scale of the growth labels between the grids
+COST_BLOCK_OPACITY = 0.25  # fill of a matrix-shape block
+MATRIX_CELL_W = 1.2  # a cell of the attention-matrix scene, before any scale-down
+MATRIX_CELL_H = 0.7
+MIXED_MATH_SCALE = 1.4  # mobjects.mixed_line: TeX beside Noto text, relative to the text's font size
+CONTEXTS_FILL = 0.8  # how much of a weight cell under a token its number may fill
