@@ -11,6 +11,7 @@ from .lesson import lesson
 from .list import list_scenes
 from .numbers import numbers
 from .render import render
+from .sheet import sheet
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -24,3 +25,4 @@ main.add_command(check)
 main.add_command(list_scenes)
 main.add_command(render)
 main.add_command(lesson)
+main.add_command(sheet)
