@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # Install whatever is missing, and nothing else: Debian/Ubuntu system packages manim needs, then a
-# virtual environment (.venv) with the project and its test tools. Quick when everything is there.
+# virtual environment (.venv) with the project and its test tools, then reveal.js (node_modules) for the
+# HTML slide decks. Quick when everything is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # cairo/pango headers + pkg-config (manim's pycairo/manimpango), a CJK font for the Chinese text,
-# LaTeX with dvisvgm for MathTex, ffmpeg for joining clips, GIF palettes and ProRes.
+# LaTeX with dvisvgm for MathTex, ffmpeg for joining clips, GIF palettes and ProRes, chromium for the
+# tests that click through an HTML slide deck (driven by Playwright; it never downloads a browser).
 APT_PACKAGES=(
   libcairo2-dev libpango1.0-dev pkg-config
   fonts-noto-cjk
   texlive-latex-base texlive-latex-recommended texlive-fonts-recommended dvisvgm
   ffmpeg
+  chromium
 )
 python3 -m venv --help >/dev/null 2>&1 || APT_PACKAGES+=(python3-venv)
+command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(npm)  # reveal.js for the HTML decks, from npm
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -33,4 +37,13 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing the project into .venv"
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
   touch "$stamp"
+fi
+
+# reveal.js (pinned in package.json / package-lock.json), copied beside every HTML deck
+node_stamp=node_modules/.installed
+if [ ! -f node_modules/reveal.js/dist/reveal.js ] || [ ! -f "$node_stamp" ] \
+   || [ package-lock.json -nt "$node_stamp" ]; then
+  echo "setup: installing reveal.js into node_modules"
+  npm ci --no-audit --no-fund --loglevel=error
+  touch "$node_stamp"
 fi

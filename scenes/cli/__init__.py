@@ -11,13 +11,14 @@ from .lesson import lesson
 from .list import list_scenes
 from .numbers import numbers
 from .render import render
+from .slides import slides
 from .sheet import sheet
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="attention-lesson")
 def main():
-    """Turn the attention lesson into videos: numbers, scenes, renders."""
+    """Turn the attention lesson into videos and slide decks: numbers, scenes, renders."""
 
 
 main.add_command(numbers)
@@ -25,4 +26,5 @@ main.add_command(check)
 main.add_command(list_scenes)
 main.add_command(render)
 main.add_command(lesson)
+main.add_command(slides)
 main.add_command(sheet)

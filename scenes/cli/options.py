@@ -77,22 +77,25 @@ def lesson_options(f):
     return wrapper
 
 
-def render_options(f):
-    """Everything `render`, `lesson` and `slides` share: what to render, how, and where."""
+def _render_opts(video: bool) -> list:
+    """What to render, how, and where; `video` adds the video-only options (format, alpha, clips)."""
     from ..pipeline.plan import FORMATS, QUALITIES
 
-    opts = [
-        lesson_option, context_option, mode_option, lang_option,
-        click.option("--quality", type=click.Choice(list(QUALITIES)), default="low", show_default=True,
-                     help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60."),
-        click.option("--fps", type=click.IntRange(1, 120), default=None,
-                     help="Frame rate (default: the quality's)."),
+    video_only = [
         click.option("--format", "fmt", type=click.Choice(FORMATS), default="mp4", show_default=True,
                      help="png is the last frame (a poster); gif uses a palette made for the clip."),
         click.option("--transparent", is_flag=True,
                      help="Alpha channel: webm = VP9 with alpha, mov = ProRes 4444."),
         click.option("--sections", is_flag=True,
                      help="Also one clip per step: <id>-<nn>-<step>.<ext>, for click-by-click slides."),
+    ]
+    return [
+        lesson_option, context_option, mode_option, lang_option,
+        click.option("--quality", type=click.Choice(list(QUALITIES)), default="low", show_default=True,
+                     help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60."),
+        click.option("--fps", type=click.IntRange(1, 120), default=None,
+                     help="Frame rate (default: the quality's)."),
+        *(video_only if video else []),
         click.option("--out", type=click.Path(file_okay=False), default=None,
                      help="Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>)."),
         click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
@@ -101,6 +104,19 @@ def render_options(f):
         click.option("--dry-run", is_flag=True, help="Say what would be rendered, render nothing."),
         click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
     ]
+
+
+def _apply(opts, f):
     for o in reversed(opts):
         f = o(f)
     return f
+
+
+def render_options(f):
+    """Everything `render` and `lesson` share: what to render, how, and where."""
+    return _apply(_render_opts(video=True), f)
+
+
+def slides_options(f):
+    """The same for `slides`, without the video-only options (a deck's clips are always mp4)."""
+    return _apply(_render_opts(video=False), f)

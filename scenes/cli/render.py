@@ -29,7 +29,8 @@ def pick_scenes(ids: tuple[str, ...], all_: bool):
     return [by_id[i] for i in ids]
 
 
-def build_options(lesson, context, mode, lang, quality, fps, fmt, transparent, sections):
+def build_options(lesson, context, mode, lang, quality, fps, fmt="mp4", transparent=False,
+                  sections=False, slides=False):
     if context is not None and context not in lesson.contexts:
         raise click.BadParameter(
             f"{context!r} is not a context of {lesson.source}; choose one of: "
@@ -38,7 +39,7 @@ def build_options(lesson, context, mode, lang, quality, fps, fmt, transparent, s
         raise click.BadParameter("an alpha channel needs --format webm, mov or png",
                                  param_hint="--transparent")
     return RenderOptions(str(Path(lesson.source).resolve()), lesson.context_name(context), mode,
-                         lang, quality, fps, fmt, transparent, sections)
+                         lang, quality, fps, fmt, transparent, sections, slides)
 
 
 def execute(scenes, options: RenderOptions, out: str | None, jobs: int | None, force: bool,

@@ -1,9 +1,10 @@
 """What to render and whether it is up to date, decided without importing manim.
 
 A render job is one scene with one set of options. Its outputs live in one folder; a manifest there
-records, for every scene, the hash of everything the outputs depend on (the scene's code and the shared
-modules, the lesson numbers it shows, the options, the versions of manim and the project) and the files
-written. A job whose hash matches and whose files all exist is skipped.
+records, for every scene (and, under "<id>@slides", for its slide clips), the hash of everything the
+outputs depend on (the scene's code and the shared modules, the lesson numbers it shows, the options,
+the versions of manim and the project) and the files written. A job whose hash matches and whose files
+all exist is skipped.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class RenderOptions:
     format: str = "mp4"
     transparent: bool = False
     sections: bool = False
+    slides: bool = False  # a slide deck's clips (one per step, with notes) instead of videos
 
     @property
     def frame_rate(self) -> int:
@@ -66,7 +68,14 @@ class Job:
     def id(self) -> str:
         return self.scene.id
 
+    @property
+    def key(self) -> str:
+        """The job's manifest entry: a scene's videos and its slides share an output folder."""
+        return f"{self.id}@slides" if self.options.slides else self.id
+
     def main_file(self) -> str:
+        if self.options.slides:
+            return f"slides/{self.id}.json"
         return f"{self.id}.{self.options.format}"
 
 
@@ -106,10 +115,14 @@ def input_digest(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> st
     _hash_files(h, code_files(scene, options.lang))
     payload = {
         "numbers": lesson_numbers(lesson, scene, options),
-        "options": {k: v for k, v in asdict(options).items() if k != "lesson"},
+        # the lesson is in "numbers"; slides=False is left out so video digests did not change
+        "options": {k: v for k, v in asdict(options).items()
+                    if k != "lesson" and not (k == "slides" and not v)},
         "frame_rate": options.frame_rate,
         "versions": {"manim": version("manim"), "attention-lesson": __version__},
     }
+    if options.slides:
+        payload["versions"]["manim-slides"] = version("manim-slides")
     h.update(json.dumps(payload, sort_keys=True).encode())
     return h.hexdigest()
 
@@ -130,7 +143,7 @@ def save_manifest(out_dir: Path, manifest: dict) -> None:
 
 
 def up_to_date(job: Job, manifest: dict) -> bool:
-    entry = manifest.get(job.id)
+    entry = manifest.get(job.key)
     return bool(
         entry and entry.get("hash") == job.digest and entry.get("files")
         and all((job.out_dir / f).exists() for f in entry["files"])
@@ -144,7 +157,7 @@ def plan(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, force: b
     for s in scenes:
         job = Job(s, options, out_dir, input_digest(lesson, s, options))
         if not force and up_to_date(job, manifest):
-            job.files = manifest[s.id]["files"]
+            job.files = manifest[job.key]["files"]
             fresh.append(job)
         else:
             todo.append(job)

@@ -45,9 +45,9 @@ def _record(result: Result, job: Job) -> None:
     """Update the manifest (in the parent only): never claim a file that is not there."""
     manifest = load_manifest(job.out_dir)
     if result.ok:
-        manifest[job.id] = {"hash": job.digest, "files": result.files}
+        manifest[job.key] = {"hash": job.digest, "files": result.files}
     else:
-        manifest.pop(job.id, None)
+        manifest.pop(job.key, None)
     save_manifest(job.out_dir, manifest)
 
 
@@ -58,7 +58,7 @@ def run(jobs: list[Job], workers: int, cache_root: Path,
     by_id = {j.id: j for j in jobs}
     for j in jobs:  # a re-render first forgets the old entry: files are about to be replaced
         manifest = load_manifest(j.out_dir)
-        if manifest.pop(j.id, None) is not None:
+        if manifest.pop(j.key, None) is not None:
             save_manifest(j.out_dir, manifest)
     results: list[Result] = []
     workers = max(1, min(workers, len(jobs)))

@@ -149,10 +149,18 @@ def render(job: Job, media_dir: Path, on_beat=None) -> Result:
         cls = job.scene.load()
         LessonScene.progress_hook = on_beat
         with tempconfig(manim_config(job, media_dir, tmp)):
-            scene = cls()
-            scene.render()
-            files = _collect(job, scene, tmp)
+            if o.slides:  # the scene as a manim-slides Slide: a clip and notes per step
+                from .slides import collect, slide_class
+
+                scene = slide_class(cls)(output_folder=(tmp / "slides").resolve())
+                scene.render()
+                files = collect(job, scene, tmp / "slides", tmp)
+            else:
+                scene = cls()
+                scene.render()
+                files = _collect(job, scene, tmp)
         for name, src in files.items():  # each rename is atomic; all files exist before the first
+            (job.out_dir / name).parent.mkdir(parents=True, exist_ok=True)
             os.replace(src, job.out_dir / name)
         return Result(job.id, True, sorted(files), seconds=time.perf_counter() - start)
     except BaseException as e:  # noqa: BLE001 - reported per scene, the others go on

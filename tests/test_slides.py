@@ -1,0 +1,193 @@
+"""Slide decks through the CLI, with real small renders of fixture scenes: the PowerPoint deck read
+back with python-pptx, the HTML deck clicked through in a real headless chromium (Debian's, driven by
+Playwright, with every non-file request blocked: the deck must work offline)."""
+
+import json
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from scenes import registry
+from scenes.cli import main
+from scenes.registry import SceneInfo
+from tests.fixtures.pulse import LINES
+
+pytestmark = pytest.mark.render
+
+BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
+PULSE = SceneInfo("pulse", "Pulse", package="tests.fixtures", titles={"zh": "跳", "en": "Pulse"})
+SENTENCE = "by the river bank"
+CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+CHROMIUM = "/usr/bin/chromium"  # installed by scripts/setup.sh; Playwright never downloads one
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+def steps(lang):
+    """(narration, loops) of every slide of the fixture deck, in order: blink's 2 steps, pulse's 3."""
+    pulse = LINES[lang]
+    return [(f"scores: {SENTENCE}", False), (f"weights: {SENTENCE}", False),
+            (pulse["show"].format(s=SENTENCE), False), (pulse["pulse"], True), (pulse["settle"], False)]
+
+
+@pytest.fixture
+def fixtures(monkeypatch, tmp_path):
+    """The registry holds two fixture scenes (the second has a looping step); a fresh folder."""
+    monkeypatch.setattr(registry, "SCENES", (BLINK, PULSE))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def cli(*args, code=0):
+    r = CliRunner().invoke(main, list(args))
+    assert r.exit_code == code, (r.output, r.exception)
+    return r.output
+
+
+def test_pptx_a_movie_and_notes_per_step(fixtures):
+    from pptx import Presentation
+    from pptx.shapes.picture import Movie
+
+    out = cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d", "-q")
+    deck = fixtures / "d" / "deck.pptx"
+    assert str(Path("d") / "deck.pptx") in out
+    slides = list(Presentation(str(deck)).slides)
+    assert len(slides) == len(steps("zh"))
+    for slide, (line, loops) in zip(slides, steps("zh")):
+        movies = [s for s in slide.shapes if isinstance(s, Movie)]
+        assert len(movies) == 1 and movies[0].poster_frame.content_type == "image/png"
+        notes = slide.notes_slide.notes_text_frame.text
+        assert notes == line and notes.strip()
+        timing = slide._element.xml
+        assert ('repeatCount="indefinite"' in timing) == loops  # the looping step loops
+    assert all(CJK.search(s.notes_slide.notes_text_frame.text) for s in slides[2:4])
+    with zipfile.ZipFile(deck) as z:  # PowerPoint plays H.264 in yuv420p
+        clips = [n for n in z.namelist() if n.startswith("ppt/media/") and n.endswith(".mp4")]
+        assert len(clips) == len(slides)
+        z.extract(clips[0], fixtures)
+    probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                            "stream=codec_name,pix_fmt", "-of", "json", str(fixtures / clips[0])],
+                           capture_output=True, text=True, check=True).stdout
+    assert json.loads(probe)["streams"][0] == {"codec_name": "h264", "pix_fmt": "yuv420p"}
+
+    # nothing changed: no manim work, the deck is assembled again
+    before = deck.stat().st_mtime_ns
+    assert "0 rendered, 2 up to date" in cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
+    assert deck.stat().st_mtime_ns != before
+    # the video of a scene shares the folder (and manifest) without invalidating its slides
+    cli("render", "blink", "--lang", "zh", "--out", "d", "-q")
+    assert "0 rendered, 2 up to date" in cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
+    manifest = json.loads((fixtures / "d" / "manifest.json").read_text(encoding="utf-8"))
+    assert sorted(manifest) == ["blink", "blink@slides", "pulse@slides"]
+
+
+VIDEO = "Reveal.getCurrentSlide().slideBackgroundContentElement.querySelector('video')"
+
+
+def test_html_deck_clicks_through_offline(fixtures):
+    from playwright.sync_api import sync_playwright
+
+    out = cli("slides", "--to", "html", "--lang", "en", "--out", "d", "-q")
+    index = fixtures / "d" / "deck" / "index.html"
+    assert str(Path("d") / "deck" / "index.html") in out
+    page_text = re.sub(r"<!--.*?-->", "", index.read_text(encoding="utf-8"), flags=re.S)
+    refs = re.findall(r'(?:src|href|data-background-video)="([^"]+)"', page_text)
+    assert refs and not [r for r in refs if "://" in r or r.startswith("//")]  # no network asset
+    assert all((index.parent / r).is_file() for r in refs)
+
+    assert Path(CHROMIUM).exists(), "chromium is missing: run ./scripts/setup.sh"
+    problems, offline = [], []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 960, "height": 540})
+            context.on("console", lambda m: m.type == "error" and problems.append(m.text))
+            context.on("weberror", lambda e: problems.append(str(e.error)))
+            context.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+
+            def only_files(route):
+                if route.request.url.startswith("file:"):
+                    return route.continue_()
+                offline.append(route.request.url)
+                return route.abort()
+
+            context.route("**/*", only_files)
+            page = context.new_page()
+            page.goto(index.as_uri())
+            page.wait_for_function("window.Reveal && Reveal.isReady()")
+            assert page.evaluate("Reveal.getTotalSlides()") == len(steps("en"))
+            for n, (line, loops) in enumerate(steps("en")):
+                assert page.evaluate("Reveal.getIndices().h") == n
+                # the slide's video has a source that loads and plays: time advances by playing
+                page.wait_for_function(f"""() => {{ const v = {VIDEO};
+                    return v && v.currentSrc.startsWith('file:') && !v.error && v.readyState >= 2
+                        && v.played.length > 0 && v.played.end(0) - v.played.start(0) > 0.2; }}""",
+                                       timeout=15_000)
+                notes = page.evaluate(
+                    "Reveal.getCurrentSlide().querySelector('aside.notes').textContent")
+                assert notes.strip() == line  # Markdown and HTML specials shown as written
+                assert page.evaluate(f"{VIDEO}.loop") == loops
+                assert page.evaluate(f"{VIDEO}.muted")  # silent clips: autoplay needs no click
+                if loops:  # played to its end, it goes on from the start
+                    page.wait_for_function(f"""() => {{ const v = {VIDEO};
+                        return v.played.end(v.played.length - 1) > v.duration - 0.2; }}""",
+                                           timeout=15_000)
+                    page.wait_for_function(f"""() => {{ const v = {VIDEO};
+                        return !v.ended && !v.paused && v.currentTime < v.duration * 0.8; }}""",
+                                           timeout=15_000)
+                    page.screenshot(path=str(fixtures / "slide.png"))
+                    with page.expect_popup() as popup:  # the speaker view shows the notes
+                        page.keyboard.press("s")
+                    popup.value.wait_for_function("line => document.body.innerText.includes(line)",
+                                                  arg=line, timeout=15_000)
+                    popup.value.close()
+                if n < len(steps("en")) - 1:
+                    page.click(".reveal .controls .navigate-right")  # a person clicking "next"
+            assert page.evaluate("Reveal.isLastSlide()")
+            # reopened at a slide (the URL keeps it), with no click at all, the slide still plays
+            again = context.new_page()
+            again.goto(index.as_uri() + "#/3")
+            again.wait_for_function(f"""() => window.Reveal && Reveal.isReady() && (v => v &&
+                v.played.length > 0 && v.played.end(0) > 0.2)({VIDEO})""", timeout=15_000)
+        finally:
+            browser.close()
+    assert problems == [] and offline == []
+    shot = np.asarray(Image.open(fixtures / "slide.png").convert("L"), dtype=float)
+    assert shot.shape == (540, 960) and shot.std() > 5  # a frame with something drawn on it
+
+
+def test_dry_run_and_usage(fixtures):
+    out = cli("slides", "--dry-run", "--out", "d")
+    assert f"would render blink -> {Path('d') / 'slides' / 'blink.json'}" in out
+    assert f"would build a deck of 2 scenes -> {Path('d') / 'deck' / 'index.html'}" in out
+    assert "deck.pptx" in cli("slides", "pulse", "--to", "pptx", "--dry-run", "--out", "d")
+    assert not (fixtures / "d").exists()
+    r = CliRunner().invoke(main, ["slides", "nope"])
+    assert r.exit_code == 2 and "blink" in r.output
+    r = CliRunner().invoke(main, ["slides", "--format", "gif"])  # a deck's clips are always mp4
+    assert r.exit_code == 2
+
+
+def test_scene_classes_stay_plain_scenes():
+    from manim_slides import Slide
+
+    from scenes.pipeline.slides import slide_class
+    from tests.fixtures.pulse import Pulse
+
+    assert not issubclass(Pulse, Slide)
+    deck = slide_class(Pulse)
+    assert issubclass(deck, Pulse) and issubclass(deck, Slide) and deck.__name__ == "Pulse"
+
+
+def test_slides_have_their_own_digest(lesson):
+    from scenes.pipeline.plan import RenderOptions, input_digest
+
+    video, deck = RenderOptions(lesson.source, "river"), RenderOptions(lesson.source, "river",
+                                                                       slides=True)
+    assert input_digest(lesson, BLINK, video) != input_digest(lesson, BLINK, deck)
