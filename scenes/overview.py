@@ -59,7 +59,9 @@ class Overview(LessonScene):
         """The same focus embedding, two contexts, two different outputs."""
         self.beat("two_sentences")
         self.play(FadeOut(self.lookup_body), run_time=S.FAST)
-        emb = vector(self.lesson.vocab[self.lesson.focus], S.X_COLOR, col_labels=self.dims)
+        named = self.lesson.d_model == self.lesson.d_v  # the names are the value dimensions
+        emb = vector(self.lesson.vocab[self.lesson.focus], S.X_COLOR,
+                     col_labels=self.dims if named else None)
         emb_t = label(self.t("same_embedding", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
         emb_g = VGroup(emb_t, emb).arrange(DOWN, buff=S.GAP)
         rows = VGroup()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -16,25 +15,17 @@ CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 def build(info, tmp_path, *, lesson=None, context=None, mode="scaled", lang="zh", last_frame=False):
     """Run a scene's construct in dry-run mode (or save its last frame); return the scene."""
-    env = Settings(lesson, context, mode, lang).to_env()
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
     cls = info.load()
     try:
         opts = {"dry_run": not last_frame, "save_last_frame": last_frame, "write_to_movie": False,
                 "disable_caching": True, "quality": "low_quality", "verbosity": "ERROR",
                 "progress_bar": "none", "media_dir": str(tmp_path / "media")}
-        with tempconfig(opts):
+        with Settings(lesson, context, mode, lang).applied(), tempconfig(opts):
             cls.check_layout = True
             scene = cls()
             scene.render()
     finally:
         cls.check_layout = False
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     return scene
 
 

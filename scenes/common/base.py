@@ -20,6 +20,7 @@ from .i18n import catalog
 from .layout import layout_problems
 from .mobjects import fit, frame_box, label
 from .settings import Settings
+from ..registry import BY_ID
 
 
 KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every beat
@@ -109,11 +110,15 @@ class LessonScene(Scene):
 
     # -- shared pieces ---------------------------------------------------------------------------
     def heading(self, key: str = "title") -> VGroup:
-        """The scene's title at the top left, the sentence at the top right."""
-        title = label(self.t(key), S.TITLE_SIZE, S.TEXT).to_corner(UL, buff=S.MARGIN)
-        sentence = label(" ".join(self.att.tokens), S.LABEL_SIZE, S.DIM).to_corner(UR, buff=S.MARGIN)
+        """The scene's title at the top left; at the top right the sentence, unless the scene shows
+        every context. The sentence gets the room the title leaves (scaled down, never over it)."""
         w, _ = frame_box()
-        fit(sentence, w * 0.35, title.height)
+        title = label(self.t(key), S.TITLE_SIZE, S.TEXT)
+        fit(title, w * S.TITLE_SHARE, title.height).to_corner(UL, buff=S.MARGIN)
+        if BY_ID.get(self.scene_id) and BY_ID[self.scene_id].contexts == "all":
+            return VGroup(title)
+        sentence = label(" ".join(self.att.tokens), S.LABEL_SIZE, S.DIM)
+        fit(sentence, min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height)
         sentence.align_to(title, DOWN).to_edge(RIGHT, buff=S.MARGIN)
         return VGroup(title, sentence)
 

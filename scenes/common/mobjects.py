@@ -100,6 +100,7 @@ class NumberGrid(VGroup):
         ))
         for lab in self.col_labels:  # long names must not collide with their neighbours
             fit(lab, cell_w * 0.95, cell_h * 1.5)
+        even_labels(self.col_labels)
         self.add(self.row_labels, self.col_labels)
 
     def _fill(self, value: float) -> tuple[ManimColor, float]:
@@ -203,30 +204,47 @@ class WeightBars(VGroup):
         self.formatter, self.fills = formatter, fills
         self.values = np.asarray(values, dtype=float)
         n = len(self.values)
-        step = bar_w + buff
-        self.baseline = Line(LEFT * (n * step) / 2, RIGHT * (n * step) / 2, stroke_color=S.GRID)
-        self.xs = [self.baseline.get_left()[0] + step * (i + 0.5) for i in range(n)]
+        self.step = bar_w + buff
+        self.baseline = Line(LEFT * (n * self.step) / 2, RIGHT * (n * self.step) / 2,
+                             stroke_color=S.GRID)
+        self.built_width = self.baseline.width
         self.scale_to = scale_to or max(np.abs(self.values).max(), 1e-9)
         self.bars = VGroup(*(self._bar(i, x) for i, x in enumerate(self.values)))
         self.value_labels = VGroup(*(self._value_label(i) for i in range(n)))
         self.token_labels = VGroup(*(
-            fit(word(t, S.LABEL_SIZE, S.TEXT), step * 0.95, 1.0)
+            fit(word(t, S.LABEL_SIZE, S.TEXT), self.step * 0.95, 1.0)
             .next_to([self.xs[i], self.baseline.get_y(), 0], DOWN, buff=S.GAP * 0.5)
             for i, t in enumerate(labels)
         ))
+        even_labels(self.token_labels, about=UP)
         self.add(self.baseline, self.bars, self.value_labels, self.token_labels)
 
+    @property
+    def k(self) -> float:
+        """How much the chart has been scaled since it was built (place_body, fit)."""
+        return self.baseline.width / self.built_width
+
+    @property
+    def xs(self) -> list[float]:
+        """Centre x of every bar, from where the baseline is now."""
+        left, step = self.baseline.get_left()[0], self.step * self.k
+        return [left + step * (i + 0.5) for i in range(len(self.values))]
+
     def _bar(self, i: int, value: float) -> Rectangle:
-        h = max(abs(value) / self.scale_to * self.max_height, 0.02)
+        k = self.k
+        h = max(abs(value) / self.scale_to * self.max_height * k, 0.02 * k)
         fill = self.fills(value) if self.fills else self.color
-        bar = Rectangle(width=self.bar_w, height=h, stroke_width=0, fill_color=fill, fill_opacity=0.9)
+        bar = Rectangle(width=self.bar_w * k, height=h, stroke_width=0, fill_color=fill,
+                        fill_opacity=0.9)
         edge = DOWN if value >= 0 else UP
         return bar.move_to([self.xs[i], self.baseline.get_y(), 0], aligned_edge=edge)
 
     def _value_label(self, i: int) -> Text:
-        t = fit(label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT), self.bar_w * 1.4, 1.0)
+        k = self.k
+        t = label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT).scale(k)
+        fit(t, self.bar_w * k * 1.4, 1.0)
         bar = self.bars[i]
-        return t.next_to(bar, UP if self.values[i] >= 0 else DOWN, buff=S.GAP * 0.4)
+        return t.next_to(bar, UP if self.values[i] >= 0 else DOWN, buff=S.GAP * 0.4 * k)
 
     def bar(self, i: int) -> VGroup:
         return VGroup(self.bars[i], self.value_labels[i])
@@ -296,3 +314,40 @@ def attention_formula():
                  (11, S.V_COLOR)):
         f[i].set_color(c)
     return f
+
+
+def even_labels(labels: VGroup, about=DOWN) -> VGroup:
+    """Give a row of labels one size: each was fitted to its own cell (NumberGrid col_labels,
+    WeightBars token_labels), so a long name would end up smaller than its neighbours; scale them
+    all down to the smallest, each about the edge that faces its cells so it keeps its place."""
+    if len(labels) == 0:
+        return labels
+    h = min(m.height for m in labels)
+    for m in labels:
+        if m.height > h:
+            m.scale(h / m.height, about_edge=about)
+    return labels
+
+
+def cell_width_for(names: Sequence[str], size: float = S.LABEL_SIZE, minimum: float = S.CELL_W) -> float:
+    """A cell width that holds the widest of `names` at `size`, so column labels keep one size
+    (NumberGrid shrinks each label that is wider than its cell on its own)."""
+    widest = max((word(n, size).width for n in names), default=0.0)
+    return max(minimum, widest + S.GAP / 2)
+
+
+def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor = S.TEXT) -> VGroup:
+    """One line of text with formulas in it: "除以 $\\sqrt{d_k}$ = 2" -> label, math, label.
+
+    Text between `$` signs goes to `math` (never put Chinese there), the rest to `label`; the math is
+    scaled along with the text size; text pieces are `word`s, so they share a baseline.
+    """
+    from manim import DEFAULT_FONT_SIZE
+
+    gap = label("x", size, color).width / 2
+    pieces = VGroup()
+    for i, part in enumerate(s.split("$")):
+        if part.strip():
+            pieces.add(math(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
+                       else word(part.strip(), size, color))
+    return pieces.arrange(RIGHT, buff=gap)

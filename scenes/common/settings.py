@@ -7,6 +7,7 @@ caller exported), so every scene also renders without the CLI.
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 ENV = {
@@ -31,3 +32,19 @@ class Settings:
 
     def to_env(self) -> dict[str, str]:
         return {ENV[k]: str(v) for k, v in self.__dict__.items() if v is not None}
+
+    @contextmanager
+    def applied(self):
+        """These settings in the environment (unset ones removed) for the duration, then restored."""
+        old = {v: os.environ.get(v) for v in ENV.values()}
+        for v in ENV.values():
+            os.environ.pop(v, None)
+        os.environ.update(self.to_env())
+        try:
+            yield self
+        finally:
+            for v, value in old.items():
+                if value is None:
+                    os.environ.pop(v, None)
+                else:
+                    os.environ[v] = value

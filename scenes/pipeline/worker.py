@@ -144,11 +144,11 @@ def render(job: Job, media_dir: Path, on_beat=None) -> Result:
     job.out_dir.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{job.id}-", dir=job.out_dir))
     o = job.options
-    os.environ.update(Settings(o.lesson, o.context, o.mode, o.lang).to_env())
     try:
         cls = job.scene.load()
         LessonScene.progress_hook = on_beat
-        with tempconfig(manim_config(job, media_dir, tmp)):
+        with Settings(o.lesson, o.context, o.mode, o.lang).applied(), \
+                tempconfig(manim_config(job, media_dir, tmp)):
             if o.slides:  # the scene as a manim-slides Slide: a clip and notes per step
                 from .slides import collect, slide_class
 

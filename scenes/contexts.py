@@ -1,0 +1,229 @@
+"""7. contexts: the same focus embedding in every context of the lesson; different keys to query give
+different weights and a different output; the outputs compared dimension by dimension."""
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, GrowArrow, LaggedStart, Rectangle, SurroundingRectangle,
+    VGroup, Write,
+)
+
+from attention_core import attend
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import (
+    TokenChip, cell_width_for, fmt, label, vector, word,
+)
+
+
+def percent(w: float) -> str:
+    return f"{round(float(w) * S.MIX_PERCENT)}%"
+
+
+def signed(x: float) -> str:
+    """A difference with its sign: +1.43, −1.41, 0."""
+    s = fmt(x)
+    if s == "0":
+        return s
+    return s.replace("-", "−") if s.startswith("-") else "+" + s
+
+
+def bracketed(values) -> str:
+    return "[" + ", ".join(fmt(x) for x in values) + "]"
+
+
+class Contexts(LessonScene):
+    scene_id = "contexts"
+
+    def setup(self):
+        super().setup()
+        self.names = list(self.lesson.contexts)[:2]  # more than two: compare the first two
+        self.atts = [attend(self.lesson, name, self.settings.mode) for name in self.names]
+        self.fs = [a.index(self.lesson.focus) for a in self.atts]
+        self.single = len(self.names) == 1
+        self.flat = all(np.allclose(a.weights[f], a.weights[f][0]) for a, f in zip(self.atts, self.fs))
+        outs = [a.output[f] for a, f in zip(self.atts, self.fs)]
+        self.diff = None if self.single else outs[1] - outs[0]  # [d_v] second minus first
+
+    # -- text ----------------------------------------------------------------------------------
+    def fields(self) -> dict:
+        out = {**super().fields(), "count": len(self.lesson.contexts)}
+        for key, name, a, f in zip("ab", self.names, self.atts, self.fs):
+            w = a.weights[f]
+            top = int(np.argmax(w))
+            out |= {key: name, f"{key}_sentence": " ".join(a.tokens), f"{key}_top": a.tokens[top],
+                    f"{key}_share": percent(w[top]), f"{key}_out": bracketed(a.output[f])}
+        if self.diff is not None:
+            gain, loss = int(np.argmax(self.diff)), int(np.argmin(self.diff))
+            big = int(np.argmax(np.abs(self.diff)))
+            out |= {"gain_dim": self.dims[gain], "gain": signed(self.diff[gain]),
+                    "loss_dim": self.dims[loss], "loss": signed(self.diff[loss]),
+                    "big_dim": self.dims[big], "big": signed(self.diff[big])}
+        return out
+
+    def two_way(self) -> bool:
+        """The outputs differ in both directions: one dimension grows, another shrinks (as shown)."""
+        if self.diff is None:
+            return False
+        return signed(self.diff.max()).startswith("+") and signed(self.diff.min()).startswith("−")
+
+    def variants(self) -> list[str]:
+        if self.single:
+            return ["single"]
+        return (["uniform"] if self.flat else []) + ([] if self.two_way() else ["one_way"])
+
+    def narration(self, beat: str) -> str:
+        """The beat's line, or its variant for one context, uniform weights or a one-way change."""
+        for v in self.variants():
+            if f"contexts.say.{beat}_{v}" in self.tr:
+                return self.t(f"say.{beat}_{v}", **self.fields())
+        return super().narration(beat)
+
+    # -- beats -----------------------------------------------------------------------------------
+    def construct(self):
+        self.show_heading()
+        self.build()
+        self.same_embedding()
+        self.weights()
+        self.outputs()
+        self.difference()
+
+    def sentence(self, i: int) -> dict:
+        """One context: its name, its tokens (focus in purple, the keys it can query in orange), the
+        focus's weight under every token, and the focus's output."""
+        a, f = self.atts[i], self.fs[i]
+        name = word(self.names[i], S.LABEL_SIZE, S.DIM)
+        chips, cells = VGroup(), VGroup()
+        for j, (t, w) in enumerate(zip(a.tokens, a.weights[f])):
+            chip = TokenChip(t, S.EMPHASIS if j == f else S.K_COLOR, S.LABEL_SIZE)
+            fill = S.heat_color(w)
+            num = label(fmt(w), S.NUMBER_SIZE, S.text_on(fill))
+            box = Rectangle(width=max(chip.width, num.width + S.GAP / 2), height=S.CELL_H,
+                            stroke_color=S.GRID, stroke_width=1, fill_color=fill, fill_opacity=1)
+            box.next_to(chip, DOWN, buff=S.GAP / 3)
+            chips.add(chip)
+            cells.add(VGroup(box, num.move_to(box)))
+        columns = VGroup(*(VGroup(c, b) for c, b in zip(chips, cells)))
+        columns.arrange(RIGHT, buff=S.GAP, aligned_edge=UP)
+        block = VGroup(chips, cells)
+        name.next_to(chips, LEFT, buff=S.GAP)
+        out = vector(a.output[f], S.V_COLOR, cell_w=self.cw)
+        return {"name": name, "chips": chips, "cells": cells, "block": block, "out": out,
+                "context": self.names[i]}
+
+    def build(self):
+        """Lay out everything once, in whichever arrangement needs the smaller scale-down."""
+        w, h = self.body_box()
+        scale = {}
+        for side in (True, False):
+            body = self.compose(side)
+            scale[side] = min(w / body.width, h / body.height)
+        self.place_body(self.compose(scale[True] >= scale[False]))
+        if not self.single:  # the largest gain and the largest loss, framed
+            self.marks = VGroup(*(
+                SurroundingRectangle(self.diff_vec.box(0, j), color=S.HIGHLIGHT, buff=0,
+                                     stroke_width=S.MIX_FRAME_STROKE)
+                for j in sorted({int(np.argmax(self.diff)), int(np.argmin(self.diff))})
+                if signed(self.diff[j]) != "0"
+            ))
+
+    def compose(self, side_by_side: bool) -> VGroup:
+        """The shared embedding on top, one line per context, the difference; returns the body."""
+        focus = self.lesson.focus
+        self.cw = cell_width_for(self.dims)
+        emb = self.lesson.vocab[focus]
+        dims = self.dims if len(self.dims) == len(emb) else None  # embedding and value widths may differ
+        self.emb_vec = vector(emb, S.X_COLOR, col_labels=dims, cell_w=self.cw)
+        key = "embedding_of" if self.single else "same_embedding"
+        self.emb_label = label(self.t(key, focus=focus), S.LABEL_SIZE, S.TEXT)
+        emb_g = VGroup(self.emb_label, self.emb_vec).arrange(DOWN, buff=S.GAP / 2)
+
+        self.rows = [self.sentence(i) for i in range(len(self.names))]
+        lines = self.lay_out_rows(side_by_side)
+        first = self.rows[0]["out"]
+        self.dim_labels = VGroup(*(
+            word(d, S.LABEL_SIZE, S.DIM).next_to(first.box(0, j), UP, buff=S.GAP / 2)
+            for j, d in enumerate(self.dims)
+        ))
+        lower = VGroup(lines, self.dim_labels)
+        last = self.rows[-1]["out"]
+        self.marks = VGroup()
+        if self.single:
+            self.diff_group = label(self.t("nothing_to_compare"), S.BODY_SIZE, S.DIM)
+            self.diff_group.next_to(lines, DOWN, buff=S.BIG_GAP)
+            self.diff_note = VGroup()
+        else:
+            self.diff_vec = vector(self.diff, S.TEXT, formatter=signed, cell_w=self.cw)
+            self.diff_vec.next_to(lines, DOWN, buff=S.GAP * 2).align_to(last, LEFT)
+            f = self.fields()
+            self.diff_label = label(self.t("diff_label", a=f["a"], b=f["b"]), S.LABEL_SIZE, S.TEXT)
+            self.diff_label.next_to(self.diff_vec, LEFT, buff=S.GAP)
+            key = "diff_note" if self.two_way() else "diff_note_one_way"
+            self.diff_note = label(self.t(key, **f), S.BODY_SIZE, S.HIGHLIGHT)
+            self.diff_note.next_to(self.diff_vec, DOWN, buff=S.GAP)
+            self.diff_note.align_to(self.diff_label, LEFT)
+            self.diff_group = VGroup(self.diff_label, self.diff_vec)
+        lower.add(self.diff_group, self.diff_note)
+        self.more = VGroup()
+        if len(self.lesson.contexts) > len(self.names):
+            self.more = label(self.t("first_two", count=len(self.lesson.contexts)), S.SMALL_SIZE, S.DIM)
+            self.more.next_to(lower, DOWN, buff=S.GAP)
+            lower.add(self.more)
+        self.emb_g = emb_g
+        return VGroup(emb_g, lower).arrange(DOWN, buff=S.BIG_GAP)
+
+    def lay_out_rows(self, side_by_side: bool) -> VGroup:
+        """Each context's tokens, then its output: side by side, or (long sentences) the sentences
+        first and the outputs under them as a table."""
+        rows = self.rows
+        blocks = VGroup(*(VGroup(r["name"], r["block"]) for r in rows))
+        blocks.arrange(DOWN, buff=S.BIG_GAP, aligned_edge=RIGHT)
+        if side_by_side:
+            for r in rows:
+                out, chips = r["out"], r["chips"]
+                out.next_to(blocks, RIGHT, buff=S.BIG_GAP * 2)
+                y = chips.get_center()[1]
+                out.shift(UP * (y - out.boxes.get_center()[1]))
+                start, end = [r["block"].get_right()[0], y, 0], [out.boxes.get_left()[0], y, 0]
+                r["head"] = VGroup(Arrow(start, end, stroke_color=S.DIM, buff=S.GAP / 2))
+        else:
+            outs = VGroup(*(r["out"] for r in rows)).arrange(DOWN, buff=S.GAP / 2)
+            outs.next_to(blocks, DOWN, buff=S.BIG_GAP + S.GAP)
+            for r in rows:
+                arrow = Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0).scale(S.GAP * 2)
+                head = VGroup(word(r["context"], S.LABEL_SIZE, S.DIM), arrow)
+                head.arrange(RIGHT, buff=S.GAP / 2).next_to(r["out"].boxes, LEFT, buff=S.GAP / 2)
+                r["head"] = head
+        return VGroup(*(VGroup(r["name"], r["block"], r["head"], r["out"]) for r in rows))
+
+    def same_embedding(self):
+        """One embedding for the focus; the sentences around it, their keys in orange."""
+        self.beat("same_embedding")
+        self.play(FadeIn(self.emb_g, shift=DOWN * S.GAP))
+        for r in self.rows:
+            self.play(FadeIn(r["name"]), FadeIn(r["chips"], shift=RIGHT * S.GAP), run_time=S.RUN)
+        if len(self.more):
+            self.play(FadeIn(self.more), run_time=S.FAST)
+
+    def weights(self):
+        """Under every token, the focus's weight for it."""
+        self.beat("weights")
+        for r in self.rows:
+            self.play(LaggedStart(*(FadeIn(c, shift=DOWN * S.GAP / 2) for c in r["cells"]),
+                                  lag_ratio=S.FAST / S.SLOW), run_time=S.RUN)
+
+    def outputs(self):
+        """Mixing each context's values gives a different output."""
+        self.beat("outputs")
+        self.play(FadeIn(self.dim_labels), run_time=S.FAST)
+        for r in self.rows:
+            grow = [GrowArrow(m) if isinstance(m, Arrow) else FadeIn(m) for m in r["head"]]
+            self.play(*grow, FadeIn(r["out"], shift=RIGHT * S.GAP), run_time=S.RUN)
+
+    def difference(self):
+        """The two outputs subtracted dimension by dimension (or: nothing to compare)."""
+        self.beat("difference")
+        if self.single:
+            self.play(Write(self.diff_group))
+            return
+        self.play(FadeIn(self.diff_label), FadeIn(self.diff_vec, shift=DOWN * S.GAP), run_time=S.RUN)
+        self.play(*(FadeIn(m) for m in self.marks), FadeIn(self.diff_note))

@@ -1,0 +1,210 @@
+"""12. cost: O(n²d) time and O(n²) memory for the explicit score matrix; then what this lesson's model is
+and is not."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, Rectangle, SurroundingRectangle, VGroup,
+    Write,
+)
+
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import NumberGrid, fit, label, math, vector, word
+
+
+class Cost(LessonScene):
+    scene_id = "cost"
+
+    def setup(self):
+        super().setup()
+        out = self.att.output[self.focus]
+        self.top_dim = int(np.argmax(out))  # the value dimension the focus's output is largest on
+
+    def fields(self) -> dict:
+        return {**super().fields(), "d_model": self.lesson.d_model, "dim": self.dims[self.top_dim]}
+
+    def construct(self):
+        self.show_heading()
+        self.pairs()
+        self.complexity()
+        self.scope()
+        self.named_dims()
+
+    # -- pieces ----------------------------------------------------------------------------------
+    def pair_grid(self, n: int, cell: float, weights: np.ndarray | None = None) -> VGroup:
+        """An n × n grid of pairs: heat cells for this sentence's weights, plain ruled cells otherwise."""
+        side = n * cell
+        frame = Rectangle(width=side, height=side, stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE,
+                          fill_color=S.CELL_FILL, fill_opacity=1)
+        g = VGroup(frame)
+        if weights is not None:
+            g.add(*(
+                Rectangle(width=cell, height=cell, stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE,
+                          fill_color=S.heat_color(weights[i, j]), fill_opacity=1)
+                .move_to(frame.get_corner(UP + LEFT) + (RIGHT * j + DOWN * i) * cell + (RIGHT + DOWN) * cell / 2)
+                for i, j in np.ndindex(n, n)
+            ))
+            return g
+        left, top = frame.get_left()[0], frame.get_top()[1]
+        for k in range(1, n):
+            g.add(Line([left + k * cell, top, 0], [left + k * cell, top - side, 0],
+                       stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE))
+            g.add(Line([left, top - k * cell, 0], [left + side, top - k * cell, 0],
+                       stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE))
+        return g
+
+    def block(self, rows: int, cols: int, color, tex: str, dims: str) -> VGroup:
+        """A matrix drawn to its shape (rows × cols units), its name inside and its shape below."""
+        att = self.att
+        unit = max(S.COST_UNIT, S.COST_MIN_BLOCK / min(att.n, att.d_k, att.d_v))
+        box = Rectangle(width=cols * unit, height=rows * unit, stroke_color=color,
+                        stroke_width=2, fill_color=color, fill_opacity=S.COST_BLOCK_OPACITY)
+        name = fit(math(tex, color=S.TEXT), box.width * S.SHARE_BODY, box.height * S.SHARE_BODY).move_to(box)
+        shape = math(dims, color=S.DIM, scale=S.COST_SMALL_MATH).next_to(box, DOWN, buff=S.GAP / 2)
+        return VGroup(box, name, shape)
+
+    # -- beats -----------------------------------------------------------------------------------
+    def pairs(self):
+        """The pair grid for n, 2n, 4n tokens: n² grows four times when n doubles."""
+        self.beat("pairs")
+        n = self.att.n
+        sizes = [n * m for m in S.COST_MULTIPLIERS]
+        cell = S.COST_GRID_H / max(sizes)
+        grids = [self.pair_grid(sizes[0], cell, self.att.weights)]
+        grids += [self.pair_grid(m, cell) for m in sizes[1:]]
+        captions = [label(self.t("this_sentence", n=sizes[0], pairs=sizes[0] ** 2), S.LABEL_SIZE, S.TEXT)]
+        captions += [label(self.t("pairs", n=m, pairs=m ** 2), S.LABEL_SIZE, S.DIM) for m in sizes[1:]]
+        columns = [VGroup(g, c).arrange(DOWN, buff=S.GAP) for g, c in zip(grids, captions)]
+        row = VGroup()
+        arrows = VGroup()
+        for i, col in enumerate(columns):
+            if i:
+                k = sizes[i] // sizes[i - 1]
+                growth = math(rf"n\times{k}", r"\;\Rightarrow\;", rf"n^2\times{k * k}",
+                              scale=S.COST_SMALL_MATH)
+                arrow = Arrow(LEFT, RIGHT, buff=0, stroke_color=S.DIM,
+                              max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2)
+                arrow.set_length(growth.width)
+                arrows.add(VGroup(growth, arrow).arrange(DOWN, buff=S.GAP / 2))
+                row.add(arrows[-1])
+            row.add(col)
+        row.arrange(RIGHT, buff=S.GAP * 3 / 2, aligned_edge=DOWN)
+        for a, g in zip(arrows, grids[1:]):  # the arrows at the height of the smaller grid's middle
+            a.match_y(grids[0])
+        lead = label(self.t("pairs_lead"), S.BODY_SIZE, S.TEXT)
+        body = VGroup(lead, row).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.play(FadeIn(lead))
+        self.play(FadeIn(columns[0]))
+        for a, col in zip(arrows, columns[1:]):
+            self.play(FadeIn(a[0]), GrowArrow(a[1]), run_time=S.FAST)
+            self.play(Create(col[0]), FadeIn(col[1]), run_time=S.RUN)
+        self.pairs_body = body
+
+    def complexity(self):
+        """QKᵀ drawn to shape: O(n²d) time, O(n²) memory; the value mixing costs its own products."""
+        self.beat("complexity")
+        self.clear_body()
+        n, d, d_v = self.att.n, self.att.d_k, self.att.d_v
+        def product(a, b, c) -> VGroup:
+            """a · b = c, the blocks' boxes centred on one line, the operators between them."""
+            eq = VGroup(a, math(r"\cdot", color=S.DIM), b, math("=", color=S.DIM), c).arrange(RIGHT, buff=S.GAP)
+            for blk in (b, c):
+                blk.shift(UP * (a[0].get_y() - blk[0].get_y()))
+            for i in (1, 3):
+                eq[i].set_y(a[0].get_y())
+            return eq
+
+        scores = product(self.block(n, d, S.Q_COLOR, "Q", r"n\times d"),
+                         self.block(d, n, S.K_COLOR, r"K^\top", r"d\times n"),
+                         self.block(n, n, S.HIGHLIGHT, r"QK^\top", r"n\times n"))
+        mixing = product(self.block(n, n, S.HIGHLIGHT, r"A", r"n\times n"),
+                         self.block(n, d_v, S.V_COLOR, "V", r"n\times d_v"),
+                         self.block(n, d_v, S.V_COLOR, r"AV", r"n\times d_v"))
+
+        def cost_line(key, tex, color):
+            return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT), math(tex, color=color)).arrange(RIGHT, buff=S.GAP)
+
+        s_costs = VGroup(
+            cost_line("time", r"O(n^2 d)", S.HIGHLIGHT),
+            cost_line("memory", r"O(n^2)", S.HIGHLIGHT),
+            label(self.t("score_count", n=n, d=d, mults=n * n * d, cells=n * n), S.LABEL_SIZE, S.DIM),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        m_costs = VGroup(
+            cost_line("mixing", r"O(n^2 d_v)", S.V_COLOR),
+            math(r"A=\mathrm{softmax}\!\left(QK^\top/\sqrt{d_k}\right)", color=S.DIM, scale=S.COST_SMALL_MATH),
+            label(self.t("mix_count", d_v=d_v, mults=n * n * d_v), S.LABEL_SIZE, S.DIM),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        table = VGroup(scores, s_costs, mixing, m_costs)
+        table.arrange_in_grid(rows=2, cols=2, buff=(S.BIG_GAP, S.BIG_GAP), col_alignments="ll")
+        note = label(self.t("optimised"), S.LABEL_SIZE, S.DIM)
+        body = VGroup(table, note).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.play(FadeIn(scores, shift=RIGHT * S.GAP), run_time=S.SLOW)
+        self.play(Write(s_costs[0]), Write(s_costs[1]))
+        self.play(FadeIn(s_costs[2]))
+        self.play(FadeIn(mixing, shift=RIGHT * S.GAP), run_time=S.SLOW)
+        self.play(Write(m_costs[0]), FadeIn(m_costs[1]))
+        self.play(FadeIn(m_costs[2]))
+        self.play(FadeIn(note))
+
+    def scope(self):
+        """This lesson's model against production models, aspect by aspect."""
+        self.beat("scope")
+        self.clear_body()
+        vals = {"d_model": self.lesson.d_model, "d_k": self.att.d_k}
+        rows = [
+            ("aspect", "here", "real"),
+            ("formula", "formula_here", "formula_real"),
+            ("width", "width_here", "varies"),
+            ("head_width", "head_width_here", "varies"),
+            ("heads", "heads_here", "varies"),
+            ("layers", "layers_here", "varies"),
+            ("projections", "projections_here", "projections_real"),
+            ("positions", "positions_here", "positions_real"),
+        ]
+        cells = VGroup()
+        for r, keys in enumerate(rows):
+            for c, key in enumerate(keys):
+                color = S.DIM if c == 0 and r else S.TEXT
+                cells.add(word(self.t(key, **vals), S.BODY_SIZE, color))
+        cells.arrange_in_grid(rows=len(rows), cols=3, buff=(S.BIG_GAP, S.GAP), col_alignments="lll")
+        head_rule = Line(cells.get_left(), cells.get_right(), stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE)
+        head_rule.next_to(VGroup(*cells[:3]), DOWN, buff=S.GAP / 2).match_x(cells)
+        table = VGroup(cells, head_rule)
+        self.place_body(table, S.SHARE_BODY)
+        self.play(FadeIn(VGroup(*cells[:3])), Create(head_rule))
+        for r in range(1, len(rows)):
+            self.play(FadeIn(VGroup(*cells[3 * r:3 * r + 3]), shift=UP * S.GAP / 2), run_time=S.FAST)
+
+    def named_dims(self):
+        """The named dimensions make the output readable; real embedding coordinates need not mean anything."""
+        self.beat("named_dims")
+        self.clear_body()
+        named = len(self.dims) == self.lesson.d_model
+        widest = max(word(d, S.LABEL_SIZE).width for d in self.dims) + S.GAP  # names unsqueezed
+        x = NumberGrid(self.att.x, row_labels=self.att.tokens, col_labels=self.dims if named else None,
+                       color=S.X_COLOR, cell_w=max(S.CELL_W, widest) if named else S.CELL_W)
+        x.col_labels.set_color(S.EMPHASIS)
+        x_t = label(self.t("embedding"), S.LABEL_SIZE, S.DIM)
+        left = VGroup(x_t, x).arrange(DOWN, buff=S.GAP)
+        out = vector(self.att.output[self.focus], S.V_COLOR, vertical=True, row_labels=self.dims)
+        out.row_labels.set_color(S.EMPHASIS)
+        frame = SurroundingRectangle(out.box(self.top_dim, 0), color=S.HIGHLIGHT, buff=0,
+                                     stroke_width=S.MISTAKES_MARK_STROKE)
+        out_t = label(self.t("output", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
+        out_t.next_to(out.boxes, UP, buff=S.GAP)
+        readout = label(self.t("readout", dim=self.dims[self.top_dim]), S.LABEL_SIZE, S.HIGHLIGHT)
+        readout.next_to(frame, RIGHT, buff=S.GAP)
+        right = VGroup(out_t, out, frame, readout)
+        top = VGroup(left, right).arrange(RIGHT, buff=S.BIG_GAP * 3 / 2)
+        caveat = VGroup(*(label(line, S.BODY_SIZE, S.TEXT) for line in self.tr.lines("cost.caveat")))
+        caveat.arrange(DOWN, buff=S.GAP / 2)
+        body = VGroup(top, caveat).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.play(FadeIn(left))
+        self.play(FadeIn(out_t), FadeIn(out))
+        self.play(Create(frame), FadeIn(readout))
+        self.play(FadeIn(caveat, shift=UP * S.GAP))

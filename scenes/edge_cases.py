@@ -1,0 +1,177 @@
+"""10. edge-cases: self-attention on the diagonal, rows that sum to one, an asymmetric matrix, and
+permutation equivariance (no positions, no mask in this lesson)."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, RoundedRectangle, VGroup
+
+from attention_core import attention
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import NumberGrid, even_labels, fit, fmt, heatmap, label
+
+
+def _frame(m, color=S.HIGHLIGHT, stroke=S.EDGE_FRAME_STROKE):
+    """An outline around a cell or a row the narration points at."""
+    return RoundedRectangle(corner_radius=S.CORNER, width=m.width + S.EDGE_FRAME_PAD * 2,
+                            height=m.height + S.EDGE_FRAME_PAD * 2, stroke_color=color,
+                            stroke_width=stroke).move_to(m)
+
+
+class EdgeCases(LessonScene):
+    scene_id = "edge-cases"
+
+    def setup(self):
+        super().setup()
+        f, w = self.focus, self.att.weights
+        others = [j for j in range(self.att.n) if j != f]
+        self.other = max(others, key=lambda j: w[f][j])  # the key the focus favours most, itself aside
+        self.perm = np.arange(self.att.n)[::-1]  # the new order: position r holds old token perm[r]
+        x = self.att.x[self.perm]  # tokens move together with their vectors
+        _, _, self.perm_weights, self.perm_out = attention(
+            x @ self.lesson.w_q, x @ self.lesson.w_k, x @ self.lesson.w_v, self.att.scale)
+
+    def fields(self) -> dict:
+        f, o, w = self.focus, self.other, self.att.weights
+        shown = np.round(w[f], S.NUMBER_PLACES)  # the focus row as displayed
+        return {**super().fields(), "self_w": f"{w[f][f]:.0%}", "other": self.att.tokens[o],
+                "w_fo": fmt(w[f][o]), "w_of": fmt(w[o][f]),
+                "terms": " + ".join(fmt(x) for x in shown), "shown_sum": fmt(shown.sum()),
+                "reversed": " ".join(self.att.tokens[i] for i in self.perm)}
+
+    def construct(self):
+        self.show_heading()
+        self.self_attention()
+        self.row_sums()
+        self.asymmetry()
+        self.permutation()
+        self.no_positions()
+
+    # -- the matrix beats -------------------------------------------------------------------------
+    def build_matrix(self):
+        """The weights with their axes, the row sums beside them (shown later), notes below."""
+        att = self.att
+        self.heat = heatmap(att.weights, att.tokens)
+        even_labels(self.heat.col_labels)
+        self.sums = NumberGrid(att.weights.sum(axis=1)[:, None], col_labels=[self.t("common.sum")])
+        self.sums.boxes.set_stroke(S.GRID)
+        self.sums.next_to(self.heat.boxes, RIGHT, buff=S.GAP).align_to(self.heat.boxes, UP)
+        self.sums.shift(UP * (self.heat.boxes.get_top()[1] - self.sums.boxes.get_top()[1]))
+        keys = label(self.t("common.keys_axis"), S.LABEL_SIZE, S.DIM)
+        keys.next_to(self.heat.col_labels, UP, buff=S.GAP / 2).match_x(self.heat.boxes)
+        queries = label(self.t("common.queries_axis"), S.LABEL_SIZE, S.DIM)
+        queries.next_to(self.heat.row_labels, LEFT, buff=S.GAP).match_y(self.heat.boxes)
+        self.matrix = VGroup(queries, keys, self.heat)
+        f = self.fields()
+        rel = "same" if f["w_fo"] == f["w_of"] else "differ"
+        self.notes = {
+            "self": self.lines(self.t("self_note", **f), self.t("self_normal")),
+            "sums": self.lines(self.t("sums_note"), self.t("shown_note", **f)),
+            "asym": self.lines(self.t(f"asym_{rel}", **f), self.t("asym_why")),
+        }
+        w, _ = self.body_box()
+        for n in self.notes.values():
+            fit(n, w, n.height)
+        tallest = max(self.notes.values(), key=lambda n: n.height)
+        body = VGroup(VGroup(self.matrix, self.sums), tallest).arrange(DOWN, buff=S.BIG_GAP)
+        before = self.heat.width
+        self.place_body(body)
+        k = self.heat.width / before
+        for n in self.notes.values():
+            if n is not tallest:
+                n.scale(k).move_to(tallest, aligned_edge=UP)
+        self.current_note = None
+        self.marks = VGroup()
+
+    def lines(self, *texts: str) -> VGroup:
+        return VGroup(*(label(t, S.LABEL_SIZE, S.TEXT) for t in texts)).arrange(DOWN, buff=S.GAP / 2)
+
+    def show_note(self, key: str, *marks):
+        """Swap the note under the matrix and the frames on it."""
+        out = [FadeOut(m) for m in ([self.current_note] if self.current_note else []) + list(self.marks)]
+        self.marks = VGroup(*marks)
+        self.current_note = self.notes[key]
+        if out:
+            self.play(*out, run_time=S.FAST)
+        self.play(*(Create(m) for m in marks), run_time=S.RUN)
+        self.play(FadeIn(self.current_note, shift=UP * S.GAP / 2))
+
+    def self_attention(self):
+        """The diagonal takes part: the focus gives itself a share."""
+        self.beat("self_attention")
+        self.build_matrix()
+        self.play(FadeIn(self.matrix))
+        f = self.focus
+        diag = [_frame(self.heat.box(i, i), S.EMPHASIS, stroke=2) for i in range(self.att.n) if i != f]
+        self.show_note("self", *diag, _frame(self.heat.box(f, f)))
+
+    def row_sums(self):
+        """Every row sums to one; the displayed, rounded numbers may not."""
+        self.beat("row_sums")
+        self.play(FadeIn(self.sums, shift=LEFT * S.GAP / 2))
+        f = self.focus
+        self.show_note("sums", _frame(VGroup(self.heat.row(f), self.sums.row(f))))
+
+    def asymmetry(self):
+        """focus→other and other→focus: two different cells, two different numbers."""
+        self.beat("asymmetry")
+        f, o = self.focus, self.other
+        self.show_note("asym", _frame(self.heat.box(f, o)), _frame(self.heat.box(o, f), S.EMPHASIS))
+
+    # -- order ---------------------------------------------------------------------------------------
+    def permutation(self):
+        """Reverse the tokens with their vectors: the outputs come out reversed the same way."""
+        self.beat("permutation")
+        self.clear_body()
+        att, perm = self.att, self.perm
+        left = self.outputs_grid(att.output, att.tokens, self.t("original"), self.fields()["sentence"])
+        right = self.outputs_grid(self.perm_out, [att.tokens[i] for i in perm], self.t("reversed"),
+                                  self.fields()["reversed"])
+        lg, rg = left[1], right[1]
+        right.shift(lg.boxes.get_right() - rg.row_labels.get_left() + RIGHT * S.BIG_GAP * 3)
+        right.shift(UP * (lg.boxes.get_top()[1] - rg.boxes.get_top()[1]))  # rows side by side
+        links = VGroup()
+        for r, i in enumerate(perm):  # old row i is now row r
+            links.add(Line(lg.boxes[i].get_right() + RIGHT * S.GAP / 3,
+                           rg.row_labels[r].get_left() + LEFT * S.GAP / 3,
+                           stroke_color=S.EMPHASIS if i == self.focus else S.GRID, stroke_width=2))
+        same = np.allclose(self.perm_out, att.output[perm])
+        verdict = label(self.t("equivariant" if same else "not_equivariant"), S.LABEL_SIZE,
+                        S.HIGHLIGHT if same else S.WRONG)
+        fields = {**self.fields(), "out": "[" + ", ".join(fmt(x) for x in att.output[self.focus]) + "]"}
+        self.order_notes = VGroup(
+            label(self.t("same_output", **fields), S.LABEL_SIZE, S.TEXT),
+            label(self.t("no_position"), S.LABEL_SIZE, S.TEXT),
+            label(self.t("real_models"), S.LABEL_SIZE, S.DIM),
+        ).arrange(DOWN, buff=S.GAP / 2)
+        w, _ = self.body_box()
+        fit(self.order_notes, w, self.order_notes.height)
+        grids = VGroup(left, right, links)
+        body = VGroup(grids, verdict, self.order_notes).arrange(DOWN, buff=S.GAP)
+        self.place_body(body)
+        r_focus = int(np.where(perm == self.focus)[0][0])
+        self.focus_frames = VGroup(_frame(VGroup(lg.row_labels[self.focus], lg.row(self.focus)), S.EMPHASIS),
+                                   _frame(VGroup(rg.row_labels[r_focus], rg.row(r_focus)), S.EMPHASIS))
+        self.play(FadeIn(left))
+        self.play(FadeIn(right[0]), FadeIn(rg.row_labels), FadeIn(rg.col_labels), *(Create(link) for link in links))
+        self.play(FadeIn(VGroup(rg.boxes, rg.numbers), shift=LEFT * S.GAP / 2))
+        self.play(FadeIn(verdict))
+
+    def no_positions(self):
+        """The focus gets the same output in either order: nothing here sees word order."""
+        self.beat("no_positions")
+        self.play(*(Create(fr) for fr in self.focus_frames))
+        for n in self.order_notes:
+            self.play(FadeIn(n, shift=UP * S.GAP / 2), run_time=S.RUN)
+
+    def outputs_grid(self, values, tokens, title, sentence) -> VGroup:
+        """A title and the sentence over an [n, d_v] outputs grid with the tokens as row labels."""
+        g = NumberGrid(values, row_labels=list(tokens), col_labels=self.dims, color=S.V_COLOR)
+        g.boxes.set_stroke(S.V_COLOR, width=2)
+        even_labels(g.col_labels)
+        t = VGroup(label(title, S.LABEL_SIZE, S.TEXT), label(sentence, S.LABEL_SIZE, S.DIM)).arrange(
+            DOWN, buff=S.GAP / 3)
+        fit(t, g.width, t.height)
+        t.next_to(g, UP, buff=S.GAP)
+        return VGroup(t, g)

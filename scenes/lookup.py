@@ -1,0 +1,235 @@
+"""8. lookup: hard argmax lookup against soft lookup, and why only the soft one lets the scores learn."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Arrow, Axes, Create, CurvedArrow, DashedLine, Dot, FadeIn, GrowArrow,
+    Line, Rectangle, RoundedRectangle, VGroup, VMobject,
+)
+
+from attention_core import softmax
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import WeightBars, even_labels, fit, fmt, label, math, vector, word
+
+
+class Lookup(LessonScene):
+    scene_id = "lookup"
+
+    def setup(self):
+        super().setup()
+        f = self.focus
+        self.s = self.att.scores[f]  # the focus query's raw scores, one per key
+        self.chosen = int(self.hard.choice[f])
+        others = [j for j in range(self.att.n) if j != self.chosen]
+        self.runner = max(others, key=lambda j: self.s[j])  # the best key the hard lookup ignores
+
+    def fields(self) -> dict:
+        return {**super().fields(), "chosen": self.att.tokens[self.chosen],
+                "runner": self.att.tokens[self.runner]}
+
+    def construct(self):
+        self.show_heading()
+        self.hard_pick()
+        self.soft_mix()
+        self.step()
+        self.value_gradient()
+        self.learn()
+
+    # -- beats -------------------------------------------------------------------------------------
+    def hard_pick(self):
+        """Argmax: one value row is taken whole; the near match next to it gives nothing."""
+        self.beat("hard_pick")
+        f, r = self.focus, self.runner
+        self.hard_panel = self.panel(
+            self.t("hard_title"), WeightBars(self.hard.weights[f], self.att.tokens, color=S.DIM, scale_to=1,
+                       max_height=S.BAR_MAX_H / 2),
+            self.t("hard_out", chosen=self.att.tokens[self.chosen]), self.hard.output[f],
+            self.t("near", runner=self.att.tokens[r], score=fmt(self.s[r]), w=fmt(self.hard.weights[f][r])),
+            S.DIM)
+        self.soft_panel = self.panel(
+            self.t("soft_title"),
+            WeightBars(self.att.weights[f], self.att.tokens, fills=S.heat_color, scale_to=1,
+                       max_height=S.BAR_MAX_H / 2),
+            self.t("soft_out"), self.att.output[f],
+            self.t("near", runner=self.att.tokens[r], score=fmt(self.s[r]), w=fmt(self.att.weights[f][r])),
+            S.TEXT)
+        body = VGroup(self.hard_panel, self.soft_panel).arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
+        self.soft_panel[0].match_y(self.hard_panel[0])  # titles on one line, bars on one baseline
+        self.place_body(body)
+        title, chart, out_t, out, note = self.hard_panel
+        bar = chart[0].bars[self.chosen]
+        self.play(FadeIn(title), FadeIn(chart))
+        self.play(bar.animate.set_fill(S.HIGHLIGHT), run_time=S.FAST)
+        self.play(bar.animate.set_fill(S.DIM), FadeIn(out_t), FadeIn(out, shift=DOWN * S.GAP))
+        self.play(FadeIn(note))
+
+    def soft_mix(self):
+        """Softmax weights: every value row takes part, in proportion to its match."""
+        self.beat("soft_mix")
+        title, chart, out_t, out, note = self.soft_panel
+        self.play(FadeIn(title), FadeIn(chart))
+        self.play(FadeIn(out_t), FadeIn(out, shift=DOWN * S.GAP))
+        self.play(FadeIn(note))
+
+    def step(self):
+        """Move the chosen key's score: the hard weight jumps once and is flat elsewhere; the soft one glides."""
+        self.beat("step")
+        self.clear_body()
+        c, r = self.chosen, self.runner
+        sc, t = float(self.s[c]), float(self.s[r])  # the current score and the one where argmax switches
+        margin = max(sc - t, self.att.sqrt_d_k)
+        lo, hi = t - margin, sc + margin
+        ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=S.LOOKUP_PLOT_W,
+                  y_length=S.LOOKUP_PLOT_H, tips=False,
+                  axis_config={"color": S.GRID, "include_ticks": False})
+        p = lambda x, y: ax.c2p(x - lo, y)  # noqa: E731  a (score, weight) point
+
+        xs = np.linspace(lo, hi, S.LOOKUP_SAMPLES)
+        soft_w = []
+        for x in xs:
+            moved = self.s.copy()
+            moved[c] = x
+            soft_w.append(softmax(moved * self.att.scale)[c])
+        soft = VMobject(stroke_color=S.HIGHLIGHT, stroke_width=S.LOOKUP_CURVE_WIDTH)
+        soft.set_points_smoothly([p(x, w) for x, w in zip(xs, soft_w)])
+        hard = VGroup(
+            Line(p(lo, 0), p(t, 0), stroke_color=S.DIM, stroke_width=S.LOOKUP_CURVE_WIDTH),
+            Line(p(t, 1), p(hi, 1), stroke_color=S.DIM, stroke_width=S.LOOKUP_CURVE_WIDTH),
+        )
+        jump = DashedLine(p(t, 0), p(t, 1), stroke_color=S.WRONG, stroke_width=S.LOOKUP_CURVE_WIDTH / 2)
+        now = DashedLine(p(sc, 0), p(sc, 1), stroke_color=S.GRID)
+        dots = VGroup(Dot(p(sc, 1), radius=S.LOOKUP_DOT_R, color=S.DIM),
+                      Dot(p(sc, self.att.weights[self.focus][c]), radius=S.LOOKUP_DOT_R, color=S.HIGHLIGHT))
+
+        y0 = label(fmt(0), S.LABEL_SIZE, S.DIM).next_to(p(lo, 0), LEFT, buff=S.GAP / 2)
+        y1 = label(fmt(1), S.LABEL_SIZE, S.DIM).next_to(p(lo, 1), LEFT, buff=S.GAP / 2)
+        y_title = label(self.t("y_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM)
+        y_title.next_to(ax.y_axis, UP, buff=S.GAP / 2).align_to(ax.y_axis, LEFT)
+        x_now = label(fmt(sc), S.LABEL_SIZE, S.HIGHLIGHT).next_to(p(sc, 0), DOWN, buff=S.GAP / 2)
+        x_jump = label(fmt(t), S.LABEL_SIZE, S.WRONG).next_to(p(t, 0), DOWN, buff=S.GAP / 2)
+        if x_jump.get_right()[0] > x_now.get_left()[0] - S.GAP / 2:  # close scores: one label lower
+            x_jump.shift(DOWN * (x_jump.height + S.GAP / 2))
+        x_title = VGroup(label(self.t("x_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM),
+                         math(r"q\cdot k", color=S.DIM)).arrange(RIGHT, buff=S.GAP / 2)
+        x_title.next_to(ax.x_axis, DOWN, buff=S.GAP / 2).align_to(ax.x_axis, RIGHT)
+        x_title.shift(DOWN * (max(x_now.height, x_jump.height) + S.GAP / 2))
+        plot = VGroup(ax, hard, jump, now, soft, dots, y0, y1, y_title, x_now, x_jump, x_title)
+
+        self.legend = VGroup(
+            self.legend_line(S.DIM, self.t("hard_curve", score=fmt(t), runner=self.att.tokens[r])),
+            self.legend_line(S.HIGHLIGHT, self.t("soft_curve")),
+            self.legend_line(S.V_COLOR, self.t("value_grad", chosen=self.att.tokens[c]), cell=True),
+        ).arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
+        body = VGroup(plot, self.legend).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+
+        self.play(Create(ax), FadeIn(VGroup(y0, y1, y_title, x_title)), run_time=S.FAST)
+        self.play(FadeIn(now), FadeIn(x_now))
+        self.play(Create(hard), FadeIn(dots[0]), run_time=S.RUN)
+        self.play(Create(jump), FadeIn(x_jump), FadeIn(self.legend[0]))
+        self.play(Create(soft), FadeIn(dots[1]), run_time=S.SLOW)
+        self.play(FadeIn(self.legend[1]))
+
+    def value_gradient(self):
+        """The hard output is the chosen value row itself: that row still has a gradient."""
+        self.beat("value_gradient")
+        self.play(FadeIn(self.legend[2], shift=UP * S.GAP))
+
+    def learn(self):
+        """Both pipelines, column by column: the soft one is differentiable end to end, so the error
+        reaches the projections; the hard one breaks at argmax and only the chosen value row learns."""
+        self.beat("learn")
+        self.clear_body()
+
+        def proj(color):
+            mats = VGroup(*(math(m, color=c) for m, c in (
+                ("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR)))).arrange(RIGHT, buff=S.GAP / 2)
+            return VGroup(label(self.t("projections"), S.LABEL_SIZE, color), mats).arrange(DOWN, buff=S.GAP / 2)
+
+        hard_steps = [proj(S.DIM)] + [word(self.t(k), S.LABEL_SIZE, S.DIM)
+                                      for k in ("scores", "argmax", "pick_row", "output")]
+        soft_steps = [proj(S.TEXT)] + [word(self.t(k), S.LABEL_SIZE, S.TEXT)
+                                       for k in ("scores", "softmax", "weighted_sum", "output")]
+        widths = [max(h.width, s.width) for h, s in zip(hard_steps, soft_steps)]
+        height = max(m.height for m in hard_steps + soft_steps)
+
+        def row(steps, marks, color):
+            nodes = VGroup()
+            for m, w in zip(steps, widths):
+                box = RoundedRectangle(corner_radius=S.CORNER, width=w + S.TOKEN_PAD * 2,
+                                       height=height + S.TOKEN_PAD * 2, stroke_color=color, stroke_width=2)
+                nodes.add(VGroup(box, m.move_to(box)))
+            nodes.arrange(RIGHT, buff=S.BIG_GAP + S.GAP)
+            arrows, ticks = VGroup(), VGroup()
+            for a, b, ok in zip(nodes[:-1], nodes[1:], marks):
+                arr = Arrow(a.get_right(), b.get_left(), buff=S.GAP / 3, stroke_color=S.DIM,
+                            max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2)
+                arrows.add(arr)
+                ticks.add(label(self.t("ok_mark") if ok else self.t("broken_mark"), S.LABEL_SIZE,
+                                S.HIGHLIGHT if ok else S.WRONG).next_to(arr, UP, buff=S.GAP / 3))
+            return VGroup(nodes, arrows, ticks)
+
+        hard = row(hard_steps, [True, False, True, True], S.GRID)
+        soft = row(soft_steps, [True, True, True, True], S.DIM)
+        hard_t = label(self.t("hard_title"), S.BODY_SIZE, S.DIM)
+        soft_t = label(self.t("soft_title"), S.BODY_SIZE, S.TEXT)
+        key = VGroup(label(self.t("ok"), S.LABEL_SIZE, S.HIGHLIGHT),
+                     label(self.t("broken"), S.LABEL_SIZE, S.WRONG)).arrange(RIGHT, buff=S.BIG_GAP)
+
+        def back(grp, start, end, color, text, bend):
+            arc = CurvedArrow(grp[0][start].get_bottom() + DOWN * S.GAP / 3,
+                              grp[0][end].get_bottom() + DOWN * S.GAP / 3, angle=-bend,
+                              color=color, stroke_width=S.LOOKUP_CURVE_WIDTH)
+            t = label(text, S.LABEL_SIZE, color).next_to(arc, DOWN, buff=S.GAP / 3)
+            return VGroup(arc, t)
+
+        hard_back = back(hard, -1, -2, S.V_COLOR, self.t("hard_back"), S.LOOKUP_BACK_ANGLE)
+        soft_back = back(soft, -1, 0, S.HIGHLIGHT, self.t("backprop"), S.LOOKUP_BACK_ANGLE / 2)  # a long chord
+        body = VGroup(hard_t, VGroup(hard, hard_back), soft_t, VGroup(soft, soft_back))
+        body.arrange(DOWN, buff=S.GAP, aligned_edge=LEFT)
+        soft_t.shift(DOWN * S.GAP)
+        VGroup(soft, soft_back).shift(DOWN * S.GAP)
+        key.next_to(hard_t, RIGHT, buff=S.BIG_GAP).align_to(hard, RIGHT)
+        body.add(key)
+        self.place_body(body)
+
+        self.play(FadeIn(hard_t), FadeIn(hard[0]), *(GrowArrow(a) for a in hard[1]))
+        self.play(FadeIn(hard[2]), FadeIn(key))
+        self.play(Create(hard_back[0]), FadeIn(hard_back[1]))
+        self.play(FadeIn(soft_t), FadeIn(soft[0]), *(GrowArrow(a) for a in soft[1]))
+        self.play(FadeIn(soft[2]))
+        self.play(Create(soft_back[0]), run_time=S.SLOW)
+        self.play(FadeIn(soft_back[1]))
+
+    # -- pieces ------------------------------------------------------------------------------------
+    def panel(self, title, bars, out_title, out, note, color):
+        """Title, weight bars over the raw scores, the output vector and a note on the near match."""
+        t = label(title, S.BODY_SIZE, color)
+        h = min(m.height for m in bars.token_labels)  # one size for all token names
+        for m in bars.token_labels:
+            m.scale(h / m.height, about_edge=UP)
+        scores = VGroup(*(
+            fit(label(fmt(x), S.LABEL_SIZE, S.DIM), bars.bar_w + S.GAP, S.CELL_H)
+            .next_to(tok, DOWN, buff=S.GAP / 3)
+            for x, tok in zip(self.s, bars.token_labels)))
+        scores_t = label(self.t("scores_row"), S.LABEL_SIZE, S.DIM)
+        scores_t.next_to(scores, LEFT, buff=S.GAP).match_y(scores)
+        chart = VGroup(bars, scores, scores_t)
+        o_t = label(out_title, S.LABEL_SIZE, S.DIM)
+        o = vector(out, S.V_COLOR, col_labels=self.dims)
+        even_labels(o.col_labels)
+        n = label(note, S.LABEL_SIZE, S.DIM)
+        return VGroup(t, chart, o_t, o, n).arrange(DOWN, buff=S.GAP)
+
+    def legend_line(self, color, text, cell=False):
+        """A line sample (or, for a value, a vector cell) and its text."""
+        swatch = Line(LEFT * S.LOOKUP_SWATCH / 2, RIGHT * S.LOOKUP_SWATCH / 2, stroke_color=color,
+                      stroke_width=S.LOOKUP_CURVE_WIDTH)
+        if cell:
+            swatch = VGroup(Rectangle(width=S.LOOKUP_SWATCH / 2, height=S.LOOKUP_SWATCH / 3, stroke_color=color,
+                                      stroke_width=2), Rectangle(width=S.LOOKUP_SWATCH / 2,
+                                      height=S.LOOKUP_SWATCH / 3, stroke_color=color, stroke_width=2)
+                            ).arrange(RIGHT, buff=0)
+        return VGroup(swatch, label(text, S.LABEL_SIZE, S.TEXT)).arrange(RIGHT, buff=S.GAP)

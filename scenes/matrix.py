@@ -1,0 +1,172 @@
+"""6. matrix: every query at once fills the n×n attention matrix (rows = queries, columns = keys); the
+focus's row first as raw scores, then as softmax heat; purple lines, as thick as the weights, from the
+focus to its keys; the output is still a mix, not one word."""
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, Point, Rectangle,
+    ReplacementTransform, VGroup, Write,
+)
+
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import (
+    NumberGrid, TokenChip, attention_lines, caption_box, fit, fmt, label, math, word,
+)
+
+# what turns the focus's scores into weights, per mode (no words: those are in the catalog)
+RULE_TEX = {
+    "scaled": r"\mathrm{softmax}\!\left(q\cdot k / \sqrt{d_k}\right)",
+    "unscaled": r"\mathrm{softmax}\!\left(q\cdot k\right)",
+    "uniform": r"1/n",
+}
+
+
+def percent(w: float) -> str:
+    return f"{round(float(w) * S.MIX_PERCENT)}%"
+
+
+class AttentionMatrix(LessonScene):
+    scene_id = "matrix"
+
+    def setup(self):
+        super().setup()
+        self.w = self.att.weights[self.focus]  # [n] the focus's row
+        self.top = int(np.argmax(self.w))
+        self.flat = bool(np.allclose(self.w, self.w[0]))  # uniform weights: no main target
+
+    # -- text ----------------------------------------------------------------------------------
+    def fields(self) -> dict:
+        s = self.att.scores[self.focus]
+        top_score = int(np.argmax(s))
+        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent(self.w[self.top]),
+                "best": self.att.tokens[top_score], "best_score": fmt(s[top_score])}
+
+    def narration(self, beat: str) -> str:
+        """The beat's line, or its uniform variant when the weights are all equal."""
+        if self.flat and f"matrix.say.{beat}_uniform" in self.tr:
+            return self.t(f"say.{beat}_uniform", **self.fields())
+        return super().narration(beat)
+
+    # -- beats -----------------------------------------------------------------------------------
+    def construct(self):
+        self.show_heading()
+        self.build()
+        self.axes()
+        self.raw_scores()
+        self.heat()
+        self.parallel()
+        self.lines()
+
+    def build(self):
+        """The whole picture, laid out once: the matrix on the left, the focus's lines on the right."""
+        toks, f, n = self.att.tokens, self.focus, self.att.n
+        cw, ch = S.MATRIX_CELL_W, S.MATRIX_CELL_H
+        self.grid = NumberGrid(self.att.weights, row_labels=toks, fills=S.heat_color, cell_w=cw, cell_h=ch,
+                               label_color=S.Q_COLOR)
+        self.keys = self.key_labels(cw)
+        self.empty = NumberGrid(np.zeros((n, n)), cell_w=cw, cell_h=ch).move_to(self.grid.boxes)
+        self.key_axis = label(self.t("common.keys_axis") + " →", S.LABEL_SIZE, S.K_COLOR)
+        self.key_axis.next_to(self.keys, UP, buff=S.GAP / 2)
+        self.key_axis.set_x(self.grid.boxes.get_center()[0])
+        self.query_axis = label(self.t("common.queries_axis") + " ↓", S.LABEL_SIZE, S.Q_COLOR)
+        self.query_axis.match_y(self.key_axis).align_to(self.grid.row_labels, RIGHT)
+        room = self.query_axis.get_right()[0] + S.GAP - self.key_axis.get_left()[0]
+        if room > 0:  # a narrow matrix: keep the two axis names apart
+            self.key_axis.shift(RIGHT * room)
+        row_h = self.grid.box(f, 0).height
+        self.focus_band = Rectangle(
+            width=VGroup(self.grid.row_labels[f], self.grid.boxes[f]).width + S.GAP, height=row_h,
+            color=S.EMPHASIS, stroke_width=S.MIX_FRAME_STROKE,
+        ).move_to(VGroup(self.grid.row_labels[f], self.grid.boxes[f]))
+        self.raw = NumberGrid(self.att.scores[f][None, :], cell_w=cw, cell_h=ch).move_to(self.grid.boxes[f])
+        matrix = VGroup(self.grid, self.keys, self.empty, self.raw, self.key_axis, self.query_axis,
+                        self.focus_band)
+
+        # the focus on the left, its keys in a column on the right, a line to each as thick as its weight
+        src = TokenChip(self.lesson.focus, S.EMPHASIS, S.LABEL_SIZE)
+        keys = VGroup(*(TokenChip(t, S.K_COLOR, S.LABEL_SIZE) for t in toks))
+        keys.arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
+        src.next_to(keys, LEFT, buff=S.BIG_GAP * 2)
+        pcts = VGroup(*(
+            label(percent(w), S.LABEL_SIZE, S.TEXT).next_to(c, RIGHT, buff=S.GAP / 2)
+            for c, w in zip(keys, self.w)
+        ))
+        ends = [Point(c.get_left()) for c in keys]
+        self.fan_lines = attention_lines(Point(src.get_right()), ends, self.w)
+        self.fan = VGroup(src, keys, pcts)
+        fan = VGroup(self.fan, self.fan_lines)
+        lines_note = self.t("lines_note_flat" if self.flat else "lines_note")
+        self.note = caption_box([lines_note, self.t("mix_note")], S.LABEL_SIZE, S.TEXT)
+        self.note[1].set_color(S.EMPHASIS)
+        panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
+        body = VGroup(matrix, panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
+        self.place_body(body)
+        # the focus row's caption, right of the matrix, where the panel goes later
+        self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
+                                  math(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
+        rule = math(RULE_TEX[self.att.mode])
+        caption = self.t("common.mode_uniform" if self.att.mode == "uniform" else "weights_caption")
+        self.heat_caption = VGroup(label(caption, S.LABEL_SIZE, S.TEXT), rule)
+        self.heat_caption.arrange(DOWN, buff=S.GAP / 2)
+        for c in (self.raw_caption, self.heat_caption):
+            c.scale(self.grid.box(0, 0).width / cw)  # the body's scale-down
+            c.next_to(self.focus_band, RIGHT, buff=S.BIG_GAP)
+        # until the lines come, the matrix and its caption stand centred; they move aside for the panel
+        self.centring = LEFT * VGroup(matrix, self.heat_caption).get_center()[0]
+        VGroup(matrix, self.raw_caption, self.heat_caption).shift(self.centring)
+
+    def key_labels(self, cw: float) -> VGroup:
+        """The keys above the columns, one size for all; staggered on two lines if one is wider than
+        its column, so long names keep their size without widening the matrix."""
+        top = self.grid.boxes[0]
+        words = VGroup(*(word(t, S.LABEL_SIZE, S.K_COLOR).next_to(top[j], UP, buff=S.GAP / 2)
+                         for j, t in enumerate(self.att.tokens)))
+        if max(m.width for m in words) + S.GAP / 2 > cw:
+            for m in words:
+                fit(m, cw * 2 - S.GAP, m.height)
+            lift = words[0].height + S.GAP / 3
+            for m in words[1::2]:
+                m.shift(UP * lift)
+        return words
+
+    def axes(self):
+        """An empty n×n grid: the querying tokens down the side, the keys across the top."""
+        self.beat("axes")
+        self.play(Create(self.empty.boxes), run_time=S.RUN)
+        self.play(FadeIn(self.grid.row_labels, shift=RIGHT * S.GAP), FadeIn(self.query_axis))
+        self.play(FadeIn(self.keys, shift=DOWN * S.GAP), FadeIn(self.key_axis))
+
+    def raw_scores(self):
+        """The focus's row: its query against every key, raw dot products."""
+        self.beat("raw_scores")
+        self.play(Create(self.focus_band), self.grid.row_labels[self.focus].animate.set_color(S.EMPHASIS))
+        self.play(FadeIn(self.raw), FadeIn(self.raw_caption, shift=LEFT * S.GAP))
+
+    def heat(self):
+        """The same row after the normalizer: weights, coloured by heat."""
+        self.beat("heat")
+        f = self.focus
+        self.play(ReplacementTransform(self.raw, self.grid.row(f)),
+                  ReplacementTransform(self.raw_caption, self.heat_caption), run_time=S.SLOW)
+        self.remove(self.empty.boxes[f])
+
+    def parallel(self):
+        """Every other query computed the same way, all at once: the full matrix."""
+        self.beat("parallel")
+        others = [i for i in range(self.att.n) if i != self.focus]
+        self.play(*(FadeIn(self.grid.row(i)) for i in others), run_time=S.SLOW)
+        self.remove(*(self.empty.boxes[i] for i in others))
+
+    def lines(self):
+        """Purple lines from the focus to its keys, as thick as the weights; still a mix."""
+        self.beat("lines")
+        self.play(FadeOut(self.heat_caption), run_time=S.FAST)
+        shown = VGroup(self.grid, self.keys, self.key_axis, self.query_axis, self.focus_band)
+        self.play(shown.animate.shift(-self.centring), run_time=S.RUN)
+        src, keys, pcts = self.fan
+        self.play(FadeIn(src), FadeIn(keys))
+        self.play(LaggedStart(*(Create(line) for line in self.fan_lines), lag_ratio=S.FAST / S.SLOW),
+                  FadeIn(pcts), run_time=S.SLOW)
+        self.play(Write(self.note[0]))
+        self.play(FadeIn(self.note[1]))

@@ -1,0 +1,248 @@
+"""11. mistakes: the four common errors, each shown wrong (vermillion ✗) and then right (yellow ✓)."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, SurroundingRectangle, VGroup,
+)
+
+from attention_core import attend, softmax
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import NumberGrid, fmt, heatmap, label, math, vector, word
+
+
+class Mistakes(LessonScene):
+    scene_id = "mistakes"
+
+    def setup(self):
+        super().setup()
+        row = self.att.weights[self.focus].copy()
+        row[self.focus] = -np.inf  # the main target other than the focus itself
+        self.target = int(np.argmax(row))
+
+    def fields(self) -> dict:
+        return {**super().fields(), "target": self.att.tokens[self.target]}
+
+    def construct(self):
+        self.show_heading()
+        self.intro()
+        self.qkv()
+        self.axis()
+        self.sqrt()
+        self.transposed()
+
+    # -- pieces ----------------------------------------------------------------------------------
+    def verdict(self, ok: bool, text: str, sub: str | None = None, size: float = S.BODY_SIZE) -> VGroup:
+        """'✓ right  text' in yellow or '✗ wrong  text' in vermillion, on one baseline; an optional
+        smaller second line under the text."""
+        color = S.HIGHLIGHT if ok else S.WRONG
+        mark = word(self.t("common.right" if ok else "common.wrong"), size, color)
+        line = VGroup(mark, word(text, size, color)).arrange(RIGHT, buff=S.GAP)
+        if sub is not None:
+            line.add(label(sub, S.LABEL_SIZE, color).next_to(line[1], DOWN, buff=S.GAP / 2,
+                                                              aligned_edge=LEFT))
+        return line
+
+    def mark_cell(self, grid: NumberGrid, i: int, j: int, color,
+                  buff: float = S.MISTAKES_MARK_BUFF) -> SurroundingRectangle:
+        return SurroundingRectangle(grid.box(i, j), color=color, buff=buff,
+                                    stroke_width=S.MISTAKES_MARK_STROKE)
+
+    def heat_row(self, rows, row_labels) -> NumberGrid:
+        return NumberGrid(np.asarray(rows), row_labels=row_labels, col_labels=self.att.tokens,
+                          fills=S.heat_color)
+
+    # -- beats -----------------------------------------------------------------------------------
+    def intro(self):
+        """The four mistakes, listed."""
+        self.beat("intro")
+        lead = label(self.t("intro"), S.BODY_SIZE, S.DIM)
+        items = VGroup(*(
+            VGroup(word(f"{i}.", S.BODY_SIZE, S.WRONG), word(self.t(key), S.BODY_SIZE, S.TEXT))
+            .arrange(RIGHT, buff=S.GAP)
+            for i, key in enumerate(("qkv", "axis", "sqrt", "transposed"), start=1)
+        )).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP * 3 / 2)
+        body = VGroup(lead, items).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body, S.SHARE_BODY)
+        self.play(FadeIn(lead))
+        for it in items:
+            self.play(FadeIn(it, shift=RIGHT * S.GAP), run_time=S.FAST)
+
+    def qkv(self):
+        """(a) q, k, v of the focus differ; its own key is not necessarily its best match."""
+        self.beat("qkv")
+        self.clear_body()
+        f, att = self.focus, self.att
+        # left: one vector for three roles (wrong) against three projections (right)
+        eqs = VGroup(math(r"q = k = v = x", color=S.WRONG), *(
+            math(tex, color=c) for tex, c in ((r"q = x W_Q", S.Q_COLOR), (r"k = x W_K", S.K_COLOR),
+                                              (r"v = x W_V", S.V_COLOR))))
+        rows = VGroup(vector(att.x[f], S.X_COLOR), vector(att.q[f], S.Q_COLOR),
+                      vector(att.k[f], S.K_COLOR), vector(att.v[f], S.V_COLOR))
+        left_wrong = self.verdict(False, self.t("qkv_wrong"))
+        left_right = self.verdict(True, self.t("qkv_right"))
+        one = VGroup(eqs[0], rows[0])
+        roles = VGroup(*(VGroup(e, r) for e, r in zip(eqs[1:], rows[1:])))
+        left = VGroup(left_wrong, one, left_right, roles)
+        for line in (one, *roles):
+            line.arrange(RIGHT, buff=S.GAP)
+        roles.arrange(DOWN, buff=S.GAP / 2)
+        left.arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        VGroup(left_right, roles).shift(DOWN * (S.BIG_GAP - S.GAP))  # the wrong way, then the right one
+        eq_right = max(e.get_right()[0] for e in eqs) + S.BIG_GAP  # equations right-aligned, vectors
+        for e, r in zip(eqs, rows):  # left-aligned, the whole table indented under the lines
+            e.shift(RIGHT * (eq_right - e.get_right()[0]))
+            r.shift(RIGHT * (eq_right + S.GAP - r.get_left()[0]))
+
+        # right: the focus's raw scores against every key, its own key against the best one
+        scores = att.scores[f]
+        best = int(np.argmax(scores))
+        same = best == f
+        grid = NumberGrid(scores[:, None], row_labels=att.tokens, color=S.TEXT)
+        grid.boxes.set_stroke(S.Q_COLOR, width=2)
+        grid.row_labels[f].set_color(S.EMPHASIS)
+        grid_t = label(self.t("score_row", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
+        right_wrong = self.verdict(False, self.t("self_wrong", focus=self.lesson.focus))
+        right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"))
+        marks = VGroup(self.mark_cell(grid, best, 0, S.HIGHLIGHT, buff=0))
+        if same:
+            tags = VGroup(label(self.t("self_best_cell", value=fmt(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
+                          .next_to(grid.box(f, 0), RIGHT, buff=S.GAP))
+        else:
+            marks.add(self.mark_cell(grid, f, 0, S.WRONG, buff=0))
+            tags = VGroup(
+                label(self.t("self_cell", value=fmt(scores[f])), S.LABEL_SIZE, S.WRONG)
+                .next_to(grid.box(f, 0), RIGHT, buff=S.GAP),
+                label(self.t("best_cell", value=fmt(scores[best]), token=att.tokens[best]),
+                      S.LABEL_SIZE, S.HIGHLIGHT).next_to(grid.box(best, 0), RIGHT, buff=S.GAP),
+            )
+        grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
+        scored = VGroup(grid_t, grid, marks, tags)
+        right = VGroup(right_wrong, right_right, scored)
+        right_right.next_to(right_wrong, DOWN, buff=S.BIG_GAP, aligned_edge=LEFT)
+        scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT).shift(RIGHT * S.BIG_GAP)
+
+        body = VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP * 2)
+        self.place_body(body)
+        self.play(FadeIn(left_wrong))
+        self.play(FadeIn(one))
+        self.play(FadeIn(left_right))
+        self.play(*(FadeIn(r, shift=RIGHT * S.GAP) for r in roles), run_time=S.SLOW)
+        self.play(FadeIn(right_wrong))
+        self.play(FadeIn(right_right), FadeIn(grid_t), FadeIn(grid))
+        self.play(Create(marks), FadeIn(tags))
+
+    def axis(self):
+        """(b) softmax over the columns against softmax along each query's keys."""
+        self.beat("axis")
+        self.clear_body()
+        f = self.focus
+        wrong_w = softmax(self.att.scaled.T).T  # each column sums to one: the wrong axis
+        right_w = self.att.weights
+
+        def panel(ok: bool, weights: np.ndarray) -> VGroup:
+            color = S.HIGHLIGHT if ok else S.WRONG
+            hm = heatmap(weights, self.att.tokens)
+            hm.row_labels[f].set_color(S.EMPHASIS)
+            sums = vector(weights.sum(axis=1), color, vertical=True, col_labels=[self.t("common.sum")])
+            sums.numbers.set_color(color)
+            sums.next_to(hm.boxes, RIGHT, buff=S.GAP / 2)
+            sums.shift(UP * (hm.boxes.get_top()[1] - sums.boxes.get_top()[1]))
+            unit = hm.row(f)[0] if ok else VGroup(*(hm.box(i, f) for i in range(self.att.n)))
+            frame = SurroundingRectangle(unit, color=color, buff=S.MISTAKES_MARK_BUFF,
+                                         stroke_width=S.MISTAKES_MARK_STROKE)
+            title = self.verdict(ok, self.t("axis_right" if ok else "axis_wrong"))
+            total = label(self.t("axis_right_sum" if ok else "axis_wrong_sum"), S.LABEL_SIZE, color)
+            table = VGroup(hm, sums, frame)
+            total.next_to(table, DOWN, buff=S.GAP).align_to(sums, RIGHT)
+            return VGroup(title, VGroup(table, total)).arrange(DOWN, buff=S.GAP)
+
+        wrong, right = panel(False, wrong_w), panel(True, right_w)
+        note = label(self.t("axis_note"), S.LABEL_SIZE, S.DIM)
+        panels = VGroup(wrong, right).arrange(RIGHT, buff=S.BIG_GAP, aligned_edge=UP)
+        body = VGroup(panels, note).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        for panel_ in (wrong, right):
+            title, (table, total) = panel_
+            self.play(FadeIn(title), FadeIn(table[0]), FadeIn(table[1]))
+            self.play(Create(table[2]), FadeIn(total))
+        self.play(FadeIn(note))
+
+    def magnified(self) -> tuple[int, np.ndarray]:
+        """The smallest score factor from style at which the scaled softmax of the focus saturates."""
+        for factor in S.MISTAKES_SCORE_FACTORS:
+            w = softmax(self.att.scores[self.focus] * factor / self.att.sqrt_d_k)  # scaled, whatever the mode
+            if w.max() >= S.MISTAKES_SATURATED:
+                break
+        return factor, w
+
+    def sqrt(self):
+        """(c) dropping √dₖ changes the weights a lot; larger scores still saturate the scaled softmax."""
+        self.beat("sqrt")
+        self.clear_body()
+        f = self.focus
+        scaled = attend(self.lesson, self.context_name, "scaled").weights[f]
+        unscaled = attend(self.lesson, self.context_name, "unscaled").weights[f]
+        factor, big = self.magnified()
+        top = int(np.argmax(scaled))
+        focus, top_tok = self.lesson.focus, self.att.tokens[top]
+
+        g1 = self.heat_row([scaled, unscaled], [self.t("common.mode_scaled"), self.t("common.mode_unscaled")])
+        g2 = self.heat_row([scaled, big], [self.t("common.mode_scaled"),
+                                           self.t("mode_magnified", factor=factor)])
+        big_top = int(np.argmax(big))
+        w1 = self.verdict(False, self.t("rounding_wrong"))
+        big_change = np.abs(scaled - unscaled).sum() / 2 >= S.MISTAKES_BIG_CHANGE  # total variation
+        r1 = self.verdict(True, self.t("rounding_right" if big_change else "rounding_right_small", focus=focus, top=top_tok,
+                                       scaled=fmt(scaled[top]), unscaled=fmt(unscaled[top])))
+        w2 = self.verdict(False, self.t("never_wrong"))
+        r2 = self.verdict(True, self.t("never_right", factor=factor, top_w=fmt(big[big_top], S.NUMBER_PLACES + 1)))
+        b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
+        # the two tables share their token columns, indented under the lines
+        g1.shift(RIGHT * (w1.get_left()[0] + S.BIG_GAP - g1.row_labels.get_left()[0]))
+        g2.shift(RIGHT * (g1.boxes.get_left()[0] - g2.boxes.get_left()[0]))
+        self.place_body(body)
+        self.play(FadeIn(w1))
+        self.play(FadeIn(g1))
+        self.play(FadeIn(r1))
+        self.play(FadeIn(w2))
+        self.play(FadeIn(g2))
+        self.play(FadeIn(r2))
+
+    def transposed(self):
+        """(d) rows are the querying tokens, columns the keys: focus→target, not target→focus."""
+        self.beat("transposed")
+        self.clear_body()
+        f, t = self.focus, self.target
+        fields = {"focus": self.lesson.focus, "target": self.att.tokens[t]}
+        w = self.att.weights
+        zoom = S.MISTAKES_MATRIX_ZOOM
+        hm = heatmap(w, self.att.tokens, cell_w=S.CELL_W * zoom, cell_h=S.CELL_H * zoom,
+                     number_size=S.NUMBER_SIZE * zoom)
+        rows_t = label(self.t("queries_rows"), S.LABEL_SIZE, S.DIM)
+        cols_t = label(self.t("keys_cols"), S.LABEL_SIZE, S.DIM)
+        cols_t.next_to(hm.col_labels, UP, buff=S.GAP).align_to(hm.boxes, LEFT)
+        rows_t.next_to(hm.row_labels, DOWN, buff=S.GAP).align_to(hm.row_labels, LEFT)
+        hm.row_labels[f].set_color(S.EMPHASIS)
+        wrong_box = self.mark_cell(hm, t, f, S.WRONG)
+        right_box = self.mark_cell(hm, f, t, S.HIGHLIGHT)
+        matrix = VGroup(hm, rows_t, cols_t, wrong_box, right_box)
+
+        wrong = self.verdict(False, self.t("transposed_wrong", wrong=fmt(w[t, f]), **fields),
+                             self.t("transposed_wrong_why", **fields))
+        right = self.verdict(True, self.t("transposed_right", right=fmt(w[f, t]), **fields),
+                             self.t("transposed_right_where", **fields))
+        note = label(self.t("transposed_note"), S.LABEL_SIZE, S.DIM)
+        texts = VGroup(wrong, right).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
+        body = VGroup(VGroup(matrix, texts).arrange(RIGHT, buff=S.BIG_GAP), note).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.play(FadeIn(hm), FadeIn(rows_t), FadeIn(cols_t))
+        self.play(Create(wrong_box), FadeIn(wrong[:2]))
+        self.play(FadeIn(wrong[2]))
+        self.play(Create(right_box), FadeIn(right[:2]))
+        self.play(FadeIn(right[2]))
+        self.play(FadeIn(note))

@@ -1,0 +1,201 @@
+"""5. mixing: every value scaled by the focus's weight for it, then summed; the top key dominates; the
+output's most-strengthened dimension, compared with the focus's own value; still a mix, not a pick."""
+
+import numpy as np
+from manim import (
+    DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, LaggedStart, Line, Rectangle, ReplacementTransform,
+    SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write,
+)
+
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import (
+    NumberGrid, WeightBars, cell_width_for, fit, fmt, label, math, vector, word,
+)
+
+
+def percent(w: float) -> str:
+    return f"{round(float(w) * S.MIX_PERCENT)}%"
+
+
+def bracketed(values) -> str:
+    return "[" + ", ".join(fmt(x) for x in values) + "]"
+
+
+def band(group, height: float, color) -> Rectangle:
+    """A frame around a row of cells exactly one cell high, so it never crosses the neighbours' text."""
+    return Rectangle(width=group.width + S.GAP, height=height, color=color,
+                     stroke_width=S.MIX_FRAME_STROKE).move_to(group)
+
+
+class Mixing(LessonScene):
+    scene_id = "mixing"
+
+    def setup(self):
+        super().setup()
+        f = self.focus
+        self.w = self.att.weights[f]  # [n] the focus's weights over the keys
+        self.own = self.att.v[f]  # [d_v] the focus's own value
+        self.out = self.att.output[f]  # [d_v] the weighted sum
+        self.top = int(np.argmax(self.w))
+        self.flat = bool(np.allclose(self.w, self.w[0]))  # uniform weights: nobody dominates
+        growth = self.out - self.own
+        self.grown = int(np.argmax(growth))  # the dimension the mix strengthens most
+        self.grows = bool(growth[self.grown] > 0)
+
+    # -- text ----------------------------------------------------------------------------------
+    def fields(self) -> dict:
+        g = self.grown
+        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent(self.w[self.top]),
+                "output": bracketed(self.out), "own": bracketed(self.own), "dim": self.dims[g],
+                "before": fmt(self.own[g]), "after": fmt(self.out[g])}
+
+    def variants(self) -> list[str]:
+        return (["uniform"] if self.flat else []) + ([] if self.grows else ["flat"])
+
+    def narration(self, beat: str) -> str:
+        """The beat's line, or its variant when the data contradicts the default claim."""
+        for v in self.variants():
+            if f"mixing.say.{beat}_{v}" in self.tr:
+                return self.t(f"say.{beat}_{v}", **self.fields())
+        return super().narration(beat)
+
+    # -- beats -----------------------------------------------------------------------------------
+    def construct(self):
+        self.show_heading()
+        self.build_table()
+        self.values_and_weights()
+        self.scale_values()
+        self.sum_columns()
+        self.strengthened()
+        self.still_a_mix()
+
+    def build_table(self):
+        """weights × values = weighted rows, then the column sums under a rule: built once, placed once."""
+        toks = self.att.tokens
+        v = self.att.v
+        self.cw = cell_width_for(self.dims)
+        self.vgrid = NumberGrid(v, col_labels=self.dims, cell_w=self.cw)
+        self.vgrid.boxes.set_stroke(S.V_COLOR, width=2)
+        self.wcol = NumberGrid(self.w[:, None], row_labels=toks, fills=S.heat_color)
+        self.wcol.shift(self.vgrid.boxes.get_left() - self.wcol.boxes.get_right() + LEFT * S.BIG_GAP)
+        self.times = VGroup(*(
+            label("×", S.BODY_SIZE, S.DIM).move_to(
+                (self.wcol.box(i, 0).get_right() + self.vgrid.box(i, 0).get_left()) / 2)
+            for i in range(len(toks))
+        ))
+        col_top = self.vgrid.col_labels.get_top()[1]
+        self.w_head = word(self.t("weights_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
+        self.w_head.next_to(self.wcol.boxes, UP, buff=S.GAP / 2)
+        self.w_head.align_to(self.wcol.boxes, RIGHT)
+        self.v_head = word(self.t("common.value"), S.LABEL_SIZE, S.V_COLOR)
+        self.wv_head = word(self.t("weighted"), S.LABEL_SIZE, S.V_COLOR)
+        for h in (self.v_head, self.wv_head):
+            h.move_to([self.vgrid.boxes.get_center()[0], col_top, 0], aligned_edge=DOWN).shift(UP * S.GAP / 2)
+        self.w_head.match_y(self.v_head)
+
+        self.rule = Line(self.vgrid.boxes.get_left(), self.vgrid.boxes.get_right(), stroke_color=S.DIM)
+        self.rule.next_to(self.vgrid.boxes, DOWN, buff=S.GAP)
+        self.outv = vector(self.out, S.V_COLOR, cell_w=self.cw)
+        self.outv.next_to(self.rule, DOWN, buff=S.GAP).align_to(self.vgrid.boxes, LEFT)
+        self.out_label = word(self.t("output_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
+        self.out_label.next_to(self.outv.boxes, LEFT, buff=S.GAP)
+
+        self.formula = math(r"o", "=", r"\sum_j", r"w_j\,", r"v_j")
+        self.formula[-1].set_color(S.V_COLOR)
+        table = VGroup(self.wcol, self.times, self.vgrid, self.w_head, self.v_head, self.wv_head,
+                       self.rule, self.outv, self.out_label)
+        self.formula.next_to(table, UP, buff=S.GAP)
+        self.body = VGroup(self.formula, table)
+        self.place_body(self.body)
+        self.top_frame = band(
+            VGroup(self.wcol.row_labels[self.top], self.wcol.row(self.top), self.vgrid.row(self.top)),
+            self.vgrid.box(self.top, 0).height, S.EMPHASIS)
+        self.arrows = VGroup(*(label("→", S.BODY_SIZE, S.DIM).move_to(t) for t in self.times))
+
+    def values_and_weights(self):
+        """The value of every token, and beside it the focus's weight for that token."""
+        self.beat("values")
+        self.play(Write(self.formula))
+        self.play(FadeIn(self.vgrid), FadeIn(self.v_head))
+        self.play(FadeIn(self.wcol, shift=RIGHT * S.GAP), FadeIn(self.w_head), FadeIn(self.times))
+
+    def scale_values(self):
+        """Every row multiplied by its weight: the top key's row stays large, the others shrink."""
+        self.beat("scale")
+        scaled = self.vgrid.new_values(self.w[:, None] * self.att.v)
+        self.play(Transform(self.vgrid, scaled), ReplacementTransform(self.v_head, self.wv_head),
+                  ReplacementTransform(self.times, self.arrows), run_time=S.SLOW)
+        if not self.flat:
+            self.play(FadeIn(self.top_frame))
+
+    def sum_columns(self):
+        """Each column summed into one number of the output."""
+        self.beat("sum")
+        self.play(FadeIn(self.rule), FadeIn(self.outv.boxes), FadeIn(self.out_label))
+        self.play(LaggedStart(*(
+            TransformFromCopy(VGroup(*(self.vgrid.number(i, j) for i in range(self.att.n))),
+                              self.outv.number(0, j))
+            for j in range(self.att.d_v)
+        ), lag_ratio=S.FAST / S.SLOW), run_time=S.SLOW)
+
+    def strengthened(self):
+        """The output beside the focus's own value: the most-grown dimension framed."""
+        self.beat("strengthened")
+        focus = self.lesson.focus
+        own = vector(self.own, S.V_COLOR, col_labels=self.dims, cell_w=self.cw)
+        own_label = word(self.t("own_value", focus=focus), S.LABEL_SIZE, S.DIM)
+        out = vector(self.out, S.V_COLOR, cell_w=self.cw)
+        out_label = word(self.t("output_of", focus=focus), S.LABEL_SIZE, S.TEXT)
+        out.next_to(own, DOWN, buff=S.GAP).align_to(own, LEFT)
+        labels = VGroup(own_label, out_label)
+        for lab, vec in zip(labels, (own, out)):
+            lab.next_to(vec.boxes, LEFT, buff=S.GAP)
+        g = self.grown
+        key = "grown" if self.grows else "no_growth"
+        note = label(self.t(key, dim=self.dims[g], before=fmt(self.own[g]), after=fmt(self.out[g])),
+                     S.BODY_SIZE, S.HIGHLIGHT if self.grows else S.DIM)
+        compare = VGroup(own, out, labels)
+        note.next_to(compare, DOWN, buff=S.GAP)
+
+        step = cell_width_for(self.att.tokens, minimum=S.BAR_W + S.GAP)
+        bars = WeightBars(self.w, self.att.tokens, fills=S.heat_color, max_height=S.BAR_MAX_H / 2,
+                          buff=step - S.BAR_W)
+        bars_title = label(self.t("shares", focus=focus), S.BODY_SIZE, S.TEXT)
+        mix_note = label(self.t("mix_note"), S.BODY_SIZE, S.EMPHASIS)
+        shares = VGroup(bars_title, bars).arrange(DOWN, buff=S.GAP)
+        top = VGroup(VGroup(compare, note), shares)
+        body = VGroup(top, mix_note)
+        w, h = self.body_box()
+        scale = {}
+        for side in (RIGHT, DOWN):  # beside each other if that needs less shrinking, else stacked
+            top.arrange(side, buff=S.BIG_GAP * (2 if side is RIGHT else 1))
+            body.arrange(DOWN, buff=S.BIG_GAP)
+            scale[side is RIGHT] = min(w * S.SHARE_BODY / body.width, h / body.height)
+        top.arrange(RIGHT if scale[True] >= scale[False] else DOWN,
+                    buff=S.BIG_GAP * (2 if scale[True] >= scale[False] else 1))
+        body.arrange(DOWN, buff=S.BIG_GAP)
+        fit(body, w * S.SHARE_BODY, h)  # some air at the sides too
+        self.place_body(body)
+        mix = VGroup(bars_title, bars, mix_note)
+
+        self.play(FadeOut(VGroup(self.formula, self.wcol, self.arrows, self.vgrid, self.w_head,
+                                 self.wv_head, self.rule, self.top_frame)), run_time=S.FAST)
+        self.play(ReplacementTransform(VGroup(self.outv, self.out_label), VGroup(out, out_label)))
+        self.play(FadeIn(own, shift=DOWN * S.GAP), FadeIn(own_label))
+        if self.grows:
+            column = VGroup(own.col_labels[g], own.box(0, g), out.box(0, g))
+            frame = SurroundingRectangle(column, color=S.HIGHLIGHT, buff=S.GAP / 3,
+                                         stroke_width=S.MIX_FRAME_STROKE)
+            frame.stretch_to_fit_width(own.box(0, g).width)
+            self.play(FadeIn(frame), Write(note))
+        else:
+            self.play(Write(note))
+        self.mix = mix
+
+    def still_a_mix(self):
+        """Every key's share of the mix: the output is a blend, not one token's value."""
+        self.beat("mix")
+        bars_title, bars, mix_note = self.mix
+        self.play(FadeIn(bars_title), FadeIn(bars, shift=UP * S.GAP))
+        self.play(FadeIn(mix_note))

@@ -1,0 +1,245 @@
+"""9. normalizers: the same scores through Scaled, No √dₖ and Uniform, side by side; two diagnostic contrasts."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, RoundedRectangle, Text, Transform, VGroup, Write
+
+from attention_core import MODES, attend
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import NumberGrid, WeightBars, even_labels, fit, fmt, label, math, vector
+
+
+PUNCTUATION = ":：,，;；)）"
+SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: the font's glyphs are uneven
+
+
+def _frame(m, color=S.HIGHLIGHT, pad_x=S.EDGE_FRAME_PAD, pad_y=S.EDGE_FRAME_PAD):
+    """A rounded outline around a row or a cell the narration points at."""
+    return RoundedRectangle(corner_radius=S.CORNER, width=m.width + pad_x * 2,
+                            height=m.height + pad_y * 2,
+                            stroke_color=color, stroke_width=S.EDGE_FRAME_STROKE).move_to(m)
+
+
+def rich(text: str, size: float = S.LABEL_SIZE, color=S.TEXT):
+    """A label in which every √dₖ is typeset as the formula, sized to the text around it."""
+    if SQRT_DK not in text:
+        return label(text, size, color)
+    ref = label("d", size, color).height  # an ascender's height at this size
+    parts = VGroup()
+    for i, piece in enumerate(text.split(SQRT_DK)):
+        if i:
+            parts.add(math(r"\sqrt{d_k}", color=color).scale_to_fit_height(ref * 3 / 2))
+        if piece.strip():
+            parts.add(label(piece.strip(), size, color))
+    for a, b in zip(parts[:-1], parts[1:]):  # a word gap, none before punctuation
+        tight = isinstance(b, Text) and b.text[:1] in PUNCTUATION
+        b.next_to(a, RIGHT, buff=S.GAP / 3 / 3 if tight else S.GAP / 3)
+    return parts
+
+
+class Normalizers(LessonScene):
+    scene_id = "normalizers"
+
+    def setup(self):
+        super().setup()
+        self.runs = {m: attend(self.lesson, self.context_name, m) for m in MODES}
+        self.rows = {m: a.weights[self.focus] for m, a in self.runs.items()}  # the focus query's weights
+        self.top = int(np.argmax(self.rows["scaled"]))  # the key the standard weights favour
+
+    def fields(self) -> dict:
+        u = float(self.rows["uniform"][0])  # 1/n, as the core computed it; one more decimal than the bars
+        exact = np.isclose(float(fmt(u, S.NUMBER_PLACES + 1)), u)
+        return {**super().fields(), "top": self.att.tokens[self.top],
+                "w_scaled": fmt(self.rows["scaled"][self.top]),
+                "w_unscaled": fmt(self.rows["unscaled"][self.top]),
+                "u": fmt(u, S.NUMBER_PLACES + 1), "rel": self.t("exact" if exact else "approx"),
+                "rel_word": self.t("exact_word" if exact else "approx_word")}
+
+    def construct(self):
+        self.show_heading()
+        self.same_scores()
+        self.three_weights()
+        self.no_sqrt()
+        self.uniform()
+        self.outputs()
+        self.diagnostic()
+
+    def name(self, mode: str, size: float = S.BODY_SIZE):
+        """A mode's short name; the one chosen with --mode carries a "current" tag."""
+        n = rich(self.t(f"short_{mode}"), size, S.TEXT)
+        if mode != self.settings.mode:
+            return n
+        tag = label(self.t("current"), S.SMALL_SIZE, S.DIM)
+        return VGroup(n, tag).arrange(RIGHT, buff=S.GAP / 2)
+
+    # -- beats -------------------------------------------------------------------------------------
+    def same_scores(self):
+        """One row of raw scores, and the three rules that turn it into weights."""
+        self.beat("same_scores")
+        f = self.focus
+        scores = NumberGrid(self.att.scores[f], col_labels=self.att.tokens,
+                            row_labels=[self.t("raw_row", focus=self.lesson.focus)])
+        even_labels(scores.col_labels)
+        s_t = label(self.t("same_data"), S.BODY_SIZE, S.DIM)
+        rules = {
+            "scaled": math(r"w=\mathrm{softmax}\!\left(s/\sqrt{d_k}\right),\quad \sqrt{d_k}="
+                           + fmt(self.att.sqrt_d_k)),
+            "unscaled": math(r"w=\mathrm{softmax}(s)"),
+            "uniform": math(r"w_j=1/n,\quad n=" + str(self.att.n)),
+        }
+        cells = []
+        for m in MODES:
+            cells += [rich(self.t(f"common.mode_{m}"), S.BODY_SIZE, S.TEXT), rules[m]]
+        table = VGroup(*cells).arrange_in_grid(cols=2, buff=(S.BIG_GAP, S.GAP), col_alignments="ll")
+        tag = label(self.t("current"), S.SMALL_SIZE, S.DIM)
+        tag.next_to(table[MODES.index(self.settings.mode) * 2 + 1], RIGHT, buff=S.GAP)
+        body = VGroup(VGroup(s_t, scores).arrange(DOWN, buff=S.GAP), VGroup(table, tag)).arrange(
+            DOWN, buff=S.BIG_GAP)
+        self.place_body(body, S.SHARE_BODY)
+        self.play(FadeIn(s_t), FadeIn(scores))
+        for i in range(len(MODES)):
+            self.play(FadeIn(table[i * 2]), Write(table[i * 2 + 1]), run_time=S.RUN)
+        self.play(FadeIn(tag), run_time=S.FAST)
+
+    def three_weights(self):
+        """Three weight charts, one per mode, stacked so each key's bars line up."""
+        self.beat("three_weights")
+        self.clear_body()
+        charts = VGroup()
+        for i, m in enumerate(MODES):
+            bars = WeightBars(self.rows[m], self.att.tokens, fills=S.heat_color, scale_to=1,
+                              max_height=S.NORM_BAR_H, bar_w=S.BAR_W * 3 / 2, buff=S.GAP * 3 / 2)
+            h = min(t.height for t in bars.token_labels)  # one size for all token names
+            for t in bars.token_labels:
+                t.scale(h / t.height, about_edge=UP)
+            if i < len(MODES) - 1:  # the token names once, under the last chart
+                bars.remove(bars.token_labels)
+            charts.add(bars)
+        charts.arrange(DOWN, buff=S.GAP)
+        names = VGroup(*(self.name(m) for m in MODES))
+        for n, bars in zip(names, charts):
+            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(bars.baseline.get_y() + S.NORM_BAR_H / 3)
+        left = min(n.get_left()[0] for n in names)
+        for n in names:
+            n.align_to([left, 0, 0], LEFT)
+        self.chart_rows = [VGroup(n, b) for n, b in zip(names, charts)]
+        self.chart = VGroup(names, charts)
+        f = self.fields()
+        self.notes = {
+            "unscaled": self.note_lines(
+                self.t("sharper", top=f["top"], w_scaled=f["w_scaled"], w_unscaled=f["w_unscaled"]),
+                self.t("jacobian"), self.t("not_stop")),
+            "uniform": self.note_lines(self.t("flat", **f), self.t("ignores")),
+        }
+        w, _ = self.body_box()
+        for n in self.notes.values():
+            fit(n, w, n.height)
+        tallest = max(self.notes.values(), key=lambda n: n.height)
+        before = self.chart.width
+        body = VGroup(self.chart, tallest).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        k = self.chart.width / before
+        for n in self.notes.values():
+            if n is not tallest:
+                n.scale(k).move_to(tallest, aligned_edge=UP)
+        for row in self.chart_rows:
+            self.play(FadeIn(row, shift=DOWN * S.GAP / 2), run_time=S.RUN)
+
+    def note_lines(self, *lines: str) -> VGroup:
+        return VGroup(*(rich(t, S.LABEL_SIZE, S.TEXT) for t in lines)).arrange(DOWN, buff=S.GAP / 2)
+
+    def point_at(self, mode: str):
+        """Move (or draw) the yellow frame onto a mode's chart."""
+        target = _frame(self.chart_rows[MODES.index(mode)], pad_x=S.GAP, pad_y=S.EDGE_FRAME_PAD * 2)
+        if hasattr(self, "frame"):
+            self.play(Transform(self.frame, target))
+        else:
+            self.frame = target
+            self.play(FadeIn(target))
+
+    def no_sqrt(self):
+        """No √dₖ: the same keys, a sharper distribution."""
+        self.beat("no_sqrt")
+        self.point_at("unscaled")
+        self.play(FadeIn(self.notes["unscaled"], shift=UP * S.GAP / 2))
+
+    def uniform(self):
+        """Uniform: every weight 1/n, whatever the scores."""
+        self.beat("uniform")
+        self.point_at("uniform")
+        self.play(FadeOut(self.notes["unscaled"]), FadeIn(self.notes["uniform"], shift=UP * S.GAP / 2))
+
+    def outputs(self):
+        """The values, their mean, and the three outputs: Uniform's output is the mean."""
+        self.beat("outputs")
+        self.clear_body()
+        att = self.att
+        v = NumberGrid(att.v, row_labels=att.tokens, col_labels=self.dims, color=S.V_COLOR)
+        v.boxes.set_stroke(S.V_COLOR, width=2)
+        even_labels(v.col_labels)
+        mean = vector(att.v.mean(axis=0), S.DIM)
+        mean_t = label(self.t("mean"), S.LABEL_SIZE, S.DIM).next_to(mean, LEFT, buff=S.GAP)
+        mean_g = VGroup(mean, mean_t)
+        mean_g.next_to(v, DOWN, buff=S.GAP).align_to(v.boxes, LEFT).shift(
+            RIGHT * (v.boxes.get_left()[0] - mean.get_left()[0]))
+        v_t = label(self.t("values"), S.LABEL_SIZE, S.V_COLOR)
+        v_t.next_to(v, UP, buff=S.GAP)
+        left = VGroup(v_t, v, mean_g)
+
+        outs = NumberGrid(np.stack([self.runs[m].output[self.focus] for m in MODES]), col_labels=self.dims,
+                          color=S.V_COLOR)
+        outs.boxes.set_stroke(S.V_COLOR, width=2)
+        for i, m in enumerate(MODES):  # mode names as row labels (√dₖ typeset)
+            outs.row_labels.add(rich(self.t(f"short_{m}"), S.LABEL_SIZE, S.DIM).next_to(
+                outs.boxes[i], LEFT, buff=S.GAP / 2))
+        even_labels(outs.col_labels)
+        o_t = label(self.t("outputs", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
+        o_t.next_to(outs, UP, buff=S.GAP)
+        right = VGroup(o_t, outs)
+        right.next_to(left, RIGHT, buff=S.BIG_GAP * 2)
+        right.shift(UP * (mean.get_y() - outs.row(len(MODES) - 1).get_y()))  # Uniform beside the mean
+        pair = VGroup(_frame(mean), _frame(outs.row(len(MODES) - 1)))
+        same = np.allclose(self.runs["uniform"].output[self.focus], att.v.mean(axis=0))
+        eq = label(self.t("equal" if same else "differ"), S.LABEL_SIZE, S.HIGHLIGHT)
+        notes = VGroup(label(self.t("mean_note"), S.LABEL_SIZE, S.TEXT),
+                       label(self.t("not_zero"), S.LABEL_SIZE, S.TEXT)).arrange(DOWN, buff=S.GAP / 2)
+        grids = VGroup(left, right, pair)
+        eq.next_to(pair, DOWN, buff=S.GAP / 2).match_x(VGroup(pair[0], pair[1]))
+        body = VGroup(VGroup(grids, eq), notes).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.play(FadeIn(v_t), FadeIn(v))
+        self.play(FadeIn(mean_g, shift=DOWN * S.GAP / 2))
+        self.play(FadeIn(right))
+        self.play(FadeIn(pair), FadeIn(eq))
+        self.play(FadeIn(notes[0]))
+        self.play(FadeIn(notes[1]))
+
+    def diagnostic(self):
+        """One strip per mode: the lesson's standard and two labelled diagnostic contrasts."""
+        self.beat("diagnostic")
+        self.clear_body()
+        cells = []
+        for m in MODES:
+            standard = m == "scaled"
+            role = label(self.t("standard" if standard else "contrast"), S.LABEL_SIZE,
+                         S.TEXT if standard else S.HIGHLIGHT)
+            lines = VGroup(*(rich(self.t(f"card_{m}_{i}", **self.fields()), S.LABEL_SIZE, S.DIM)
+                             for i in (1, 2))).arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
+            cells += [self.name(m), role, lines]
+        table = VGroup(*cells).arrange_in_grid(cols=3, buff=(S.BIG_GAP, S.BIG_GAP), col_alignments="lll")
+        strips = VGroup()
+        for i, m in enumerate(MODES):
+            row = VGroup(*cells[i * 3:i * 3 + 3])
+            box = RoundedRectangle(corner_radius=S.CORNER, width=table.width + S.GAP * 2,
+                                   height=row.height + S.GAP, stroke_width=2,
+                                   stroke_color=S.TEXT if m == "scaled" else S.GRID)
+            box.move_to([table.get_x(), row.get_y(), 0])
+            strips.add(VGroup(box, row))
+        final = label(self.t("still_attention"), S.BODY_SIZE, S.TEXT)
+        body = VGroup(strips, final).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body, S.SHARE_BODY)
+        for st in strips:
+            self.play(FadeIn(st, shift=UP * S.GAP / 2), run_time=S.RUN)
+        self.play(FadeIn(final))

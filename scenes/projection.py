@@ -1,0 +1,197 @@
+"""2. projection: X through three projections into Q, K and V; the focus token's row times W_Q, W_K, W_V;
+the three roles as the questions they answer."""
+
+from manim import (
+    DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowArrow, ReplacementTransform, SurroundingRectangle,
+    VGroup, Write,
+)
+
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import NumberGrid, cell_width_for, fmt, label, math, vector, word
+
+ROLES = (  # (attribute of Attention, colour, TeX name: W_Q and the Q matrix)
+    ("q", S.Q_COLOR, "Q"),
+    ("k", S.K_COLOR, "K"),
+    ("v", S.V_COLOR, "V"),
+)
+ROLE_NAMES = {"q": "query", "k": "key", "v": "value"}
+
+
+class Projection(LessonScene):
+    scene_id = "projection"
+
+    def construct(self):
+        self.show_heading()
+        self.embeddings()
+        self.three_projections()
+        self.query_product()
+        self.same_input()
+        self.roles()
+
+    # -- helpers -------------------------------------------------------------------------------
+    def fields(self) -> dict:
+        q = self.att.q[self.focus]
+        return {**super().fields(), "q": "[" + ", ".join(fmt(v) for v in q) + "]"}
+
+    def names(self, k: int):
+        """The lesson's dimension names when they name k dimensions, else none."""
+        return list(self.dims) if len(self.dims) == k else None
+
+    def x_grid(self, x) -> NumberGrid:
+        """X (or one row of it) with the lesson's dimension names over its columns."""
+        names = self.names(x.shape[-1])
+        w = cell_width_for(names or [])
+        if x.ndim == 2:
+            g = NumberGrid(x, row_labels=self.att.tokens, col_labels=names, cell_w=w)
+            g.row_labels[self.focus][1].set_color(S.EMPHASIS)
+        else:
+            g = vector(x, S.X_COLOR, col_labels=names, cell_w=w)
+        g.boxes.set_stroke(S.X_COLOR, width=2)
+        return g
+
+    def outline_row(self, grid: NumberGrid, i: int, color=S.EMPHASIS):
+        return SurroundingRectangle(grid.boxes[i], color=color, buff=0, stroke_width=3)
+
+    # -- beats ---------------------------------------------------------------------------------
+    def embeddings(self):
+        """The input: one embedding per token, the rows of X; the focus token's row outlined."""
+        self.beat("embeddings")
+        grid = self.x_grid(self.att.x)
+        name = math("X", color=S.X_COLOR)
+        caption = label(self.t("x_caption"), S.BODY_SIZE, S.TEXT)
+        head = VGroup(name, caption).arrange(RIGHT, buff=S.GAP)
+        body = VGroup(head, grid).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body, S.SHARE_BODY)
+        mark = self.outline_row(grid, self.focus)
+        self.play(FadeIn(head))
+        self.play(FadeIn(grid, shift=UP * S.GAP))
+        self.play(Write(mark))
+        self.x_body = VGroup(body, mark)
+
+    def three_projections(self):
+        """X goes through three matrices: every token gets a query, a key and a value."""
+        self.beat("three_projections")
+        self.play(FadeOut(self.x_body), run_time=S.FAST)
+        xg = self.x_grid(self.att.x)
+        x_name = math("X", color=S.X_COLOR).next_to(xg.boxes, UP, buff=S.GAP)
+        if len(xg.col_labels):
+            x_name.next_to(xg.col_labels, UP, buff=S.GAP)
+        x_block = VGroup(x_name, xg)
+        outs = VGroup()
+        for attr, color, tex in ROLES:
+            g = NumberGrid(getattr(self.att, attr), row_labels=self.att.tokens, color=color)
+            g.boxes.set_stroke(color, width=2)
+            g.row_labels[self.focus][1].set_color(S.EMPHASIS)
+            nm = math(r"\times W_" + tex, "=", tex, color=color).next_to(g, LEFT, buff=S.GAP)
+            nm[1].set_color(S.TEXT)
+            outs.add(VGroup(nm, g))
+        outs.arrange(DOWN, buff=S.GAP * 3 / 2, aligned_edge=RIGHT)
+        VGroup(x_block, outs).arrange(RIGHT, buff=S.BIG_GAP * 3)
+        arrows = VGroup(*(
+            Arrow(xg.boxes.get_right(), out[0].get_left(), buff=S.GAP / 2, stroke_color=color,
+                  stroke_width=3, max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
+            for (_, color, _), out in zip(ROLES, outs)
+        ))
+        self.place_body(VGroup(x_block, outs, arrows))
+        marks = VGroup(self.outline_row(xg, self.focus),
+                       *(self.outline_row(out[1], self.focus) for out in outs))
+        self.play(FadeIn(x_block))
+        for a, out in zip(arrows, outs):
+            self.play(GrowArrow(a), FadeIn(out, shift=RIGHT * S.GAP), run_time=S.RUN)
+        self.play(*(Write(m) for m in marks))
+        self.proj_body = VGroup(x_block, outs, arrows, marks)
+
+    def query_product(self):
+        """The focus row times W_Q, written out: the row's non-zero entries pick rows of W_Q."""
+        self.beat("query_product")
+        self.play(FadeOut(self.proj_body), run_time=S.FAST)
+        f, lesson = self.focus, self.lesson
+        x = self.att.x[f]
+        xv = self.x_grid(x)
+        w = NumberGrid(lesson.w_q, row_labels=self.names(lesson.w_q.shape[0]))
+        w.boxes.set_stroke(S.Q_COLOR, width=2)
+        q = vector(self.att.q[f], S.Q_COLOR)
+        times, equals = math(r"\times"), math("=")
+        row = VGroup(xv, times, w, equals, q).arrange(RIGHT, buff=S.GAP)
+        for m in (xv, times, equals, q):  # the vectors' cells sit on the matrix's middle line
+            m.shift(UP * (w.boxes.get_y() - getattr(m, "boxes", m).get_y()))
+        heads = VGroup(
+            word(self.t("embedding_of", focus=lesson.focus), S.LABEL_SIZE, S.X_COLOR),
+            math("W_Q", color=S.Q_COLOR),
+            word(self.t("query_of", focus=lesson.focus), S.LABEL_SIZE, S.Q_COLOR),
+        )
+        top = max(m.get_top()[1] for m in (xv, w, q)) + S.GAP
+        for h, m in zip(heads, (xv, w, q)):
+            h.move_to([m.boxes.get_center()[0], top, 0], aligned_edge=DOWN)
+        note = label(self.t("row_pick"), S.BODY_SIZE, S.TEXT).next_to(row, DOWN, buff=S.BIG_GAP)
+        body = VGroup(heads, row, note)
+        self.place_body(body, S.SHARE_BODY)
+        picks = VGroup()
+        for i, xi in enumerate(x):
+            if xi != 0:
+                picks.add(SurroundingRectangle(xv.boxes[0][i], color=S.HIGHLIGHT, buff=0, stroke_width=3))
+                picks.add(self.outline_row(w, i, S.HIGHLIGHT))
+        self.play(FadeIn(xv), FadeIn(heads[0]))
+        self.play(FadeIn(times), FadeIn(w), FadeIn(heads[1]))
+        self.play(*(Write(p) for p in picks))
+        self.play(FadeIn(equals), FadeIn(q, shift=RIGHT * S.GAP), FadeIn(heads[2]))
+        self.play(FadeIn(note))
+        self.product = VGroup(heads, xv, times, w, equals, picks, note)
+        self.q_vec = q
+
+    def same_input(self):
+        """The same embedding through W_K and W_V: three different vectors, not one."""
+        self.beat("same_input")
+        f = self.focus
+        rows = VGroup()
+        for attr, color, tex in ROLES:
+            op = math(r"\times W_" + tex, "=", color=color)
+            op[1].set_color(S.TEXT)
+            vec = vector(getattr(self.att, attr)[f], color)
+            rows.add(VGroup(op, vec))
+        VGroup(*(m for r in rows for m in r)).arrange_in_grid(
+            cols=2, buff=(S.GAP, S.GAP * 3 / 2), col_alignments="rl")
+        xv = self.x_grid(self.att.x[f])
+        x_head = word(self.t("embedding_of", focus=self.lesson.focus), S.LABEL_SIZE, S.X_COLOR)
+        x_block = VGroup(x_head, xv).arrange(DOWN, buff=S.GAP)
+        top = VGroup(x_block, rows).arrange(RIGHT, buff=S.BIG_GAP * 2)
+        x_block.match_y(rows)
+        braces = VGroup(*(
+            Arrow(xv.get_right(), r[0].get_left(), buff=S.GAP / 2, stroke_color=S.DIM, stroke_width=2,
+                  max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
+            for r in rows
+        ))
+        note = label(self.t("three_vectors"), S.BODY_SIZE, S.TEXT).next_to(top, DOWN, buff=S.BIG_GAP)
+        body = VGroup(top, braces, note)
+        self.place_body(body, S.SHARE_BODY)
+        self.play(FadeOut(self.product), run_time=S.FAST)
+        self.play(FadeIn(x_block), ReplacementTransform(self.q_vec, rows[0][1]), FadeIn(rows[0][0]))
+        self.play(GrowArrow(braces[0]))
+        for a, r in zip(braces[1:], rows[1:]):
+            self.play(GrowArrow(a), FadeIn(r, shift=RIGHT * S.GAP))
+        self.play(FadeIn(note))
+        self.same_body = VGroup(x_block, braces, note)
+        self.rows = rows
+
+    def roles(self):
+        """What each vector is for: the question each role answers."""
+        self.beat("roles")
+        lines = VGroup()
+        for (attr, color, _), r in zip(ROLES, self.rows):
+            name = word(self.t(f"common.{ROLE_NAMES[attr]}") + " " + attr, S.BODY_SIZE, color)
+            question = word(self.t(f"ask_{attr}"), S.BODY_SIZE, S.TEXT)
+            lines.add(VGroup(name, vector(getattr(self.att, attr)[self.focus], color), question))
+        head = word(self.t("vectors_of", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
+        grid = VGroup(*(m for line in lines for m in line))
+        grid.arrange_in_grid(cols=3, buff=(S.BIG_GAP, S.GAP * 2), col_alignments="lcl")
+        head.next_to(lines[0][1], UP, buff=S.GAP)
+        grid = VGroup(head, grid)
+        note = label(self.t("not_same"), S.LABEL_SIZE, S.DIM).next_to(grid, DOWN, buff=S.BIG_GAP)
+        body = VGroup(grid, note)
+        self.place_body(body, S.SHARE_BODY)
+        self.play(FadeOut(self.same_body), *(FadeOut(r[0]) for r in self.rows), run_time=S.FAST)
+        self.play(*(ReplacementTransform(r[1], line[1]) for r, line in zip(self.rows, lines)))
+        for line in lines:
+            self.play(FadeIn(line[0]), FadeIn(line[2], shift=LEFT * S.GAP))
+        self.play(FadeIn(head), FadeIn(note))

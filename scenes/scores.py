@@ -1,0 +1,165 @@
+"""3. scores: the focus token's query against every key; one dot product term by term; the raw scores,
+then divided by √d_k (or not, in the diagnostic modes); why the divisor, and what it does not promise."""
+
+from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, SurroundingRectangle, TransformFromCopy, VGroup, Write
+
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import NumberGrid, fit, fmt, math, mixed_line, vector, word
+
+
+def term(x: float) -> str:
+    """A factor as TeX: negative numbers in brackets, so that '+ (-0.4)' reads as a sum."""
+    s = fmt(x)
+    return f"({s})" if s.startswith("-") else s
+
+
+class Scores(LessonScene):
+    scene_id = "scores"
+
+    def construct(self):
+        self.show_heading()
+        self.query_meets_keys()
+        self.one_dot_product()
+        self.all_scores()
+        self.scale_step()
+        self.why_divide()
+
+    # -- text ----------------------------------------------------------------------------------
+    def fields(self) -> dict:
+        f, a, j = self.focus, self.att, self.best
+        divisions = self.t("list_sep").join(
+            self.t("division", token=t, raw=fmt(r), sqrt_d_k=fmt(a.sqrt_d_k), scaled=fmt(x))
+            for t, r, x in zip(a.tokens, a.scores[f], a.scaled[f]))
+        return {**super().fields(), "best": a.tokens[j], "best_score": fmt(a.scores[f, j]),
+                "sqrt_d_k": fmt(a.sqrt_d_k), "scale": fmt(a.scale), "divisions": divisions}
+
+    def narration(self, beat: str) -> str:
+        """A beat may have a line of its own for the diagnostic modes (say.<beat>_<mode>)."""
+        own = f"say.{beat}_{self.att.mode}"
+        if f"{self.scene_id}.{own}" in self.tr:
+            return self.t(own, **self.fields())
+        return super().narration(beat)
+
+    def para(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
+        """A catalog entry (a string or a list of lines) as centred lines; `$...$` parts are TeX,
+        whose braces the catalog doubles (every entry is formatted with the scene's fields)."""
+        lines = self.tr.lines(f"{self.scene_id}.{key}", **self.fields())
+        return VGroup(*(mixed_line(s, size, color) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
+
+    @property
+    def best(self) -> int:
+        """The key the focus query matches best (raw scores; ties go to the first key)."""
+        return int(self.hard.choice[self.focus])
+
+    # -- the table and the line under it ---------------------------------------------------------
+    def build_table(self):
+        """q above K with their columns aligned, then a raw-score and a scaled-score column."""
+        f, a = self.focus, self.att
+        q = vector(a.q[f], S.Q_COLOR, row_labels=[self.t("query_of", focus=self.lesson.focus)])
+        q.row_labels[0][1].set_color(S.Q_COLOR)
+        k = NumberGrid(a.k, row_labels=a.tokens, color=S.K_COLOR)
+        k.boxes.set_stroke(S.K_COLOR, width=2)
+        k.row_labels[f][1].set_color(S.EMPHASIS)
+        raw = NumberGrid(a.scores[f][:, None])
+        scaled = NumberGrid(a.scaled[f][:, None])
+        raw.next_to(k.boxes, RIGHT, buff=S.BIG_GAP)
+        scaled.next_to(raw.boxes, RIGHT, buff=S.BIG_GAP)
+        q.next_to(k, UP, buff=S.BIG_GAP * 3 / 2)
+        q.shift(RIGHT * (k.boxes.get_left()[0] - q.boxes.get_left()[0]))
+        header_y = (q.boxes.get_bottom()[1] + k.boxes.get_top()[1]) / 2
+        key_head = word(self.t("keys_of"), S.LABEL_SIZE, S.K_COLOR)
+        key_head.move_to([k.row_labels.get_right()[0], header_y, 0], aligned_edge=RIGHT)
+        raw_head = math(r"q\cdot k").move_to([raw.get_center()[0], header_y, 0])
+        scaled_head = math(r"\div\sqrt{d_k}" if a.mode == "scaled" else r"\times" + fmt(a.scale))
+        scaled_head.move_to([scaled.get_center()[0], header_y, 0])
+        self.q, self.k, self.raw, self.scaled_col = q, k, raw, scaled
+        self.key_head, self.raw_head, self.scaled_head = key_head, raw_head, scaled_head
+        # the cells start empty: their numbers come in beat by beat
+        return VGroup(q, k, key_head, raw_head, scaled_head, raw.boxes, scaled.boxes, raw.numbers,
+                      scaled.numbers)
+
+    def dot_product_line(self) -> VGroup:
+        """'river: 2.3×2 + 2.3×0 + … = 4.6', the query's factors in Q colour, the key's in K colour."""
+        f, j, a = self.focus, self.best, self.att
+        parts, colors = [], {}
+        for i, (qi, ki) in enumerate(zip(a.q[f], a.k[j])):
+            if i:
+                parts.append("+")
+            colors[len(parts)], colors[len(parts) + 2] = S.Q_COLOR, S.K_COLOR
+            parts += [term(qi), r"\times", term(ki)]
+        expr = math(*parts, "=", fmt(a.scores[f, j]))
+        for i, c in colors.items():
+            expr[i].set_color(c)
+        expr[-1].set_color(S.HIGHLIGHT)
+        name = word(self.t("for_key", token=a.tokens[j]), S.BODY_SIZE, S.K_COLOR)
+        return VGroup(name, expr).arrange(RIGHT, buff=S.GAP / 2)
+
+    # -- beats ---------------------------------------------------------------------------------
+    def query_meets_keys(self):
+        """The focus query above the key matrix, columns aligned: a dot product with every row."""
+        self.beat("query_meets_keys")
+        table = self.build_table()
+        self.slot = [self.para("dot_rule"), self.dot_product_line(), self.para("match_note"),
+                     self.para(f"scale_{self.att.mode}")]
+        natural = self.k.height
+        tallest = max(self.slot, key=lambda m: m.height).copy()
+        self.place_body(VGroup(table, tallest.next_to(table, DOWN, buff=S.BIG_GAP)), S.SHARE_BODY)
+        factor = self.k.height / natural  # what place_body did; the lines under the table follow it
+        for m in self.slot:
+            m.scale(factor)
+            fit(m, self.body_box()[0], m.height)
+            m.next_to(table, DOWN, buff=S.BIG_GAP * factor).set_x(0)
+        self.play(FadeIn(self.q, shift=DOWN * S.GAP))
+        self.play(FadeIn(self.k), FadeIn(self.key_head))
+        self.play(FadeIn(self.slot[0]))
+
+    def one_dot_product(self):
+        """The best-matching key's dot product written out, term by term; its score fills a cell."""
+        self.beat("one_dot_product")
+        j = self.best
+        name, expr = line = self.slot[1]
+        self.marks = VGroup(
+            SurroundingRectangle(self.q.boxes, color=S.HIGHLIGHT, buff=0, stroke_width=3),
+            SurroundingRectangle(self.k.boxes[j], color=S.HIGHLIGHT, buff=0, stroke_width=3),
+        )
+        self.play(FadeOut(self.slot[0]), run_time=S.FAST)
+        self.play(*(Write(m) for m in self.marks))
+        self.play(FadeIn(name), Write(expr), run_time=S.SLOW)
+        self.play(FadeIn(self.raw_head), FadeIn(self.raw.boxes))
+        self.play(TransformFromCopy(expr[-1], self.raw.number(j, 0)))
+        self.expr_line = line
+
+    def all_scores(self):
+        """Every key's raw score; larger means a better match under this projection, nothing more."""
+        self.beat("all_scores")
+        rest = [row[0] for i, row in enumerate(self.raw.numbers) if i != self.best]
+        self.play(FadeOut(self.expr_line), FadeOut(self.marks[0]), run_time=S.FAST)
+        self.play(*(FadeIn(c) for c in rest))
+        self.play(FadeIn(self.slot[2]))
+
+    def scale_step(self):
+        """Divide by √d_k (scaled), or not (unscaled: × 1), or ignore the scores (uniform: × 0)."""
+        self.beat("scale_step")
+        cells = [row[0] for row in self.scaled_col.numbers]
+        self.play(FadeOut(self.slot[2]), FadeOut(self.marks[1]), run_time=S.FAST)
+        self.play(FadeIn(self.scaled_head), FadeIn(self.scaled_col.boxes), FadeIn(self.slot[3]))
+        self.play(*(TransformFromCopy(r[0], c) for r, c in zip(self.raw.numbers, cells)), run_time=S.SLOW)
+
+    def why_divide(self):
+        """Why √d_k: score variance grows with the dimension; less saturation risk, no guarantee."""
+        self.beat("why_divide")
+        self.clear_body()
+        assume = self.para("assume", S.BODY_SIZE, S.DIM)
+        grow = math(r"\mathrm{Var}(q\cdot k)=d_k", r"\quad\Rightarrow\quad",
+                    r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
+        parts = [assume, grow, self.para("saturate"), self.para("no_guarantee")]
+        if self.att.mode != "scaled":
+            parts.append(self.para(f"this_run_{self.att.mode}", S.LABEL_SIZE, S.HIGHLIGHT))
+        body = VGroup(*parts).arrange(DOWN, buff=S.GAP * 3 / 2)
+        grow.shift(UP * S.GAP / 2)
+        self.place_body(body, S.SHARE_BODY)
+        self.play(FadeIn(assume))
+        self.play(Write(grow), run_time=S.SLOW)
+        for m in parts[2:]:
+            self.play(FadeIn(m, shift=UP * S.GAP))

@@ -1,0 +1,171 @@
+"""4. softmax: along the key axis the focus row's scaled scores become weights that sum to one; the
+rounded values on screen need not add to exactly one; how the focus token's attention is shared out."""
+
+import numpy as np
+from manim import (
+    DOWN, RIGHT, UP, Arrow, Brace, FadeIn, FadeOut, FadeTransform, GrowArrow, Rectangle,
+    ReplacementTransform, SurroundingRectangle, Transform, VGroup, Write, config,
+)
+
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import WeightBars, even_labels, fit, fmt, math, mixed_line, word
+
+
+class Softmax(LessonScene):
+    scene_id = "softmax"
+
+    def construct(self):
+        self.show_heading()
+        self.scores_in()
+        self.to_weights()
+        self.sum_to_one()
+        self.reading()
+
+    # -- numbers and text ----------------------------------------------------------------------------
+    @property
+    def row(self) -> np.ndarray:
+        return self.att.weights[self.focus]
+
+    @property
+    def top(self) -> int:
+        """The key that gets the most weight, the focus token itself aside."""
+        others = [j for j in range(self.att.n) if j != self.focus]
+        return max(others, key=lambda j: self.row[j])
+
+    @property
+    def rest(self) -> list[int]:
+        return [j for j in range(self.att.n) if j not in (self.focus, self.top)]
+
+    def narration(self, beat: str) -> str:
+        """Lines of their own: the reading with no third token to share the rest; the input of the
+        softmax in the diagnostic modes (raw dot products, or scores ignored)."""
+        if beat == "reading" and not self.rest:
+            return self.t("say.reading_pair", **self.fields())
+        own = f"say.{beat}_{self.att.mode}"  # the diagnostic modes name their input differently
+        if f"{self.scene_id}.{own}" in self.tr:
+            return self.t(own, **self.fields())
+        return super().narration(beat)
+
+    def fields(self) -> dict:
+        a, w = self.att, self.row
+        shown = [fmt(x) for x in w]  # the values as the bars print them
+        return {**super().fields(),
+                "top": a.tokens[self.top], "top_pct": w[self.top], "self_pct": w[self.focus],
+                "rest": self.t("list_sep").join(a.tokens[j] for j in self.rest),
+                "shown_sum": fmt(sum(float(s) for s in shown)), "exact_sum": fmt(np.sum(w)),
+                "terms": " + ".join(shown),
+                "scores": "[" + ", ".join(fmt(x) for x in a.scaled[self.focus]) + "]",
+                "weights": "[" + ", ".join(shown) + "]"}
+
+    def para(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
+        """A catalog entry (string or list of lines) as centred lines; `$...$` parts are TeX (braces
+        doubled in the catalog, since every entry is formatted with the scene's fields)."""
+        lines = self.tr.lines(f"{self.scene_id}.{key}", **self.fields())
+        return VGroup(*(mixed_line(s, size, color) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
+
+    # -- pieces ------------------------------------------------------------------------------------
+    def build(self):
+        """Everything the scene shows, laid out once: the bars (scores, and the weights they become)
+        over the key axis, the formula beside them, and below them a slot for the sum and the reading."""
+        a, f = self.att, self.focus
+        step = self.body_box()[0] / 2 / a.n  # the chart takes about half the width, whatever n is
+        bar_w = float(np.clip(step * 2 / 3, S.BAR_W, S.BAR_W * 2))
+        bars = WeightBars(a.scaled[f], a.tokens, color=S.DIM, bar_w=bar_w, buff=max(step - bar_w, S.GAP),
+                          max_height=S.SOFTMAX_BAR_H)
+        even_labels(bars.token_labels)
+        for lab in bars.token_labels:  # one size now; one top line too, so the names share a baseline
+            lab.align_to(bars.token_labels[0], UP)
+        low = min(m.get_bottom()[1] for m in (*bars.bars, *bars.value_labels))
+        clash = bars.token_labels.get_top()[1] - (low - S.GAP / 2)
+        if clash > 0:  # negative scores hang below the line: keep the key names clear of them
+            bars.token_labels.shift(DOWN * clash)
+        bars.token_labels[f][1].set_color(S.EMPHASIS)
+        # new_values() places bars by the positions WeightBars was built at: make the target now
+        weights = bars.new_values(self.row, scale_to=1, fills=S.heat_color)
+        axis = Arrow(bars.baseline.get_left(), bars.baseline.get_right(), buff=0, stroke_color=S.GRID,
+                     stroke_width=2, max_tip_length_to_length_ratio=S.GAP * 2 / 3 / bars.baseline.width)
+        axis.next_to(bars.token_labels, DOWN, buff=S.GAP / 2)
+        axis_name = word(self.t("key_axis", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
+        axis_name.next_to(axis, RIGHT, buff=S.GAP / 2)
+        chart = VGroup(bars, weights, axis, axis_name)
+        head_scores = word(self.t(f"scores_of_{a.mode}", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
+        head_weights = word(self.t("weights_of", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
+        for h in (head_scores, head_weights):
+            h.next_to(chart, UP, buff=S.GAP).match_x(bars.baseline)
+        formula = math(r"w_j", "=", r"{e^{s_j}", r"\over", r"\sum_i e^{s_i}}")
+        formula_note = self.para("formula_note", S.LABEL_SIZE, S.DIM)
+        side = VGroup(formula, formula_note).arrange(DOWN, buff=S.GAP)
+        side.next_to(VGroup(bars.bars, bars.baseline), RIGHT, buff=S.BIG_GAP * 2)
+        side.shift(UP * (bars.baseline.get_y() + bars.max_height / 2 - side.get_y()))
+        side.set_x(max(side.get_x(), axis_name.get_right()[0] - side.width / 2))
+        # the slot: the stacked unit bar with its brace, then the sum (beat 3) or the reading (beat 4)
+        unit = bars.baseline.width
+        stack = VGroup(*(
+            Rectangle(width=x * unit, height=S.BAR_W / 2, stroke_color=S.BACKGROUND, stroke_width=2,
+                      fill_color=S.heat_color(x), fill_opacity=1)
+            for x in self.row
+        )).arrange(RIGHT, buff=0)
+        brace = Brace(stack, DOWN, buff=S.GAP / 3, color=S.DIM)
+        exact = self.para("exact", S.LABEL_SIZE, S.TEXT).next_to(brace, DOWN, buff=S.GAP / 3)
+        unit_bar = VGroup(stack, brace, exact).next_to(chart, DOWN, buff=S.BIG_GAP)
+        unit_bar.match_x(bars.baseline)
+        sums = self.para("shown", S.BODY_SIZE, S.TEXT)
+        reading = self.para("reading" if self.rest else "reading_pair", S.BODY_SIZE, S.TEXT)
+        tallest = max((sums, reading), key=lambda m: m.height).copy()
+        tallest.next_to(unit_bar, DOWN, buff=S.GAP).match_x(bars.baseline)
+        natural = bars.baseline.width
+        self.place_body(VGroup(head_scores, head_weights, chart, side, unit_bar, tallest))
+        factor = bars.baseline.width / natural  # what place_body did; the slot's lines follow it
+        for m in (sums, reading):
+            m.scale(factor)
+            fit(m, self.body_box()[0], m.height)
+            m.next_to(unit_bar, DOWN, buff=S.GAP * factor).match_x(bars.baseline)
+            m.shift(RIGHT * self.inside(m))
+        self.bars, self.weights, self.axis, self.axis_name = bars, weights, axis, axis_name
+        self.head_scores, self.head_weights, self.formula, self.formula_note = (
+            head_scores, head_weights, formula, formula_note)
+        self.stack, self.brace, self.exact, self.sums, self.reading_text = (
+            stack, brace, exact, sums, reading)
+
+    @staticmethod
+    def inside(m) -> float:
+        """How far to move m sideways to keep it within the frame's margins."""
+        half = config.frame_width / 2 - S.MARGIN
+        return max(0, -half - m.get_left()[0]) - max(0, m.get_right()[0] - half)
+
+    # -- beats -------------------------------------------------------------------------------------
+    def scores_in(self):
+        """The focus row's scaled scores, one bar per key, along the key axis."""
+        self.beat("scores_in")
+        self.build()
+        self.play(FadeIn(self.head_scores))
+        self.play(FadeIn(self.bars, shift=UP * S.GAP))
+        self.play(GrowArrow(self.axis), FadeIn(self.axis_name))
+
+    def to_weights(self):
+        """softmax: every score through e^s, divided by the row's total; the bars become weights."""
+        self.beat("to_weights")
+        self.play(Write(self.formula), FadeIn(self.formula_note))
+        self.play(Transform(self.bars, self.weights), FadeTransform(self.head_scores, self.head_weights),
+                  run_time=S.SLOW)
+
+    def sum_to_one(self):
+        """The weights stack into one unit bar: the exact sum is one, the rounded labels need not be."""
+        self.beat("sum_to_one")
+        pieces = [bar.copy() for bar in self.bars.bars]
+        self.play(*(ReplacementTransform(p, s) for p, s in zip(pieces, self.stack)), run_time=S.SLOW)
+        self.play(FadeIn(self.brace), FadeIn(self.exact))
+        self.play(FadeIn(self.sums, shift=UP * S.GAP))
+
+    def reading(self):
+        """How the focus token's attention is shared: most to the top key, some to itself, the rest."""
+        self.beat("reading")
+        w, top = self.row, self.top
+        marks = VGroup()
+        if all(w[top] > w[j] for j in range(self.att.n) if j != top):  # a main key only if there is one
+            marks.add(SurroundingRectangle(self.bars.bar(top), color=S.EMPHASIS, buff=S.GAP / 3,
+                                           stroke_width=3),
+                      SurroundingRectangle(self.stack[top], color=S.EMPHASIS, buff=0, stroke_width=3))
+        self.play(FadeOut(self.sums), run_time=S.FAST)
+        self.play(*(Write(m) for m in marks), FadeIn(self.reading_text))
