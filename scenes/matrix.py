@@ -4,7 +4,7 @@ focus to its keys; the output is still a mix, not one word."""
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, LaggedStart, Point, Rectangle,
+    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, LaggedStart, Point, Rectangle,
     ReplacementTransform, VGroup, Write,
 )
 
@@ -55,6 +55,7 @@ class AttentionMatrix(LessonScene):
         self.axes()
         self.raw_scores()
         self.heat()
+        self.row_pulse()
         self.parallel()
         self.lines()
 
@@ -150,6 +151,12 @@ class AttentionMatrix(LessonScene):
         self.play(ReplacementTransform(self.raw, self.grid.row(f)),
                   ReplacementTransform(self.raw_caption, self.heat_caption), run_time=S.SLOW)
         self.remove(self.empty.boxes[f])
+
+    def row_pulse(self):
+        """Row i is query i's split over the keys: the row pulses (a looping slide in a deck)."""
+        self.beat("row_pulse", loop=True)
+        self.play(Indicate(VGroup(self.focus_band, self.grid.row(self.focus)),
+                           scale_factor=S.PULSE_SCALE, color=S.EMPHASIS), run_time=S.SLOW)
 
     def parallel(self):
         """Every other query computed the same way, all at once: the full matrix."""

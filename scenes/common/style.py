@@ -80,6 +80,7 @@ ARROW_TIP_RATIO = 0.1
 RUN = 1.0
 FAST = 0.5
 SLOW = 1.6
+PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
 PAUSE = 0.6
 READ_CHARS_PER_SECOND = {"zh": 6.0, "en": 16.0}  # narration pacing: a beat lasts at least this long
 MIN_BEAT = 1.5
