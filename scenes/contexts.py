@@ -71,13 +71,6 @@ class Contexts(LessonScene):
             return ["single"]
         return (["uniform"] if self.flat else []) + ([] if self.two_way() else ["one_way"])
 
-    def narration(self, beat: str) -> str:
-        """The beat's line, or its variant for one context, uniform weights or a one-way change."""
-        for v in self.variants():
-            if f"contexts.say.{beat}_{v}" in self.tr:
-                return self.t(f"say.{beat}_{v}", **self.fields())
-        return super().narration(beat)
-
     # -- beats -----------------------------------------------------------------------------------
     def construct(self):
         self.show_heading()

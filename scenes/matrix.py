@@ -42,11 +42,9 @@ class AttentionMatrix(LessonScene):
         return {**super().fields(), "top": self.att.tokens[self.top], "share": percent(self.w[self.top]),
                 "best": self.att.tokens[top_score], "best_score": fmt(s[top_score])}
 
-    def narration(self, beat: str) -> str:
-        """The beat's line, or its uniform variant when the weights are all equal."""
-        if self.flat and f"matrix.say.{beat}_uniform" in self.tr:
-            return self.t(f"say.{beat}_uniform", **self.fields())
-        return super().narration(beat)
+    def variants(self) -> list[str]:
+        """The uniform lines when the weights are all equal."""
+        return ["uniform"] if self.flat else []
 
     # -- beats -----------------------------------------------------------------------------------
     def construct(self):

@@ -53,13 +53,6 @@ class Mixing(LessonScene):
     def variants(self) -> list[str]:
         return (["uniform"] if self.flat else []) + ([] if self.grows else ["flat"])
 
-    def narration(self, beat: str) -> str:
-        """The beat's line, or its variant when the data contradicts the default claim."""
-        for v in self.variants():
-            if f"mixing.say.{beat}_{v}" in self.tr:
-                return self.t(f"say.{beat}_{v}", **self.fields())
-        return super().narration(beat)
-
     # -- beats -----------------------------------------------------------------------------------
     def construct(self):
         self.show_heading()

@@ -34,12 +34,9 @@ class Scores(LessonScene):
         return {**super().fields(), "best": a.tokens[j], "best_score": fmt(a.scores[f, j]),
                 "sqrt_d_k": fmt(a.sqrt_d_k), "scale": fmt(a.scale), "divisions": divisions}
 
-    def narration(self, beat: str) -> str:
+    def variants(self) -> list[str]:
         """A beat may have a line of its own for the diagnostic modes (say.<beat>_<mode>)."""
-        own = f"say.{beat}_{self.att.mode}"
-        if f"{self.scene_id}.{own}" in self.tr:
-            return self.t(own, **self.fields())
-        return super().narration(beat)
+        return [self.att.mode]
 
     def para(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
         """A catalog entry (a string or a list of lines) as centred lines; `$...$` parts are TeX,

@@ -37,15 +37,10 @@ class Softmax(LessonScene):
     def rest(self) -> list[int]:
         return [j for j in range(self.att.n) if j not in (self.focus, self.top)]
 
-    def narration(self, beat: str) -> str:
-        """Lines of their own: the reading with no third token to share the rest; the input of the
-        softmax in the diagnostic modes (raw dot products, or scores ignored)."""
-        if beat == "reading" and not self.rest:
-            return self.t("say.reading_pair", **self.fields())
-        own = f"say.{beat}_{self.att.mode}"  # the diagnostic modes name their input differently
-        if f"{self.scene_id}.{own}" in self.tr:
-            return self.t(own, **self.fields())
-        return super().narration(beat)
+    def variants(self) -> list[str]:
+        """Lines of their own: the reading with no third token to share the rest ("pair"); the
+        input of the softmax in the diagnostic modes (raw dot products, or scores ignored)."""
+        return (["pair"] if not self.rest else []) + [self.att.mode]
 
     def fields(self) -> dict:
         a, w = self.att, self.row

@@ -16,6 +16,8 @@ from scenes.cli import main
 from scenes.pipeline.plan import RenderOptions, input_digest
 from scenes.registry import SceneInfo
 
+from .cli_helpers import cli
+
 pytestmark = pytest.mark.render
 
 BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
@@ -29,12 +31,6 @@ def fixtures(monkeypatch, tmp_path):
     monkeypatch.setattr(registry, "SCENES", (BLINK, BROKEN))
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def cli(*args, code=0):
-    r = CliRunner().invoke(main, list(args))
-    assert r.exit_code == code, (r.output, r.exception)
-    return r.output
 
 
 def probe(path, entries="stream=codec_name,codec_tag_string,pix_fmt"):

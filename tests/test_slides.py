@@ -18,6 +18,8 @@ from scenes.cli import main
 from scenes.registry import SceneInfo
 from tests.fixtures.pulse import LINES
 
+from .cli_helpers import cli
+
 pytestmark = pytest.mark.render
 
 BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
@@ -42,12 +44,6 @@ def fixtures(monkeypatch, tmp_path):
     monkeypatch.setattr(registry, "SCENES", (BLINK, PULSE))
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def cli(*args, code=0):
-    r = CliRunner().invoke(main, list(args))
-    assert r.exit_code == code, (r.output, r.exception)
-    return r.output
 
 
 def test_pptx_a_movie_and_notes_per_step(fixtures):

@@ -53,7 +53,16 @@ class LessonScene(Scene):
         own = f"{self.scene_id.replace('-', '_')}.{key}"
         return self.tr(own if own in self.tr else key, **fields)
 
+    def variants(self) -> list[str]:
+        """Narration variants that fit this render's data, most specific first (e.g. "uniform"):
+        a step's line `say.<beat>_<variant>` replaces `say.<beat>` where the catalog has one."""
+        return []
+
     def narration(self, beat: str) -> str:
+        own = self.scene_id.replace("-", "_")
+        for v in self.variants():
+            if f"{own}.say.{beat}_{v}" in self.tr:
+                return self.t(f"say.{beat}_{v}", **self.fields())
         return self.t(f"say.{beat}", **self.fields())
 
     def fields(self) -> dict:

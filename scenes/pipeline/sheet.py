@@ -40,6 +40,6 @@ def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4) -> P
         draw.text((x, y + th + 6), caption, fill=INK, font=font)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(f".{dest.name}.tmp.png")
-    sheet.save(tmp, optimize=True)
+    sheet.quantize(colors=256).save(tmp, optimize=True)  # a palette keeps the README light
     tmp.replace(dest)
     return dest

@@ -1,0 +1,12 @@
+"""Running the CLI in-process through click's CliRunner."""
+
+from click.testing import CliRunner
+
+from scenes.cli import main
+
+
+def cli(*args, code=0):
+    """Run `attention-lesson ARGS`, assert its exit status, return its output."""
+    r = CliRunner().invoke(main, list(args))
+    assert r.exit_code == code, (r.output, r.exception)
+    return r.output
