@@ -166,5 +166,5 @@ class LessonScene(Scene):
     def footnote(self, text: str, color=S.DIM):
         """A one-line remark at the bottom of the frame."""
         w, _ = frame_box()
-        note = fit(label(text, S.SMALL_SIZE + 2, color), w, 1.0)
+        note = fit(label(text, S.FOOTNOTE_SIZE, color), w, config.frame_height)
         return note.to_edge(DOWN, buff=S.MARGIN)

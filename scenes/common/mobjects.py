@@ -91,15 +91,15 @@ class NumberGrid(VGroup):
         ))
         self.add(self.boxes, self.numbers)
         self.row_labels = VGroup(*(
-            word(t, label_size, label_color).next_to(self.boxes[i], LEFT, buff=S.GAP * 0.6)
+            word(t, label_size, label_color).next_to(self.boxes[i], LEFT, buff=S.ROW_LABEL_GAP)
             for i, t in enumerate(row_labels or [])
         ))
         self.col_labels = VGroup(*(
-            word(t, label_size, label_color).next_to(self.boxes[0][j], UP, buff=S.GAP * 0.5)
+            word(t, label_size, label_color).next_to(self.boxes[0][j], UP, buff=S.COL_LABEL_GAP)
             for j, t in enumerate(col_labels or [])
         ))
         for lab in self.col_labels:  # long names must not collide with their neighbours
-            fit(lab, cell_w * 0.95, cell_h * 1.5)
+            fit(lab, cell_w * S.LABEL_FILL, cell_h * S.COL_LABEL_MAX_H)
         even_labels(self.col_labels)
         self.add(self.row_labels, self.col_labels)
 
@@ -108,13 +108,13 @@ class NumberGrid(VGroup):
 
     def _box(self, i: int, j: int, w: float, h: float) -> Rectangle:
         fill, opacity = self._fill(self.values[i, j])
-        return Rectangle(width=w, height=h, stroke_color=S.GRID, stroke_width=1.5,
+        return Rectangle(width=w, height=h, stroke_color=S.GRID, stroke_width=S.GRID_STROKE,
                          fill_color=fill, fill_opacity=opacity)
 
     def _number(self, value: float, box: Rectangle) -> Text:
         color = S.text_on(box.fill_color) if self.fills else self.color
         t = label(self.formatter(value), self.number_size, color)
-        fit(t, box.width * 0.9, box.height * 0.8)
+        fit(t, box.width * S.NUMBER_FILL_W, box.height * S.NUMBER_FILL_H)
         return t.move_to(box)
 
     @property
@@ -212,8 +212,8 @@ class WeightBars(VGroup):
         self.bars = VGroup(*(self._bar(i, x) for i, x in enumerate(self.values)))
         self.value_labels = VGroup(*(self._value_label(i) for i in range(n)))
         self.token_labels = VGroup(*(
-            fit(word(t, S.LABEL_SIZE, S.TEXT), self.step * 0.95, 1.0)
-            .next_to([self.xs[i], self.baseline.get_y(), 0], DOWN, buff=S.GAP * 0.5)
+            fit(word(t, S.LABEL_SIZE, S.TEXT), self.step * S.LABEL_FILL, config.frame_height)
+            .next_to([self.xs[i], self.baseline.get_y(), 0], DOWN, buff=S.COL_LABEL_GAP)
             for i, t in enumerate(labels)
         ))
         even_labels(self.token_labels, about=UP)
@@ -232,19 +232,19 @@ class WeightBars(VGroup):
 
     def _bar(self, i: int, value: float) -> Rectangle:
         k = self.k
-        h = max(abs(value) / self.scale_to * self.max_height * k, 0.02 * k)
+        h = max(abs(value) / self.scale_to * self.max_height * k, S.BAR_MIN_H * k)
         fill = self.fills(value) if self.fills else self.color
         bar = Rectangle(width=self.bar_w * k, height=h, stroke_width=0, fill_color=fill,
-                        fill_opacity=0.9)
+                        fill_opacity=S.BAR_OPACITY)
         edge = DOWN if value >= 0 else UP
         return bar.move_to([self.xs[i], self.baseline.get_y(), 0], aligned_edge=edge)
 
     def _value_label(self, i: int) -> Text:
         k = self.k
         t = label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT).scale(k)
-        fit(t, self.bar_w * k * 1.4, 1.0)
+        fit(t, self.bar_w * k * S.VALUE_LABEL_W, config.frame_height)
         bar = self.bars[i]
-        return t.next_to(bar, UP if self.values[i] >= 0 else DOWN, buff=S.GAP * 0.4 * k)
+        return t.next_to(bar, UP if self.values[i] >= 0 else DOWN, buff=S.VALUE_LABEL_GAP * k)
 
     def bar(self, i: int) -> VGroup:
         return VGroup(self.bars[i], self.value_labels[i])
@@ -271,7 +271,7 @@ def attention_lines(src: Mobject, targets: Sequence[Mobject], weights: Sequence[
             continue
         width = S.LINE_MIN + (S.LINE_MAX - S.LINE_MIN) * float(w)
         lines.add(Line(src.get_bottom(), t.get_top(), stroke_color=color, stroke_width=width,
-                       stroke_opacity=min(1.0, 0.35 + float(w))))
+                       stroke_opacity=min(1.0, S.LINE_MIN_OPACITY + float(w))))
     return lines
 
 
@@ -279,15 +279,15 @@ def weight_arrow(start, end, w: float, color: ManimColor = S.EMPHASIS):
     """An arrow whose thickness follows an attention weight in [0, 1]."""
     from manim import Arrow
 
-    return Arrow(start, end, buff=S.GAP * 0.3, stroke_color=color,
-                 stroke_width=S.LINE_MIN + (S.LINE_MAX - S.LINE_MIN) * float(w) * 0.5,
+    return Arrow(start, end, buff=S.ARROW_BUFF, stroke_color=color,
+                 stroke_width=S.LINE_MIN + (S.ARROW_MAX - S.LINE_MIN) * float(w),
                  max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
 
 
 def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimColor = S.TEXT,
                 width: float | None = None) -> VGroup:
     """Several lines of text, left-aligned, scaled down to a width if given."""
-    g = VGroup(*(label(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP * 0.6)
+    g = VGroup(*(label(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT, buff=S.LINE_GAP)
     if width is not None:
         fit(g, width, config.frame_height)
     return g

@@ -55,6 +55,7 @@ BODY_SIZE = 26
 LABEL_SIZE = 22
 NUMBER_SIZE = 22
 SMALL_SIZE = 18
+FOOTNOTE_SIZE = 20
 MATH_SCALE = 0.8  # MathTex relative to its default size
 
 NUMBER_PLACES = 2  # decimals shown on screen (the core keeps full precision)
@@ -75,6 +76,20 @@ SENTENCE_SHARE = 0.35
 SHARE_ROW = 0.3  # height shares of the body area for place_body(): a row of tokens, a main body
 SHARE_BODY = 0.8
 ARROW_TIP_RATIO = 0.1
+ROW_LABEL_GAP = GAP * 0.6  # NumberGrid: row labels to the cells, column labels to the cells
+COL_LABEL_GAP = GAP * 0.5
+LABEL_FILL = 0.95  # share of a cell (or bar step) a label may take
+COL_LABEL_MAX_H = 1.5  # column label height, in cell heights
+NUMBER_FILL_W, NUMBER_FILL_H = 0.9, 0.8  # share of its cell a number may take
+GRID_STROKE = 1.5
+BAR_OPACITY = 0.9
+BAR_MIN_H = 0.02  # a zero bar still shows as a hairline
+VALUE_LABEL_W = 1.4  # a bar's value label may be this many bar widths wide
+VALUE_LABEL_GAP = GAP * 0.4
+LINE_MIN_OPACITY = 0.35  # attention lines: opacity for weight 0 (rising with the weight)
+ARROW_BUFF = GAP * 0.3
+ARROW_MAX = (LINE_MIN + LINE_MAX) / 2  # weight arrows are thinner than attention lines
+LINE_GAP = GAP * 0.6  # between lines of a caption
 
 # -- timing (seconds) ----------------------------------------------------------------------------
 RUN = 1.0
