@@ -25,7 +25,6 @@ EMPHASIS = ManimColor("#9B59D0")  # purple: main targets, the focus (darker than
 HIGHLIGHT = ManimColor("#F0E442")  # yellow: "look here", the right way
 WRONG = ManimColor("#D55E00")  # vermillion: a mistake
 
-ROLE_COLORS = {"x": X_COLOR, "q": Q_COLOR, "k": K_COLOR, "v": V_COLOR}
 
 # viridis stops: perceptually uniform and colour-blind safe, dark (low weight) to bright (high)
 HEAT_STOPS = [ManimColor(c) for c in ("#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725")]
@@ -47,10 +46,8 @@ def text_on(fill: ManimColor) -> ManimColor:
 
 # -- type ---------------------------------------------------------------------------------------
 FONT = "Noto Sans CJK SC"  # covers Chinese and Latin; Chinese never goes into MathTex
-MONO = "Noto Sans Mono CJK SC"
 
 TITLE_SIZE = 40
-HEADING_SIZE = 30
 BODY_SIZE = 26
 LABEL_SIZE = 22
 NUMBER_SIZE = 22
@@ -96,7 +93,6 @@ RUN = 1.0
 FAST = 0.5
 SLOW = 1.6
 PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
-PAUSE = 0.6
 READ_CHARS_PER_SECOND = {"zh": 6.0, "en": 16.0}  # narration pacing: a beat lasts at least this long
 MIN_BEAT = 1.5
 
@@ -126,7 +122,6 @@ LOOKUP_DOT_R = 0.08  # the marker of the current score on a curve
 LOOKUP_SWATCH = 0.6  # length of a legend's line sample
 LOOKUP_BACK_ANGLE = 1.1  # radians: the bend of the gradient arrow back to the projections
 NORM_BAR_H = 1.1  # tallest bar (weight 1) in the three stacked weight charts
-NORM_CARD_W = 3.9  # one mode's summary card, before scale-down
 EDGE_FRAME_PAD = 0.06  # a highlight frame around a matrix cell or row
 EDGE_FRAME_STROKE = 4
 MISTAKES_MARK_BUFF = 0.05  # the outline sits just outside its cell, visible on any heat colour
@@ -138,7 +133,6 @@ COST_BLOCK_OPACITY = 0.25  # fill of a matrix-shape block
 MATRIX_CELL_W = 1.2  # a cell of the attention-matrix scene, before any scale-down
 MATRIX_CELL_H = 0.7
 MIXED_MATH_SCALE = 1.4  # mobjects.mixed_line: TeX beside Noto text, relative to the text's font size
-CONTEXTS_FILL = 0.8  # how much of a weight cell under a token its number may fill
 MISTAKES_BIG_CHANGE = 0.1  # total-variation distance from which dropping √dₖ counts as a large change
 SOFTMAX_BAR_H = 1.8  # softmax scene: tallest bar (a weight of 1), leaving room for the sum below the chart
 COST_MIN_BLOCK = 1.2  # the smallest matrix-shape block is at least this tall or wide
