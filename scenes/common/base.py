@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from manim import DOWN, LEFT, RIGHT, UP, UL, UR, FadeIn, FadeOut, Scene, VGroup, config
+from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Scene, VGroup, config
 
 from attention_core import attend, hard_lookup, load
 
