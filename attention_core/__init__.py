@@ -1,11 +1,33 @@
-"""The verified numeric core of attention-lesson: numpy only, never manim."""
+"""attention_core: the lesson's numbers. Lesson files in (`lesson.py`), scaled dot-product attention
+with every intermediate out (`attention.py`), and the quantities the lesson's contrasts and mistakes
+show (`diagnostics.py`). numpy only: never manim, never a file it did not read."""
 
-from .attention import MODES, Attention, HardLookup, attend, attention, hard_lookup, softmax
+from .attention import (
+    MODES,
+    AttentionPass,
+    HardLookup,
+    Intermediates,
+    attend,
+    attend_tokens,
+    dot_product_attention,
+    hard_lookup,
+    scale_for,
+    softmax,
+)
+from .diagnostics import (
+    magnified_softmax,
+    strongest_other,
+    total_variation,
+    weight_as_score_moves,
+    wrong_axis_weights,
+)
 from .lesson import LANGS, MAX_DIMS, MAX_TOKENS, Lesson, LessonError, load, parse
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "MODES", "LANGS", "MAX_DIMS", "MAX_TOKENS", "Attention", "HardLookup", "Lesson", "LessonError",
-    "attend", "attention", "hard_lookup", "load", "parse", "softmax", "__version__",
+    "MODES", "LANGS", "MAX_DIMS", "MAX_TOKENS", "AttentionPass", "HardLookup", "Intermediates",
+    "Lesson", "LessonError", "attend", "attend_tokens", "dot_product_attention", "hard_lookup",
+    "load", "magnified_softmax", "parse", "scale_for", "softmax", "strongest_other",
+    "total_variation", "weight_as_score_moves", "wrong_axis_weights", "__version__",
 ]

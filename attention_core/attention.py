@@ -1,12 +1,19 @@
-"""Scaled dot-product attention, every intermediate kept.
+"""Scaled dot-product attention ("Attention Is All You Need", §3.2.1), every intermediate kept.
 
 Convention, once for the whole project: in every [n, n] matrix the rows are the querying tokens and
 the columns are the keys they look at; weights[i] is query i's distribution over the keys.
+
+The pieces, smallest first: `softmax`, `scale_for` (the normalizer), `dot_product_attention` (Q, K, V
+in, every intermediate out), `attend` / `attend_tokens` (a lesson's context or any token list through
+the projections and attention: an `AttentionPass`), `hard_lookup` (argmax instead of softmax).
+The quantities the lesson's contrasts and mistakes show live here too (`diagnostics.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,11 +22,11 @@ from .lesson import Lesson
 MODES = ("scaled", "unscaled", "uniform")
 
 
-def softmax(x: np.ndarray) -> np.ndarray:  # [..., n] -> [..., n]
-    # Subtracting the row maximum changes nothing mathematically and keeps exp() finite for any score.
-    z = x - np.max(x, axis=-1, keepdims=True)
+def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:  # [..., n] -> [..., n]
+    # Subtracting the maximum changes nothing mathematically and keeps exp() finite for any score.
+    z = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(z)
-    return e / np.sum(e, axis=-1, keepdims=True)
+    return e / np.sum(e, axis=axis, keepdims=True)
 
 
 def project(x: np.ndarray, w: np.ndarray) -> np.ndarray:  # [n, d_model], [d_model, d] -> [n, d]
@@ -37,9 +44,26 @@ def scale_for(mode: str, d_k: int) -> float:
     raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
 
 
+class Intermediates(NamedTuple):
+    """What attention computes from Q, K and V, in order."""
+
+    scores: np.ndarray  # [n_q, n_k] raw q·k
+    scaled: np.ndarray  # [n_q, n_k] the softmax input: scores × scale
+    weights: np.ndarray  # [n_q, n_k] softmax along the key axis
+    output: np.ndarray  # [n_q, d_v] weights @ V
+
+
+def dot_product_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float) -> Intermediates:
+    # [n_q, d_k], [n_k, d_k], [n_k, d_v] -> [n_q, n_k] ×3, [n_q, d_v]
+    scores = q @ k.T
+    scaled = scores * scale
+    weights = softmax(scaled)
+    return Intermediates(scores, scaled, weights, weights @ v)
+
+
 @dataclass(frozen=True)
-class Attention:
-    """One attention pass over one context, with everything the pictures need."""
+class AttentionPass:
+    """One attention pass over one token list (a lesson's context), with everything the pictures need."""
 
     mode: str
     tokens: tuple[str, ...]
@@ -73,27 +97,24 @@ class Attention:
         return float(np.sqrt(self.d_k))
 
     def index(self, token: str) -> int:
-        """Position of a token in this context (its first occurrence)."""
+        """Position of a token in this pass (its first occurrence)."""
         return self.tokens.index(token)
 
 
-def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float):
-    # [n_q, d_k], [n_k, d_k], [n_k, d_v] -> [n_q, n_k], [n_q, n_k], [n_q, n_k], [n_q, d_v]
-    scores = q @ k.T
-    scaled = scores * scale
-    weights = softmax(scaled)
-    return scores, scaled, weights, weights @ v
-
-
-def attend(lesson: Lesson, context: str | None = None, mode: str = "scaled") -> Attention:
-    """Run one context of a lesson through attention in the given mode."""
-    tokens = lesson.context(context)
+def attend_tokens(lesson: Lesson, tokens: Sequence[str], mode: str = "scaled") -> AttentionPass:
+    """Run any list of the lesson's tokens (a context, a permuted sentence) through attention."""
+    tokens = tuple(tokens)
     x = lesson.embed(tokens)  # [n, d_model]
     q = project(x, lesson.w_q)  # [n, d_k]
     k = project(x, lesson.w_k)  # [n, d_k]
     v = project(x, lesson.w_v)  # [n, d_v]
-    scores, scaled, weights, output = attention(q, k, v, scale_for(mode, q.shape[1]))
-    return Attention(mode, tokens, x, q, k, v, scores, scaled, weights, output)
+    r = dot_product_attention(q, k, v, scale_for(mode, q.shape[1]))
+    return AttentionPass(mode, tokens, x, q, k, v, r.scores, r.scaled, r.weights, r.output)
+
+
+def attend(lesson: Lesson, context: str | None = None, mode: str = "scaled") -> AttentionPass:
+    """Run one context of a lesson (default: its first) through attention in the given mode."""
+    return attend_tokens(lesson, lesson.context(context), mode)
 
 
 @dataclass(frozen=True)
@@ -105,7 +126,7 @@ class HardLookup:
     output: np.ndarray  # [n, d_v] the chosen value rows
 
 
-def hard_lookup(att: Attention) -> HardLookup:
+def hard_lookup(att: AttentionPass) -> HardLookup:
     choice = np.argmax(att.scores, axis=-1)  # [n]; ties go to the first key
     weights = np.eye(att.n)[choice]  # [n, n]
     return HardLookup(choice, weights, att.v[choice])

@@ -3,36 +3,49 @@ different weights and a different output; the outputs compared dimension by dime
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, GrowArrow, LaggedStart, Rectangle, SurroundingRectangle,
-    VGroup, Write,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    FadeIn,
+    GrowArrow,
+    LaggedStart,
+    Rectangle,
+    VGroup,
+    Write,
 )
 
 from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import (
-    TokenChip, cell_width_for, fmt, label, vector, word,
+    TokenChip,
+    cell_width_for,
+    label,
+    number_text,
+    outline,
+    percent_text,
+    vector,
+    word,
 )
-
-
-def percent(w: float) -> str:
-    return f"{round(float(w) * S.MIX_PERCENT)}%"
 
 
 def signed(x: float) -> str:
     """A difference with its sign: +1.43, −1.41, 0."""
-    s = fmt(x)
+    s = number_text(x)
     if s == "0":
         return s
     return s.replace("-", "−") if s.startswith("-") else "+" + s
 
 
 def bracketed(values) -> str:
-    return "[" + ", ".join(fmt(x) for x in values) + "]"
+    return "[" + ", ".join(number_text(x) for x in values) + "]"
 
 
 class Contexts(LessonScene):
     scene_id = "contexts"
+    contexts = "all"  # every context of the lesson, compared
 
     def setup(self):
         super().setup()
@@ -51,7 +64,7 @@ class Contexts(LessonScene):
             w = a.weights[f]
             top = int(np.argmax(w))
             out |= {key: name, f"{key}_sentence": " ".join(a.tokens), f"{key}_top": a.tokens[top],
-                    f"{key}_share": percent(w[top]), f"{key}_out": bracketed(a.output[f])}
+                    f"{key}_share": percent_text(w[top]), f"{key}_out": bracketed(a.output[f])}
         if self.diff is not None:
             gain, loss = int(np.argmax(self.diff)), int(np.argmin(self.diff))
             big = int(np.argmax(np.abs(self.diff)))
@@ -89,7 +102,7 @@ class Contexts(LessonScene):
         for j, (t, w) in enumerate(zip(a.tokens, a.weights[f])):
             chip = TokenChip(t, S.EMPHASIS if j == f else S.K_COLOR, S.LABEL_SIZE)
             fill = S.heat_color(w)
-            num = label(fmt(w), S.NUMBER_SIZE, S.text_on(fill))
+            num = label(number_text(w), S.NUMBER_SIZE, S.text_on(fill))
             box = Rectangle(width=max(chip.width, num.width + S.GAP / 2), height=S.CELL_H,
                             stroke_color=S.GRID, stroke_width=1, fill_color=fill, fill_opacity=1)
             box.next_to(chip, DOWN, buff=S.GAP / 3)
@@ -113,8 +126,7 @@ class Contexts(LessonScene):
         self.place_body(self.compose(scale[True] >= scale[False]))
         if not self.single:  # the largest gain and the largest loss, framed
             self.marks = VGroup(*(
-                SurroundingRectangle(self.diff_vec.box(0, j), color=S.HIGHLIGHT, buff=0,
-                                     stroke_width=S.MIX_FRAME_STROKE)
+                outline(self.diff_vec.box(0, j), S.HIGHLIGHT)
                 for j in sorted({int(np.argmax(self.diff)), int(np.argmin(self.diff))})
                 if signed(self.diff[j]) != "0"
             ))

@@ -5,13 +5,31 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, Rectangle, SurroundingRectangle, VGroup,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    FadeIn,
+    GrowArrow,
+    Line,
+    Rectangle,
+    VGroup,
     Write,
 )
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, fit, label, math, vector, word
+from scenes.common.mobjects import NumberGrid, fit, label, outline, tex, vector, word
+
+MULTIPLIERS = (1, 2, 4)  # the pair grids drawn: n, 2n, 4n tokens
+GRID_STROKE = 1.0
+GRID_H = 4.5  # height of the largest pair grid, before any scale-down
+UNIT = 0.32  # one row or column of a matrix-shape block
+MIN_BLOCK = 1.2  # the smallest matrix-shape block is at least this tall or wide
+BLOCK_OPACITY = 0.25  # fill of a matrix-shape block
+SMALL_MATH = 0.6  # MathTex scale of the growth labels between the grids
 
 
 class Cost(LessonScene):
@@ -36,12 +54,12 @@ class Cost(LessonScene):
     def pair_grid(self, n: int, cell: float, weights: np.ndarray | None = None) -> VGroup:
         """An n × n grid of pairs: heat cells for this sentence's weights, plain ruled cells otherwise."""
         side = n * cell
-        frame = Rectangle(width=side, height=side, stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE,
+        frame = Rectangle(width=side, height=side, stroke_color=S.GRID, stroke_width=GRID_STROKE,
                           fill_color=S.CELL_FILL, fill_opacity=1)
         g = VGroup(frame)
         if weights is not None:
             g.add(*(
-                Rectangle(width=cell, height=cell, stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE,
+                Rectangle(width=cell, height=cell, stroke_color=S.GRID, stroke_width=GRID_STROKE,
                           fill_color=S.heat_color(weights[i, j]), fill_opacity=1)
                 .move_to(frame.get_corner(UP + LEFT) + (RIGHT * j + DOWN * i) * cell + (RIGHT + DOWN) * cell / 2)
                 for i, j in np.ndindex(n, n)
@@ -50,28 +68,28 @@ class Cost(LessonScene):
         left, top = frame.get_left()[0], frame.get_top()[1]
         for k in range(1, n):
             g.add(Line([left + k * cell, top, 0], [left + k * cell, top - side, 0],
-                       stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE))
+                       stroke_color=S.GRID, stroke_width=GRID_STROKE))
             g.add(Line([left, top - k * cell, 0], [left + side, top - k * cell, 0],
-                       stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE))
+                       stroke_color=S.GRID, stroke_width=GRID_STROKE))
         return g
 
-    def block(self, rows: int, cols: int, color, tex: str, dims: str) -> VGroup:
+    def block(self, rows: int, cols: int, color, name: str, dims: str) -> VGroup:
         """A matrix drawn to its shape (rows × cols units), its name inside and its shape below."""
         att = self.att
-        unit = max(S.COST_UNIT, S.COST_MIN_BLOCK / min(att.n, att.d_k, att.d_v))
+        unit = max(UNIT, MIN_BLOCK / min(att.n, att.d_k, att.d_v))
         box = Rectangle(width=cols * unit, height=rows * unit, stroke_color=color,
-                        stroke_width=2, fill_color=color, fill_opacity=S.COST_BLOCK_OPACITY)
-        name = fit(math(tex, color=S.TEXT), box.width * S.SHARE_BODY, box.height * S.SHARE_BODY).move_to(box)
-        shape = math(dims, color=S.DIM, scale=S.COST_SMALL_MATH).next_to(box, DOWN, buff=S.GAP / 2)
-        return VGroup(box, name, shape)
+                        stroke_width=2, fill_color=color, fill_opacity=BLOCK_OPACITY)
+        symbol = fit(tex(name, color=S.TEXT), box.width * S.SHARE_BODY, box.height * S.SHARE_BODY).move_to(box)
+        shape = tex(dims, color=S.DIM, scale=SMALL_MATH).next_to(box, DOWN, buff=S.GAP / 2)
+        return VGroup(box, symbol, shape)
 
     # -- beats -----------------------------------------------------------------------------------
     def pairs(self):
         """The pair grid for n, 2n, 4n tokens: n² grows four times when n doubles."""
         self.beat("pairs")
         n = self.att.n
-        sizes = [n * m for m in S.COST_MULTIPLIERS]
-        cell = S.COST_GRID_H / max(sizes)
+        sizes = [n * m for m in MULTIPLIERS]
+        cell = GRID_H / max(sizes)
         grids = [self.pair_grid(sizes[0], cell, self.att.weights)]
         grids += [self.pair_grid(m, cell) for m in sizes[1:]]
         captions = [label(self.t("this_sentence", n=sizes[0], pairs=sizes[0] ** 2), S.LABEL_SIZE, S.TEXT)]
@@ -82,8 +100,8 @@ class Cost(LessonScene):
         for i, col in enumerate(columns):
             if i:
                 k = sizes[i] // sizes[i - 1]
-                growth = math(rf"n\times{k}", r"\;\Rightarrow\;", rf"n^2\times{k * k}",
-                              scale=S.COST_SMALL_MATH)
+                growth = tex(rf"n\times{k}", r"\;\Rightarrow\;", rf"n^2\times{k * k}",
+                              scale=SMALL_MATH)
                 arrow = Arrow(LEFT, RIGHT, buff=0, stroke_color=S.DIM,
                               max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2)
                 arrow.set_length(growth.width)
@@ -110,7 +128,7 @@ class Cost(LessonScene):
         n, d, d_v = self.att.n, self.att.d_k, self.att.d_v
         def product(a, b, c) -> VGroup:
             """a · b = c, the blocks' boxes centred on one line, the operators between them."""
-            eq = VGroup(a, math(r"\cdot", color=S.DIM), b, math("=", color=S.DIM), c).arrange(RIGHT, buff=S.GAP)
+            eq = VGroup(a, tex(r"\cdot", color=S.DIM), b, tex("=", color=S.DIM), c).arrange(RIGHT, buff=S.GAP)
             for blk in (b, c):
                 blk.shift(UP * (a[0].get_y() - blk[0].get_y()))
             for i in (1, 3):
@@ -124,8 +142,8 @@ class Cost(LessonScene):
                          self.block(n, d_v, S.V_COLOR, "V", r"n\times d_v"),
                          self.block(n, d_v, S.V_COLOR, r"AV", r"n\times d_v"))
 
-        def cost_line(key, tex, color):
-            return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT), math(tex, color=color)).arrange(RIGHT, buff=S.GAP)
+        def cost_line(key, source, color):
+            return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT), tex(source, color=color)).arrange(RIGHT, buff=S.GAP)
 
         s_costs = VGroup(
             cost_line("time", r"O(n^2 d)", S.HIGHLIGHT),
@@ -134,7 +152,7 @@ class Cost(LessonScene):
         ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         m_costs = VGroup(
             cost_line("mixing", r"O(n^2 d_v)", S.V_COLOR),
-            math(r"A=\mathrm{softmax}\!\left(QK^\top/\sqrt{d_k}\right)", color=S.DIM, scale=S.COST_SMALL_MATH),
+            tex(r"A=\mathrm{softmax}\!\left(QK^\top/\sqrt{d_k}\right)", color=S.DIM, scale=SMALL_MATH),
             label(self.t("mix_count", d_v=d_v, mults=n * n * d_v), S.LABEL_SIZE, S.DIM),
         ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         table = VGroup(scores, s_costs, mixing, m_costs)
@@ -171,7 +189,7 @@ class Cost(LessonScene):
                 color = S.DIM if c == 0 and r else S.TEXT
                 cells.add(word(self.t(key, **vals), S.BODY_SIZE, color))
         cells.arrange_in_grid(rows=len(rows), cols=3, buff=(S.BIG_GAP, S.GAP), col_alignments="lll")
-        head_rule = Line(cells.get_left(), cells.get_right(), stroke_color=S.GRID, stroke_width=S.COST_GRID_STROKE)
+        head_rule = Line(cells.get_left(), cells.get_right(), stroke_color=S.GRID, stroke_width=GRID_STROKE)
         head_rule.next_to(VGroup(*cells[:3]), DOWN, buff=S.GAP / 2).match_x(cells)
         table = VGroup(cells, head_rule)
         self.place_body(table, S.SHARE_BODY)
@@ -192,8 +210,7 @@ class Cost(LessonScene):
         left = VGroup(x_t, x).arrange(DOWN, buff=S.GAP)
         out = vector(self.att.output[self.focus], S.V_COLOR, vertical=True, row_labels=self.dims)
         out.row_labels.set_color(S.EMPHASIS)
-        frame = SurroundingRectangle(out.box(self.top_dim, 0), color=S.HIGHLIGHT, buff=0,
-                                     stroke_width=S.MISTAKES_MARK_STROKE)
+        frame = outline(out.box(self.top_dim, 0), stroke=S.MARK_STROKE)
         out_t = label(self.t("output", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
         out_t.next_to(out.boxes, UP, buff=S.GAP)
         readout = label(self.t("readout", dim=self.dims[self.top_dim]), S.LABEL_SIZE, S.HIGHLIGHT)

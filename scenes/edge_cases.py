@@ -4,19 +4,17 @@ permutation equivariance (no positions, no mask in this lesson)."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, RoundedRectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, VGroup
 
-from attention_core import attention
+from attention_core import attend_tokens, strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, even_labels, fit, fmt, heatmap, label
+from scenes.common.mobjects import NumberGrid, even_labels, fit, heatmap, label, number_text, outline
 
 
-def _frame(m, color=S.HIGHLIGHT, stroke=S.EDGE_FRAME_STROKE):
-    """An outline around a cell or a row the narration points at."""
-    return RoundedRectangle(corner_radius=S.CORNER, width=m.width + S.EDGE_FRAME_PAD * 2,
-                            height=m.height + S.EDGE_FRAME_PAD * 2, stroke_color=color,
-                            stroke_width=stroke).move_to(m)
+def _frame(m, color=S.HIGHLIGHT, stroke=S.MARK_STROKE):
+    """A rounded, padded outline around a cell or a row the narration points at."""
+    return outline(m, color, buff=S.OUTLINE_PAD, stroke=stroke, corner=S.CORNER)
 
 
 class EdgeCases(LessonScene):
@@ -24,20 +22,17 @@ class EdgeCases(LessonScene):
 
     def setup(self):
         super().setup()
-        f, w = self.focus, self.att.weights
-        others = [j for j in range(self.att.n) if j != f]
-        self.other = max(others, key=lambda j: w[f][j])  # the key the focus favours most, itself aside
+        self.other = strongest_other(self.att.weights[self.focus], self.focus)  # its favourite, itself aside
         self.perm = np.arange(self.att.n)[::-1]  # the new order: position r holds old token perm[r]
-        x = self.att.x[self.perm]  # tokens move together with their vectors
-        _, _, self.perm_weights, self.perm_out = attention(
-            x @ self.lesson.w_q, x @ self.lesson.w_k, x @ self.lesson.w_v, self.att.scale)
+        reordered = attend_tokens(self.lesson, [self.att.tokens[i] for i in self.perm], self.att.mode)
+        self.perm_out = reordered.output  # [n, d_v], rows in the new order
 
     def fields(self) -> dict:
         f, o, w = self.focus, self.other, self.att.weights
         shown = np.round(w[f], S.NUMBER_PLACES)  # the focus row as displayed
         return {**super().fields(), "self_w": f"{w[f][f]:.0%}", "other": self.att.tokens[o],
-                "w_fo": fmt(w[f][o]), "w_of": fmt(w[o][f]),
-                "terms": " + ".join(fmt(x) for x in shown), "shown_sum": fmt(shown.sum()),
+                "w_fo": number_text(w[f][o]), "w_of": number_text(w[o][f]),
+                "terms": " + ".join(number_text(x) for x in shown), "shown_sum": number_text(shown.sum()),
                 "reversed": " ".join(self.att.tokens[i] for i in self.perm)}
 
     def construct(self):
@@ -103,7 +98,7 @@ class EdgeCases(LessonScene):
         self.build_matrix()
         self.play(FadeIn(self.matrix))
         f = self.focus
-        diag = [_frame(self.heat.box(i, i), S.EMPHASIS, stroke=2) for i in range(self.att.n) if i != f]
+        diag = [_frame(self.heat.box(i, i), S.EMPHASIS, stroke=S.OUTLINE_THIN) for i in range(self.att.n) if i != f]
         self.show_note("self", *diag, _frame(self.heat.box(f, f)))
 
     def row_sums(self):
@@ -139,7 +134,7 @@ class EdgeCases(LessonScene):
         same = np.allclose(self.perm_out, att.output[perm])
         verdict = label(self.t("equivariant" if same else "not_equivariant"), S.LABEL_SIZE,
                         S.HIGHLIGHT if same else S.WRONG)
-        fields = {**self.fields(), "out": "[" + ", ".join(fmt(x) for x in att.output[self.focus]) + "]"}
+        fields = {**self.fields(), "out": "[" + ", ".join(number_text(x) for x in att.output[self.focus]) + "]"}
         self.order_notes = VGroup(
             label(self.t("same_output", **fields), S.LABEL_SIZE, S.TEXT),
             label(self.t("no_position"), S.LABEL_SIZE, S.TEXT),

@@ -4,14 +4,36 @@ from __future__ import annotations
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, Axes, Create, CurvedArrow, DashedLine, Dot, FadeIn, GrowArrow,
-    Line, Rectangle, RoundedRectangle, VGroup, VMobject,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Axes,
+    Create,
+    CurvedArrow,
+    DashedLine,
+    Dot,
+    FadeIn,
+    GrowArrow,
+    Line,
+    Rectangle,
+    RoundedRectangle,
+    VGroup,
+    VMobject,
 )
 
-from attention_core import softmax
+from attention_core import strongest_other, weight_as_score_moves
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import WeightBars, even_labels, fit, fmt, label, math, vector, word
+from scenes.common.mobjects import WeightBars, even_labels, fit, label, number_text, tex, vector, word
+
+PLOT_W, PLOT_H = 7.0, 2.6  # the "weight as the chosen key's score moves" plot
+SAMPLES = 241  # points on the soft curve
+CURVE_WIDTH = 4.0
+DOT_R = 0.08  # the marker of the current score on a curve
+SWATCH = 0.6  # length of a legend's line sample
+BACK_ANGLE = 1.1  # radians: the bend of the gradient arrow back to the projections
 
 
 class Lookup(LessonScene):
@@ -22,8 +44,7 @@ class Lookup(LessonScene):
         f = self.focus
         self.s = self.att.scores[f]  # the focus query's raw scores, one per key
         self.chosen = int(self.hard.choice[f])
-        others = [j for j in range(self.att.n) if j != self.chosen]
-        self.runner = max(others, key=lambda j: self.s[j])  # the best key the hard lookup ignores
+        self.runner = strongest_other(self.s, self.chosen)  # the best key the hard lookup ignores
 
     def fields(self) -> dict:
         return {**super().fields(), "chosen": self.att.tokens[self.chosen],
@@ -46,14 +67,14 @@ class Lookup(LessonScene):
             self.t("hard_title"), WeightBars(self.hard.weights[f], self.att.tokens, color=S.DIM, scale_to=1,
                        max_height=S.BAR_MAX_H / 2),
             self.t("hard_out", chosen=self.att.tokens[self.chosen]), self.hard.output[f],
-            self.t("near", runner=self.att.tokens[r], score=fmt(self.s[r]), w=fmt(self.hard.weights[f][r])),
+            self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]), w=number_text(self.hard.weights[f][r])),
             S.DIM)
         self.soft_panel = self.panel(
             self.t("soft_title"),
             WeightBars(self.att.weights[f], self.att.tokens, fills=S.heat_color, scale_to=1,
                        max_height=S.BAR_MAX_H / 2),
             self.t("soft_out"), self.att.output[f],
-            self.t("near", runner=self.att.tokens[r], score=fmt(self.s[r]), w=fmt(self.att.weights[f][r])),
+            self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]), w=number_text(self.att.weights[f][r])),
             S.TEXT)
         body = VGroup(self.hard_panel, self.soft_panel).arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
         self.soft_panel[0].match_y(self.hard_panel[0])  # titles on one line, bars on one baseline
@@ -81,44 +102,40 @@ class Lookup(LessonScene):
         sc, t = float(self.s[c]), float(self.s[r])  # the current score and the one where argmax switches
         margin = max(sc - t, self.att.sqrt_d_k)
         lo, hi = t - margin, sc + margin
-        ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=S.LOOKUP_PLOT_W,
-                  y_length=S.LOOKUP_PLOT_H, tips=False,
+        ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=PLOT_W,
+                  y_length=PLOT_H, tips=False,
                   axis_config={"color": S.GRID, "include_ticks": False})
         p = lambda x, y: ax.c2p(x - lo, y)  # noqa: E731  a (score, weight) point
 
-        xs = np.linspace(lo, hi, S.LOOKUP_SAMPLES)
-        soft_w = []
-        for x in xs:
-            moved = self.s.copy()
-            moved[c] = x
-            soft_w.append(softmax(moved * self.att.scale)[c])
-        soft = VMobject(stroke_color=S.HIGHLIGHT, stroke_width=S.LOOKUP_CURVE_WIDTH)
+        xs = np.linspace(lo, hi, SAMPLES)
+        soft_w = weight_as_score_moves(self.s, c, xs, self.att.scale)  # [SAMPLES]
+        soft = VMobject(stroke_color=S.HIGHLIGHT, stroke_width=CURVE_WIDTH)
         soft.set_points_smoothly([p(x, w) for x, w in zip(xs, soft_w)])
         hard = VGroup(
-            Line(p(lo, 0), p(t, 0), stroke_color=S.DIM, stroke_width=S.LOOKUP_CURVE_WIDTH),
-            Line(p(t, 1), p(hi, 1), stroke_color=S.DIM, stroke_width=S.LOOKUP_CURVE_WIDTH),
+            Line(p(lo, 0), p(t, 0), stroke_color=S.DIM, stroke_width=CURVE_WIDTH),
+            Line(p(t, 1), p(hi, 1), stroke_color=S.DIM, stroke_width=CURVE_WIDTH),
         )
-        jump = DashedLine(p(t, 0), p(t, 1), stroke_color=S.WRONG, stroke_width=S.LOOKUP_CURVE_WIDTH / 2)
+        jump = DashedLine(p(t, 0), p(t, 1), stroke_color=S.WRONG, stroke_width=CURVE_WIDTH / 2)
         now = DashedLine(p(sc, 0), p(sc, 1), stroke_color=S.GRID)
-        dots = VGroup(Dot(p(sc, 1), radius=S.LOOKUP_DOT_R, color=S.DIM),
-                      Dot(p(sc, self.att.weights[self.focus][c]), radius=S.LOOKUP_DOT_R, color=S.HIGHLIGHT))
+        dots = VGroup(Dot(p(sc, 1), radius=DOT_R, color=S.DIM),
+                      Dot(p(sc, self.att.weights[self.focus][c]), radius=DOT_R, color=S.HIGHLIGHT))
 
-        y0 = label(fmt(0), S.LABEL_SIZE, S.DIM).next_to(p(lo, 0), LEFT, buff=S.GAP / 2)
-        y1 = label(fmt(1), S.LABEL_SIZE, S.DIM).next_to(p(lo, 1), LEFT, buff=S.GAP / 2)
+        y0 = label(number_text(0), S.LABEL_SIZE, S.DIM).next_to(p(lo, 0), LEFT, buff=S.GAP / 2)
+        y1 = label(number_text(1), S.LABEL_SIZE, S.DIM).next_to(p(lo, 1), LEFT, buff=S.GAP / 2)
         y_title = label(self.t("y_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM)
         y_title.next_to(ax.y_axis, UP, buff=S.GAP / 2).align_to(ax.y_axis, LEFT)
-        x_now = label(fmt(sc), S.LABEL_SIZE, S.HIGHLIGHT).next_to(p(sc, 0), DOWN, buff=S.GAP / 2)
-        x_jump = label(fmt(t), S.LABEL_SIZE, S.WRONG).next_to(p(t, 0), DOWN, buff=S.GAP / 2)
+        x_now = label(number_text(sc), S.LABEL_SIZE, S.HIGHLIGHT).next_to(p(sc, 0), DOWN, buff=S.GAP / 2)
+        x_jump = label(number_text(t), S.LABEL_SIZE, S.WRONG).next_to(p(t, 0), DOWN, buff=S.GAP / 2)
         if x_jump.get_right()[0] > x_now.get_left()[0] - S.GAP / 2:  # close scores: one label lower
             x_jump.shift(DOWN * (x_jump.height + S.GAP / 2))
         x_title = VGroup(label(self.t("x_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM),
-                         math(r"q\cdot k", color=S.DIM)).arrange(RIGHT, buff=S.GAP / 2)
+                         tex(r"q\cdot k", color=S.DIM)).arrange(RIGHT, buff=S.GAP / 2)
         x_title.next_to(ax.x_axis, DOWN, buff=S.GAP / 2).align_to(ax.x_axis, RIGHT)
         x_title.shift(DOWN * (max(x_now.height, x_jump.height) + S.GAP / 2))
         plot = VGroup(ax, hard, jump, now, soft, dots, y0, y1, y_title, x_now, x_jump, x_title)
 
         self.legend = VGroup(
-            self.legend_line(S.DIM, self.t("hard_curve", score=fmt(t), runner=self.att.tokens[r])),
+            self.legend_line(S.DIM, self.t("hard_curve", score=number_text(t), runner=self.att.tokens[r])),
             self.legend_line(S.HIGHLIGHT, self.t("soft_curve")),
             self.legend_line(S.V_COLOR, self.t("value_grad", chosen=self.att.tokens[c]), cell=True),
         ).arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
@@ -144,7 +161,7 @@ class Lookup(LessonScene):
         self.clear_body()
 
         def proj(color):
-            mats = VGroup(*(math(m, color=c) for m, c in (
+            mats = VGroup(*(tex(m, color=c) for m, c in (
                 ("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR)))).arrange(RIGHT, buff=S.GAP / 2)
             return VGroup(label(self.t("projections"), S.LABEL_SIZE, color), mats).arrange(DOWN, buff=S.GAP / 2)
 
@@ -181,12 +198,12 @@ class Lookup(LessonScene):
         def back(grp, start, end, color, text, bend):
             arc = CurvedArrow(grp[0][start].get_bottom() + DOWN * S.GAP / 3,
                               grp[0][end].get_bottom() + DOWN * S.GAP / 3, angle=-bend,
-                              color=color, stroke_width=S.LOOKUP_CURVE_WIDTH)
+                              color=color, stroke_width=CURVE_WIDTH)
             t = label(text, S.LABEL_SIZE, color).next_to(arc, DOWN, buff=S.GAP / 3)
             return VGroup(arc, t)
 
-        hard_back = back(hard, -1, -2, S.V_COLOR, self.t("hard_back"), S.LOOKUP_BACK_ANGLE)
-        soft_back = back(soft, -1, 0, S.HIGHLIGHT, self.t("backprop"), S.LOOKUP_BACK_ANGLE / 2)  # a long chord
+        hard_back = back(hard, -1, -2, S.V_COLOR, self.t("hard_back"), BACK_ANGLE)
+        soft_back = back(soft, -1, 0, S.HIGHLIGHT, self.t("backprop"), BACK_ANGLE / 2)  # a long chord
         body = VGroup(hard_t, VGroup(hard, hard_back), soft_t, VGroup(soft, soft_back))
         body.arrange(DOWN, buff=S.GAP, aligned_edge=LEFT)
         soft_t.shift(DOWN * S.GAP)
@@ -211,7 +228,7 @@ class Lookup(LessonScene):
         for m in bars.token_labels:
             m.scale(h / m.height, about_edge=UP)
         scores = VGroup(*(
-            fit(label(fmt(x), S.LABEL_SIZE, S.DIM), bars.bar_w + S.GAP, S.CELL_H)
+            fit(label(number_text(x), S.LABEL_SIZE, S.DIM), bars.bar_w + S.GAP, S.CELL_H)
             .next_to(tok, DOWN, buff=S.GAP / 3)
             for x, tok in zip(self.s, bars.token_labels)))
         scores_t = label(self.t("scores_row"), S.LABEL_SIZE, S.DIM)
@@ -225,11 +242,11 @@ class Lookup(LessonScene):
 
     def legend_line(self, color, text, cell=False):
         """A line sample (or, for a value, a vector cell) and its text."""
-        swatch = Line(LEFT * S.LOOKUP_SWATCH / 2, RIGHT * S.LOOKUP_SWATCH / 2, stroke_color=color,
-                      stroke_width=S.LOOKUP_CURVE_WIDTH)
+        swatch = Line(LEFT * SWATCH / 2, RIGHT * SWATCH / 2, stroke_color=color,
+                      stroke_width=CURVE_WIDTH)
         if cell:
-            swatch = VGroup(Rectangle(width=S.LOOKUP_SWATCH / 2, height=S.LOOKUP_SWATCH / 3, stroke_color=color,
-                                      stroke_width=2), Rectangle(width=S.LOOKUP_SWATCH / 2,
-                                      height=S.LOOKUP_SWATCH / 3, stroke_color=color, stroke_width=2)
+            swatch = VGroup(Rectangle(width=SWATCH / 2, height=SWATCH / 3, stroke_color=color,
+                                      stroke_width=2), Rectangle(width=SWATCH / 2,
+                                      height=SWATCH / 3, stroke_color=color, stroke_width=2)
                             ).arrange(RIGHT, buff=0)
         return VGroup(swatch, label(text, S.LABEL_SIZE, S.TEXT)).arrange(RIGHT, buff=S.GAP)

@@ -4,15 +4,39 @@ focus to its keys; the output is still a mix, not one word."""
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Indicate, LaggedStart, Point, Rectangle,
-    ReplacementTransform, VGroup, Write,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Create,
+    FadeIn,
+    FadeOut,
+    Indicate,
+    LaggedStart,
+    Point,
+    ReplacementTransform,
+    VGroup,
+    Write,
 )
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import (
-    NumberGrid, TokenChip, attention_lines, caption_box, fit, fmt, label, math, word,
+    NumberGrid,
+    TokenChip,
+    attention_lines,
+    caption_box,
+    fit,
+    label,
+    number_text,
+    outline,
+    percent_text,
+    tex,
+    word,
 )
+
+CELL_W, CELL_H = 1.2, 0.7  # a cell of the attention matrix, before any scale-down
+PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
 
 # what turns the focus's scores into weights, per mode (no words: those are in the catalog)
 RULE_TEX = {
@@ -20,10 +44,6 @@ RULE_TEX = {
     "unscaled": r"\mathrm{softmax}\!\left(q\cdot k\right)",
     "uniform": r"1/n",
 }
-
-
-def percent(w: float) -> str:
-    return f"{round(float(w) * S.MIX_PERCENT)}%"
 
 
 class AttentionMatrix(LessonScene):
@@ -39,8 +59,8 @@ class AttentionMatrix(LessonScene):
     def fields(self) -> dict:
         s = self.att.scores[self.focus]
         top_score = int(np.argmax(s))
-        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent(self.w[self.top]),
-                "best": self.att.tokens[top_score], "best_score": fmt(s[top_score])}
+        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent_text(self.w[self.top]),
+                "best": self.att.tokens[top_score], "best_score": number_text(s[top_score])}
 
     def variants(self) -> list[str]:
         """The uniform lines when the weights are all equal."""
@@ -60,7 +80,7 @@ class AttentionMatrix(LessonScene):
     def build(self):
         """The whole picture, laid out once: the matrix on the left, the focus's lines on the right."""
         toks, f, n = self.att.tokens, self.focus, self.att.n
-        cw, ch = S.MATRIX_CELL_W, S.MATRIX_CELL_H
+        cw, ch = CELL_W, CELL_H
         self.grid = NumberGrid(self.att.weights, row_labels=toks, fills=S.heat_color, cell_w=cw, cell_h=ch,
                                label_color=S.Q_COLOR)
         self.keys = self.key_labels(cw)
@@ -74,10 +94,8 @@ class AttentionMatrix(LessonScene):
         if room > 0:  # a narrow matrix: keep the two axis names apart
             self.key_axis.shift(RIGHT * room)
         row_h = self.grid.box(f, 0).height
-        self.focus_band = Rectangle(
-            width=VGroup(self.grid.row_labels[f], self.grid.boxes[f]).width + S.GAP, height=row_h,
-            color=S.EMPHASIS, stroke_width=S.MIX_FRAME_STROKE,
-        ).move_to(VGroup(self.grid.row_labels[f], self.grid.boxes[f]))
+        self.focus_band = outline(VGroup(self.grid.row_labels[f], self.grid.boxes[f]), S.EMPHASIS,
+                                  buff=(S.GAP / 2, 0), height=row_h)
         self.raw = NumberGrid(self.att.scores[f][None, :], cell_w=cw, cell_h=ch).move_to(self.grid.boxes[f])
         matrix = VGroup(self.grid, self.keys, self.empty, self.raw, self.key_axis, self.query_axis,
                         self.focus_band)
@@ -88,7 +106,7 @@ class AttentionMatrix(LessonScene):
         keys.arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
         src.next_to(keys, LEFT, buff=S.BIG_GAP * 2)
         pcts = VGroup(*(
-            label(percent(w), S.LABEL_SIZE, S.TEXT).next_to(c, RIGHT, buff=S.GAP / 2)
+            label(percent_text(w), S.LABEL_SIZE, S.TEXT).next_to(c, RIGHT, buff=S.GAP / 2)
             for c, w in zip(keys, self.w)
         ))
         ends = [Point(c.get_left()) for c in keys]
@@ -103,8 +121,8 @@ class AttentionMatrix(LessonScene):
         self.place_body(body)
         # the focus row's caption, right of the matrix, where the panel goes later
         self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
-                                  math(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
-        rule = math(RULE_TEX[self.att.mode])
+                                  tex(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
+        rule = tex(RULE_TEX[self.att.mode])
         caption = self.t("common.mode_uniform" if self.att.mode == "uniform" else "weights_caption")
         self.heat_caption = VGroup(label(caption, S.LABEL_SIZE, S.TEXT), rule)
         self.heat_caption.arrange(DOWN, buff=S.GAP / 2)
@@ -154,7 +172,7 @@ class AttentionMatrix(LessonScene):
         """Row i is query i's split over the keys: the row pulses (a looping slide in a deck)."""
         self.beat("row_pulse", loop=True)
         self.play(Indicate(VGroup(self.focus_band, self.grid.row(self.focus)),
-                           scale_factor=S.PULSE_SCALE, color=S.EMPHASIS), run_time=S.SLOW)
+                           scale_factor=PULSE_SCALE, color=S.EMPHASIS), run_time=S.SLOW)
 
     def parallel(self):
         """Every other query computed the same way, all at once: the full matrix."""

@@ -3,14 +3,37 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import (
-    DOWN, LEFT, RIGHT, UP, Create, FadeIn, SurroundingRectangle, VGroup,
-)
+from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, VGroup
 
-from attention_core import attend, softmax
+from attention_core import (
+    attend,
+    magnified_softmax,
+    strongest_other,
+    total_variation,
+    wrong_axis_weights,
+)
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, fmt, heatmap, label, math, vector, word
+from scenes.common.mobjects import (
+    NumberGrid,
+    heatmap,
+    label,
+    number_text,
+    outline,
+    tex,
+    vector,
+    word,
+)
+
+# What the narration claims, as thresholds: the score magnifications tried, smallest first, to show that
+# the scaled softmax still saturates; a top weight this large counts as saturated; a total-variation
+# distance this large between the scaled and unscaled weights counts as a large change.
+SCORE_FACTORS = (4, 8, 16, 32, 64)
+SATURATED = 0.99
+BIG_CHANGE = 0.1
+
+MARK_BUFF = 0.05  # an outline just outside its cell, visible on any heat colour
+MATRIX_ZOOM = 1.3  # the matrix read in the last mistake, larger than a plain heatmap
 
 
 class Mistakes(LessonScene):
@@ -18,9 +41,7 @@ class Mistakes(LessonScene):
 
     def setup(self):
         super().setup()
-        row = self.att.weights[self.focus].copy()
-        row[self.focus] = -np.inf  # the main target other than the focus itself
-        self.target = int(np.argmax(row))
+        self.target = strongest_other(self.att.weights[self.focus], self.focus)  # its main target
 
     def fields(self) -> dict:
         return {**super().fields(), "target": self.att.tokens[self.target]}
@@ -45,10 +66,8 @@ class Mistakes(LessonScene):
                                                               aligned_edge=LEFT))
         return line
 
-    def mark_cell(self, grid: NumberGrid, i: int, j: int, color,
-                  buff: float = S.MISTAKES_MARK_BUFF) -> SurroundingRectangle:
-        return SurroundingRectangle(grid.box(i, j), color=color, buff=buff,
-                                    stroke_width=S.MISTAKES_MARK_STROKE)
+    def mark_cell(self, grid: NumberGrid, i: int, j: int, color, buff: float = MARK_BUFF):
+        return outline(grid.box(i, j), color, buff=buff, stroke=S.MARK_STROKE)
 
     def heat_row(self, rows, row_labels) -> NumberGrid:
         return NumberGrid(np.asarray(rows), row_labels=row_labels, col_labels=self.att.tokens,
@@ -76,8 +95,8 @@ class Mistakes(LessonScene):
         self.clear_body()
         f, att = self.focus, self.att
         # left: one vector for three roles (wrong) against three projections (right)
-        eqs = VGroup(math(r"q = k = v = x", color=S.WRONG), *(
-            math(tex, color=c) for tex, c in ((r"q = x W_Q", S.Q_COLOR), (r"k = x W_K", S.K_COLOR),
+        eqs = VGroup(tex(r"q = k = v = x", color=S.WRONG), *(
+            tex(source, color=c) for source, c in ((r"q = x W_Q", S.Q_COLOR), (r"k = x W_K", S.K_COLOR),
                                               (r"v = x W_V", S.V_COLOR))))
         rows = VGroup(vector(att.x[f], S.X_COLOR), vector(att.q[f], S.Q_COLOR),
                       vector(att.k[f], S.K_COLOR), vector(att.v[f], S.V_COLOR))
@@ -108,14 +127,14 @@ class Mistakes(LessonScene):
         right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"))
         marks = VGroup(self.mark_cell(grid, best, 0, S.HIGHLIGHT, buff=0))
         if same:
-            tags = VGroup(label(self.t("self_best_cell", value=fmt(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
+            tags = VGroup(label(self.t("self_best_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
                           .next_to(grid.box(f, 0), RIGHT, buff=S.GAP))
         else:
             marks.add(self.mark_cell(grid, f, 0, S.WRONG, buff=0))
             tags = VGroup(
-                label(self.t("self_cell", value=fmt(scores[f])), S.LABEL_SIZE, S.WRONG)
+                label(self.t("self_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.WRONG)
                 .next_to(grid.box(f, 0), RIGHT, buff=S.GAP),
-                label(self.t("best_cell", value=fmt(scores[best]), token=att.tokens[best]),
+                label(self.t("best_cell", value=number_text(scores[best]), token=att.tokens[best]),
                       S.LABEL_SIZE, S.HIGHLIGHT).next_to(grid.box(best, 0), RIGHT, buff=S.GAP),
             )
         grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
@@ -139,7 +158,7 @@ class Mistakes(LessonScene):
         self.beat("axis")
         self.clear_body()
         f = self.focus
-        wrong_w = softmax(self.att.scaled.T).T  # each column sums to one: the wrong axis
+        wrong_w = wrong_axis_weights(self.att.scaled)  # each column sums to one
         right_w = self.att.weights
 
         def panel(ok: bool, weights: np.ndarray) -> VGroup:
@@ -151,8 +170,7 @@ class Mistakes(LessonScene):
             sums.next_to(hm.boxes, RIGHT, buff=S.GAP / 2)
             sums.shift(UP * (hm.boxes.get_top()[1] - sums.boxes.get_top()[1]))
             unit = hm.row(f)[0] if ok else VGroup(*(hm.box(i, f) for i in range(self.att.n)))
-            frame = SurroundingRectangle(unit, color=color, buff=S.MISTAKES_MARK_BUFF,
-                                         stroke_width=S.MISTAKES_MARK_STROKE)
+            frame = outline(unit, color, buff=MARK_BUFF, stroke=S.MARK_STROKE)
             title = self.verdict(ok, self.t("axis_right" if ok else "axis_wrong"))
             total = label(self.t("axis_right_sum" if ok else "axis_wrong_sum"), S.LABEL_SIZE, color)
             table = VGroup(hm, sums, frame)
@@ -170,14 +188,6 @@ class Mistakes(LessonScene):
             self.play(Create(table[2]), FadeIn(total))
         self.play(FadeIn(note))
 
-    def magnified(self) -> tuple[int, np.ndarray]:
-        """The smallest score factor from style at which the scaled softmax of the focus saturates."""
-        for factor in S.MISTAKES_SCORE_FACTORS:
-            w = softmax(self.att.scores[self.focus] * factor / self.att.sqrt_d_k)  # scaled, whatever the mode
-            if w.max() >= S.MISTAKES_SATURATED:
-                break
-        return factor, w
-
     def sqrt(self):
         """(c) dropping √dₖ changes the weights a lot; larger scores still saturate the scaled softmax."""
         self.beat("sqrt")
@@ -185,7 +195,8 @@ class Mistakes(LessonScene):
         f = self.focus
         scaled = attend(self.lesson, self.context_name, "scaled").weights[f]
         unscaled = attend(self.lesson, self.context_name, "unscaled").weights[f]
-        factor, big = self.magnified()
+        # scaled, whatever the mode: dividing by √d_k does not stop growing scores from saturating
+        factor, big = magnified_softmax(self.att.scores[f], self.att.d_k, SCORE_FACTORS, SATURATED)
         top = int(np.argmax(scaled))
         focus, top_tok = self.lesson.focus, self.att.tokens[top]
 
@@ -194,11 +205,11 @@ class Mistakes(LessonScene):
                                            self.t("mode_magnified", factor=factor)])
         big_top = int(np.argmax(big))
         w1 = self.verdict(False, self.t("rounding_wrong"))
-        big_change = np.abs(scaled - unscaled).sum() / 2 >= S.MISTAKES_BIG_CHANGE  # total variation
+        big_change = total_variation(scaled, unscaled) >= BIG_CHANGE
         r1 = self.verdict(True, self.t("rounding_right" if big_change else "rounding_right_small", focus=focus, top=top_tok,
-                                       scaled=fmt(scaled[top]), unscaled=fmt(unscaled[top])))
+                                       scaled=number_text(scaled[top]), unscaled=number_text(unscaled[top])))
         w2 = self.verdict(False, self.t("never_wrong"))
-        r2 = self.verdict(True, self.t("never_right", factor=factor, top_w=fmt(big[big_top], S.NUMBER_PLACES + 1)))
+        r2 = self.verdict(True, self.t("never_right", factor=factor, top_w=number_text(big[big_top], S.NUMBER_PLACES + 1)))
         b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
@@ -220,7 +231,7 @@ class Mistakes(LessonScene):
         f, t = self.focus, self.target
         fields = {"focus": self.lesson.focus, "target": self.att.tokens[t]}
         w = self.att.weights
-        zoom = S.MISTAKES_MATRIX_ZOOM
+        zoom = MATRIX_ZOOM
         hm = heatmap(w, self.att.tokens, cell_w=S.CELL_W * zoom, cell_h=S.CELL_H * zoom,
                      number_size=S.NUMBER_SIZE * zoom)
         rows_t = label(self.t("queries_rows"), S.LABEL_SIZE, S.DIM)
@@ -232,9 +243,9 @@ class Mistakes(LessonScene):
         right_box = self.mark_cell(hm, f, t, S.HIGHLIGHT)
         matrix = VGroup(hm, rows_t, cols_t, wrong_box, right_box)
 
-        wrong = self.verdict(False, self.t("transposed_wrong", wrong=fmt(w[t, f]), **fields),
+        wrong = self.verdict(False, self.t("transposed_wrong", wrong=number_text(w[t, f]), **fields),
                              self.t("transposed_wrong_why", **fields))
-        right = self.verdict(True, self.t("transposed_right", right=fmt(w[f, t]), **fields),
+        right = self.verdict(True, self.t("transposed_right", right=number_text(w[f, t]), **fields),
                              self.t("transposed_right_where", **fields))
         note = label(self.t("transposed_note"), S.LABEL_SIZE, S.DIM)
         texts = VGroup(wrong, right).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)

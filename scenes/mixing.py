@@ -3,29 +3,44 @@ output's most-strengthened dimension, compared with the focus's own value; still
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, LaggedStart, Line, Rectangle, ReplacementTransform,
-    SurroundingRectangle, Transform, TransformFromCopy, VGroup, Write,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    LaggedStart,
+    Line,
+    ReplacementTransform,
+    TransformFromCopy,
+    VGroup,
+    Write,
 )
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import (
-    NumberGrid, WeightBars, cell_width_for, fit, fmt, label, math, vector, word,
+    NumberGrid,
+    WeightBars,
+    cell_width_for,
+    fit,
+    label,
+    number_text,
+    outline,
+    percent_text,
+    tex,
+    vector,
+    word,
 )
 
 
-def percent(w: float) -> str:
-    return f"{round(float(w) * S.MIX_PERCENT)}%"
-
-
 def bracketed(values) -> str:
-    return "[" + ", ".join(fmt(x) for x in values) + "]"
+    return "[" + ", ".join(number_text(x) for x in values) + "]"
 
 
-def band(group, height: float, color) -> Rectangle:
+def band(group, height: float, color):
     """A frame around a row of cells exactly one cell high, so it never crosses the neighbours' text."""
-    return Rectangle(width=group.width + S.GAP, height=height, color=color,
-                     stroke_width=S.MIX_FRAME_STROKE).move_to(group)
+    return outline(group, color, buff=(S.GAP / 2, 0), height=height)
 
 
 class Mixing(LessonScene):
@@ -46,9 +61,9 @@ class Mixing(LessonScene):
     # -- text ----------------------------------------------------------------------------------
     def fields(self) -> dict:
         g = self.grown
-        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent(self.w[self.top]),
+        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent_text(self.w[self.top]),
                 "output": bracketed(self.out), "own": bracketed(self.own), "dim": self.dims[g],
-                "before": fmt(self.own[g]), "after": fmt(self.out[g])}
+                "before": number_text(self.own[g]), "after": number_text(self.out[g])}
 
     def variants(self) -> list[str]:
         return (["uniform"] if self.flat else []) + ([] if self.grows else ["flat"])
@@ -94,7 +109,7 @@ class Mixing(LessonScene):
         self.out_label = word(self.t("output_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
         self.out_label.next_to(self.outv.boxes, LEFT, buff=S.GAP)
 
-        self.formula = math(r"o", "=", r"\sum_j", r"w_j\,", r"v_j")
+        self.formula = tex(r"o", "=", r"\sum_j", r"w_j\,", r"v_j")
         self.formula[-1].set_color(S.V_COLOR)
         table = VGroup(self.wcol, self.times, self.vgrid, self.w_head, self.v_head, self.wv_head,
                        self.rule, self.outv, self.out_label)
@@ -117,8 +132,9 @@ class Mixing(LessonScene):
         """Every row multiplied by its weight: the top key's row stays large, the others shrink."""
         self.beat("scale")
         scaled = self.vgrid.new_values(self.w[:, None] * self.att.v)
-        self.play(Transform(self.vgrid, scaled), ReplacementTransform(self.v_head, self.wv_head),
+        self.play(ReplacementTransform(self.vgrid, scaled), ReplacementTransform(self.v_head, self.wv_head),
                   ReplacementTransform(self.times, self.arrows), run_time=S.SLOW)
+        self.vgrid = scaled
         if not self.flat:
             self.play(FadeIn(self.top_frame))
 
@@ -146,7 +162,7 @@ class Mixing(LessonScene):
             lab.next_to(vec.boxes, LEFT, buff=S.GAP)
         g = self.grown
         key = "grown" if self.grows else "no_growth"
-        note = label(self.t(key, dim=self.dims[g], before=fmt(self.own[g]), after=fmt(self.out[g])),
+        note = label(self.t(key, dim=self.dims[g], before=number_text(self.own[g]), after=number_text(self.out[g])),
                      S.BODY_SIZE, S.HIGHLIGHT if self.grows else S.DIM)
         compare = VGroup(own, out, labels)
         note.next_to(compare, DOWN, buff=S.GAP)
@@ -178,8 +194,7 @@ class Mixing(LessonScene):
         self.play(FadeIn(own, shift=DOWN * S.GAP), FadeIn(own_label))
         if self.grows:
             column = VGroup(own.col_labels[g], own.box(0, g), out.box(0, g))
-            frame = SurroundingRectangle(column, color=S.HIGHLIGHT, buff=S.GAP / 3,
-                                         stroke_width=S.MIX_FRAME_STROKE)
+            frame = outline(column, S.HIGHLIGHT, buff=S.GAP / 3)
             frame.stretch_to_fit_width(own.box(0, g).width)
             self.play(FadeIn(frame), Write(note))
         else:

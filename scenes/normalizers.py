@@ -8,18 +8,18 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, RoundedRectangle, Text
 from attention_core import MODES, attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, WeightBars, even_labels, fit, fmt, label, math, vector
-
+from scenes.common.mobjects import NumberGrid, WeightBars, even_labels, fit, label, number_text, outline, tex, vector
 
 PUNCTUATION = ":：,，;；)）"
 SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: the font's glyphs are uneven
 
 
-def _frame(m, color=S.HIGHLIGHT, pad_x=S.EDGE_FRAME_PAD, pad_y=S.EDGE_FRAME_PAD):
+BAR_H = 1.1  # tallest bar (weight 1) in the three stacked weight charts
+
+
+def _frame(m, color=S.HIGHLIGHT, pad_x=S.OUTLINE_PAD, pad_y=S.OUTLINE_PAD):
     """A rounded outline around a row or a cell the narration points at."""
-    return RoundedRectangle(corner_radius=S.CORNER, width=m.width + pad_x * 2,
-                            height=m.height + pad_y * 2,
-                            stroke_color=color, stroke_width=S.EDGE_FRAME_STROKE).move_to(m)
+    return outline(m, color, buff=(pad_x, pad_y), stroke=S.MARK_STROKE, corner=S.CORNER)
 
 
 def rich(text: str, size: float = S.LABEL_SIZE, color=S.TEXT):
@@ -30,7 +30,7 @@ def rich(text: str, size: float = S.LABEL_SIZE, color=S.TEXT):
     parts = VGroup()
     for i, piece in enumerate(text.split(SQRT_DK)):
         if i:
-            parts.add(math(r"\sqrt{d_k}", color=color).scale_to_fit_height(ref * 3 / 2))
+            parts.add(tex(r"\sqrt{d_k}", color=color).scale_to_fit_height(ref * 3 / 2))
         if piece.strip():
             parts.add(label(piece.strip(), size, color))
     for a, b in zip(parts[:-1], parts[1:]):  # a word gap, none before punctuation
@@ -50,11 +50,11 @@ class Normalizers(LessonScene):
 
     def fields(self) -> dict:
         u = float(self.rows["uniform"][0])  # 1/n, as the core computed it; one more decimal than the bars
-        exact = np.isclose(float(fmt(u, S.NUMBER_PLACES + 1)), u)
+        exact = np.isclose(float(number_text(u, S.NUMBER_PLACES + 1)), u)
         return {**super().fields(), "top": self.att.tokens[self.top],
-                "w_scaled": fmt(self.rows["scaled"][self.top]),
-                "w_unscaled": fmt(self.rows["unscaled"][self.top]),
-                "u": fmt(u, S.NUMBER_PLACES + 1), "rel": self.t("exact" if exact else "approx"),
+                "w_scaled": number_text(self.rows["scaled"][self.top]),
+                "w_unscaled": number_text(self.rows["unscaled"][self.top]),
+                "u": number_text(u, S.NUMBER_PLACES + 1), "rel": self.t("exact" if exact else "approx"),
                 "rel_word": self.t("exact_word" if exact else "approx_word")}
 
     def construct(self):
@@ -84,10 +84,10 @@ class Normalizers(LessonScene):
         even_labels(scores.col_labels)
         s_t = label(self.t("same_data"), S.BODY_SIZE, S.DIM)
         rules = {
-            "scaled": math(r"w=\mathrm{softmax}\!\left(s/\sqrt{d_k}\right),\quad \sqrt{d_k}="
-                           + fmt(self.att.sqrt_d_k)),
-            "unscaled": math(r"w=\mathrm{softmax}(s)"),
-            "uniform": math(r"w_j=1/n,\quad n=" + str(self.att.n)),
+            "scaled": tex(r"w=\mathrm{softmax}\!\left(s/\sqrt{d_k}\right),\quad \sqrt{d_k}="
+                           + number_text(self.att.sqrt_d_k)),
+            "unscaled": tex(r"w=\mathrm{softmax}(s)"),
+            "uniform": tex(r"w_j=1/n,\quad n=" + str(self.att.n)),
         }
         cells = []
         for m in MODES:
@@ -110,7 +110,7 @@ class Normalizers(LessonScene):
         charts = VGroup()
         for i, m in enumerate(MODES):
             bars = WeightBars(self.rows[m], self.att.tokens, fills=S.heat_color, scale_to=1,
-                              max_height=S.NORM_BAR_H, bar_w=S.BAR_W * 3 / 2, buff=S.GAP * 3 / 2)
+                              max_height=BAR_H, bar_w=S.BAR_W * 3 / 2, buff=S.GAP * 3 / 2)
             h = min(t.height for t in bars.token_labels)  # one size for all token names
             for t in bars.token_labels:
                 t.scale(h / t.height, about_edge=UP)
@@ -120,7 +120,7 @@ class Normalizers(LessonScene):
         charts.arrange(DOWN, buff=S.GAP)
         names = VGroup(*(self.name(m) for m in MODES))
         for n, bars in zip(names, charts):
-            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(bars.baseline.get_y() + S.NORM_BAR_H / 3)
+            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(bars.baseline.get_y() + BAR_H / 3)
         left = min(n.get_left()[0] for n in names)
         for n in names:
             n.align_to([left, 0, 0], LEFT)
@@ -152,7 +152,7 @@ class Normalizers(LessonScene):
 
     def point_at(self, mode: str):
         """Move (or draw) the yellow frame onto a mode's chart."""
-        target = _frame(self.chart_rows[MODES.index(mode)], pad_x=S.GAP, pad_y=S.EDGE_FRAME_PAD * 2)
+        target = _frame(self.chart_rows[MODES.index(mode)], pad_x=S.GAP, pad_y=S.OUTLINE_PAD * 2)
         if hasattr(self, "frame"):
             self.play(Transform(self.frame, target))
         else:

@@ -6,12 +6,19 @@ from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import (
-    TokenRow, WeightBars, attention_formula, label, vector, weight_arrow, word,
+    TokenRow,
+    WeightBars,
+    attention_formula,
+    label,
+    vector,
+    weight_arrow,
+    word,
 )
 
 
 class Overview(LessonScene):
     scene_id = "overview"
+    contexts = "all"  # every context of the lesson side by side
 
     def construct(self):
         self.show_heading()

@@ -2,15 +2,33 @@
 the three roles as the questions they answer."""
 
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowArrow, ReplacementTransform, SurroundingRectangle,
-    VGroup, Write,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    ReplacementTransform,
+    VGroup,
+    Write,
 )
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, cell_width_for, fmt, label, math, vector, word
+from scenes.common.mobjects import (
+    NumberGrid,
+    cell_width_for,
+    label,
+    number_text,
+    outline,
+    tex,
+    vector,
+    word,
+)
 
-ROLES = (  # (attribute of Attention, colour, TeX name: W_Q and the Q matrix)
+ROLES = (  # (attribute of AttentionPass, colour, TeX name: W_Q and the Q matrix)
     ("q", S.Q_COLOR, "Q"),
     ("k", S.K_COLOR, "K"),
     ("v", S.V_COLOR, "V"),
@@ -32,7 +50,7 @@ class Projection(LessonScene):
     # -- helpers -------------------------------------------------------------------------------
     def fields(self) -> dict:
         q = self.att.q[self.focus]
-        return {**super().fields(), "q": "[" + ", ".join(fmt(v) for v in q) + "]"}
+        return {**super().fields(), "q": "[" + ", ".join(number_text(v) for v in q) + "]"}
 
     def names(self, k: int):
         """The lesson's dimension names when they name k dimensions, else none."""
@@ -51,14 +69,14 @@ class Projection(LessonScene):
         return g
 
     def outline_row(self, grid: NumberGrid, i: int, color=S.EMPHASIS):
-        return SurroundingRectangle(grid.boxes[i], color=color, buff=0, stroke_width=3)
+        return outline(grid.boxes[i], color)
 
     # -- beats ---------------------------------------------------------------------------------
     def embeddings(self):
         """The input: one embedding per token, the rows of X; the focus token's row outlined."""
         self.beat("embeddings")
         grid = self.x_grid(self.att.x)
-        name = math("X", color=S.X_COLOR)
+        name = tex("X", color=S.X_COLOR)
         caption = label(self.t("x_caption"), S.BODY_SIZE, S.TEXT)
         head = VGroup(name, caption).arrange(RIGHT, buff=S.GAP)
         body = VGroup(head, grid).arrange(DOWN, buff=S.BIG_GAP)
@@ -74,16 +92,16 @@ class Projection(LessonScene):
         self.beat("three_projections")
         self.play(FadeOut(self.x_body), run_time=S.FAST)
         xg = self.x_grid(self.att.x)
-        x_name = math("X", color=S.X_COLOR).next_to(xg.boxes, UP, buff=S.GAP)
+        x_name = tex("X", color=S.X_COLOR).next_to(xg.boxes, UP, buff=S.GAP)
         if len(xg.col_labels):
             x_name.next_to(xg.col_labels, UP, buff=S.GAP)
         x_block = VGroup(x_name, xg)
         outs = VGroup()
-        for attr, color, tex in ROLES:
+        for attr, color, name in ROLES:
             g = NumberGrid(getattr(self.att, attr), row_labels=self.att.tokens, color=color)
             g.boxes.set_stroke(color, width=2)
             g.row_labels[self.focus][1].set_color(S.EMPHASIS)
-            nm = math(r"\times W_" + tex, "=", tex, color=color).next_to(g, LEFT, buff=S.GAP)
+            nm = tex(r"\times W_" + name, "=", name, color=color).next_to(g, LEFT, buff=S.GAP)
             nm[1].set_color(S.TEXT)
             outs.add(VGroup(nm, g))
         outs.arrange(DOWN, buff=S.GAP * 3 / 2, aligned_edge=RIGHT)
@@ -112,13 +130,13 @@ class Projection(LessonScene):
         w = NumberGrid(lesson.w_q, row_labels=self.names(lesson.w_q.shape[0]))
         w.boxes.set_stroke(S.Q_COLOR, width=2)
         q = vector(self.att.q[f], S.Q_COLOR)
-        times, equals = math(r"\times"), math("=")
+        times, equals = tex(r"\times"), tex("=")
         row = VGroup(xv, times, w, equals, q).arrange(RIGHT, buff=S.GAP)
         for m in (xv, times, equals, q):  # the vectors' cells sit on the matrix's middle line
             m.shift(UP * (w.boxes.get_y() - getattr(m, "boxes", m).get_y()))
         heads = VGroup(
             word(self.t("embedding_of", focus=lesson.focus), S.LABEL_SIZE, S.X_COLOR),
-            math("W_Q", color=S.Q_COLOR),
+            tex("W_Q", color=S.Q_COLOR),
             word(self.t("query_of", focus=lesson.focus), S.LABEL_SIZE, S.Q_COLOR),
         )
         top = max(m.get_top()[1] for m in (xv, w, q)) + S.GAP
@@ -130,7 +148,7 @@ class Projection(LessonScene):
         picks = VGroup()
         for i, xi in enumerate(x):
             if xi != 0:
-                picks.add(SurroundingRectangle(xv.boxes[0][i], color=S.HIGHLIGHT, buff=0, stroke_width=3))
+                picks.add(outline(xv.boxes[0][i]))
                 picks.add(self.outline_row(w, i, S.HIGHLIGHT))
         self.play(FadeIn(xv), FadeIn(heads[0]))
         self.play(FadeIn(times), FadeIn(w), FadeIn(heads[1]))
@@ -145,8 +163,8 @@ class Projection(LessonScene):
         self.beat("same_input")
         f = self.focus
         rows = VGroup()
-        for attr, color, tex in ROLES:
-            op = math(r"\times W_" + tex, "=", color=color)
+        for attr, color, name in ROLES:
+            op = tex(r"\times W_" + name, "=", color=color)
             op[1].set_color(S.TEXT)
             vec = vector(getattr(self.att, attr)[f], color)
             rows.add(VGroup(op, vec))

@@ -1,10 +1,13 @@
-"""The lesson's scenes in order. No manim import: the CLI lists and plans without starting manim."""
+"""The lesson's scenes in order: id, file and class. No manim import: the CLI lists and plans without
+starting manim, so what it needs of a scene class is read from the file's source."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from .common.i18n import catalog
@@ -16,9 +19,21 @@ HERE = Path(__file__).parent
 class SceneInfo:
     id: str  # CLI id and catalog table
     cls: str  # class name in scenes/<module>.py
-    contexts: str = "current"  # "all" when the scene shows every context of the lesson
     package: str = "scenes"  # tests register fixture scenes from their own package
     titles: dict[str, str] = field(default_factory=dict)  # only for fixtures: lang -> title
+
+    @cached_property
+    def contexts(self) -> str:
+        """The class's `contexts` ("all" when it shows every context of the lesson, else "current"),
+        read from its source: planning decides what a scene's output depends on without manim."""
+        tree = ast.parse(self.file.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef) and node.name == self.cls:
+                for stmt in node.body:
+                    if (isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
+                            and any(getattr(t, "id", None) == "contexts" for t in stmt.targets)):
+                        return stmt.value.value
+        return "current"
 
     @property
     def module(self) -> str:
@@ -39,13 +54,13 @@ class SceneInfo:
 
 
 SCENES: tuple[SceneInfo, ...] = (
-    SceneInfo("overview", "Overview", contexts="all"),
+    SceneInfo("overview", "Overview"),
     SceneInfo("projection", "Projection"),
     SceneInfo("scores", "Scores"),
     SceneInfo("softmax", "Softmax"),
     SceneInfo("mixing", "Mixing"),
     SceneInfo("matrix", "AttentionMatrix"),
-    SceneInfo("contexts", "Contexts", contexts="all"),
+    SceneInfo("contexts", "Contexts"),
     SceneInfo("lookup", "Lookup"),
     SceneInfo("normalizers", "Normalizers"),
     SceneInfo("edge-cases", "EdgeCases"),

@@ -1,16 +1,16 @@
 """3. scores: the focus token's query against every key; one dot product term by term; the raw scores,
 then divided by √d_k (or not, in the diagnostic modes); why the divisor, and what it does not promise."""
 
-from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, SurroundingRectangle, TransformFromCopy, VGroup, Write
+from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGroup, Write
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, fit, fmt, math, mixed_line, vector, word
+from scenes.common.mobjects import NumberGrid, fit, number_text, outline, tex, vector, word
 
 
 def term(x: float) -> str:
     """A factor as TeX: negative numbers in brackets, so that '+ (-0.4)' reads as a sum."""
-    s = fmt(x)
+    s = number_text(x)
     return f"({s})" if s.startswith("-") else s
 
 
@@ -29,20 +29,14 @@ class Scores(LessonScene):
     def fields(self) -> dict:
         f, a, j = self.focus, self.att, self.best
         divisions = self.t("list_sep").join(
-            self.t("division", token=t, raw=fmt(r), sqrt_d_k=fmt(a.sqrt_d_k), scaled=fmt(x))
+            self.t("division", token=t, raw=number_text(r), sqrt_d_k=number_text(a.sqrt_d_k), scaled=number_text(x))
             for t, r, x in zip(a.tokens, a.scores[f], a.scaled[f]))
-        return {**super().fields(), "best": a.tokens[j], "best_score": fmt(a.scores[f, j]),
-                "sqrt_d_k": fmt(a.sqrt_d_k), "scale": fmt(a.scale), "divisions": divisions}
+        return {**super().fields(), "best": a.tokens[j], "best_score": number_text(a.scores[f, j]),
+                "sqrt_d_k": number_text(a.sqrt_d_k), "scale": number_text(a.scale), "divisions": divisions}
 
     def variants(self) -> list[str]:
         """A beat may have a line of its own for the diagnostic modes (say.<beat>_<mode>)."""
         return [self.att.mode]
-
-    def para(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
-        """A catalog entry (a string or a list of lines) as centred lines; `$...$` parts are TeX,
-        whose braces the catalog doubles (every entry is formatted with the scene's fields)."""
-        lines = self.tr.lines(f"{self.scene_id}.{key}", **self.fields())
-        return VGroup(*(mixed_line(s, size, color) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
 
     @property
     def best(self) -> int:
@@ -67,8 +61,8 @@ class Scores(LessonScene):
         header_y = (q.boxes.get_bottom()[1] + k.boxes.get_top()[1]) / 2
         key_head = word(self.t("keys_of"), S.LABEL_SIZE, S.K_COLOR)
         key_head.move_to([k.row_labels.get_right()[0], header_y, 0], aligned_edge=RIGHT)
-        raw_head = math(r"q\cdot k").move_to([raw.get_center()[0], header_y, 0])
-        scaled_head = math(r"\div\sqrt{d_k}" if a.mode == "scaled" else r"\times" + fmt(a.scale))
+        raw_head = tex(r"q\cdot k").move_to([raw.get_center()[0], header_y, 0])
+        scaled_head = tex(r"\div\sqrt{d_k}" if a.mode == "scaled" else r"\times" + number_text(a.scale))
         scaled_head.move_to([scaled.get_center()[0], header_y, 0])
         self.q, self.k, self.raw, self.scaled_col = q, k, raw, scaled
         self.key_head, self.raw_head, self.scaled_head = key_head, raw_head, scaled_head
@@ -85,7 +79,7 @@ class Scores(LessonScene):
                 parts.append("+")
             colors[len(parts)], colors[len(parts) + 2] = S.Q_COLOR, S.K_COLOR
             parts += [term(qi), r"\times", term(ki)]
-        expr = math(*parts, "=", fmt(a.scores[f, j]))
+        expr = tex(*parts, "=", number_text(a.scores[f, j]))
         for i, c in colors.items():
             expr[i].set_color(c)
         expr[-1].set_color(S.HIGHLIGHT)
@@ -97,8 +91,8 @@ class Scores(LessonScene):
         """The focus query above the key matrix, columns aligned: a dot product with every row."""
         self.beat("query_meets_keys")
         table = self.build_table()
-        self.slot = [self.para("dot_rule"), self.dot_product_line(), self.para("match_note"),
-                     self.para(f"scale_{self.att.mode}")]
+        self.slot = [self.paragraph("dot_rule"), self.dot_product_line(), self.paragraph("match_note"),
+                     self.paragraph(f"scale_{self.att.mode}")]
         natural = self.k.height
         tallest = max(self.slot, key=lambda m: m.height).copy()
         self.place_body(VGroup(table, tallest.next_to(table, DOWN, buff=S.BIG_GAP)), S.SHARE_BODY)
@@ -117,8 +111,8 @@ class Scores(LessonScene):
         j = self.best
         name, expr = line = self.slot[1]
         self.marks = VGroup(
-            SurroundingRectangle(self.q.boxes, color=S.HIGHLIGHT, buff=0, stroke_width=3),
-            SurroundingRectangle(self.k.boxes[j], color=S.HIGHLIGHT, buff=0, stroke_width=3),
+            outline(self.q.boxes),
+            outline(self.k.boxes[j]),
         )
         self.play(FadeOut(self.slot[0]), run_time=S.FAST)
         self.play(*(Write(m) for m in self.marks))
@@ -147,12 +141,12 @@ class Scores(LessonScene):
         """Why √d_k: score variance grows with the dimension; less saturation risk, no guarantee."""
         self.beat("why_divide")
         self.clear_body()
-        assume = self.para("assume", S.BODY_SIZE, S.DIM)
-        grow = math(r"\mathrm{Var}(q\cdot k)=d_k", r"\quad\Rightarrow\quad",
+        assume = self.paragraph("assume", S.BODY_SIZE, S.DIM)
+        grow = tex(r"\mathrm{Var}(q\cdot k)=d_k", r"\quad\Rightarrow\quad",
                     r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
-        parts = [assume, grow, self.para("saturate"), self.para("no_guarantee")]
+        parts = [assume, grow, self.paragraph("saturate"), self.paragraph("no_guarantee")]
         if self.att.mode != "scaled":
-            parts.append(self.para(f"this_run_{self.att.mode}", S.LABEL_SIZE, S.HIGHLIGHT))
+            parts.append(self.paragraph(f"this_run_{self.att.mode}", S.LABEL_SIZE, S.HIGHLIGHT))
         body = VGroup(*parts).arrange(DOWN, buff=S.GAP * 3 / 2)
         grow.shift(UP * S.GAP / 2)
         self.place_body(body, S.SHARE_BODY)

@@ -3,13 +3,35 @@ rounded values on screen need not add to exactly one; how the focus token's atte
 
 import numpy as np
 from manim import (
-    DOWN, RIGHT, UP, Arrow, Brace, FadeIn, FadeOut, FadeTransform, GrowArrow, Rectangle,
-    ReplacementTransform, SurroundingRectangle, Transform, VGroup, Write, config,
+    DOWN,
+    RIGHT,
+    UP,
+    Arrow,
+    Brace,
+    FadeIn,
+    FadeOut,
+    FadeTransform,
+    GrowArrow,
+    Rectangle,
+    ReplacementTransform,
+    VGroup,
+    Write,
+    config,
 )
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import WeightBars, even_labels, fit, fmt, math, mixed_line, word
+from scenes.common.mobjects import (
+    WeightBars,
+    even_labels,
+    fit,
+    number_text,
+    outline,
+    tex,
+    word,
+)
+
+BAR_H = 1.8  # tallest bar (a weight of 1), leaving room for the sum below the chart
 
 
 class Softmax(LessonScene):
@@ -44,20 +66,14 @@ class Softmax(LessonScene):
 
     def fields(self) -> dict:
         a, w = self.att, self.row
-        shown = [fmt(x) for x in w]  # the values as the bars print them
+        shown = [number_text(x) for x in w]  # the values as the bars print them
         return {**super().fields(),
                 "top": a.tokens[self.top], "top_pct": w[self.top], "self_pct": w[self.focus],
                 "rest": self.t("list_sep").join(a.tokens[j] for j in self.rest),
-                "shown_sum": fmt(sum(float(s) for s in shown)), "exact_sum": fmt(np.sum(w)),
+                "shown_sum": number_text(sum(float(s) for s in shown)), "exact_sum": number_text(np.sum(w)),
                 "terms": " + ".join(shown),
-                "scores": "[" + ", ".join(fmt(x) for x in a.scaled[self.focus]) + "]",
+                "scores": "[" + ", ".join(number_text(x) for x in a.scaled[self.focus]) + "]",
                 "weights": "[" + ", ".join(shown) + "]"}
-
-    def para(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
-        """A catalog entry (string or list of lines) as centred lines; `$...$` parts are TeX (braces
-        doubled in the catalog, since every entry is formatted with the scene's fields)."""
-        lines = self.tr.lines(f"{self.scene_id}.{key}", **self.fields())
-        return VGroup(*(mixed_line(s, size, color) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
 
     # -- pieces ------------------------------------------------------------------------------------
     def build(self):
@@ -67,7 +83,7 @@ class Softmax(LessonScene):
         step = self.body_box()[0] / 2 / a.n  # the chart takes about half the width, whatever n is
         bar_w = float(np.clip(step * 2 / 3, S.BAR_W, S.BAR_W * 2))
         bars = WeightBars(a.scaled[f], a.tokens, color=S.DIM, bar_w=bar_w, buff=max(step - bar_w, S.GAP),
-                          max_height=S.SOFTMAX_BAR_H)
+                          max_height=BAR_H)
         even_labels(bars.token_labels)
         for lab in bars.token_labels:  # one size now; one top line too, so the names share a baseline
             lab.align_to(bars.token_labels[0], UP)
@@ -88,8 +104,8 @@ class Softmax(LessonScene):
         head_weights = word(self.t("weights_of", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
         for h in (head_scores, head_weights):
             h.next_to(chart, UP, buff=S.GAP).match_x(bars.baseline)
-        formula = math(r"w_j", "=", r"{e^{s_j}", r"\over", r"\sum_i e^{s_i}}")
-        formula_note = self.para("formula_note", S.LABEL_SIZE, S.DIM)
+        formula = tex(r"w_j", "=", r"{e^{s_j}", r"\over", r"\sum_i e^{s_i}}")
+        formula_note = self.paragraph("formula_note", S.LABEL_SIZE, S.DIM)
         side = VGroup(formula, formula_note).arrange(DOWN, buff=S.GAP)
         side.next_to(VGroup(bars.bars, bars.baseline), RIGHT, buff=S.BIG_GAP * 2)
         side.shift(UP * (bars.baseline.get_y() + bars.max_height / 2 - side.get_y()))
@@ -102,11 +118,11 @@ class Softmax(LessonScene):
             for x in self.row
         )).arrange(RIGHT, buff=0)
         brace = Brace(stack, DOWN, buff=S.GAP / 3, color=S.DIM)
-        exact = self.para("exact", S.LABEL_SIZE, S.TEXT).next_to(brace, DOWN, buff=S.GAP / 3)
+        exact = self.paragraph("exact", S.LABEL_SIZE, S.TEXT).next_to(brace, DOWN, buff=S.GAP / 3)
         unit_bar = VGroup(stack, brace, exact).next_to(chart, DOWN, buff=S.BIG_GAP)
         unit_bar.match_x(bars.baseline)
-        sums = self.para("shown", S.BODY_SIZE, S.TEXT)
-        reading = self.para("reading" if self.rest else "reading_pair", S.BODY_SIZE, S.TEXT)
+        sums = self.paragraph("shown", S.BODY_SIZE, S.TEXT)
+        reading = self.paragraph("reading" if self.rest else "reading_pair", S.BODY_SIZE, S.TEXT)
         tallest = max((sums, reading), key=lambda m: m.height).copy()
         tallest.next_to(unit_bar, DOWN, buff=S.GAP).match_x(bars.baseline)
         natural = bars.baseline.width
@@ -142,8 +158,10 @@ class Softmax(LessonScene):
         """softmax: every score through e^s, divided by the row's total; the bars become weights."""
         self.beat("to_weights")
         self.play(Write(self.formula), FadeIn(self.formula_note))
-        self.play(Transform(self.bars, self.weights), FadeTransform(self.head_scores, self.head_weights),
-                  run_time=S.SLOW)
+        # replaced, not morphed in place: the bars' labels are the weights' own text from here on
+        self.play(ReplacementTransform(self.bars, self.weights),
+                  FadeTransform(self.head_scores, self.head_weights), run_time=S.SLOW)
+        self.bars = self.weights
 
     def sum_to_one(self):
         """The weights stack into one unit bar: the exact sum is one, the rounded labels need not be."""
@@ -159,8 +177,7 @@ class Softmax(LessonScene):
         w, top = self.row, self.top
         marks = VGroup()
         if all(w[top] > w[j] for j in range(self.att.n) if j != top):  # a main key only if there is one
-            marks.add(SurroundingRectangle(self.bars.bar(top), color=S.EMPHASIS, buff=S.GAP / 3,
-                                           stroke_width=3),
-                      SurroundingRectangle(self.stack[top], color=S.EMPHASIS, buff=0, stroke_width=3))
+            marks.add(outline(self.bars.bar(top), S.EMPHASIS, buff=S.GAP / 3),
+                      outline(self.stack[top], S.EMPHASIS))
         self.play(FadeOut(self.sums), run_time=S.FAST)
         self.play(*(Write(m) for m in marks), FadeIn(self.reading_text))

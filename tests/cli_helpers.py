@@ -2,7 +2,7 @@
 
 from click.testing import CliRunner
 
-from scenes.cli import main
+from attention_lesson.cli import main
 
 
 def cli(*args, code=0):

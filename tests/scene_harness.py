@@ -1,38 +1,54 @@
-"""Build a lesson scene in-process without encoding video, with layout checks at every beat."""
+"""Build a lesson scene in-process without encoding video, watching the end of every step: layout
+problems, the text on screen and (optionally) the frame, all from one build."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from manim import SingleStringMathTex, tempconfig
+from manim import SingleStringMathTex, Text, tempconfig
 
+from scenes.common.layout import layout_problems, visible_texts
 from scenes.common.settings import Settings
 
 LESSONS = Path(__file__).parent / "lessons"
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 
 
-def build(info, tmp_path, *, lesson=None, context=None, mode="scaled", lang="zh", last_frame=False):
-    """Run a scene's construct in dry-run mode (or save its last frame); return the scene."""
+@dataclass
+class Watch:
+    """What the end of every step showed."""
+
+    keyframes: Path | None = None  # save the frame of every step end here as <scene>-<nn>-<step>.png
+    problems: list[str] = field(default_factory=list)  # "<step>: <problem>"
+    texts: dict[str, list[str]] = field(default_factory=dict)  # step -> the strings of its Text mobjects
+    cjk_in_math: list[str] = field(default_factory=list)
+
+    def __call__(self, scene, beat: str) -> None:
+        self.problems += [f"{beat}: {p}" for p in layout_problems(scene)]
+        self.texts[beat] = [t.text for t in visible_texts(scene) if isinstance(t, Text)]
+        self.cjk_in_math += [s.tex_string for m in scene.mobjects for s in m.get_family()
+                             if isinstance(s, SingleStringMathTex) and CJK.search(s.tex_string)]
+        if self.keyframes is not None:
+            scene.save_keyframe(self.keyframes)
+
+    def all_texts(self) -> list[str]:
+        return [t for texts in self.texts.values() for t in texts]
+
+
+def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", lang="zh",
+          keyframes: Path | None = None):
+    """Run a scene's construct in dry-run mode (animations skipped, nothing encoded), watching every
+    step's end; return (scene, watch). media_dir holds manim's TeX and text caches: reuse it within
+    one process, never share it between processes."""
     cls = info.load()
-    try:
-        opts = {"dry_run": not last_frame, "save_last_frame": last_frame, "write_to_movie": False,
-                "disable_caching": True, "quality": "low_quality", "verbosity": "ERROR",
-                "progress_bar": "none", "media_dir": str(tmp_path / "media")}
-        with Settings(lesson, context, mode, lang).applied(), tempconfig(opts):
-            cls.check_layout = True
-            scene = cls()
-            scene.render()
-    finally:
-        cls.check_layout = False
-    return scene
-
-
-def math_with_cjk(scene) -> list[str]:
-    found = []
-    for m in scene.mobjects:
-        for sub in m.get_family():
-            if isinstance(sub, SingleStringMathTex) and CJK.search(sub.tex_string):
-                found.append(sub.tex_string)
-    return found
+    opts = {"dry_run": True, "write_to_movie": False, "disable_caching": True, "quality": "low_quality",
+            "verbosity": "ERROR", "progress_bar": "none", "media_dir": str(media_dir)}
+    watch = Watch(keyframes)
+    with Settings(lesson, context, mode, lang).applied(), tempconfig(opts):
+        scene = cls(after_beat=watch)
+        if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
+            scene.renderer.update_frame = lambda *args, **kwargs: None
+        scene.render()
+    return scene, watch

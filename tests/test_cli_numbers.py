@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from attention_core import __version__
-from scenes.cli import main
+from attention_lesson.cli import main
 
 
 def run(*args):

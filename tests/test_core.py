@@ -9,8 +9,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import attend, attention, hard_lookup, softmax
-
+from attention_core import (
+    attend,
+    attend_tokens,
+    dot_product_attention,
+    hard_lookup,
+    magnified_softmax,
+    softmax,
+    strongest_other,
+    total_variation,
+    weight_as_score_moves,
+    wrong_axis_weights,
+)
 
 # -- the lesson text's numbers -------------------------------------------------------------------
 
@@ -142,7 +152,7 @@ def qkv(draw):
 @given(qkv(), st.sampled_from([0.5, 1.0, 0.0]))
 def test_rows_sum_to_one(data, scale):
     q, k, v = data
-    _, _, w, _ = attention(q, k, v, scale)
+    _, _, w, _ = dot_product_attention(q, k, v, scale)
     assert np.all(w >= 0)
     np.testing.assert_allclose(w.sum(axis=1), 1.0, atol=1e-12)
 
@@ -152,8 +162,8 @@ def test_rows_sum_to_one(data, scale):
 def test_permutation_equivariance(data, draw):
     q, k, v = data
     p = np.array(draw.draw(st.permutations(range(len(q)))))
-    _, _, w, out = attention(q, k, v, 0.5)
-    _, _, w_p, out_p = attention(q[p], k[p], v[p], 0.5)
+    _, _, w, out = dot_product_attention(q, k, v, 0.5)
+    _, _, w_p, out_p = dot_product_attention(q[p], k[p], v[p], 0.5)
     np.testing.assert_allclose(w_p, w[p][:, p], atol=1e-9)
     np.testing.assert_allclose(out_p, out[p], atol=1e-9)
 
@@ -169,7 +179,7 @@ def test_softmax_shift_invariant(scores, c):
 @given(qkv())
 def test_uniform_output_is_mean_of_v(data):
     q, k, v = data
-    _, _, w, out = attention(q, k, v, 0.0)
+    _, _, w, out = dot_product_attention(q, k, v, 0.0)
     np.testing.assert_allclose(w, 1 / len(q))
     np.testing.assert_allclose(out, np.tile(v.mean(axis=0), (len(q), 1)), atol=1e-9)
 
@@ -180,3 +190,71 @@ def test_softmax_is_stable_for_huge_scores():
         w = softmax(np.array([[1e6, -1e6, 0.0], [-1e6, -1e6, -1e6], [1e6, 1e6, -1e6]]))
     assert np.all(np.isfinite(w))
     np.testing.assert_allclose(w, [[1, 0, 0], [1 / 3, 1 / 3, 1 / 3], [0.5, 0.5, 0]])
+
+
+# -- any token list, and the quantities of the contrasts and mistakes ---------------------------------
+
+def test_attend_tokens_of_a_context_is_attend(lesson):
+    a, b = attend(lesson, "savings", "unscaled"), attend_tokens(lesson, lesson.contexts["savings"], "unscaled")
+    for name in ("x", "q", "k", "v", "scores", "scaled", "weights", "output"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+
+def test_reversed_sentence_gives_reversed_outputs(lesson):
+    """The lesson's permutation claim on its own numbers: bank reads the same in either order."""
+    att = attend(lesson, "river")
+    rev = attend_tokens(lesson, att.tokens[::-1])
+    assert rev.tokens == ("bank", "river", "the", "by")
+    np.testing.assert_allclose(rev.output, att.output[::-1], atol=1e-12)
+    np.testing.assert_allclose(rev.weights, att.weights[::-1, ::-1], atol=1e-12)
+    np.testing.assert_allclose(rev.output[0], [1.43, 0.06, 0.14, 0], atol=0.005)
+
+
+def test_strongest_other(lesson):
+    w = attend(lesson, "river").weights[3]  # bank: 0.11, 0.07, 0.69, 0.14
+    assert strongest_other(w, 3) == 2  # river, itself aside
+    assert strongest_other(w, 2) == 3  # the runner-up to river is bank itself (0.14)
+    assert strongest_other(np.array([1.0, 5.0, 5.0]), 0) == 1  # ties go to the first
+
+
+def test_wrong_axis_sums_columns_not_rows(lesson):
+    att = attend(lesson, "river")
+    wrong = wrong_axis_weights(att.scaled)
+    np.testing.assert_allclose(wrong.sum(axis=0), 1.0)
+    assert not np.allclose(wrong.sum(axis=1), 1.0)
+    np.testing.assert_allclose(wrong, softmax(att.scaled.T).T)
+    e = np.exp(att.scaled[:, 2])  # the river column, by hand
+    np.testing.assert_allclose(wrong[:, 2], e / e.sum())
+
+
+def test_total_variation():
+    assert total_variation([1, 0, 0], [0, 1, 0]) == 1.0
+    assert total_variation([0.5, 0.5], [0.5, 0.5]) == 0.0
+    assert math.isclose(total_variation([0.7, 0.2, 0.1], [0.5, 0.3, 0.2]), 0.2)
+
+
+def test_dropping_sqrt_dk_moves_a_lot_of_weight(lesson):
+    s, u = (attend(lesson, "river", m).weights[3] for m in ("scaled", "unscaled"))
+    tv = total_variation(s, u)
+    assert 0.2 < tv < 0.3  # river 0.69 -> 0.94: about a quarter of the weight moves
+    assert math.isclose(tv, u[2] - s[2], rel_tol=1e-9)  # all of it onto river
+
+
+def test_magnified_softmax_saturates_at_the_first_factor_that_does(lesson):
+    scores = attend(lesson, "river").scores[3]  # 0.92, 0, 4.6, 1.38, d_k = 4
+    factor, w = magnified_softmax(scores, 4, (1, 2, 4, 8), 0.99)
+    assert factor == 4  # ×2: river 0.96; ×4: 0.998
+    np.testing.assert_allclose(w, softmax(scores * 4 / 2))
+    assert w.max() >= 0.99 and softmax(scores * 2 / 2).max() < 0.99
+    factor, w = magnified_softmax(scores, 4, (1, 2), 0.999999)  # never: the last factor's weights
+    assert factor == 2 and w.max() < 0.999999
+
+
+def test_weight_curve_follows_attend(lesson):
+    att = attend(lesson, "river")
+    s = att.scores[3]
+    xs = np.linspace(-2, 8, 11)
+    curve = weight_as_score_moves(s, 2, xs, att.scale)
+    assert np.all(np.diff(curve) > 0) and 0 < curve[0] < curve[-1] < 1  # smooth, rising, never a jump
+    at_now = weight_as_score_moves(s, 2, np.array([s[2]]), att.scale)[0]
+    assert math.isclose(at_now, att.weights[3, 2])  # at today's score: today's weight

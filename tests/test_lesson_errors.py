@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from attention_core import LessonError, load
 from attention_core.lesson import resolve
-from scenes.cli import main
+from attention_lesson.cli import main
 
 GOOD = resolve("default").read_text(encoding="utf-8")
 

@@ -1,9 +1,13 @@
 """The render pipeline through the CLI, with real small renders of short fixture scenes."""
 
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,9 +15,9 @@ from click.testing import CliRunner
 
 from attention_core import load
 from attention_core.lesson import resolve
+from attention_lesson.cli import main
+from attention_lesson.pipeline.plan import RenderOptions, input_digest
 from scenes import registry
-from scenes.cli import main
-from scenes.pipeline.plan import RenderOptions, input_digest
 from scenes.registry import SceneInfo
 
 from .cli_helpers import cli
@@ -21,7 +25,7 @@ from .cli_helpers import cli
 pytestmark = pytest.mark.render
 
 BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
-BLINK_ALL = SceneInfo("blink", "Blink", contexts="all", package="tests.fixtures")
+BLINK_ALL = SceneInfo("blink", "BlinkAll", package="tests.fixtures")
 BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "坏", "en": "Broken"})
 
 
@@ -178,3 +182,48 @@ def test_failing_scene_leaves_nothing_half_written(fixtures):
     assert names == ["blink.mp4", "blink.srt", "blink.steps.json", "manifest.json"]
     manifest = json.loads((fixtures / "f" / "manifest.json").read_text())
     assert list(manifest) == ["blink"]
+
+
+# -- interrupts: no private folder outlives its process ----------------------------------------------
+
+def leftovers(folder):
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".tmp-")) if folder.exists() else []
+
+
+def test_interrupt_leaves_no_partial_folders(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during `render -j 2`."""
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.fixtures.cli_with_fixtures", "render", "blink", "slow", "-j", "2",
+         "--out", str(out), "-q"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
+        start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not any(
+            (p / "partial_movie_files").exists() or list(p.rglob("*.mp4"))
+            for p in (out.iterdir() if out.exists() else []) if p.name.startswith(".tmp-slow")):
+        time.sleep(0.2)
+    assert leftovers(out), "the render never started writing"
+    time.sleep(1)  # well inside the slow scene's partial movie files
+    os.killpg(proc.pid, signal.SIGINT)
+    output = proc.communicate(timeout=120)[0].decode(errors="replace")
+    assert proc.returncode != 0, output
+    assert leftovers(out) == [], output
+    manifest = out / "manifest.json"  # never claims the interrupted scene
+    assert not manifest.exists() or "slow" not in json.loads(manifest.read_text())
+
+
+def test_next_run_sweeps_what_a_killed_run_left(fixtures):
+    """A folder whose process is gone (killed with SIGKILL, power loss) is removed by the next run;
+    one whose process still runs (a render in progress beside this one) is left alone."""
+    out = fixtures / "clips"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = out / f".tmp-blink-{dead.pid}-abc123"
+    (stale / "partial_movie_files").mkdir(parents=True)
+    (stale / "partial_movie_files" / "uncached_00000.mp4").write_bytes(b"\0" * 1000)
+    live = out / f".tmp-blink-{os.getpid()}-def456"
+    live.mkdir()
+    cli("render", "blink", "--out", "clips", "-q")
+    assert leftovers(out) == [live.name]
+    assert (out / "blink.mp4").exists()

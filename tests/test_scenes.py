@@ -1,42 +1,104 @@
-"""Every scene builds for every language, context and lesson shape, inside the frame, labels apart."""
+"""Every scene, built once per lesson shape and language and checked on that build: every step ends
+inside the frame with no two labels overlapping, every step has its narration, the numbers drawn are
+the core's, and (default lesson, zh, river) every step's last frame matches its golden frame."""
+
+from __future__ import annotations
 
 import ast
-import itertools
+import os
 
+import numpy as np
 import pytest
 
-from attention_core import load
+from attention_core import attend, hard_lookup, load, wrong_axis_weights
 from scenes.common.i18n import catalog
-from scenes.registry import SCENES, available
+from scenes.common.mobjects import number_text
+from scenes.registry import BY_ID, SCENES, available
 
-from .scene_harness import LESSONS, build, math_with_cjk
+from .goldens import compare_all
+from .scene_harness import LESSONS, build
 
 SCENE_IDS = [s.id for s in available()]
-DEFAULT_CASES = list(itertools.product(["zh", "en"], ["river", "savings"]))
-SHAPES = [("tiny.toml", None, "zh"), ("wide.toml", None, "en"), ("wide.toml", "money", "zh")]
+GOLDEN_CASE = ("default", "river", "zh")
+# (lesson, context, language): the 4-token default in both languages and both contexts, a 2-token and
+# an 8-token lesson (with 6 named value dimensions) in both languages
+CASES = [GOLDEN_CASE, ("default", "savings", "en"), ("tiny.toml", None, "zh"), ("tiny.toml", None, "en"),
+         ("wide.toml", None, "en"), ("wide.toml", "money", "zh")]
 
 
-def check(scene):
-    assert scene.layout_problems == [], "\n".join(scene.layout_problems)
-    assert math_with_cjk(scene) == []
-    assert len(scene.beats) >= 2
-    assert len(scene.renderer.file_writer.subcaptions) == len(scene.beats)
-    for sub in scene.renderer.file_writer.subcaptions:
+@pytest.fixture(scope="session")
+def media_dir(tmp_path_factory):
+    """manim's TeX and text caches, one folder per test process: LaTeX compiles each formula once."""
+    return tmp_path_factory.mktemp(f"media-{os.getpid()}")
+
+
+def lesson_path(name):
+    return None if name == "default" else str(LESSONS / name)
+
+
+# -- the numbers a scene shows, from the core ------------------------------------------------------
+
+def shown_numbers(scene_id: str, lesson, context: str | None, mode: str = "scaled") -> list[np.ndarray]:
+    """Arrays whose every entry the scene draws (as the scenes format numbers) at some step's end."""
+    att = attend(lesson, context, mode)
+    f = att.index(lesson.focus)
+    per_context = [attend(lesson, c, mode) for c in lesson.contexts]
+    modes = {m: attend(lesson, context, m) for m in ("scaled", "unscaled", "uniform")}
+    return {
+        "overview": [a.output[a.index(lesson.focus)] for a in per_context] + [lesson.vocab[lesson.focus]],
+        "projection": [att.x, att.q, att.k, att.v, lesson.w_q],
+        "scores": [att.q[f], att.k, att.scores[f], att.scaled[f]],
+        "softmax": [att.scaled[f], att.weights[f]],
+        "mixing": [att.weights[f], att.v, att.weights[f][:, None] * att.v, att.output[f]],
+        "matrix": [att.weights, att.scores[f]],
+        "contexts": [a.output[a.index(lesson.focus)] for a in per_context],
+        "lookup": [hard_lookup(att).output[f], att.output[f], att.scores[f], att.weights[f]],
+        "normalizers": [att.scores[f], att.v, att.v.mean(axis=0)]
+                       + [modes[m].weights[f] for m in modes] + [modes[m].output[f] for m in modes],
+        "edge-cases": [att.weights, att.weights.sum(axis=1), att.output],
+        "mistakes": [att.x[f], att.q[f], att.k[f], att.v[f], att.scores[f], wrong_axis_weights(att.scaled),
+                     att.weights],
+        "cost": [att.x, att.output[f]],
+    }[scene_id]
+
+
+def missing_numbers(scene_id, lesson, context, texts) -> list[str]:
+    on_screen = set(texts)
+    expected = {number_text(x) for a in shown_numbers(scene_id, lesson, context) for x in np.ravel(a)}
+    return sorted(expected - on_screen)
+
+
+# -- one build per scene and case, everything checked on it ------------------------------------------
+
+@pytest.mark.parametrize("lesson,context,lang", CASES,
+                         ids=["-".join(map(str, c)) + ("-golden" if c == GOLDEN_CASE else "") for c in CASES])
+@pytest.mark.parametrize("scene_id", SCENE_IDS)
+def test_scene(scene_id, lesson, context, lang, media_dir, tmp_path, request):
+    golden = (lesson, context, lang) == GOLDEN_CASE
+    scene, watch = build(BY_ID[scene_id], media_dir, lesson=lesson_path(lesson), context=context,
+                         lang=lang, keyframes=tmp_path if golden else None)
+    assert watch.problems == [], "\n".join(watch.problems)
+    assert watch.cjk_in_math == []
+    assert len(scene.beats) >= 2 and list(watch.texts) == scene.beats
+    subs = scene.renderer.file_writer.subcaptions
+    assert len(subs) == len(scene.beats)
+    for sub in subs:
         assert sub.content.strip() and sub.end > sub.start
+    les = load(lesson_path(lesson))
+    assert missing_numbers(scene_id, les, context, watch.all_texts()) == []
+    if golden:
+        problems = compare_all(scene_id, tmp_path, update=request.config.getoption("--update-goldens"))
+        assert not problems, "golden frames differ:\n" + "\n".join(map(str, problems))
 
 
-@pytest.mark.parametrize("lang,context", DEFAULT_CASES)
-@pytest.mark.parametrize("scene_id", SCENE_IDS)
-def test_scene_builds_default_lesson(tmp_path, scene_id, lang, context):
-    from scenes.registry import BY_ID
-    check(build(BY_ID[scene_id], tmp_path, context=context, lang=lang))
-
-
-@pytest.mark.parametrize("lesson,context,lang", SHAPES)
-@pytest.mark.parametrize("scene_id", SCENE_IDS)
-def test_scene_builds_other_shapes(tmp_path, scene_id, lesson, context, lang):
-    from scenes.registry import BY_ID
-    check(build(BY_ID[scene_id], tmp_path, lesson=str(LESSONS / lesson), context=context, lang=lang))
+def test_numbers_check_can_fail(lesson):
+    """The bank row of the lesson text on screen passes; a transposed or rounded-away one does not."""
+    att = attend(lesson, "river")
+    good = [number_text(x) for x in [*att.q[3], *att.k.ravel(), *att.scores[3], *att.scaled[3]]]
+    assert missing_numbers("scores", lesson, "river", good) == []
+    assert "4.6" in good and "0.46" in good and "2.3" in good
+    transposed = [number_text(x) for x in [*att.q[3], *att.k.ravel(), *att.scores[:, 3], *att.scaled[:, 3]]]
+    assert "0.92" in missing_numbers("scores", lesson, "river", transposed)
 
 
 def test_wide_lesson_is_at_the_bound():
@@ -50,26 +112,41 @@ def test_wide_lesson_is_at_the_bound():
 ALLOWED_INTS = {0, 1, 2, 3}  # indices, halves, grid columns; anything else comes from the core or style
 
 
+def named_constants(tree) -> set[int]:
+    """ids of the value nodes of module-level UPPER_CASE assignments: a scene's named constants."""
+    ok = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) and t.id.isupper()
+                                                 for t in stmt.targets):
+            ok |= {id(n) for n in ast.walk(stmt.value)}
+        elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Tuple) for t in stmt.targets) and all(
+                isinstance(e, ast.Name) and e.id.isupper() for t in stmt.targets for e in t.elts):
+            ok |= {id(n) for n in ast.walk(stmt.value)}
+    return ok
+
+
 def numeric_literals(path):
+    """Numbers in a scene file outside its named constants (and the small ints of indexing)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    named = named_constants(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float, complex):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, complex) and id(node) not in named:
             if isinstance(node.value, float) or node.value not in ALLOWED_INTS:
                 yield node.lineno, node.value
 
 
 @pytest.mark.parametrize("info", SCENES, ids=[s.id for s in SCENES])
 def test_no_numeric_literal_in_scene(info):
-    if not info.file.exists():
-        pytest.skip("scene not written yet")
     found = list(numeric_literals(info.file))
-    assert found == [], f"{info.file.name}: numbers belong in attention_core or style: {found}"
+    assert found == [], (f"{info.file.name}: numbers come from attention_core; sizes and timings are named "
+                         f"constants (the scene's own at its top, shared ones in style.py): {found}")
 
 
 def test_literal_check_can_fail(tmp_path):
     p = tmp_path / "bad.py"
-    p.write_text("x = 0.46\ny = [2.3, 2, 4]\n")
-    assert [v for _, v in numeric_literals(p)] == [0.46, 2.3, 4]
+    p.write_text("BAR_H = 1.8\nCELL_W, CELL_H = 1.2, 0.7\nx = 0.46\ny = [2.3, 2, 4]\n"
+                 "def f():\n    Z = 5\n")
+    assert [v for _, v in numeric_literals(p)] == [0.46, 2.3, 4, 5]
 
 
 # -- catalogs ------------------------------------------------------------------------------------
@@ -83,3 +160,9 @@ def test_every_scene_has_a_title_in_both_languages():
     for info in available():
         assert info.title("zh") and info.title("en")
         assert info.title("zh") != info.title("en")
+
+
+def test_registry_reads_which_scenes_show_every_context():
+    assert [s.id for s in SCENES if s.contexts == "all"] == ["overview", "contexts"]
+    for s in SCENES:
+        assert s.load().contexts == s.contexts

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
+from attention_lesson.cli import main
 from scenes import registry
-from scenes.cli import main
 from scenes.registry import SceneInfo
 from tests.fixtures.pulse import LINES
 
@@ -173,7 +173,7 @@ def test_dry_run_and_usage(fixtures):
 def test_scene_classes_stay_plain_scenes():
     from manim_slides import Slide
 
-    from scenes.pipeline.slides import slide_class
+    from attention_lesson.pipeline.slides import slide_class
     from tests.fixtures.pulse import Pulse
 
     assert not issubclass(Pulse, Slide)
@@ -182,7 +182,7 @@ def test_scene_classes_stay_plain_scenes():
 
 
 def test_slides_have_their_own_digest(lesson):
-    from scenes.pipeline.plan import RenderOptions, input_digest
+    from attention_lesson.pipeline.plan import RenderOptions, input_digest
 
     video, deck = RenderOptions(lesson.source, "river"), RenderOptions(lesson.source, "river",
                                                                        slides=True)

@@ -4,11 +4,16 @@ setup() loads the lesson and runs the core once; a scene's construct() is a shor
 beat(key) starts a manim section named after the step and attaches the step's narration line (from the
 catalog) as a subcaption spanning the whole step, so every render has an .srt and every step can be cut
 into its own clip. A step lasts at least as long as its line takes to read.
+
+Whoever builds a scene can watch its steps through two constructor arguments: `on_beat(scene_id, beat)`
+as a step starts (the pipeline's progress bars) and `after_beat(scene, beat)` when a step ends, with the
+frame complete (the tests' layout checks and golden frames).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Scene, VGroup, config
@@ -17,19 +22,24 @@ from attention_core import attend, hard_lookup, load
 
 from . import style as S
 from .i18n import catalog
-from .layout import layout_problems
-from .mobjects import fit, frame_box, label
+from .mobjects import fit, frame_box, label, mixed_line
 from .settings import Settings
-from ..registry import BY_ID
 
-
-KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every beat
+KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every beat (plain manim)
 
 
 class LessonScene(Scene):
     scene_id = ""  # the catalog table and CLI id of the scene
-    check_layout = False  # tests switch this on: layout is checked at the end of every beat
-    progress_hook = None  # the render pipeline's callback(scene_id, beat) for progress bars
+    contexts = "current"  # "all": the scene shows every context of the lesson (read by the registry)
+
+    def __init__(self, *args, on_beat: Callable[[str, str], None] | None = None,
+                 after_beat: Callable[["LessonScene", str], None] | None = None, **kwargs):
+        self.set_hooks(on_beat, after_beat)
+        super().__init__(*args, **kwargs)
+
+    def set_hooks(self, on_beat=None, after_beat=None) -> None:
+        """Callbacks as each step starts (scene id, step) and once it ends (scene, step)."""
+        self.on_beat, self.after_beat = on_beat, after_beat
 
     def setup(self):
         self.settings = Settings.from_env()
@@ -45,7 +55,6 @@ class LessonScene(Scene):
         self._line: tuple[str, float] | None = None
         self._pending_heading = None
         self.beats: list[str] = []
-        self.layout_problems: list[str] = []
 
     # -- text ----------------------------------------------------------------------------------
     def t(self, key: str, **fields) -> str:
@@ -70,6 +79,12 @@ class LessonScene(Scene):
         return {"focus": self.lesson.focus, "sentence": " ".join(self.att.tokens),
                 "n": self.att.n, "d_k": self.att.d_k}
 
+    def paragraph(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
+        """A catalog entry of this scene (a string or a list of lines) as centred lines; `$...$` parts
+        are TeX, whose braces the catalog doubles (every entry is formatted with the scene's fields)."""
+        lines = self.tr.lines(f"{self.scene_id.replace('-', '_')}.{key}", **self.fields())
+        return VGroup(*(mixed_line(s, size, color) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
+
     # -- beats -----------------------------------------------------------------------------------
     def beat(self, key: str, loop: bool = False) -> None:
         """Close the previous step and start the step `key`: a section (a slide when rendered as
@@ -80,9 +95,8 @@ class LessonScene(Scene):
         self.open_step(key, line, loop)
         self.beats.append(key)
         self._line = (line, self.renderer.time)
-        hook = type(self).progress_hook  # looked up on the class: a plain function, not a method
-        if hook is not None:
-            hook(self.scene_id, key)
+        if self.on_beat is not None:
+            self.on_beat(self.scene_id, key)
         if self._pending_heading is not None:  # the heading opens the first step
             self.play(FadeIn(self._pending_heading, shift=DOWN * S.GAP), run_time=S.FAST)
             self._pending_heading = None
@@ -101,8 +115,8 @@ class LessonScene(Scene):
         duration = self.renderer.time - start
         self.add_subcaption(text, duration=duration, offset=-duration)
         self._line = None
-        if self.check_layout:
-            self.layout_problems += [f"{self.beats[-1]}: {p}" for p in layout_problems(self)]
+        if self.after_beat is not None:
+            self.after_beat(self, self.beats[-1])
         if os.environ.get(KEYFRAMES_ENV):
             self.save_keyframe(Path(os.environ[KEYFRAMES_ENV]))
 
@@ -124,7 +138,7 @@ class LessonScene(Scene):
         w, _ = frame_box()
         title = label(self.t(key), S.TITLE_SIZE, S.TEXT)
         fit(title, w * S.TITLE_SHARE, title.height).to_corner(UL, buff=S.MARGIN)
-        if BY_ID.get(self.scene_id) and BY_ID[self.scene_id].contexts == "all":
+        if self.contexts == "all":
             return VGroup(title)
         sentence = label(" ".join(self.att.tokens), S.LABEL_SIZE, S.DIM)
         fit(sentence, min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height)
@@ -162,9 +176,3 @@ class LessonScene(Scene):
         gone = [m for m in self.mobjects if id(m) not in keep_set]
         if gone:
             self.play(*(FadeOut(m) for m in gone), run_time=S.FAST)
-
-    def footnote(self, text: str, color=S.DIM):
-        """A one-line remark at the bottom of the frame."""
-        w, _ = frame_box()
-        note = fit(label(text, S.FOOTNOTE_SIZE, color), w, config.frame_height)
-        return note.to_edge(DOWN, buff=S.MARGIN)

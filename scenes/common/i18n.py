@@ -10,7 +10,7 @@ import tomllib
 from functools import lru_cache
 from importlib import resources
 
-LANGS = ("zh", "en")
+from attention_core import LANGS
 
 
 class Catalog:

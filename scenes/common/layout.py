@@ -11,7 +11,9 @@ TEXT_TYPES = (Text, SingleStringMathTex)
 
 
 def _visible(m) -> bool:
-    return max(m.get_fill_opacity(), m.get_stroke_opacity()) > 0.05
+    """Drawn at all: a MathTex holds its glyphs in submobjects and has no opacity of its own."""
+    return any(max(s.get_fill_opacity(), s.get_stroke_opacity()) > 0.05
+               for s in m.get_family() if s.has_points())
 
 
 def _texts(m, out):
@@ -29,11 +31,21 @@ def _box(m):
     return x0, y0, x1, y1
 
 
+def visible_texts(scene) -> list:
+    """Every visible text mobject on screen (a Text, or one piece of a MathTex), outermost only."""
+    texts = []
+    for top in scene.mobjects:
+        _texts(top, texts)
+    return texts
+
+
 def _name(m) -> str:
     return f"{type(m).__name__}({getattr(m, 'text', getattr(m, 'tex_string', ''))!r})"
 
 
 def layout_problems(scene) -> list[str]:
+    """What is wrong with the frame as it stands: anything reaching off the frame, any two text labels
+    overlapping (beyond TOLERANCE). One line per problem, naming the text."""
     problems = []
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     for top in scene.mobjects:
@@ -46,12 +58,8 @@ def layout_problems(scene) -> list[str]:
             _texts(top, texts)
             what = _name(texts[0]) if texts else type(top).__name__
             problems.append(f"off frame: {what} spans x {x0:.2f}..{x1:.2f}, y {y0:.2f}..{y1:.2f}")
-    texts = []
-    for top in scene.mobjects:
-        _texts(top, texts)
-    for a, b in combinations(texts, 2):
-        ax0, ay0, ax1, ay1 = _box(a)
-        bx0, by0, bx1, by1 = _box(b)
+    boxed = [(t, _box(t)) for t in visible_texts(scene)]  # each box once: get_corner walks every point
+    for (a, (ax0, ay0, ax1, ay1)), (b, (bx0, by0, bx1, by1)) in combinations(boxed, 2):
         dx = min(ax1, bx1) - max(ax0, bx0)
         dy = min(ay1, by1) - max(ay0, by0)
         if dx > TOLERANCE and dy > TOLERANCE:

@@ -9,21 +9,46 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from manim import (
-    DOWN, LEFT, RIGHT, UP, Line, ManimColor, Mobject, Rectangle, RoundedRectangle, Text,
-    VGroup, config,
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Line,
+    ManimColor,
+    Mobject,
+    Rectangle,
+    RoundedRectangle,
+    Text,
+    VGroup,
+    config,
 )
 
 from . import style as S
 
 
-def fmt(x: float, places: int = S.NUMBER_PLACES) -> str:
+def number_text(x: float, places: int = S.NUMBER_PLACES) -> str:
     """A number as the lesson writes it: at most `places` decimals, no trailing zeros, no -0."""
     s = f"{round(float(x), places):.{places}f}".rstrip("0").rstrip(".")
     return "0" if s in ("-0", "") else s
 
 
+def percent_text(share: float) -> str:
+    """A weight as a whole percentage: 0.6854 -> "69%"."""
+    return f"{share:.0%}"
+
+
+def _light(m: Mobject) -> Mobject:
+    """Drop the parsed SVG path each glyph keeps after its points are made (svgelements objects, used
+    only while building it): every copy manim makes of a text (each FadeIn, Transform) deep-copies
+    them. Measured: a quarter of a scene build's time."""
+    for sub in m.get_family():
+        if getattr(sub, "path_obj", None) is not None:
+            sub.path_obj = None
+    return m
+
+
 def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor = S.TEXT, **kw) -> Text:
-    return Text(s, font=S.FONT, font_size=size, color=color, **kw)
+    return _light(Text(s, font=S.FONT, font_size=size, color=color, **kw))
 
 
 def word(s: str, size: float = S.LABEL_SIZE, color: ManimColor = S.TEXT) -> VGroup:
@@ -50,11 +75,6 @@ def frame_box() -> tuple[float, float]:
     return config.frame_width - 2 * S.MARGIN, config.frame_height - 2 * S.MARGIN
 
 
-def fit_frame(m: Mobject, height_share: float = 1.0) -> Mobject:
-    w, h = frame_box()
-    return fit(m, w, h * height_share)
-
-
 class NumberGrid(VGroup):
     """A matrix of numbers in cells, from an [r, c] array, with optional row and column labels.
 
@@ -69,7 +89,7 @@ class NumberGrid(VGroup):
         col_labels: Sequence[str] | None = None,
         color: ManimColor = S.TEXT,
         fills: Callable[[float], ManimColor] | None = None,
-        formatter: Callable[[float], str] = fmt,
+        formatter: Callable[[float], str] = number_text,
         cell_w: float = S.CELL_W,
         cell_h: float = S.CELL_H,
         number_size: float = S.NUMBER_SIZE,
@@ -148,7 +168,7 @@ class NumberGrid(VGroup):
             fill, opacity = target._fill(target.values[i, j])
             box.set_fill(fill, opacity)
             new = target._number(target.values[i, j], box)
-            target.numbers[i][j].become(new)
+            target.numbers[i].submobjects[j] = new  # a new Text: its .text is the number shown
         return target
 
 
@@ -197,7 +217,7 @@ class WeightBars(VGroup):
 
     def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor = S.TEXT,
                  max_height: float = S.BAR_MAX_H, bar_w: float = S.BAR_W, buff: float = S.GAP,
-                 scale_to: float | None = None, formatter: Callable[[float], str] = fmt,
+                 scale_to: float | None = None, formatter: Callable[[float], str] = number_text,
                  fills: Callable[[float], ManimColor] | None = None):
         super().__init__()
         self.max_height, self.bar_w, self.color = max_height, bar_w, color
@@ -220,18 +240,18 @@ class WeightBars(VGroup):
         self.add(self.baseline, self.bars, self.value_labels, self.token_labels)
 
     @property
-    def k(self) -> float:
+    def zoom(self) -> float:
         """How much the chart has been scaled since it was built (place_body, fit)."""
         return self.baseline.width / self.built_width
 
     @property
     def xs(self) -> list[float]:
         """Centre x of every bar, from where the baseline is now."""
-        left, step = self.baseline.get_left()[0], self.step * self.k
+        left, step = self.baseline.get_left()[0], self.step * self.zoom
         return [left + step * (i + 0.5) for i in range(len(self.values))]
 
     def _bar(self, i: int, value: float) -> Rectangle:
-        k = self.k
+        k = self.zoom
         h = max(abs(value) / self.scale_to * self.max_height * k, S.BAR_MIN_H * k)
         fill = self.fills(value) if self.fills else self.color
         bar = Rectangle(width=self.bar_w * k, height=h, stroke_width=0, fill_color=fill,
@@ -240,7 +260,7 @@ class WeightBars(VGroup):
         return bar.move_to([self.xs[i], self.baseline.get_y(), 0], aligned_edge=edge)
 
     def _value_label(self, i: int) -> Text:
-        k = self.k
+        k = self.zoom
         t = label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT).scale(k)
         fit(t, self.bar_w * k * S.VALUE_LABEL_W, config.frame_height)
         bar = self.bars[i]
@@ -258,8 +278,21 @@ class WeightBars(VGroup):
         target.fills = fills if fills is not None else self.fills
         for i, v in enumerate(target.values):
             target.bars[i].become(target._bar(i, v))
-            target.value_labels[i].become(target._value_label(i))
+            target.value_labels.submobjects[i] = target._value_label(i)  # its .text is the value shown
         return target
+
+
+def outline(m: Mobject, color: ManimColor = S.HIGHLIGHT, *, buff: float | tuple[float, float] = 0.0,
+            stroke: float = S.OUTLINE_STROKE, corner: float = 0.0, height: float | None = None) -> Rectangle:
+    """A frame around a cell, a row or a bar the narration points at: `buff` away from it (one value,
+    or x and y), rounded with `corner`; `height` fixes its height (a band exactly one cell high never
+    crosses the text of the rows around it)."""
+    from manim import SurroundingRectangle
+
+    frame = SurroundingRectangle(m, color=color, buff=buff, stroke_width=stroke, corner_radius=corner)
+    if height is not None:
+        frame.stretch_to_fit_height(height)
+    return frame
 
 
 def attention_lines(src: Mobject, targets: Sequence[Mobject], weights: Sequence[float],
@@ -296,19 +329,19 @@ def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimCol
 _TEX_TEMPLATE = None
 
 
-def math(*parts: str, color: ManimColor = S.TEXT, scale: float = S.MATH_SCALE):
+def tex(*parts: str, color: ManimColor = S.TEXT, scale: float = S.MATH_SCALE):
     """MathTex in the lesson's template (no CJK inside: Chinese goes in `label`)."""
     global _TEX_TEMPLATE
     from manim import MathTex, TexTemplate
 
     if _TEX_TEMPLATE is None:
         _TEX_TEMPLATE = TexTemplate(documentclass=S.TEX_DOCUMENTCLASS, preamble=S.TEX_PREAMBLE)
-    return MathTex(*parts, color=color, tex_template=_TEX_TEMPLATE).scale(scale)
+    return _light(MathTex(*parts, color=color, tex_template=_TEX_TEMPLATE).scale(scale))
 
 
 def attention_formula():
     """Attention(Q,K,V) = softmax(QKᵀ/√d_k) V, with Q, K and V in their role colours."""
-    f = math(r"\mathrm{Attention}(", "Q", ",", "K", ",", "V", r")=\mathrm{softmax}\!\left(",
+    f = tex(r"\mathrm{Attention}(", "Q", ",", "K", ",", "V", r")=\mathrm{softmax}\!\left(",
              r"{ Q", r"K^\top", r"\over \sqrt{d_k} }", r"\right)", "V")
     for i, c in ((1, S.Q_COLOR), (3, S.K_COLOR), (5, S.V_COLOR), (7, S.Q_COLOR), (8, S.K_COLOR),
                  (11, S.V_COLOR)):
@@ -348,6 +381,6 @@ def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor = S.TEXT) ->
     pieces = VGroup()
     for i, part in enumerate(s.split("$")):
         if part.strip():
-            pieces.add(math(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
+            pieces.add(tex(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
                        else word(part.strip(), size, color))
     return pieces.arrange(RIGHT, buff=gap)

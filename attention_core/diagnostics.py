@@ -1,0 +1,54 @@
+"""The quantities the lesson's contrasts and common mistakes show, as small pure functions.
+
+Each takes rows or matrices of an `AttentionPass` (rows = queries, columns = keys) and returns numbers a
+scene only places and animates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .attention import softmax
+
+
+def strongest_other(row: np.ndarray, exclude: int) -> int:  # [n], index -> index
+    """The index of the largest entry of a row other than `exclude` (ties go to the first): the key a
+    query favours most besides itself, or the runner-up to the chosen key."""
+    others = row.astype(float).copy()
+    others[exclude] = -np.inf
+    return int(np.argmax(others))
+
+
+def wrong_axis_weights(scaled: np.ndarray) -> np.ndarray:  # [n_q, n_k] -> [n_q, n_k]
+    """The common mistake: softmax over the queries (each column sums to one) instead of each query's
+    keys (each row sums to one)."""
+    return softmax(scaled, axis=0)
+
+
+def total_variation(p: np.ndarray, q: np.ndarray) -> float:  # [n], [n] -> scalar in [0, 1]
+    """Total-variation distance of two distributions: the share of weight that moves."""
+    return float(np.abs(np.asarray(p) - np.asarray(q)).sum() / 2)
+
+
+def magnified_softmax(scores: np.ndarray, d_k: int, factors: Sequence[float],
+                      saturated: float) -> tuple[float, np.ndarray]:
+    # [n] raw scores -> (factor, [n] weights)
+    """Scores grown by each factor in turn, then scaled by √d_k and put through softmax: the first
+    factor whose top weight reaches `saturated` and those weights (the last factor if none does).
+    Dividing by √d_k does not keep a softmax from saturating when the scores themselves grow."""
+    for factor in factors:
+        weights = softmax(np.asarray(scores, dtype=float) * factor / np.sqrt(d_k))
+        if weights.max() >= saturated:
+            break
+    return factor, weights
+
+
+def weight_as_score_moves(scores: np.ndarray, key: int, xs: np.ndarray, scale: float) -> np.ndarray:
+    # [n] raw scores, key index, [m] trial scores -> [m]
+    """The weight `key` gets when its raw score is each of xs in turn and the others stay: the smooth
+    curve that soft lookup follows (hard lookup jumps from 0 to 1 where the key takes the lead)."""
+    trial = np.tile(np.asarray(scores, dtype=float), (len(xs), 1))  # [m, n]
+    trial[:, key] = xs
+    return softmax(trial * scale)[:, key]

@@ -1,0 +1,30 @@
+"""The `attention-lesson` command: one small module per command, registered here."""
+
+from __future__ import annotations
+
+import click
+
+from attention_core import __version__
+
+from .check import check
+from .lesson import lesson
+from .list import list_scenes
+from .numbers import numbers
+from .render import render
+from .sheet import sheet
+from .slides import slides
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="attention-lesson")
+def main():
+    """Turn the attention lesson into videos and slide decks: numbers, scenes, renders."""
+
+
+main.add_command(numbers)
+main.add_command(check)
+main.add_command(list_scenes)
+main.add_command(render)
+main.add_command(lesson)
+main.add_command(slides)
+main.add_command(sheet)

@@ -1,0 +1,128 @@
+"""Options shared by several commands, defined once, and the checks that turn bad input into one
+clear line with exit status 2."""
+
+from __future__ import annotations
+
+import functools
+
+import click
+
+from attention_core import LANGS, MODES, LessonError, load
+
+
+class LessonFileError(click.ClickException):
+    """A bad lesson file: one clear line, exit status 2 (like a usage error), no traceback."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def load_lesson(path):
+    try:
+        return load(path)
+    except LessonError as e:
+        raise LessonFileError(str(e)) from None
+
+
+def check_context(lesson, context: str | None) -> str:
+    """The context's name (the lesson's first when None); a usage error naming the choices if the
+    lesson has no such context."""
+    try:
+        return lesson.context_name(context)
+    except LessonError:
+        raise click.BadParameter(
+            f"{context!r} is not a context of {lesson.source}; choose one of: " + ", ".join(lesson.contexts),
+            param_hint="--context") from None
+
+
+def lesson_option(f):
+    return click.option(
+        "--lesson", "lesson", metavar="FILE", default=None,
+        help="Lesson file (TOML) or packaged lesson name; default: the packaged default lesson.",
+    )(f)
+
+
+def context_option(f):
+    return click.option(
+        "--context", "context", metavar="NAME", default=None,
+        help="Which context (sentence) of the lesson; default: the lesson's first.",
+    )(f)
+
+
+def mode_option(f):
+    return click.option(
+        "--mode", type=click.Choice(MODES), default="scaled", show_default=True,
+        help="Normalizer: scaled (÷√d_k), unscaled (no √d_k) or uniform (1/n each).",
+    )(f)
+
+
+def lang_option(f):
+    return click.option(
+        "--lang", type=click.Choice(LANGS), default=LANGS[0], show_default=True,
+        help="Language of on-screen text and narration.",
+    )(f)
+
+
+def json_option(f):
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
+
+
+def lesson_options(f):
+    """--lesson, --context and --mode, and the lesson loaded with a clean error."""
+
+    @lesson_option
+    @context_option
+    @mode_option
+    @functools.wraps(f)
+    def wrapper(*args, lesson, context, mode, **kwargs):
+        les = load_lesson(lesson)
+        return f(*args, lesson=les, context=check_context(les, context), mode=mode, **kwargs)
+
+    return wrapper
+
+
+def _render_opts(video: bool) -> list:
+    """What to render, how, and where; `video` adds the video-only options (format, alpha, clips)."""
+    from ..pipeline.plan import FORMATS, QUALITIES
+
+    video_only = [
+        click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
+                     help="png is the last frame (a poster); gif uses a palette made for the clip."),
+        click.option("--transparent", is_flag=True,
+                     help="Alpha channel: webm = VP9 with alpha, mov = ProRes 4444."),
+        click.option("--sections", is_flag=True,
+                     help="Also one clip per step: <id>-<nn>-<step>.<ext>, for click-by-click slides."),
+    ]
+    return [
+        lesson_option, context_option, mode_option, lang_option,
+        click.option("--quality", type=click.Choice(list(QUALITIES)), default="low", show_default=True,
+                     help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60."),
+        click.option("--fps", type=click.IntRange(1, 120), default=None,
+                     help="Frame rate (default: the quality's)."),
+        *(video_only if video else []),
+        click.option("--out", type=click.Path(file_okay=False), default=None,
+                     help="Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>)."),
+        click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
+                     help="Worker processes (default: the number of cores)."),
+        click.option("--force", is_flag=True, help="Render even what is up to date."),
+        click.option("--dry-run", is_flag=True, help="Say what would be rendered, render nothing."),
+        click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
+    ]
+
+
+def _apply(opts, f):
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def render_options(f):
+    """Everything `render` and `lesson` share: what to render, how, and where."""
+    return _apply(_render_opts(video=True), f)
+
+
+def slides_options(f):
+    """The same for `slides`, without the video-only options (a deck's clips are always mp4)."""
+    return _apply(_render_opts(video=False), f)

@@ -1,0 +1,50 @@
+"""Progress bars for renders (rich, on stderr): one for the whole run, one per scene, by steps."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..pipeline.runner import beat_count
+
+WIDTH = 28  # of the description column
+
+
+class Bars:
+    """A pipeline.build.Progress drawn with rich; failures are printed with their error at the end."""
+
+    def __init__(self, quiet: bool = False):
+        self.quiet = quiet
+        self.progress = None  # shown from the first job on: nothing at all when nothing renders
+        self.failures = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.progress is not None:
+            self.progress.__exit__(*exc)
+        for f in self.failures:
+            click.echo(f"scene {f.id} failed: {f.error}", err=True)
+        return False
+
+    def start(self, jobs) -> None:
+        columns = (TextColumn(f"{{task.description:<{WIDTH}}}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn())
+        self.progress = Progress(*columns, console=Console(stderr=True), disable=self.quiet,
+                                 transient=False)
+        self.progress.__enter__()
+        self.whole = self.progress.add_task("all scenes", total=len(jobs))
+        self.totals = {j.id: beat_count(j) for j in jobs}
+        self.tasks = {j.id: self.progress.add_task(f"  {j.id}", total=self.totals[j.id]) for j in jobs}
+
+    def beat(self, scene_id: str, beat: str) -> None:
+        self.progress.update(self.tasks[scene_id], advance=1, description=f"  {scene_id}: {beat}"[:WIDTH])
+
+    def done(self, result) -> None:
+        self.progress.update(self.tasks[result.id], completed=self.totals[result.id],
+                             description=f"  {result.id}" + ("" if result.ok else " FAILED"))
+        self.progress.advance(self.whole)
+        if not result.ok:
+            self.failures.append(result)

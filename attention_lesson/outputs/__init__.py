@@ -1,0 +1,2 @@
+"""What is made from rendered scenes: slide decks (deck: reveal.js HTML, PowerPoint) and the contact
+sheet (sheet)."""

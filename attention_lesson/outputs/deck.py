@@ -1,0 +1,100 @@
+"""Slide decks from the scenes' slides (pipeline/slides.py): manim-slides' converters join them into
+deck/index.html (RevealJS, with the reveal.js files from npm copied beside it: no network needed) or
+deck.pptx (a movie per slide), one slide per step of every scene, the narration as speaker notes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import io
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..pipeline.plan import ROOT
+from ..pipeline.slides import presentation
+
+# installed by scripts/setup.sh (npm ci); package.json pins the version manim-slides' RevealJS template
+# is written for (its reveal_version, 6.0.1)
+REVEAL = ROOT / "node_modules" / "reveal.js"
+REVEAL_DIR = "reveal.js"  # where the deck's copy of reveal.js sits, beside index.html
+DECK_HTML = "deck/index.html"
+DECK_PPTX = "deck.pptx"
+PPTX_WIDTH = 1280  # slide width in px (PowerPoint's 13.33 in widescreen); the height keeps the aspect
+
+
+def reveal_missing() -> str | None:
+    if (REVEAL / "dist" / "reveal.js").exists():
+        return None
+    return (f"reveal.js (for HTML decks) is not installed in {REVEAL.parent}: run ./scripts/setup.sh "
+            "(or: npm ci)")
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")
+
+
+def _as_markdown(text: str) -> str:
+    """The narration as literal Markdown inside HTML: reveal.js reads the notes' text (entities
+    decoded) and parses it as Markdown, so escape both (no emphasis, no tags, nothing lost)."""
+    return html.escape(_MARKDOWN.sub(r"\\\1", text), quote=False)
+
+
+def build_deck(out_dir: Path, ids: list[str], to: str, title: str) -> Path:
+    """Join the scenes' slides into one deck in out_dir (deck/ for html, deck.pptx); its path."""
+    from manim_slides.convert import PowerPoint, RevealJS
+
+    configs = [presentation(out_dir, i) for i in ids]
+    with tempfile.TemporaryDirectory(prefix=".tmp-deck-", dir=out_dir) as tmp:
+        tmp = Path(tmp)
+        if to == "pptx":
+            w, h = configs[0].resolution
+            with contextlib.redirect_stderr(io.StringIO()):  # its tqdm bars, whatever -q says
+                PowerPoint(presentation_configs=configs, width=PPTX_WIDTH,
+                           height=round(PPTX_WIDTH * h / w)).convert_to(tmp / DECK_PPTX)
+            os.replace(tmp / DECK_PPTX, out_dir / DECK_PPTX)
+            return out_dir / DECK_PPTX
+        for c in configs:
+            for s in c.slides:
+                s.notes = _as_markdown(s.notes)
+        deck = tmp / "deck"
+        # reveal.js from the copy beside the page; arrows to click (bottom right, off the drawing),
+        # a progress bar, the slide number in the speaker view (S), the slide in the URL (reload)
+        RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
+                 background_color=configs[0].background_color, controls="true", progress="true",
+                 slide_number="c/t", show_slide_number="speaker", hash="true",
+                 ).convert_to(deck / "index.html")
+        _mute_all(deck / "index.html")
+        _copy_reveal(deck)
+        _swap_in(deck, out_dir / "deck")
+    return out_dir / DECK_HTML
+
+
+def _mute_all(page: Path) -> None:
+    """The clips are silent: mark every one muted (the template mutes the first only), so browsers
+    autoplay each slide even without a click first, e.g. after a reload mid-deck (no "Unmute")."""
+    text = page.read_text(encoding="utf-8")
+    text = re.sub(r'(data-background-video="[^"]*")(?!\s*data-background-video-muted)',
+                  r"\1 data-background-video-muted", text)
+    page.write_text(text, encoding="utf-8")
+
+
+def _copy_reveal(deck: Path) -> None:
+    """Copy the reveal.js files the page names (and reveal.js's licence) beside it."""
+    page = (deck / "index.html").read_text(encoding="utf-8")
+    wanted = set(re.findall(rf'(?:href|src)="{re.escape(REVEAL_DIR)}/([^"]+)"', page)) | {"LICENSE"}
+    for rel in sorted(wanted):
+        dst = deck / REVEAL_DIR / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(REVEAL / rel, dst)
+
+
+def _swap_in(new: Path, dst: Path) -> None:
+    """Replace the folder dst by new, never leaving a half-written deck at dst."""
+    old = new.parent / "old"
+    if dst.exists():
+        os.replace(dst, old)
+    os.replace(new, dst)
+    shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,79 @@
+"""A scene rendered as manim-slides slides: one clip per step, the step's narration as its notes.
+
+`slide_class(cls)` is the same scene class plus manim-slides' `Slide`, each step opening a slide
+(`next_slide`) instead of a section. The plain class stays a plain manim `Scene`, so `manim render` and
+the video pipeline are untouched. The worker renders the variant like any job and `collect` keeps its
+per-step clips as slides/<id>-<nn>-<step>.mp4 with slides/<id>.json (manim-slides'
+PresentationConfig, paths relative to the output folder), recorded in the manifest: a re-run with
+nothing changed renders nothing. outputs/deck.py joins them into a deck.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+from .plan import Job
+
+
+def slide_class(cls):
+    """`cls` as a manim-slides Slide: every step (beat) starts a slide with its line as notes."""
+    from manim import Scene, config
+    from manim_slides import Slide
+    from manim_slides.slide.base import BaseSlide
+
+    logging.getLogger("manim-slides").setLevel(logging.WARNING)  # not its per-scene INFO lines
+
+    class Deck(cls, Slide):
+        skip_reversing = True  # a deck plays forwards: no reversed clips
+
+        # Slide.__init__ and Slide.render set config keys manim 0.22 no longer has (write_to_movie:
+        # video is the default output; flush_cache; max_files_cached=inf): the same steps here.
+        def __init__(self, *args, on_beat=None, after_beat=None, **kwargs):
+            self.set_hooks(on_beat, after_beat)
+            BaseSlide.__init__(self, *args, **kwargs)
+
+        def render(self, *args, **kwargs):
+            config["max_files_cached"] = -1  # unlimited: the slides are made of the partial movies
+            Scene.render(self, *args, **kwargs)
+            self._save_slides(use_cache=False, skip_reversing=True)
+
+        def open_step(self, key, line, loop):
+            self.next_slide(key, notes=line, loop=loop)
+
+        def _close_line(self):
+            # a looping step replays while the teacher talks: no hold for reading time at its end
+            if (self._line is not None and self._base_slide_config.loop
+                    and self._current_animation > self._start_animation):
+                self._line = None
+                return
+            super()._close_line()
+
+    Deck.__name__ = Deck.__qualname__ = cls.__name__
+    return Deck
+
+
+def collect(job: Job, scene, folder: Path, tmp: Path) -> dict[str, Path]:
+    """Map of final file name -> file, for the slides manim-slides saved under `folder`."""
+    from manim_slides.config import PresentationConfig
+
+    config = PresentationConfig.from_file(folder / f"{scene}.json")
+    steps = scene.beats if len(scene.beats) == len(config.slides) else [None] * len(config.slides)
+    files: dict[str, Path] = {}
+    data = json.loads(config.model_dump_json())
+    for n, (slide, entry, step) in enumerate(zip(config.slides, data["slides"], steps), start=1):
+        name = f"slides/{job.id}-{n:02d}" + (f"-{step}" if step else "") + ".mp4"
+        files[name] = slide.file
+        entry["file"] = entry["rev_file"] = name  # relative to the output folder
+    index = tmp / f"{job.id}.slides.json"
+    index.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    files[job.main_file()] = index
+    return files
+
+
+def presentation(out_dir: Path, scene_id: str):
+    from manim_slides.config import PresentationConfig
+
+    # from_file reads clip paths relative to the folder above slides/, i.e. the output folder
+    return PresentationConfig.from_file(out_dir / "slides" / f"{scene_id}.json")

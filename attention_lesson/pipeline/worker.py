@@ -1,0 +1,160 @@
+"""Render one job with manim in this process, then move its files into place atomically.
+
+Everything is first written under a private temporary folder inside the output folder and renamed
+into place only when the whole job succeeded: an interrupted or failed render leaves no partial file at
+an output path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from scenes.common.settings import Settings
+
+from . import ffmpeg
+from .plan import QUALITIES, Job
+
+TMP_PREFIX = ".tmp-"  # a job's private folder in the output folder: .tmp-<scene>-<pid>-<random>
+
+
+@dataclass
+class Result:
+    id: str
+    ok: bool
+    files: list[str]
+    error: str = ""
+    seconds: float = 0.0
+
+
+def manim_config(job: Job, media_dir: Path, tmp: Path) -> dict:
+    """All manim configuration of a job, in one place (tempconfig ignores unknown keys silently)."""
+    o = job.options
+    video = o.format in ("mp4", "webm", "mov", "gif")
+    cfg = {
+        "quality": QUALITIES[o.quality][0],
+        "frame_rate": o.frame_rate,
+        "media_dir": str(media_dir),
+        "video_dir": str(tmp),
+        "images_dir": str(tmp),
+        "sections_dir": str(tmp / "sections"),
+        "output_file": job.id,
+        "disable_caching": True,  # measured: manim's per-play cache costs more than it saves here
+        "verbosity": "WARNING",
+        "progress_bar": "none",
+        "transparent": o.transparent,
+        "save_sections": o.sections and video,
+        "write_to_movie": video,
+        "save_last_frame": not video,
+        "format": "mp4" if o.format == "gif" else o.format,
+    }
+    if cfg["format"] == "mp4":
+        cfg["video_encoder_options"] = dict(ffmpeg.X264_OPTIONS)
+    if o.format == "mov" and o.transparent:
+        # ProRes 4444 with alpha: what Final Cut, Premiere, PowerPoint and Keynote read (not qtrle)
+        cfg.update(video_codec="prores_ks", pixel_format="yuva444p10le",
+                   video_encoder_options={"profile": "4444"})
+    return cfg
+
+
+def _collect(job: Job, scene, tmp: Path) -> dict[str, Path]:
+    """Map of final file name -> file written by manim (converted where the format needs it)."""
+    o, fw = job.options, scene.renderer.file_writer
+    files: dict[str, Path] = {}
+    if o.format == "png":
+        files[f"{job.id}.png"] = Path(fw.image_file_path)
+        return files
+    movie = Path(fw.movie_file_path)
+    if o.format == "gif":
+        gif = tmp / f"{job.id}.final.gif"
+        ffmpeg.to_gif(movie, gif, o.frame_rate)
+        files[f"{job.id}.gif"] = gif
+    else:
+        files[job.main_file()] = movie
+    if o.format == "mov" and o.transparent:
+        ffmpeg.retag_prores_4444(movie)
+    srt = movie.with_suffix(".srt")
+    if srt.exists():
+        files[f"{job.id}.srt"] = srt
+    if o.sections:
+        files.update(_sections(job, tmp / "sections", tmp))
+    files[f"{job.id}.steps.json"] = _steps(job, scene, tmp)
+    return files
+
+
+def _sections(job: Job, folder: Path, tmp: Path) -> dict[str, Path]:
+    """manim's section clips renamed <id>-<nn>-<step>.<ext> (GIF clips converted)."""
+    index = json.loads((folder / f"{job.id}.json").read_text(encoding="utf-8"))
+    out = {}
+    for n, sec in enumerate((s for s in index if s["name"] != "autocreated"), start=1):
+        src = folder / sec["video"]
+        name = f"{job.id}-{n:02d}-{sec['name']}.{job.options.format}"
+        if job.options.format == "gif":
+            gif = tmp / name
+            ffmpeg.to_gif(src, gif, job.options.frame_rate)
+            src = gif
+        elif job.options.format == "mov" and job.options.transparent:
+            ffmpeg.retag_prores_4444(src)
+        out[name] = src
+    return out
+
+
+def _steps(job: Job, scene, tmp: Path) -> Path:
+    """A sidecar naming each step and its narration (for chapters, slides and speaker notes)."""
+    subs = scene.renderer.file_writer.subcaptions
+    steps = [{"step": b, "narration": s.content, "start": s.start.total_seconds(),
+              "end": s.end.total_seconds()} for b, s in zip(scene.beats, subs)]
+    data = {"id": job.id, "title": job.scene.title(job.options.lang), "lang": job.options.lang,
+            "duration": scene.renderer.time, "steps": steps}
+    p = tmp / f"{job.id}.steps.json"
+    p.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    return p
+
+
+def tmp_folder(job: Job) -> Path:
+    """A private folder for one job's files, named so that a later run can tell whether the process
+    that made it is still alive (runner.sweep)."""
+    job.out_dir.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{job.id}-{os.getpid()}-", dir=job.out_dir))
+
+
+def render(job: Job, media_dir: Path, on_beat=None) -> Result:
+    """Render one job; never raises: a failure is a Result with ok=False and the error.
+    on_beat(scene_id, beat) is called as each step starts (progress)."""
+    from manim import tempconfig
+
+    start = time.perf_counter()
+    tmp = tmp_folder(job)
+    o = job.options
+    try:
+        cls = job.scene.load()
+        with Settings(o.lesson, o.context, o.mode, o.lang).applied(), \
+                tempconfig(manim_config(job, media_dir, tmp)):
+            if o.slides:  # the scene as a manim-slides Slide: a clip and notes per step
+                from .slides import collect, slide_class
+
+                scene = slide_class(cls)(output_folder=(tmp / "slides").resolve(), on_beat=on_beat)
+                scene.render()
+                files = collect(job, scene, tmp / "slides", tmp)
+            else:
+                scene = cls(on_beat=on_beat)
+                scene.render()
+                files = _collect(job, scene, tmp)
+        for name, src in files.items():  # each rename is atomic; all files exist before the first
+            (job.out_dir / name).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(src, job.out_dir / name)
+        return Result(job.id, True, sorted(files), seconds=time.perf_counter() - start)
+    except BaseException as e:  # noqa: BLE001 - reported per scene, the others go on
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        tb = traceback.format_exc(limit=-3)
+        return Result(job.id, False, [], f"{type(e).__name__}: {e}\n{tb}",
+                      time.perf_counter() - start)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -1,1 +1,0 @@
-"""The render pipeline: plan (what is stale, no manim), worker (one scene), runner (many), join."""
