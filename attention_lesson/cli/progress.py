@@ -32,19 +32,23 @@ class Bars:
     def start(self, jobs) -> None:
         columns = (TextColumn(f"{{task.description:<{WIDTH}}}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())
+        # refreshed on every event, not by rich's own thread: render workers are forked while the
+        # bars show, and a fork should not happen while another thread holds the console's lock
         self.progress = Progress(*columns, console=Console(stderr=True), disable=self.quiet,
-                                 transient=False)
+                                 transient=False, auto_refresh=False)
         self.progress.__enter__()
         self.whole = self.progress.add_task("all scenes", total=len(jobs))
         self.totals = {j.id: beat_count(j) for j in jobs}
         self.tasks = {j.id: self.progress.add_task(f"  {j.id}", total=self.totals[j.id]) for j in jobs}
 
     def beat(self, scene_id: str, beat: str) -> None:
-        self.progress.update(self.tasks[scene_id], advance=1, description=f"  {scene_id}: {beat}"[:WIDTH])
+        self.progress.update(self.tasks[scene_id], advance=1, description=f"  {scene_id}: {beat}"[:WIDTH],
+                             refresh=True)
 
     def done(self, result) -> None:
         self.progress.update(self.tasks[result.id], completed=self.totals[result.id],
                              description=f"  {result.id}" + ("" if result.ok else " FAILED"))
         self.progress.advance(self.whole)
+        self.progress.refresh()
         if not result.ok:
             self.failures.append(result)

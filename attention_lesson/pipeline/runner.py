@@ -62,9 +62,12 @@ def sweep(out_dir: Path) -> list[Path]:
     return gone
 
 
-def _init_worker(ids, cache_root: str, events) -> None:
+def _init_worker(counter, cache_root: str, events) -> None:
     global _worker_media, _events
-    _worker_media = Path(cache_root) / f"w{ids.get()}"
+    with counter.get_lock():  # worker k gets media folder w<k>, k = 0, 1, ...
+        k = counter.value
+        counter.value += 1
+    _worker_media = Path(cache_root) / f"w{k}"
     _events = events
 
 
@@ -114,10 +117,11 @@ def _run(jobs, workers, cache_root, on_beat, on_done) -> list[Result]:
             results.append(r)
         return results
 
+    # Fork with no other thread running in this process: a child inherits every lock as it was at fork
+    # time, including those another thread held (a queue's feeder, a progress bar's refresh). So no
+    # queue is written to before the fork, and the thread that relays progress starts after it.
     ctx = mp.get_context("fork")
-    ids, events = ctx.Queue(), ctx.Queue()
-    for i in range(workers):
-        ids.put(i)
+    counter, events = ctx.Value("i", 0), ctx.Queue()
     stop = threading.Event()
 
     def pump():
@@ -130,17 +134,18 @@ def _run(jobs, workers, cache_root, on_beat, on_done) -> list[Result]:
                 return
 
     t = threading.Thread(target=pump, daemon=True)
-    t.start()
     try:
-        with ctx.Pool(workers, initializer=_init_worker, initargs=(ids, str(cache_root), events),
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(counter, str(cache_root), events),
                       maxtasksperchild=None) as pool:
+            t.start()
             for r in pool.imap_unordered(_run_in_worker, jobs):
                 _record(r, by_id[r.id])
                 on_done(r)
                 results.append(r)
     finally:
         stop.set()
-        t.join()
+        if t.is_alive():
+            t.join()
     order = {j.id: i for i, j in enumerate(jobs)}
     return sorted(results, key=lambda r: order[r.id])
 
