@@ -2,19 +2,7 @@
 different weights and a different output; the outputs compared dimension by dimension."""
 
 import numpy as np
-from manim import (
-    DOWN,
-    LEFT,
-    RIGHT,
-    UP,
-    Arrow,
-    FadeIn,
-    GrowArrow,
-    LaggedStart,
-    Rectangle,
-    VGroup,
-    Write,
-)
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, GrowArrow, LaggedStart, Rectangle, VGroup, Write
 
 from attention_core import attend
 from scenes.common import style as S

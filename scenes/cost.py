@@ -4,20 +4,7 @@ and is not."""
 from __future__ import annotations
 
 import numpy as np
-from manim import (
-    DOWN,
-    LEFT,
-    RIGHT,
-    UP,
-    Arrow,
-    Create,
-    FadeIn,
-    GrowArrow,
-    Line,
-    Rectangle,
-    VGroup,
-    Write,
-)
+from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, Rectangle, VGroup, Write
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene

@@ -8,7 +8,17 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, RoundedRectangle, Text
 from attention_core import MODES, attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, WeightBars, even_labels, fit, label, number_text, outline, tex, vector
+from scenes.common.mobjects import (
+    NumberGrid,
+    WeightBars,
+    even_labels,
+    fit,
+    label,
+    number_text,
+    outline,
+    tex,
+    vector,
+)
 
 PUNCTUATION = ":：,，;；)）"
 SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: the font's glyphs are uneven

@@ -5,15 +5,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowArrow, VGro
 from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import (
-    TokenRow,
-    WeightBars,
-    attention_formula,
-    label,
-    vector,
-    weight_arrow,
-    word,
-)
+from scenes.common.mobjects import TokenRow, WeightBars, attention_formula, label, vector, weight_arrow, word
 
 
 class Overview(LessonScene):

@@ -17,16 +17,7 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import (
-    NumberGrid,
-    cell_width_for,
-    label,
-    number_text,
-    outline,
-    tex,
-    vector,
-    word,
-)
+from scenes.common.mobjects import NumberGrid, cell_width_for, label, number_text, outline, tex, vector, word
 
 ROLES = (  # (attribute of AttentionPass, colour, TeX name: W_Q and the Q matrix)
     ("q", S.Q_COLOR, "Q"),

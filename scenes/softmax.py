@@ -21,15 +21,7 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import (
-    WeightBars,
-    even_labels,
-    fit,
-    number_text,
-    outline,
-    tex,
-    word,
-)
+from scenes.common.mobjects import WeightBars, even_labels, fit, number_text, outline, tex, word
 
 BAR_H = 1.8  # tallest bar (a weight of 1), leaving room for the sum below the chart
 
