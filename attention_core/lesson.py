@@ -6,6 +6,7 @@ The file's keys are the field names (vocab, w_q, w_k, w_v, contexts): there is n
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -18,7 +19,7 @@ MIN_DIMS, MAX_DIMS = 2, 8
 LANGS = ("zh", "en")
 DEFAULT = "default"
 
-TOP_KEYS = {"focus", "title", "dimensions", "vocab", "projections", "contexts"}
+TOP_KEYS = {"focus", "title", "author", "dimensions", "vocab", "projections", "contexts"}
 REQUIRED_TOP = ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
 
@@ -45,6 +46,7 @@ class Lesson:
     contexts: dict[str, tuple[str, ...]]  # name -> tokens, in file order
     focus: str
     title: dict[str, str] = field(default_factory=dict)  # lang -> title
+    author: str = ""  # who made the lesson: the decks' and files' author
     dimensions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lang -> d_v names
 
     @property
@@ -84,29 +86,66 @@ def _is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+def _ordinals(items: list[int]) -> str:
+    """1-based positions for a message: "2", "2 and 4", "2–4"."""
+    items = [i + 1 for i in items]
+    if len(items) > 2 and items == list(range(items[0], items[-1] + 1)):
+        return f"{items[0]}–{items[-1]}"
+    if len(items) == 1:
+        return str(items[0])
+    return ", ".join(map(str, items[:-1])) + f" and {items[-1]}"
+
+
+def _found(x) -> str:
+    """What was found, with a hint when a number was written in quotes."""
+    if isinstance(x, str):
+        try:
+            float(x)
+        except ValueError:
+            return repr(x)
+        return f"the text {x!r} (write numbers without quotes)"
+    return repr(x)
+
+
 def _numbers(file: str, key: str, row) -> list[float]:
+    """A list of finite numbers; positions in messages count from 1 (`number 2`)."""
     if not isinstance(row, list):
         raise LessonError(file, key, "a list of numbers", f"{type(row).__name__} {row!r}")
     for i, x in enumerate(row):
         if not _is_number(x):
-            raise LessonError(file, f"{key}[{i}]", "a number", repr(x))
+            raise LessonError(file, f"{key} number {i + 1}", "a number", _found(x))
         if not math.isfinite(x):
-            raise LessonError(file, f"{key}[{i}]", "a finite number", repr(x))
+            raise LessonError(file, f"{key} number {i + 1}", "a finite number", repr(x))
     return [float(x) for x in row]
 
 
+def _odd_row(widths: list[int]) -> int | None:
+    """The row whose length differs from the others' (the most common length wins; a tie blames the
+    later row): None when all rows agree."""
+    counts = {w: widths.count(w) for w in widths}
+    usual = max(counts, key=lambda w: (counts[w], -widths.index(w)))
+    odd = [i for i, w in enumerate(widths) if w != usual]
+    return odd[0] if odd else None
+
+
 def _matrix(file: str, key: str, value, rows: int) -> np.ndarray:
+    """A list of `rows` rows of equal length; rows in messages count from 1 (`row 2`)."""
     if not isinstance(value, list) or not value:
         raise LessonError(file, key, f"a matrix (a list of {rows} rows)", repr(value))
     if len(value) != rows:
-        raise LessonError(file, key, f"{rows} rows (d_model)", f"{len(value)} rows")
-    data = [_numbers(file, f"{key}[{i}]", row) for i, row in enumerate(value)]
-    width = len(data[0])
-    for i, row in enumerate(data):
-        if len(row) != width:
-            raise LessonError(
-                file, f"{key}[{i}]", f"{width} numbers like row 0", f"{len(row)} numbers"
-            )
+        raise LessonError(file, key, f"{rows} rows (one per embedding dimension, d_model)",
+                          f"{len(value)} rows")
+    data = [_numbers(file, f"{key} row {i + 1}", row) for i, row in enumerate(value)]
+    widths = [len(r) for r in data]
+    odd = _odd_row(widths)
+    if odd is not None:
+        others = [i for i in range(len(data)) if i != odd]
+        raise LessonError(
+            file, f"{key} row {odd + 1}",
+            f"{widths[others[0]]} numbers like row{'s' if len(others) > 1 else ''} {_ordinals(others)}",
+            f"{widths[odd]} numbers",
+        )
+    width = widths[0]
     if not MIN_DIMS <= width <= MAX_DIMS:
         raise LessonError(
             file, key, f"{MIN_DIMS} to {MAX_DIMS} columns (the scenes' layout bound)", f"{width}"
@@ -177,10 +216,17 @@ def _parse_contexts(file: str, data: dict, vocab: dict) -> dict[str, tuple[str, 
         for i, t in enumerate(tokens):
             if t not in vocab:
                 raise LessonError(
-                    file, f"{key}[{i}]", f"a token of [vocab] ({', '.join(vocab)})", repr(t)
+                    file, f"{key} token {i + 1}", f"a token of [vocab] ({', '.join(vocab)})", repr(t)
                 )
         contexts[name] = tuple(tokens)
     return contexts
+
+
+def _string(file: str, data: dict, key: str) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str):
+        raise LessonError(file, key, "a string (in quotes)", repr(value))
+    return value
 
 
 def _parse_lang_table(file: str, data: dict, key: str, length: int | None):
@@ -239,6 +285,7 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         contexts=contexts,
         focus=focus,
         title=_parse_lang_table(file, data, "title", None),
+        author=_string(file, data, "author"),
         dimensions=_parse_lang_table(file, data, "dimensions", w_v.shape[1]),
     )
 
@@ -260,6 +307,15 @@ def packaged_lessons() -> list[str]:
     return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def _toml_error(message: str, text: str) -> str:
+    """tomllib's message with the line it points at: "Expected ... (at line 3, column 9): focus = ..."."""
+    m = re.search(r"line (\d+)", message)
+    lines = text.splitlines()
+    if m and 1 <= int(m.group(1)) <= len(lines):
+        return f"{message}: {lines[int(m.group(1)) - 1].strip()}"
+    return message
+
+
 def load(name_or_path: str | Path | None = None) -> Lesson:
     """Load and validate a lesson: a packaged name ('default') or a path to a .toml file."""
     path = resolve(name_or_path)
@@ -278,5 +334,5 @@ def load(name_or_path: str | Path | None = None) -> Lesson:
     except UnicodeDecodeError as e:
         raise LessonError(file, "", "UTF-8 text", f"undecodable byte at {e.start}") from None
     except tomllib.TOMLDecodeError as e:
-        raise LessonError(file, "", "valid TOML", str(e)) from None
+        raise LessonError(file, "", "valid TOML", _toml_error(str(e), raw.decode("utf-8"))) from None
     return parse(data, file)

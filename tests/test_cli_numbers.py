@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from attention_core import __version__
+from attention_core import __version__, attend, load
 from attention_lesson.cli import main
 
 
@@ -62,3 +62,65 @@ def test_version_and_help():
 def test_bad_mode_is_usage_error():
     r = CliRunner().invoke(main, ["numbers", "--mode", "cubic"])
     assert r.exit_code == 2 and "cubic" in r.output
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_new_writes_a_starter_that_passes_check(tmp_path, lang):
+    path = tmp_path / "my-lesson.toml"
+    out = run("new", str(path), "--lang", lang)
+    assert str(path) in out
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("#") and "w_q" in text and "[contexts]" in text
+    checked = run("check", str(path))
+    assert "OK" in checked and "warning" not in checked
+    lesson = load(path)
+    assert len(lesson.contexts) == 2 and lesson.title["zh"] and lesson.title["en"]
+    for name in lesson.contexts:  # the story it tells: the focus takes in a different meaning per context
+        att = attend(lesson, name)
+        f = att.index(lesson.focus)
+        assert att.weights[f].max() > 0.5 and int(att.weights[f].argmax()) != f
+    fruit, company = (attend(lesson, c) for c in lesson.contexts)
+    assert fruit.output[fruit.index(lesson.focus), 0] > 1 > company.output[company.index(lesson.focus), 0]
+
+
+def test_new_refuses_to_overwrite(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("# my own work\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["new", str(path)])
+    assert r.exit_code == 2 and "--force" in r.output
+    assert path.read_text(encoding="utf-8") == "# my own work\n"
+    run("new", str(path), "--force")
+    assert "[vocab]" in path.read_text(encoding="utf-8")
+
+
+def test_check_warns_on_a_tie_for_the_focus(tmp_path):
+    from attention_core.lesson import resolve
+
+    text = resolve("default").read_text(encoding="utf-8")
+    path = tmp_path / "tie.toml"  # "the" offers the same key as "river": bank's top weight is shared
+    path.write_text(text.replace("the     = [0.0, 0.0, 1.0, 0.0]", "the     = [1.0, 0.0, 0.0, 0.0]"),
+                    encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", str(path)])
+    assert r.exit_code == 0, r.output
+    assert "warning: in context river" in r.output and "shared by the, river" in r.output
+    assert "takes the first, the" in r.output
+    assert r.output.count("warning:") == 2  # "the" is in both sentences
+    assert "OK" in run("check", str(resolve("default")))  # no tie, no warning
+    assert "warning" not in CliRunner().invoke(main, ["check", str(resolve("default"))]).output
+
+
+def test_numbers_table_aligns_chinese_tokens_and_names_dimensions(tmp_path):
+    from attention_lesson.cli.numbers import width
+
+    path = tmp_path / "zh.toml"
+    run("new", str(path), "--lang", "zh")
+    out = run("numbers", "--lesson", str(path))
+    blocks = [b.splitlines() for b in out.split("\n\n") if b.startswith(("X ", "weights"))]
+    assert len(blocks) == 2
+    for block in blocks:
+        body = block[1:]  # header and rows
+        assert len({width(line) for line in body}) == 1, body  # every line ends in the same column
+        ends = {width(line[: line.index(".") + 5]) for line in body[1:]}  # the first number's end
+        assert len(ends) == 1, body
+    assert blocks[0][1].split() == ["fruit", "company", "function", "ambiguity"]
+    assert blocks[1][1].split() == ["我", "吃", "一个", "苹果"]

@@ -25,7 +25,7 @@ def swap(old, new, text=GOOD):
 
 CASES = {
     # name: (lesson text, key named, words expected in the message)
-    "toml syntax": (swap('focus = "bank"', 'focus = "bank'), "", ["valid TOML"]),
+    "toml syntax": (swap('focus = "bank"', 'focus = "bank'), "", ["valid TOML", 'line 11', 'focus = "bank']),
     "missing table": (swap("[contexts]", "[kontexts]"), "kontexts", ["unknown key"]),
     "misspelt key": (swap("w_v = [", "w_vv = ["), "projections.w_vv", ["one of w_k, w_q, w_v"]),
     "missing key": (re.sub(r"w_v = \[.*?\n\]\n", "", GOOD, flags=re.S), "projections.w_v",
@@ -34,19 +34,25 @@ CASES = {
                          "  [2.0, 0.0, 0.0, 0.0],\n  [0.0, 0.0, 1.0, 0.0],\n"),
                     "projections.w_k", ["4 rows", "3 rows"]),
     "d_k mismatch": (swap("[0.3, 0.3, 0.0, 1.0],", "[0.3, 0.3, 0.0, 1.0, 0.0],"),
-                     "projections.w_k[3]", ["4 numbers", "5 numbers"]),
+                     "projections.w_k row 4", ["4 numbers like rows 1–3", "5 numbers"]),
+    "short first row": (swap("  [1.0, 0.0, 0.0, 0.0],  # geography", "  [1.0, 0.0, 0.0],  # geography"),
+                        "projections.w_q row 1", ["4 numbers like rows 2–4", "found 3 numbers"]),
     "ragged embedding": (swap("river   = [1.0, 0.0, 0.0, 0.0]", "river   = [1.0, 0.0, 0.0]"),
                          "vocab.river", ["4 numbers", "3"]),
     "non-number": (swap("river   = [1.0, 0.0, 0.0, 0.0]", 'river   = [1.0, "x", 0.0, 0.0]'),
-                   "vocab.river[1]", ["a number", "'x'"]),
+                   "vocab.river number 2", ["a number", "'x'"]),
+    "quoted number": (swap("river   = [1.0, 0.0, 0.0, 0.0]", 'river   = [1.0, "0.5", 0.0, 0.0]'),
+                      "vocab.river number 2", ["a number", "'0.5'", "without quotes"]),
     "nan": (swap("river   = [1.0, 0.0, 0.0, 0.0]", "river   = [1.0, nan, 0.0, 0.0]"),
-            "vocab.river[1]", ["finite", "nan"]),
+            "vocab.river number 2", ["finite", "nan"]),
     "infinity": (swap("[2.3, 2.3, 0.0, 0.0]", "[2.3, inf, 0.0, 0.0]"),
-                 "projections.w_q[3][1]", ["finite", "inf"]),
-    "unknown token": (swap('"river", "bank"]', '"rivers", "bank"]'), "contexts.river[2]",
+                 "projections.w_q row 4 number 2", ["finite", "inf"]),
+    "unknown token": (swap('"river", "bank"]', '"rivers", "bank"]'), "contexts.river token 3",
                       ["a token of [vocab]", "'rivers'"]),
     "empty context": (swap('river   = ["by", "the", "river", "bank"]', "river   = []"),
                       "contexts.river", ["empty context"]),
+    "author not a string": (swap('focus = "bank"', 'author = 3\nfocus = "bank"'), "author",
+                            ["a string", "3"]),
     "focus not in context": (swap('focus = "bank"', 'focus = "river"'), "focus",
                              ["every context", "'river'"]),
     "too many tokens": (swap('river   = ["by", "the", "river", "bank"]',
@@ -55,7 +61,7 @@ CASES = {
     "too many dimensions": (swap("by      = [0.2, 0.0, 1.0, 0.0]", "by      = [" + ", ".join(["0.0"] * 9) + "]"),
                             "vocab.by", ["2 to 8 numbers", "9"]),
     "too many d_k columns": (swap("[2.3, 2.3, 0.0, 0.0],", "[2.3, 2.3" + ", 0.0" * 7 + "],"),
-                             "projections.w_q[3]", ["4 numbers like row 0", "9 numbers"]),
+                             "projections.w_q row 4", ["4 numbers like rows 1–3", "9 numbers"]),
 }
 
 

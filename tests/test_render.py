@@ -190,14 +190,29 @@ def leftovers(folder):
     return sorted(p.name for p in folder.iterdir() if p.name.startswith(".tmp-")) if folder.exists() else []
 
 
+def cli_process(cwd, *args, **kwargs):
+    """`attention-lesson ARGS` in a process of its own (fixture scenes registered)."""
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.Popen([sys.executable, "-m", "tests.fixtures.cli_with_fixtures", *args], cwd=cwd,
+                            env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, **kwargs)
+
+
+def test_quiet_hides_manim_warnings(tmp_path):
+    """manim logs to its own console, which CliRunner does not capture: a real process."""
+    loud = cli_process(tmp_path, "render", "hush", "--out", "o", "-j", "1").communicate(timeout=300)[0]
+    assert b"too short" in loud, loud.decode(errors="replace")
+    quiet = cli_process(tmp_path, "render", "hush", "--out", "o", "-j", "1", "--force", "-q")
+    out = quiet.communicate(timeout=300)[0].decode(errors="replace")
+    assert quiet.returncode == 0 and "too short" not in out and "WARNING" not in out, out
+    assert out.strip().endswith("o/hush.steps.json")
+
+
 def test_interrupt_leaves_no_partial_folders(tmp_path):
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during `render -j 2`."""
-    root = Path(__file__).resolve().parent.parent
     out = tmp_path / "out"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.fixtures.cli_with_fixtures", "render", "blink", "slow", "-j", "2",
-         "--out", str(out), "-q"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(root)},
-        start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = cli_process(tmp_path, "render", "blink", "slow", "-j", "2", "--out", str(out), "-q",
+                       start_new_session=True)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not any(
             (p / "partial_movie_files").exists() or list(p.rglob("*.mp4"))

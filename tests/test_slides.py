@@ -53,6 +53,10 @@ def test_pptx_a_movie_and_notes_per_step(fixtures):
     out = cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d", "-q")
     deck = fixtures / "d" / "deck.pptx"
     assert str(Path("d") / "deck.pptx") in out
+    props = Presentation(str(deck)).core_properties  # the lesson's, no python-pptx template default
+    assert props.title == "注意力机制" and props.language == "zh-CN"
+    assert props.author == props.last_modified_by == props.comments == ""
+    assert props.created.year >= 2026 and props.modified >= props.created
     slides = list(Presentation(str(deck)).slides)
     assert len(slides) == len(steps("zh"))
     for slide, (line, loops) in zip(slides, steps("zh")):

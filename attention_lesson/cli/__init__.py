@@ -9,6 +9,7 @@ from attention_core import __version__
 from .check import check
 from .lesson import lesson
 from .list import list_scenes
+from .new import new
 from .numbers import numbers
 from .render import render
 from .sheet import sheet
@@ -23,6 +24,7 @@ def main():
 
 main.add_command(numbers)
 main.add_command(check)
+main.add_command(new)
 main.add_command(list_scenes)
 main.add_command(render)
 main.add_command(lesson)

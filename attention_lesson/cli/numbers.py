@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import click
 import numpy as np
@@ -11,14 +12,34 @@ from attention_core import attend, hard_lookup
 
 from .options import json_option, lesson_options
 
+PLACES = 4  # decimals in the table (JSON keeps full precision)
 
-def _fmt_matrix(name: str, rows: list[str], cols: list[str], m: np.ndarray) -> str:
-    width = max(8, *(len(c) + 1 for c in cols))
-    head = " " * 10 + "".join(f"{c:>{width}}" for c in cols)
-    lines = [f"{name}", head]
-    for r, row in zip(rows, m):
-        lines.append(f"{r:<10}" + "".join(f"{x:>{width}.4f}" for x in row))
+
+def width(s: str) -> int:
+    """Columns s takes in a terminal: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
+def pad(s: str, n: int, right: bool = True) -> str:
+    fill = " " * max(0, n - width(s))
+    return fill + s if right else s + fill
+
+
+def table(name: str, rows: list[str], cols: list[str], m: np.ndarray) -> str:
+    """A titled matrix: row labels left-aligned, columns right-aligned by display width."""
+    cells = [[f"{x:.{PLACES}f}" for x in row] for row in m]
+    col_w = max([width(c) for c in cols] + [len(c) for row in cells for c in row]) + 2
+    row_w = max(width(r) for r in rows) + 2
+    lines = [name, " " * row_w + "".join(pad(c, col_w) for c in cols)]
+    for r, row in zip(rows, cells):
+        lines.append(pad(r, row_w, right=False) + "".join(pad(c, col_w) for c in row))
     return "\n".join(lines)
+
+
+def dimension_names(lesson, k: int, prefix: str) -> list[str]:
+    """The lesson's dimension names (English) where they name k dimensions, else prefix1..prefixk."""
+    names = list(lesson.dim_names("en"))
+    return names if len(names) == k and lesson.dimensions else [f"{prefix}{i + 1}" for i in range(k)]
 
 
 def as_dict(att, lesson, context_name: str) -> dict:
@@ -53,20 +74,19 @@ def numbers(lesson, context, mode, as_json):
         click.echo(json.dumps(as_dict(att, lesson, context)))
         return
     toks = list(att.tokens)
-    dims = lambda d: [f"d{i + 1}" for i in range(d)]  # noqa: E731
     click.echo(f"lesson {lesson.source}  context {context}: {' '.join(toks)}")
     click.echo(f"mode {mode}  d_k {att.d_k}  scale {att.scale:.4f}  (rows = queries, columns = keys)\n")
     for label, m, cols in [
-        ("X (embeddings)", att.x, dims(att.x.shape[1])),
-        ("Q = X W_Q", att.q, dims(att.d_k)),
-        ("K = X W_K", att.k, dims(att.d_k)),
-        ("V = X W_V", att.v, list(lesson.dim_names("en"))),
+        ("X (embeddings)", att.x, dimension_names(lesson, att.x.shape[1], "x")),
+        ("Q = X W_Q", att.q, [f"q{i + 1}" for i in range(att.d_k)]),
+        ("K = X W_K", att.k, [f"k{i + 1}" for i in range(att.d_k)]),
+        ("V = X W_V", att.v, dimension_names(lesson, att.d_v, "v")),
         ("scores = Q Kᵀ (raw)", att.scores, toks),
         ("scaled = scores × scale (softmax input)", att.scaled, toks),
         ("weights = softmax(scaled) along keys", att.weights, toks),
-        ("output = weights V", att.output, list(lesson.dim_names("en"))),
+        ("output = weights V", att.output, dimension_names(lesson, att.d_v, "v")),
     ]:
-        click.echo(_fmt_matrix(label, toks, cols, m) + "\n")
+        click.echo(table(label, toks, cols, m) + "\n")
     hard = hard_lookup(att)
     picks = ", ".join(f"{t}→{toks[c]}" for t, c in zip(toks, hard.choice))
     click.echo(f"hard argmax lookup: {picks}")

@@ -49,7 +49,7 @@ def execute(lesson, scenes, options: RenderOptions, out: str | None, jobs: int |
     try:
         with Bars(quiet) as bars:
             report = build(lesson, scenes, options, out_dir, jobs=jobs or default_jobs(), force=force,
-                           dry_run=dry_run, join=join, progress=bars)
+                           dry_run=dry_run, join=join, progress=bars, quiet=quiet)
     except MissingDependencies as e:
         raise click.ClickException(str(e)) from None
     if dry_run:

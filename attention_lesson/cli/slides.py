@@ -34,4 +34,5 @@ def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, out, jobs, 
     if report.failures:
         click.echo("no deck: some scenes failed", err=True)
         raise SystemExit(1)
-    click.echo(str(build_deck(report.out_dir, [s.id for s in scenes], to, lesson_title(les, lang))))
+    click.echo(str(build_deck(report.out_dir, [s.id for s in scenes], to, lesson_title(les, lang),
+                              les.author, lang)))

@@ -42,7 +42,8 @@ def _as_markdown(text: str) -> str:
     return html.escape(_MARKDOWN.sub(r"\\\1", text), quote=False)
 
 
-def build_deck(out_dir: Path, ids: list[str], to: str, title: str) -> Path:
+def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str = "",
+               lang: str = "") -> Path:
     """Join the scenes' slides into one deck in out_dir (deck/ for html, deck.pptx); its path."""
     from manim_slides.convert import PowerPoint, RevealJS
 
@@ -54,6 +55,7 @@ def build_deck(out_dir: Path, ids: list[str], to: str, title: str) -> Path:
             with contextlib.redirect_stderr(io.StringIO()):  # its tqdm bars, whatever -q says
                 PowerPoint(presentation_configs=configs, width=PPTX_WIDTH,
                            height=round(PPTX_WIDTH * h / w)).convert_to(tmp / DECK_PPTX)
+            _describe(tmp / DECK_PPTX, title, author, lang)
             os.replace(tmp / DECK_PPTX, out_dir / DECK_PPTX)
             return out_dir / DECK_PPTX
         for c in configs:
@@ -70,6 +72,24 @@ def build_deck(out_dir: Path, ids: list[str], to: str, title: str) -> Path:
         _copy_reveal(deck)
         _swap_in(deck, out_dir / "deck")
     return out_dir / DECK_HTML
+
+
+def _describe(pptx: Path, title: str, author: str, lang: str) -> None:
+    """The deck's document properties from the lesson, none of python-pptx's template defaults
+    (its "Steve Canny", "generated using python-pptx", a 2013 date)."""
+    from datetime import datetime, timezone
+
+    from pptx import Presentation
+
+    deck = Presentation(str(pptx))
+    props = deck.core_properties
+    now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
+    props.title, props.author, props.last_modified_by = title, author, author
+    props.comments, props.subject, props.keywords = "", "", ""
+    props.language = {"zh": "zh-CN", "en": "en"}.get(lang, "")
+    props.created = props.modified = now
+    props.revision = 1
+    deck.save(str(pptx))
 
 
 def _mute_all(page: Path) -> None:

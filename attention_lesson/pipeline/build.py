@@ -50,9 +50,10 @@ def output_folder(options: RenderOptions, out: str | Path | None = None) -> Path
 
 def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs: int,
           force: bool = False, dry_run: bool = False, join: bool = False,
-          progress: Progress | None = None) -> Report:
+          progress: Progress | None = None, quiet: bool = False) -> Report:
     """Render the scenes of `options` into out_dir that are not up to date there (all with force).
-    A dry run only plans. `join` also checks for what joining the clips needs."""
+    A dry run only plans. `join` also checks for what joining the clips needs; quiet hides manim's
+    warnings."""
     todo, fresh = plan(lesson, scenes, options, out_dir, force=force)
     report = Report(out_dir, todo, fresh)
     if dry_run or not todo:
@@ -65,10 +66,10 @@ def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs
     from .runner import run
 
     if progress is None:
-        results = run(todo, jobs, CACHE)
+        results = run(todo, jobs, CACHE, quiet=quiet)
     else:
         progress.start(todo)
-        results = run(todo, jobs, CACHE, on_beat=progress.beat, on_done=progress.done)
+        results = run(todo, jobs, CACHE, on_beat=progress.beat, on_done=progress.done, quiet=quiet)
     by_id = {r.id: r for r in results}
     for j in todo:
         j.files = by_id[j.id].files

@@ -28,6 +28,7 @@ _TMP_NAME = re.compile(rf"^{re.escape(TMP_PREFIX)}.+-(\d+)-[^-]+$")
 
 _worker_media: Path | None = None
 _events = None
+_quiet = False
 
 
 def beat_count(job: Job) -> int:
@@ -62,17 +63,17 @@ def sweep(out_dir: Path) -> list[Path]:
     return gone
 
 
-def _init_worker(counter, cache_root: str, events) -> None:
-    global _worker_media, _events
+def _init_worker(counter, cache_root: str, events, quiet: bool) -> None:
+    global _worker_media, _events, _quiet
     with counter.get_lock():  # worker k gets media folder w<k>, k = 0, 1, ...
         k = counter.value
         counter.value += 1
     _worker_media = Path(cache_root) / f"w{k}"
-    _events = events
+    _events, _quiet = events, quiet
 
 
 def _run_in_worker(job: Job) -> Result:
-    return render(job, _worker_media, on_beat=lambda sid, beat: _events.put((sid, beat)))
+    return render(job, _worker_media, on_beat=lambda sid, beat: _events.put((sid, beat)), quiet=_quiet)
 
 
 def _record(result: Result, job: Job) -> None:
@@ -87,19 +88,19 @@ def _record(result: Result, job: Job) -> None:
 
 def run(jobs: list[Job], workers: int, cache_root: Path,
         on_beat: Callable[[str, str], None] = lambda sid, beat: None,
-        on_done: Callable[[Result], None] = lambda r: None) -> list[Result]:
+        on_done: Callable[[Result], None] = lambda r: None, quiet: bool = False) -> list[Result]:
     """Render every job; a failing job is reported in its Result and the others still finish."""
     folders = sorted({j.out_dir for j in jobs})
     for d in folders:
         sweep(d)
     try:
-        return _run(jobs, workers, cache_root, on_beat, on_done)
+        return _run(jobs, workers, cache_root, on_beat, on_done, quiet)
     finally:  # also on Ctrl-C: the workers are gone by now, and so are their folders
         for d in folders:
             sweep(d)
 
 
-def _run(jobs, workers, cache_root, on_beat, on_done) -> list[Result]:
+def _run(jobs, workers, cache_root, on_beat, on_done, quiet) -> list[Result]:
     by_id = {j.id: j for j in jobs}
     for j in jobs:  # a re-render first forgets the old entry: files are about to be replaced
         manifest = load_manifest(j.out_dir)
@@ -111,7 +112,7 @@ def _run(jobs, workers, cache_root, on_beat, on_done) -> list[Result]:
 
     if workers == 1:
         for j in jobs:
-            r = render(j, cache_root / "w0", on_beat=on_beat)
+            r = render(j, cache_root / "w0", on_beat=on_beat, quiet=quiet)
             _record(r, j)
             on_done(r)
             results.append(r)
@@ -135,7 +136,7 @@ def _run(jobs, workers, cache_root, on_beat, on_done) -> list[Result]:
 
     t = threading.Thread(target=pump, daemon=True)
     try:
-        with ctx.Pool(workers, initializer=_init_worker, initargs=(counter, str(cache_root), events),
+        with ctx.Pool(workers, initializer=_init_worker, initargs=(counter, str(cache_root), events, quiet),
                       maxtasksperchild=None) as pool:
             t.start()
             for r in pool.imap_unordered(_run_in_worker, jobs):

@@ -33,7 +33,7 @@ class Result:
     seconds: float = 0.0
 
 
-def manim_config(job: Job, media_dir: Path, tmp: Path) -> dict:
+def manim_config(job: Job, media_dir: Path, tmp: Path, quiet: bool = False) -> dict:
     """All manim configuration of a job, in one place (tempconfig ignores unknown keys silently)."""
     o = job.options
     video = o.format in ("mp4", "webm", "mov", "gif")
@@ -46,7 +46,7 @@ def manim_config(job: Job, media_dir: Path, tmp: Path) -> dict:
         "sections_dir": str(tmp / "sections"),
         "output_file": job.id,
         "disable_caching": True,  # measured: manim's per-play cache costs more than it saves here
-        "verbosity": "WARNING",
+        "verbosity": "ERROR" if quiet else "WARNING",
         "progress_bar": "none",
         "transparent": o.transparent,
         "save_sections": o.sections and video,
@@ -124,9 +124,9 @@ def tmp_folder(job: Job) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{job.id}-{os.getpid()}-", dir=job.out_dir))
 
 
-def render(job: Job, media_dir: Path, on_beat=None) -> Result:
+def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Result:
     """Render one job; never raises: a failure is a Result with ok=False and the error.
-    on_beat(scene_id, beat) is called as each step starts (progress)."""
+    on_beat(scene_id, beat) is called as each step starts (progress); quiet hides manim's warnings."""
     from manim import tempconfig
 
     start = time.perf_counter()
@@ -135,7 +135,7 @@ def render(job: Job, media_dir: Path, on_beat=None) -> Result:
     try:
         cls = job.scene.load()
         with Settings(o.lesson, o.context, o.mode, o.lang).applied(), \
-                tempconfig(manim_config(job, media_dir, tmp)):
+                tempconfig(manim_config(job, media_dir, tmp, quiet)):
             if o.slides:  # the scene as a manim-slides Slide: a clip and notes per step
                 from .slides import collect, slide_class
 

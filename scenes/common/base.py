@@ -110,8 +110,9 @@ class LessonScene(Scene):
             return
         text, start = self._line
         need = max(S.MIN_BEAT, len(text) / S.READ_CHARS_PER_SECOND[self.lang])
-        if self.renderer.time - start < need:
-            self.wait(need - (self.renderer.time - start))
+        frames = round((need - (self.renderer.time - start)) * config.frame_rate)  # whole frames only:
+        if frames >= 1:  # manim warns about a wait shorter than one frame
+            self.wait(frames / config.frame_rate)
         duration = self.renderer.time - start
         self.add_subcaption(text, duration=duration, offset=-duration)
         self._line = None

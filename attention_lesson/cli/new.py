@@ -1,0 +1,33 @@
+"""`attention-lesson new FILE`: a commented starter lesson to edit."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from attention_core import LANGS
+
+
+def starter(lang: str) -> str:
+    """The starter lesson's text, its comments in `lang`."""
+    return (resources.files("attention_lesson") / "starters" / f"{lang}.toml").read_text(encoding="utf-8")
+
+
+@click.command()
+@click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("--lang", type=click.Choice(LANGS), default=LANGS[0], show_default=True,
+              help="Language of the comments (the lesson itself has words in both).")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def new(file, lang, force):
+    """Write a starter lesson to FILE: every key explained in comments, ready to `check` and render."""
+    path = Path(file)
+    if path.exists() and not force:
+        raise click.UsageError(f"{path} exists; use --force to overwrite it")
+    if not path.parent.exists():
+        raise click.UsageError(f"no folder {path.parent} for {path.name}")
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(starter(lang), encoding="utf-8")
+    tmp.replace(path)
+    click.echo(f"{path}: a starter lesson. Next: attention-lesson check {path}")
