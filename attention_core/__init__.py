@@ -15,6 +15,7 @@ from .attention import (
     softmax,
 )
 from .diagnostics import (
+    dominant,
     magnified_softmax,
     strongest_other,
     total_variation,
@@ -27,7 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "MODES", "LANGS", "MAX_DIMS", "MAX_TOKENS", "AttentionPass", "HardLookup", "Intermediates",
-    "Lesson", "LessonError", "attend", "attend_tokens", "dot_product_attention", "hard_lookup",
+    "Lesson", "LessonError", "attend", "dominant", "attend_tokens", "dot_product_attention", "hard_lookup",
     "load", "magnified_softmax", "parse", "scale_for", "softmax", "strongest_other",
     "total_variation", "weight_as_score_moves", "wrong_axis_weights", "__version__",
 ]

@@ -21,6 +21,13 @@ def strongest_other(row: np.ndarray, exclude: int) -> int:  # [n], index -> inde
     return int(np.argmax(others))
 
 
+def dominant(row: np.ndarray) -> int | None:  # [n] weights -> index or None
+    """The key that holds more than half of a query's weight (a value that "dominates" the mix), or
+    None when no single key does."""
+    top = int(np.argmax(row))
+    return top if row[top] > 0.5 else None
+
+
 def wrong_axis_weights(scaled: np.ndarray) -> np.ndarray:  # [n_q, n_k] -> [n_q, n_k]
     """The common mistake: softmax over the queries (each column sums to one) instead of each query's
     keys (each row sums to one)."""

@@ -19,7 +19,9 @@ MIN_DIMS, MAX_DIMS = 2, 8
 LANGS = ("zh", "en")
 DEFAULT = "default"
 
-TOP_KEYS = {"focus", "title", "author", "dimensions", "vocab", "projections", "contexts"}
+TOP_KEYS = {"focus", "title", "author", "dimensions", "vocab", "projections", "contexts",
+            "context_labels", "narration"}
+NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
 REQUIRED_TOP = ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
 
@@ -48,6 +50,8 @@ class Lesson:
     title: dict[str, str] = field(default_factory=dict)  # lang -> title
     author: str = ""  # who made the lesson: the decks' and files' author
     dimensions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lang -> d_v names
+    context_labels: dict[str, dict[str, str]] = field(default_factory=dict)  # context -> lang -> label
+    narration: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> NARRATION_KEYS -> line
 
     @property
     def d_model(self) -> int:
@@ -76,6 +80,10 @@ class Lesson:
 
     def embed(self, tokens: tuple[str, ...]) -> np.ndarray:  # -> [n, d_model]
         return np.stack([self.vocab[t] for t in tokens])
+
+    def context_label(self, name: str, lang: str) -> str:
+        """What a context is called on screen in a language: its [context_labels] entry, else its key."""
+        return self.context_labels.get(name, {}).get(lang) or name
 
     def dim_names(self, lang: str) -> tuple[str, ...]:
         """Names of the value dimensions in a language, or v1..vd when the lesson gives none."""
@@ -222,6 +230,44 @@ def _parse_contexts(file: str, data: dict, vocab: dict) -> dict[str, tuple[str, 
     return contexts
 
 
+def _parse_context_labels(file: str, data: dict, contexts: dict) -> dict[str, dict[str, str]]:
+    """[context_labels] name = { zh = "...", en = "..." }: every name a context, every label a string."""
+    if "context_labels" not in data:
+        return {}
+    table = _table(file, data, "context_labels", set(contexts))
+    labels = {}
+    for name, value in table.items():
+        key = f"context_labels.{name}"
+        if not isinstance(value, dict):
+            raise LessonError(file, key, 'a table like { zh = "…", en = "…" }', repr(value))
+        for lang, text in value.items():
+            if lang not in LANGS:
+                raise LessonError(file, f"{key}.{lang}", f"one of {', '.join(LANGS)}", repr(lang))
+            if not isinstance(text, str) or not text.strip():
+                raise LessonError(file, f"{key}.{lang}", "a label (a non-empty string)", repr(text))
+        labels[name] = dict(value)
+    return labels
+
+
+def _parse_narration(file: str, data: dict) -> dict[str, dict[str, str]]:
+    """[narration.<lang>] story = "...": lines only the lesson's author can write (its semantics)."""
+    if "narration" not in data:
+        return {}
+    table = _table(file, data, "narration", set(LANGS))
+    out = {}
+    for lang, lines in table.items():
+        key = f"narration.{lang}"
+        if not isinstance(lines, dict):
+            raise LessonError(file, key, 'a table of lines like story = "…"', repr(lines))
+        for name, text in lines.items():
+            if name not in NARRATION_KEYS:
+                raise LessonError(file, f"{key}.{name}", f"one of {', '.join(NARRATION_KEYS)}", repr(name))
+            if not isinstance(text, str) or not text.strip():
+                raise LessonError(file, f"{key}.{name}", "a line of narration (a non-empty string)", repr(text))
+        out[lang] = dict(lines)
+    return out
+
+
 def _string(file: str, data: dict, key: str) -> str:
     value = data.get(key, "")
     if not isinstance(value, str):
@@ -287,6 +333,8 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         title=_parse_lang_table(file, data, "title", None),
         author=_string(file, data, "author"),
         dimensions=_parse_lang_table(file, data, "dimensions", w_v.shape[1]),
+        context_labels=_parse_context_labels(file, data, contexts),
+        narration=_parse_narration(file, data),
     )
 
 

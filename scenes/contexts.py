@@ -51,7 +51,7 @@ class Contexts(LessonScene):
         for key, name, a, f in zip("ab", self.names, self.atts, self.fs):
             w = a.weights[f]
             top = int(np.argmax(w))
-            out |= {key: name, f"{key}_sentence": " ".join(a.tokens), f"{key}_top": a.tokens[top],
+            out |= {key: self.lesson.context_label(name, self.lang), f"{key}_sentence": " ".join(a.tokens), f"{key}_top": a.tokens[top],
                     f"{key}_share": percent_text(w[top]), f"{key}_out": bracketed(a.output[f])}
         if self.diff is not None:
             gain, loss = int(np.argmax(self.diff)), int(np.argmin(self.diff))
@@ -85,7 +85,7 @@ class Contexts(LessonScene):
         """One context: its name, its tokens (focus in purple, the keys it can query in orange), the
         focus's weight under every token, and the focus's output."""
         a, f = self.atts[i], self.fs[i]
-        name = word(self.names[i], S.LABEL_SIZE, S.DIM)
+        name = word(self.lesson.context_label(self.names[i], self.lang), S.LABEL_SIZE, S.DIM)
         chips, cells = VGroup(), VGroup()
         for j, (t, w) in enumerate(zip(a.tokens, a.weights[f])):
             chip = TokenChip(t, S.EMPHASIS if j == f else S.K_COLOR, S.LABEL_SIZE)
@@ -102,7 +102,7 @@ class Contexts(LessonScene):
         name.next_to(chips, LEFT, buff=S.GAP)
         out = vector(a.output[f], S.V_COLOR, cell_w=self.cw)
         return {"name": name, "chips": chips, "cells": cells, "block": block, "out": out,
-                "context": self.names[i]}
+                "context": self.lesson.context_label(self.names[i], self.lang)}
 
     def build(self):
         """Lay out everything once, in whichever arrangement needs the smaller scale-down."""

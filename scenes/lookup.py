@@ -23,10 +23,20 @@ from manim import (
     VMobject,
 )
 
-from attention_core import strongest_other, weight_as_score_moves
+from attention_core import dominant, strongest_other, weight_as_score_moves
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import WeightBars, even_labels, fit, label, number_text, tex, vector, word
+from scenes.common.mobjects import (
+    WeightBars,
+    even_labels,
+    fit,
+    label,
+    number_text,
+    percent_text,
+    tex,
+    vector,
+    word,
+)
 
 PLOT_W, PLOT_H = 7.0, 2.6  # the "weight as the chosen key's score moves" plot
 SAMPLES = 241  # points on the soft curve
@@ -48,7 +58,12 @@ class Lookup(LessonScene):
 
     def fields(self) -> dict:
         return {**super().fields(), "chosen": self.att.tokens[self.chosen],
-                "runner": self.att.tokens[self.runner]}
+                "runner": self.att.tokens[self.runner],
+                "share": percent_text(self.att.weights[self.focus][self.chosen])}
+
+    def variants(self) -> list[str]:
+        """shared: the soft weights give no key more than half (the chosen one does not dominate)."""
+        return ["shared"] if dominant(self.att.weights[self.focus]) != self.chosen else []
 
     def construct(self):
         self.show_heading()

@@ -17,6 +17,7 @@ from manim import (
     Write,
 )
 
+from attention_core import dominant
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import (
@@ -66,7 +67,10 @@ class Mixing(LessonScene):
                 "before": number_text(self.own[g]), "after": number_text(self.out[g])}
 
     def variants(self) -> list[str]:
-        return (["uniform"] if self.flat else []) + ([] if self.grows else ["flat"])
+        """uniform: every weight 1/n; shared: no value holds more than half of the weight; flat: no
+        dimension grows."""
+        return (["uniform"] if self.flat else []) + (["shared"] if dominant(self.w) is None else []) \
+            + ([] if self.grows else ["flat"])
 
     # -- beats -----------------------------------------------------------------------------------
     def construct(self):

@@ -5,6 +5,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowArrow, VGro
 from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.i18n import lesson_title
 from scenes.common.mobjects import TokenRow, WeightBars, attention_formula, label, vector, weight_arrow, word
 
 
@@ -12,8 +13,15 @@ class Overview(LessonScene):
     scene_id = "overview"
     contexts = "all"  # every context of the lesson side by side
 
+    def fields(self) -> dict:
+        return {**super().fields(), "story": self.lesson.narration.get(self.lang, {}).get("story", "")}
+
+    def variants(self) -> list[str]:
+        """story: the lesson tells what its contexts mean ([narration] story in the lesson file)."""
+        return ["story"] if self.fields()["story"] else []
+
     def construct(self):
-        self.show_heading()
+        self.show_heading(text=lesson_title(self.lesson, self.lang))  # the lesson opens with its title
         self.idea()
         self.soft_lookup()
         self.two_sentences()

@@ -19,6 +19,7 @@ from manim import (
     config,
 )
 
+from attention_core import strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import WeightBars, even_labels, fit, number_text, outline, tex, word
@@ -44,8 +45,7 @@ class Softmax(LessonScene):
     @property
     def top(self) -> int:
         """The key that gets the most weight, the focus token itself aside."""
-        others = [j for j in range(self.att.n) if j != self.focus]
-        return max(others, key=lambda j: self.row[j])
+        return strongest_other(self.row, self.focus)
 
     @property
     def rest(self) -> list[int]:

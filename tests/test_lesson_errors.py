@@ -51,6 +51,10 @@ CASES = {
                       ["a token of [vocab]", "'rivers'"]),
     "empty context": (swap('river   = ["by", "the", "river", "bank"]', "river   = []"),
                       "contexts.river", ["empty context"]),
+    "label for no context": (GOOD + '\n[context_labels]\nlake = { zh = "湖", en = "lake" }\n',
+                             "context_labels.lake", ["one of river, savings", "'lake'"]),
+    "label in another language": (GOOD + '\n[context_labels]\nriver = { fr = "rivière" }\n',
+                                  "context_labels.river.fr", ["one of zh, en", "'fr'"]),
     "author not a string": (swap('focus = "bank"', 'author = 3\nfocus = "bank"'), "author",
                             ["a string", "3"]),
     "focus not in context": (swap('focus = "bank"', 'focus = "river"'), "focus",
@@ -99,6 +103,13 @@ def test_unknown_context_is_usage_error():
     r = CliRunner().invoke(main, ["numbers", "--context", "lake"])
     assert r.exit_code == 2
     assert "river" in r.output and "savings" in r.output
+
+
+def test_context_labels(tmp_path):
+    lesson = load(variant(tmp_path, GOOD + '\n[context_labels]\nriver = { zh = "河边" }\n'))
+    assert lesson.context_label("river", "zh") == "河边"
+    assert lesson.context_label("river", "en") == "river"  # no label: the key
+    assert lesson.context_label("savings", "zh") == "savings"
 
 
 def test_good_lesson_still_loads(tmp_path):

@@ -52,6 +52,9 @@ def test_output_layout_skip_and_sections(fixtures):
     assert "clips/blink.mp4" in out and "clips/blink-02-weights.mp4" in out  # the paths written
     srt = (fixtures / "clips" / "blink.srt").read_text(encoding="utf-8")
     assert "scores: by the river bank" in srt and "weights: by the river bank" in srt
+    title = lambda p: probe(p, "format_tags=title")["format"]["tags"]["title"]  # noqa: E731
+    assert title(fixtures / "clips" / "blink.mp4") == "注意力机制 – 闪"  # what a player shows
+    assert title(fixtures / "clips" / "blink-02-weights.mp4") == "注意力机制 – 闪 (2)"
     before = (fixtures / "clips" / "blink.mp4").stat().st_mtime_ns
     again = cli("render", "blink", "--out", "clips", "--sections")
     assert "0 rendered, 1 up to date" in again
@@ -133,9 +136,10 @@ def test_parallel_equals_serial(two_scenes):
 
 
 def test_transparent_webm_has_alpha(fixtures):
-    cli("render", "blink", "--format", "webm", "--transparent", "--out", "w", "-q")
+    cli("render", "blink", "--format", "webm", "--transparent", "--out", "w", "--lang", "en", "-q")
     path = fixtures / "w" / "blink.webm"
     assert probe(path)["streams"][0]["codec_name"] == "vp9"
+    assert probe(path, "format_tags=title")["format"]["tags"]["title"] == "The attention mechanism – Blink"
     raw = subprocess.run(["ffmpeg", "-v", "error", "-c:v", "libvpx-vp9", "-i", str(path), "-f",
                           "rawvideo", "-pix_fmt", "rgba", "-"], capture_output=True, check=True).stdout
     alpha = np.frombuffer(raw, np.uint8)[3::4]

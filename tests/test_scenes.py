@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 
 import numpy as np
 import pytest
@@ -22,8 +23,10 @@ SCENE_IDS = [s.id for s in available()]
 GOLDEN_CASE = ("default", "river", "zh")
 # (lesson, context, language): every lesson shape once, each language on more than one shape: the
 # 4-token default in zh (river) and en (savings), a 2-token lesson in zh, an 8-token one (6 named value
-# dimensions, the widest labels) in en. A build costs 5-50 s: each case is one build per scene.
-CASES = [GOLDEN_CASE, ("default", "savings", "en"), ("tiny.toml", None, "zh"), ("wide.toml", None, "en")]
+# dimensions, the widest labels) in en, a lesson of Chinese tokens with context labels in zh.
+# A build costs 5-50 s: each case is one build per scene.
+CASES = [GOLDEN_CASE, ("default", "savings", "en"), ("tiny.toml", None, "zh"), ("wide.toml", None, "en"),
+         ("apple-zh.toml", "company", "zh")]
 
 
 @pytest.fixture(scope="session")
@@ -62,6 +65,52 @@ def shown_numbers(scene_id: str, lesson, context: str | None, mode: str = "scale
     }[scene_id]
 
 
+# -- the narration states only what is true of the lesson rendered -----------------------------------
+
+# names of the test lessons that are plain words of the narration too ("softmax along the key axis")
+GENERIC = {"function", "action", "time", "along", "功能", "动作", "时间", "一个"}
+
+
+def lesson_words(lesson) -> set[str]:
+    """What a lesson names: tokens, context keys and labels, dimension names in every language."""
+    words = set(lesson.vocab) | set(lesson.contexts)
+    words |= {v for labels in lesson.context_labels.values() for v in labels.values()}
+    words |= {d for names in lesson.dimensions.values() for d in names}
+    return words
+
+
+def distinctive(word: str) -> bool:
+    cjk = CJK_CHAR.findall(word)
+    return word not in GENERIC and (len(cjk) >= 2 if cjk else len(word) >= 4)
+
+
+CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
+OTHER_LESSONS = [load(None), *(load(p) for p in sorted(LESSONS.glob("*.toml")))]
+
+
+def narration_problems(lines: list[str], lesson, context: str | None) -> list[str]:
+    """Names another lesson's tokens, contexts or dimensions that this one lacks; a percentage that
+    is not one of the focus's weights (any context, any mode)."""
+    own = lesson_words(lesson)
+    foreign = {w for other in OTHER_LESSONS for w in lesson_words(other)} - own
+    foreign = {w for w in foreign if distinctive(w) and not any(w in o for o in own)}
+    shares = {100}
+    for c in lesson.contexts:
+        for mode in ("scaled", "unscaled", "uniform"):
+            att = attend(lesson, c, mode)
+            shares |= {round(100 * w) for w in att.weights[att.index(lesson.focus)]}
+    problems = []
+    for line in lines:
+        for w in foreign:
+            pattern = re.escape(w) if CJK_CHAR.search(w) else rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])"
+            if re.search(pattern, line):
+                problems.append(f"names {w!r}, which this lesson does not have: {line}")
+        for pct in re.findall(r"(\d+)%", line):
+            if int(pct) not in shares:
+                problems.append(f"{pct}% is none of {lesson.focus}'s weights: {line}")
+    return problems
+
+
 def missing_numbers(scene_id, lesson, context, texts) -> list[str]:
     on_screen = set(texts)
     expected = {number_text(x) for a in shown_numbers(scene_id, lesson, context) for x in np.ravel(a)}
@@ -86,9 +135,34 @@ def test_scene(scene_id, lesson, context, lang, media_dir, tmp_path, request):
         assert sub.content.strip() and sub.end > sub.start
     les = load(lesson_path(lesson))
     assert missing_numbers(scene_id, les, context, watch.all_texts()) == []
+    assert narration_problems([sub.content for sub in subs] + watch.all_texts(), les, context) == []
     if golden:
         problems = compare_all(scene_id, tmp_path, update=request.config.getoption("--update-goldens"))
         assert not problems, "golden frames differ:\n" + "\n".join(map(str, problems))
+
+
+@pytest.mark.parametrize("lang,other", [("zh", "en"), ("en", "zh")])
+@pytest.mark.parametrize("scene_id", [s.id for s in SCENES if s.contexts == "all"])
+def test_contexts_named_in_the_video_language(scene_id, lang, other, media_dir):
+    """A lesson whose contexts have labels: the frames and the narration use the label of the video's
+    language, never the file's key or the other language's label."""
+    les = load(LESSONS / "apple-zh.toml")
+    scene, watch = build(BY_ID[scene_id], media_dir, lesson=str(LESSONS / "apple-zh.toml"), lang=lang)
+    words = watch.all_texts() + [s.content for s in scene.renderer.file_writer.subcaptions]
+    shown = {les.context_label(c, lang) for c in les.contexts}
+    hidden = {les.context_label(c, other) for c in les.contexts} | set(les.contexts)
+    if scene_id == "contexts":
+        assert all(any(label in w for w in words) for label in shown), (shown, words)
+    assert not [w for w in words for h in hidden - shown if h in w], words
+
+
+def test_narration_check_can_fail():
+    tiny = load(LESSONS / "tiny.toml")
+    assert narration_problems(["cat gives about 45% to the, 55% to itself"], tiny, None) == []
+    found = narration_problems(["Next to river, bank can mean a riverbank.", "about 69% to cat"], tiny, None)
+    assert any("'river'" in p for p in found) and any("'bank'" in p for p in found)
+    assert any(p.startswith("69%") for p in found)
+    assert narration_problems(["Next to river, bank can mean a riverbank."], load(None), None) == []
 
 
 def test_numbers_check_can_fail(lesson):

@@ -37,7 +37,8 @@ def check(file):
     click.echo(f"  d_model {lesson.d_model}, d_k {lesson.d_k}, d_v {lesson.d_v}")
     click.echo(f"  vocab ({len(lesson.vocab)}): {', '.join(lesson.vocab)}")
     for name, toks in lesson.contexts.items():
-        click.echo(f"  context {name}: {' '.join(toks)}")
+        labels = " / ".join(lesson.context_labels.get(name, {}).values())
+        click.echo(f"  context {name}" + (f" ({labels})" if labels else "") + f": {' '.join(toks)}")
     click.echo(f"  focus: {lesson.focus}")
     for lang, names in lesson.dimensions.items():
         click.echo(f"  dimensions ({lang}): {', '.join(names)}")

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import click
 
-from scenes.common.i18n import catalog
+from scenes.common.i18n import lesson_title
 from scenes.registry import available
 
 from .options import load_lesson, render_options
 from .render import execute, make_options
-
-
-def lesson_title(lesson, lang: str) -> str:
-    """The lesson file's title in this language, or the catalog's."""
-    return lesson.title.get(lang) or catalog(lang)("common.lesson_title")
 
 
 @click.command()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .lesson import lesson_title
+from scenes.common.i18n import lesson_title
+
 from .options import load_lesson, slides_options
 from .render import execute, make_options, pick_scenes
 

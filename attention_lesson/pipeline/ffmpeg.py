@@ -29,11 +29,17 @@ def to_gif(src: Path, dst: Path, fps: int) -> None:
     run("-i", str(src), "-filter_complex", graph, "-loop", "0", str(dst))
 
 
-def retag_prores_4444(path: Path) -> None:
-    """manim joins its segments with PyAV's add_stream_from_template, which writes the ProRes HQ
-    tag (apch) over 4444 frames; editors then ignore the alpha. Re-mux (no re-encode) as ap4h."""
-    fixed = path.with_name(f"{path.stem}.4444{path.suffix}")
-    run("-i", str(path), "-c", "copy", "-tag:v", "ap4h", str(fixed))
+def remux(path: Path, *, title: str | None = None, prores_4444: bool = False) -> None:
+    """Re-mux in place (no re-encode): set the container's title; with prores_4444, tag the video
+    ap4h. manim joins its segments with PyAV's add_stream_from_template, which writes the ProRes HQ tag
+    (apch) over 4444 frames, and editors then ignore the alpha."""
+    fixed = path.with_name(f"{path.stem}.remux{path.suffix}")
+    args = ["-i", str(path), "-map", "0", "-c", "copy"]
+    if title is not None:
+        args += ["-metadata", f"title={title}"]
+    if prores_4444:
+        args += ["-tag:v", "ap4h"]
+    run(*args, str(fixed))
     os.replace(fixed, path)
 
 

@@ -111,6 +111,7 @@ def lesson_numbers(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> 
         "w_q": lesson.w_q.tolist(), "w_k": lesson.w_k.tolist(), "w_v": lesson.w_v.tolist(),
         "focus": lesson.focus,
         "dims": list(lesson.dim_names(options.lang)),
+        "context_labels": {n: lesson.context_label(n, options.lang) for n in names},
         "title": lesson.title.get(options.lang),
     }
 

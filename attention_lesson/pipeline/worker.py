@@ -16,6 +16,7 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
+from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
 
 from . import ffmpeg
@@ -75,20 +76,23 @@ def _collect(job: Job, scene, tmp: Path) -> dict[str, Path]:
         gif = tmp / f"{job.id}.final.gif"
         ffmpeg.to_gif(movie, gif, o.frame_rate)
         files[f"{job.id}.gif"] = gif
-    else:
+    else:  # the title a player shows: the lesson's and the scene's
+        ffmpeg.remux(movie, title=_title(job, scene), prores_4444=o.format == "mov" and o.transparent)
         files[job.main_file()] = movie
-    if o.format == "mov" and o.transparent:
-        ffmpeg.retag_prores_4444(movie)
     srt = movie.with_suffix(".srt")
     if srt.exists():
         files[f"{job.id}.srt"] = srt
     if o.sections:
-        files.update(_sections(job, tmp / "sections", tmp))
+        files.update(_sections(job, tmp / "sections", tmp, _title(job, scene)))
     files[f"{job.id}.steps.json"] = _steps(job, scene, tmp)
     return files
 
 
-def _sections(job: Job, folder: Path, tmp: Path) -> dict[str, Path]:
+def _title(job: Job, scene) -> str:
+    return f"{lesson_title(scene.lesson, job.options.lang)} – {job.scene.title(job.options.lang)}"
+
+
+def _sections(job: Job, folder: Path, tmp: Path, title: str) -> dict[str, Path]:
     """manim's section clips renamed <id>-<nn>-<step>.<ext> (GIF clips converted)."""
     index = json.loads((folder / f"{job.id}.json").read_text(encoding="utf-8"))
     out = {}
@@ -99,8 +103,9 @@ def _sections(job: Job, folder: Path, tmp: Path) -> dict[str, Path]:
             gif = tmp / name
             ffmpeg.to_gif(src, gif, job.options.frame_rate)
             src = gif
-        elif job.options.format == "mov" and job.options.transparent:
-            ffmpeg.retag_prores_4444(src)
+        else:
+            ffmpeg.remux(src, title=f"{title} ({n})",
+                         prores_4444=job.options.format == "mov" and job.options.transparent)
         out[name] = src
     return out
 

@@ -77,6 +77,7 @@ class LessonScene(Scene):
     def fields(self) -> dict:
         """Values a catalog line may name: {focus}, {context}, ... Scenes add their own."""
         return {"focus": self.lesson.focus, "sentence": " ".join(self.att.tokens),
+                "context": self.lesson.context_label(self.context_name, self.lang),
                 "n": self.att.n, "d_k": self.att.d_k}
 
     def paragraph(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
@@ -133,11 +134,11 @@ class LessonScene(Scene):
         self._close_line()
 
     # -- shared pieces ---------------------------------------------------------------------------
-    def heading(self, key: str = "title") -> VGroup:
-        """The scene's title at the top left; at the top right the sentence, unless the scene shows
-        every context. The sentence gets the room the title leaves (scaled down, never over it)."""
+    def heading(self, key: str = "title", text: str | None = None) -> VGroup:
+        """The scene's title (or `text`) at the top left; at the top right the sentence, unless the scene
+        shows every context. The sentence gets the room the title leaves (scaled down, never over it)."""
         w, _ = frame_box()
-        title = label(self.t(key), S.TITLE_SIZE, S.TEXT)
+        title = label(text or self.t(key), S.TITLE_SIZE, S.TEXT)
         fit(title, w * S.TITLE_SHARE, title.height).to_corner(UL, buff=S.MARGIN)
         if self.contexts == "all":
             return VGroup(title)
@@ -146,9 +147,9 @@ class LessonScene(Scene):
         sentence.align_to(title, DOWN).to_edge(RIGHT, buff=S.MARGIN)
         return VGroup(title, sentence)
 
-    def show_heading(self, key: str = "title") -> VGroup:
+    def show_heading(self, key: str = "title", text: str | None = None) -> VGroup:
         """Show the heading; called before the first beat, it fades in as that step begins."""
-        self.header = self.heading(key)
+        self.header = self.heading(key, text)
         if self.beats:
             self.play(FadeIn(self.header, shift=DOWN * S.GAP), run_time=S.FAST)
         else:

@@ -42,6 +42,11 @@ def _flatten(prefix: str, table: dict, out: dict) -> None:
             out[key] = v
 
 
+def lesson_title(lesson, lang: str) -> str:
+    """The lesson file's [title] in this language, or the catalog's generic one."""
+    return lesson.title.get(lang) or catalog(lang)("common.lesson_title")
+
+
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> Catalog:
     if lang not in LANGS:
