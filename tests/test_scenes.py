@@ -99,8 +99,11 @@ def narration_problems(lines: list[str], lesson, context: str | None) -> list[st
         for mode in ("scaled", "unscaled", "uniform"):
             att = attend(lesson, c, mode)
             shares |= {round(100 * w) for w in att.weights[att.index(lesson.focus)]}
+    stories = [text for lines_ in lesson.narration.values() for text in lines_.values()]
     problems = []
     for line in lines:
+        for story in stories:  # the lesson's own words, which may name anything
+            line = line.replace(story, "")
         for w in foreign:
             pattern = re.escape(w) if CJK_CHAR.search(w) else rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])"
             if re.search(pattern, line):
