@@ -14,6 +14,7 @@ from scenes.common.mobjects import (
     number_text,
     outline,
     percent_text,
+    shared_format,
     vector,
     word,
 )
@@ -87,10 +88,11 @@ class Contexts(LessonScene):
         a, f = self.atts[i], self.fs[i]
         name = word(self.lesson.context_label(self.names[i], self.lang), S.LABEL_SIZE, S.DIM)
         chips, cells = VGroup(), VGroup()
+        as_text = shared_format(a.weights[f])  # one row, one number format
         for j, (t, w) in enumerate(zip(a.tokens, a.weights[f])):
             chip = TokenChip(t, S.EMPHASIS if j == f else S.K_COLOR, S.LABEL_SIZE)
             fill = S.heat_color(w)
-            num = label(number_text(w), S.NUMBER_SIZE, S.text_on(fill))
+            num = label(as_text(w), S.NUMBER_SIZE, S.text_on(fill))
             box = Rectangle(width=max(chip.width, num.width + S.GAP / 2), height=S.CELL_H,
                             stroke_color=S.GRID, stroke_width=1, fill_color=fill, fill_opacity=1)
             box.next_to(chip, DOWN, buff=S.GAP / 3)

@@ -33,6 +33,7 @@ from scenes.common.mobjects import (
     label,
     number_text,
     percent_text,
+    shared_format,
     tex,
     vector,
     word,
@@ -242,8 +243,9 @@ class Lookup(LessonScene):
         h = min(m.height for m in bars.token_labels)  # one size for all token names
         for m in bars.token_labels:
             m.scale(h / m.height, about_edge=UP)
+        as_text = shared_format(self.s)  # one row, one number format
         scores = VGroup(*(
-            fit(label(number_text(x), S.LABEL_SIZE, S.DIM), bars.bar_w + S.GAP, S.CELL_H)
+            fit(label(as_text(x), S.LABEL_SIZE, S.DIM), bars.bar_w + S.GAP, S.CELL_H)
             .next_to(tok, DOWN, buff=S.GAP / 3)
             for x, tok in zip(self.s, bars.token_labels)))
         scores_t = label(self.t("scores_row"), S.LABEL_SIZE, S.DIM)

@@ -22,7 +22,16 @@ from manim import (
 from attention_core import strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import WeightBars, even_labels, fit, number_text, outline, tex, word
+from scenes.common.mobjects import (
+    WeightBars,
+    even_labels,
+    fit,
+    number_text,
+    outline,
+    shared_format,
+    tex,
+    word,
+)
 
 BAR_H = 1.8  # tallest bar (a weight of 1), leaving room for the sum below the chart
 
@@ -58,7 +67,7 @@ class Softmax(LessonScene):
 
     def fields(self) -> dict:
         a, w = self.att, self.row
-        shown = [number_text(x) for x in w]  # the values as the bars print them
+        shown = [shared_format(w)(x) for x in w]  # the values as the bars print them
         return {**super().fields(),
                 "top": a.tokens[self.top], "top_pct": w[self.top], "self_pct": w[self.focus],
                 "rest": self.t("list_sep").join(a.tokens[j] for j in self.rest),

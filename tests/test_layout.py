@@ -46,3 +46,20 @@ def test_off_frame_label_is_named():
 def test_a_label_just_inside_the_edge_is_fine():
     inside = label("geography").to_edge(DOWN, buff=0).to_edge(LEFT, buff=0)
     assert layout_problems(frame(inside)) == []
+
+
+def test_numbers_side_by_side_share_their_decimals():
+    from scenes.common.mobjects import NumberGrid, WeightBars, shared_format
+
+    assert [shared_format([0.2, 0.25])(x) for x in (0.2, 0.25)] == ["0.20", "0.25"]
+    assert [shared_format([0, 1, 2.3])(x) for x in (0, 1, 2.3)] == ["0.0", "1.0", "2.3"]
+    assert [shared_format([0, 1])(x) for x in (0, 1)] == ["0", "1"]
+    assert shared_format([-0.001, 0.5])(-0.001) == "0.0"  # no -0
+    assert shared_format([1 / 3])(1 / 3) == "0.33"  # at most 2 decimals
+    grid = NumberGrid([[0.2, 0.25], [1.0, 0.0]])
+    assert [[grid.number(i, j).text for j in range(2)] for i in range(2)] == [["0.20", "0.25"],
+                                                                              ["1.00", "0.00"]]
+    bars = WeightBars([0.5, 0.25, 0.25], ["a", "b", "c"])
+    assert [t.text for t in bars.value_labels] == ["0.50", "0.25", "0.25"]
+    after = bars.new_values([0.7, 0.2, 0.1])  # new values, their own shared format
+    assert [t.text for t in after.value_labels] == ["0.7", "0.2", "0.1"]

@@ -114,10 +114,14 @@ def narration_problems(lines: list[str], lesson, context: str | None) -> list[st
     return problems
 
 
+NUMBER = re.compile(r"^[+\-−]?\d+(\.\d+)?$")
+
+
 def missing_numbers(scene_id, lesson, context, texts) -> list[str]:
-    on_screen = set(texts)
-    expected = {number_text(x) for a in shown_numbers(scene_id, lesson, context) for x in np.ravel(a)}
-    return sorted(expected - on_screen)
+    """The core's numbers for the scene (to the 2 decimals shown) that no label on screen reads as."""
+    on_screen = {round(float(t.replace("−", "-")), 6) for t in texts if NUMBER.match(t)}
+    expected = {round(float(x), 2) for a in shown_numbers(scene_id, lesson, context) for x in np.ravel(a)}
+    return [number_text(x) for x in sorted(expected) if round(x, 6) not in on_screen]
 
 
 # -- one build per scene and case, everything checked on it ------------------------------------------
@@ -169,11 +173,14 @@ def test_narration_check_can_fail():
 
 
 def test_numbers_check_can_fail(lesson):
-    """The bank row of the lesson text on screen passes; a transposed or rounded-away one does not."""
+    """The bank row of the lesson text on screen passes, in any number format; a transposed one does
+    not."""
     att = attend(lesson, "river")
     good = [number_text(x) for x in [*att.q[3], *att.k.ravel(), *att.scores[3], *att.scaled[3]]]
     assert missing_numbers("scores", lesson, "river", good) == []
     assert "4.6" in good and "0.46" in good and "2.3" in good
+    padded = [f"{x:.2f}" for x in [*att.q[3], *att.k.ravel(), *att.scores[3], *att.scaled[3]]]
+    assert "4.60" in padded and missing_numbers("scores", lesson, "river", padded) == []
     transposed = [number_text(x) for x in [*att.q[3], *att.k.ravel(), *att.scores[:, 3], *att.scaled[:, 3]]]
     assert "0.92" in missing_numbers("scores", lesson, "river", transposed)
 

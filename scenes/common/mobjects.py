@@ -27,9 +27,31 @@ from . import style as S
 
 
 def number_text(x: float, places: int = S.NUMBER_PLACES) -> str:
-    """A number as the lesson writes it: at most `places` decimals, no trailing zeros, no -0."""
+    """A number in running text as the lesson writes it: at most `places` decimals, no trailing zeros,
+    no -0. Numbers side by side (a table, a row of bars) share their decimals: `shared_format`."""
     s = f"{round(float(x), places):.{places}f}".rstrip("0").rstrip(".")
     return "0" if s in ("-0", "") else s
+
+
+def shared_places(values, most: int = S.NUMBER_PLACES) -> int:
+    """The decimals a group of numbers shares: as many as its most precise number needs, at most `most`
+    (0.2 beside 0.25 is written 0.20)."""
+    values = [float(v) for v in np.ravel(values)]
+    for places in range(most + 1):
+        if all(abs(round(v, places) - round(v, most)) < 1e-9 for v in values):
+            return places
+    return most
+
+
+def shared_format(values, most: int = S.NUMBER_PLACES) -> Callable[[float], str]:
+    """A formatter for numbers shown side by side: every one with the same decimals, no -0."""
+    places = shared_places(values, most)
+
+    def text(x: float) -> str:
+        s = f"{round(float(x), places):.{places}f}"
+        return s[1:] if s.startswith("-") and float(s) == 0 else s
+
+    return text
 
 
 def percent_text(share: float) -> str:
@@ -89,7 +111,7 @@ class NumberGrid(VGroup):
         col_labels: Sequence[str] | None = None,
         color: ManimColor = S.TEXT,
         fills: Callable[[float], ManimColor] | None = None,
-        formatter: Callable[[float], str] = number_text,
+        formatter: Callable[[float], str] | None = None,
         cell_w: float = S.CELL_W,
         cell_h: float = S.CELL_H,
         number_size: float = S.NUMBER_SIZE,
@@ -98,7 +120,9 @@ class NumberGrid(VGroup):
     ):
         super().__init__()
         self.values = np.atleast_2d(np.asarray(values, dtype=float))  # [r, c]
-        self.color, self.fills, self.formatter = color, fills, formatter
+        self.color, self.fills = color, fills
+        self.shared = formatter is None  # one table, one number format (recomputed for new values)
+        self.formatter = formatter or shared_format(self.values)
         self.number_size = number_size
         r, c = self.values.shape
         self.boxes = VGroup(*(
@@ -162,7 +186,7 @@ class NumberGrid(VGroup):
         target = self.copy()
         target.values = np.atleast_2d(np.asarray(values, dtype=float))
         target.fills = fills if fills is not None else self.fills
-        target.formatter = formatter or self.formatter
+        target.formatter = formatter or (shared_format(target.values) if self.shared else self.formatter)
         for i, j in np.ndindex(*target.shape):
             box = target.boxes[i][j]
             fill, opacity = target._fill(target.values[i, j])
@@ -217,12 +241,14 @@ class WeightBars(VGroup):
 
     def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor = S.TEXT,
                  max_height: float = S.BAR_MAX_H, bar_w: float = S.BAR_W, buff: float = S.GAP,
-                 scale_to: float | None = None, formatter: Callable[[float], str] = number_text,
+                 scale_to: float | None = None, formatter: Callable[[float], str] | None = None,
                  fills: Callable[[float], ManimColor] | None = None):
         super().__init__()
         self.max_height, self.bar_w, self.color = max_height, bar_w, color
-        self.formatter, self.fills = formatter, fills
+        self.fills = fills
         self.values = np.asarray(values, dtype=float)
+        self.shared = formatter is None  # one row of bars, one number format (recomputed for new values)
+        self.formatter = formatter or shared_format(self.values)
         n = len(self.values)
         self.step = bar_w + buff
         self.baseline = Line(LEFT * (n * self.step) / 2, RIGHT * (n * self.step) / 2,
@@ -276,6 +302,8 @@ class WeightBars(VGroup):
         target.values = np.asarray(values, dtype=float)
         target.scale_to = scale_to or max(np.abs(target.values).max(), 1e-9)
         target.fills = fills if fills is not None else self.fills
+        if self.shared:
+            target.formatter = shared_format(target.values)
         for i, v in enumerate(target.values):
             target.bars[i].become(target._bar(i, v))
             target.value_labels.submobjects[i] = target._value_label(i)  # its .text is the value shown
