@@ -230,42 +230,35 @@ def _parse_contexts(file: str, data: dict, vocab: dict) -> dict[str, tuple[str, 
     return contexts
 
 
-def _parse_context_labels(file: str, data: dict, contexts: dict) -> dict[str, dict[str, str]]:
-    """[context_labels] name = { zh = "...", en = "..." }: every name a context, every label a string."""
-    if "context_labels" not in data:
+def _string_tables(file: str, data: dict, key: str, outer: set[str], inner: tuple[str, ...],
+                   example: str, what: str) -> dict[str, dict[str, str]]:
+    """[key] name = { part = "..." }: names from `outer`, parts from `inner`, every text non-empty."""
+    if key not in data:
         return {}
-    table = _table(file, data, "context_labels", set(contexts))
-    labels = {}
-    for name, value in table.items():
-        key = f"context_labels.{name}"
+    out = {}
+    for name, value in _table(file, data, key, outer).items():
+        where = f"{key}.{name}"
         if not isinstance(value, dict):
-            raise LessonError(file, key, 'a table like { zh = "…", en = "…" }', repr(value))
-        for lang, text in value.items():
-            if lang not in LANGS:
-                raise LessonError(file, f"{key}.{lang}", f"one of {', '.join(LANGS)}", repr(lang))
+            raise LessonError(file, where, f"a table like {example}", repr(value))
+        for part, text in value.items():
+            if part not in inner:
+                raise LessonError(file, f"{where}.{part}", f"one of {', '.join(inner)}", repr(part))
             if not isinstance(text, str) or not text.strip():
-                raise LessonError(file, f"{key}.{lang}", "a label (a non-empty string)", repr(text))
-        labels[name] = dict(value)
-    return labels
+                raise LessonError(file, f"{where}.{part}", f"{what} (a non-empty string)", repr(text))
+        out[name] = dict(value)
+    return out
+
+
+def _parse_context_labels(file: str, data: dict, contexts: dict) -> dict[str, dict[str, str]]:
+    """[context_labels] name = { zh = "...", en = "..." }: what each context is called on screen."""
+    return _string_tables(file, data, "context_labels", set(contexts), LANGS, '{ zh = "…", en = "…" }',
+                          "a label")
 
 
 def _parse_narration(file: str, data: dict) -> dict[str, dict[str, str]]:
     """[narration.<lang>] story = "...": lines only the lesson's author can write (its semantics)."""
-    if "narration" not in data:
-        return {}
-    table = _table(file, data, "narration", set(LANGS))
-    out = {}
-    for lang, lines in table.items():
-        key = f"narration.{lang}"
-        if not isinstance(lines, dict):
-            raise LessonError(file, key, 'a table of lines like story = "…"', repr(lines))
-        for name, text in lines.items():
-            if name not in NARRATION_KEYS:
-                raise LessonError(file, f"{key}.{name}", f"one of {', '.join(NARRATION_KEYS)}", repr(name))
-            if not isinstance(text, str) or not text.strip():
-                raise LessonError(file, f"{key}.{name}", "a line of narration (a non-empty string)", repr(text))
-        out[lang] = dict(lines)
-    return out
+    return _string_tables(file, data, "narration", set(LANGS), tuple(NARRATION_KEYS), 'story = "…"',
+                          "a line of narration")
 
 
 def _string(file: str, data: dict, key: str) -> str:

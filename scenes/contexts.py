@@ -52,8 +52,9 @@ class Contexts(LessonScene):
         for key, name, a, f in zip("ab", self.names, self.atts, self.fs):
             w = a.weights[f]
             top = int(np.argmax(w))
-            out |= {key: self.lesson.context_label(name, self.lang), f"{key}_sentence": " ".join(a.tokens), f"{key}_top": a.tokens[top],
-                    f"{key}_share": percent_text(w[top]), f"{key}_out": bracketed(a.output[f])}
+            out |= {key: self.lesson.context_label(name, self.lang), f"{key}_sentence": " ".join(a.tokens),
+                    f"{key}_top": a.tokens[top], f"{key}_share": percent_text(w[top]),
+                    f"{key}_out": bracketed(a.output[f])}
         if self.diff is not None:
             gain, loss = int(np.argmax(self.diff)), int(np.argmin(self.diff))
             big = int(np.argmax(np.abs(self.diff)))

@@ -116,3 +116,12 @@ def test_good_lesson_still_loads(tmp_path):
     lesson = load(variant(tmp_path, GOOD))
     assert lesson.d_model == lesson.d_k == lesson.d_v == 4
     assert lesson.focus == "bank" and list(lesson.contexts) == ["river", "savings"]
+
+
+def test_narration_story(tmp_path):
+    lesson = load(variant(tmp_path, GOOD.replace('[narration.zh]', '[narration.zh]\n# x')))
+    assert lesson.narration["en"]["story"].startswith("Next to river")
+    bad = GOOD.replace('[narration.en]\nstory =', '[narration.en]\ntale =')
+    with pytest.raises(LessonError) as e:
+        load(variant(tmp_path, bad, "bad2.toml"))
+    assert e.value.key == "narration.en.tale" and "one of story" in str(e.value)
