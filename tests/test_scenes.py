@@ -17,6 +17,7 @@ from scenes.common.mobjects import number_text
 from scenes.registry import BY_ID, SCENES, available
 
 from .goldens import compare_all
+from .random_lessons import random_lesson
 from .scene_harness import LESSONS, build
 
 SCENE_IDS = [s.id for s in available()]
@@ -161,6 +162,21 @@ def test_contexts_named_in_the_video_language(scene_id, lang, other, media_dir):
     if scene_id == "contexts":
         assert all(any(label in w for w in words) for label in shown), (shown, words)
     assert not [w for w in words for h in hidden - shown if h in w], words
+
+
+@pytest.mark.parametrize("seed,lang", [(1, "zh"), (2, "en")])
+@pytest.mark.parametrize("scene_id", ["softmax", "mixing", "lookup"])  # where lines rank and share
+def test_words_true_for_a_random_lesson(scene_id, seed, lang, media_dir, tmp_path):
+    """A lesson nobody wrote (other words, shapes, signs): the words on screen and in the narration
+    still name only what it has, every percentage is one of its weights, every number is the core's."""
+    path = tmp_path / f"random-{seed}.toml"
+    path.write_text(random_lesson(seed), encoding="utf-8")
+    les = load(path)
+    scene, watch = build(BY_ID[scene_id], media_dir, lesson=str(path), lang=lang)
+    assert watch.problems == [], "\n".join(watch.problems)
+    lines = [sub.content for sub in scene.renderer.file_writer.subcaptions]
+    assert narration_problems(lines + watch.all_texts(), les, None) == []
+    assert missing_numbers(scene_id, les, None, watch.all_texts()) == []
 
 
 def test_narration_check_can_fail():
