@@ -63,3 +63,12 @@ def test_numbers_side_by_side_share_their_decimals():
     assert [t.text for t in bars.value_labels] == ["0.50", "0.25", "0.25"]
     after = bars.new_values([0.7, 0.2, 0.1])  # new values, their own shared format
     assert [t.text for t in after.value_labels] == ["0.7", "0.2", "0.1"]
+
+
+def test_text_shrunk_below_the_floor_is_named():
+    from scenes.common.style import MIN_FONT_SIZE
+
+    ok = label("geography", MIN_FONT_SIZE + 1)
+    tiny = label("ambiguity", MIN_FONT_SIZE * 2).scale(0.4).next_to(ok, DOWN)  # shrunk to fit, say
+    problems = layout_problems(frame(ok, tiny))
+    assert len(problems) == 1 and problems[0].startswith("too small: Text('ambiguity') at font size"), problems

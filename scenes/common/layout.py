@@ -6,6 +6,8 @@ from itertools import combinations
 
 from manim import SingleStringMathTex, Text, config
 
+from .style import MIN_FONT_SIZE
+
 TOLERANCE = 0.02  # scene units; shared edges and antialiasing are not overlaps
 TEXT_TYPES = (Text, SingleStringMathTex)
 
@@ -45,8 +47,13 @@ def _name(m) -> str:
 
 def layout_problems(scene) -> list[str]:
     """What is wrong with the frame as it stands: anything reaching off the frame, any two text labels
-    overlapping (beyond TOLERANCE). One line per problem, naming the text."""
+    overlapping (beyond TOLERANCE), any text scaled below MIN_FONT_SIZE. One line per problem, naming
+    the text."""
     problems = []
+    for t in visible_texts(scene):
+        size = getattr(t, "font_size", None)
+        if size is not None and size < MIN_FONT_SIZE:
+            problems.append(f"too small: {_name(t)} at font size {size:.1f} (at least {MIN_FONT_SIZE})")
     half_w, half_h = config.frame_width / 2, config.frame_height / 2
     for top in scene.mobjects:
         if top.width == 0 and top.height == 0:
