@@ -67,7 +67,8 @@ class Softmax(LessonScene):
 
     def fields(self) -> dict:
         a, w = self.att, self.row
-        shown = [shared_format(w)(x) for x in w]  # the values as the bars print them
+        as_text = shared_format(w)  # as the bars print them
+        shown = [as_text(x) for x in w]
         return {**super().fields(),
                 "top": a.tokens[self.top], "top_pct": w[self.top], "self_pct": w[self.focus],
                 "rest": self.t("list_sep").join(a.tokens[j] for j in self.rest),
