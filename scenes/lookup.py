@@ -92,9 +92,14 @@ class Lookup(LessonScene):
             self.t("soft_out"), self.att.output[f],
             self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]), w=number_text(self.att.weights[f][r])),
             S.TEXT)
-        body = VGroup(self.hard_panel, self.soft_panel).arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
-        self.soft_panel[0].match_y(self.hard_panel[0])  # titles on one line, bars on one baseline
-        self.place_body(body)
+        body = VGroup(self.hard_panel, self.soft_panel)
+
+        def side_by_side():
+            body.arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
+            self.soft_panel[0].match_y(self.hard_panel[0])  # titles on one line, bars on one baseline
+            return body
+
+        self.place_best(side_by_side, lambda: body.arrange(DOWN, buff=S.BIG_GAP))
         title, chart, out_t, out, note = self.hard_panel
         bar = chart[0].bars[self.chosen]
         self.play(FadeIn(title), FadeIn(chart))
@@ -240,13 +245,11 @@ class Lookup(LessonScene):
     def panel(self, title, bars, out_title, out, note, color):
         """Title, weight bars over the raw scores, the output vector and a note on the near match."""
         t = label(title, S.BODY_SIZE, color)
-        h = min(m.height for m in bars.token_labels)  # one size for all token names
-        for m in bars.token_labels:
-            m.scale(h / m.height, about_edge=UP)
         as_text = shared_format(self.s)  # one row, one number format
+        top = bars.token_labels.get_bottom()[1] - S.GAP / 3  # below every token name, staggered or not
         scores = VGroup(*(
             fit(label(as_text(x), S.LABEL_SIZE, S.DIM), bars.bar_w + S.GAP, S.CELL_H)
-            .next_to(tok, DOWN, buff=S.GAP / 3)
+            .set_x(tok.get_x()).align_to([0, top, 0], UP)
             for x, tok in zip(self.s, bars.token_labels)))
         scores_t = label(self.t("scores_row"), S.LABEL_SIZE, S.DIM)
         scores_t.next_to(scores, LEFT, buff=S.GAP).match_y(scores)

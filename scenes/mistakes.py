@@ -164,9 +164,10 @@ class Mistakes(LessonScene):
 
         wrong, right = panel(False, wrong_w), panel(True, right_w)
         note = label(self.t("axis_note"), S.LABEL_SIZE, S.DIM)
-        panels = VGroup(wrong, right).arrange(RIGHT, buff=S.BIG_GAP, aligned_edge=UP)
-        body = VGroup(panels, note).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body)
+        panels = VGroup(wrong, right)
+        body = VGroup(panels, note)
+        self.place_best(*(lambda d=d: (panels.arrange(d, buff=S.BIG_GAP, aligned_edge=UP),
+                                       body.arrange(DOWN, buff=S.BIG_GAP))[1] for d in (RIGHT, DOWN)))
         for panel_ in (wrong, right):
             title, (table, total) = panel_
             self.play(FadeIn(title), FadeIn(table[0]), FadeIn(table[1]))

@@ -121,9 +121,6 @@ class Normalizers(LessonScene):
         for i, m in enumerate(MODES):
             bars = WeightBars(self.rows[m], self.att.tokens, fills=S.heat_color, scale_to=1,
                               max_height=BAR_H, bar_w=S.BAR_W * 3 / 2, buff=S.GAP * 3 / 2)
-            h = min(t.height for t in bars.token_labels)  # one size for all token names
-            for t in bars.token_labels:
-                t.scale(h / t.height, about_edge=UP)
             if i < len(MODES) - 1:  # the token names once, under the last chart
                 bars.remove(bars.token_labels)
             charts.add(bars)

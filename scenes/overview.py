@@ -53,11 +53,19 @@ class Overview(LessonScene):
         soft = WeightBars(w, self.att.tokens, fills=S.heat_color, scale_to=1)
         hard_t = label(self.t("hard"), S.BODY_SIZE, S.DIM)
         soft_t = label(self.t("soft"), S.BODY_SIZE, S.TEXT)
-        left = VGroup(hard_t, hard).arrange(DOWN, buff=S.BIG_GAP)
-        right = VGroup(soft_t, soft).arrange(DOWN, buff=S.BIG_GAP)
-        body = VGroup(left, right).arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
-        soft_t.match_y(hard_t)
-        self.place_body(body, S.SHARE_BODY)
+        left, right = VGroup(hard_t, hard), VGroup(soft_t, soft)
+        body = VGroup(left, right)
+
+        def arranged(side_by_side: bool):  # the charts side by side (titles on one line) or one above the other
+            for panel in body:
+                panel.arrange(DOWN, buff=S.BIG_GAP)
+            if side_by_side:
+                body.arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
+                soft_t.match_y(hard_t)
+                return body
+            return body.arrange(DOWN, buff=S.BIG_GAP)
+
+        self.place_best(lambda: arranged(True), lambda: arranged(False), height_share=S.SHARE_BODY)
         self.play(FadeIn(left))
         self.play(FadeIn(right))
         self.lookup_body = body
@@ -81,9 +89,19 @@ class Overview(LessonScene):
             arrow = Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0)
             rows.add(VGroup(tokens, arrow, out))
         grid = VGroup(*(m for r in rows for m in r))
-        grid.arrange_in_grid(cols=3, buff=(S.GAP, S.BIG_GAP), col_alignments="rcl")
-        body = VGroup(emb_g, grid).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body)
+        body = VGroup(emb_g, grid)
+
+        def in_a_row():  # each context on one line: tokens → output
+            grid.arrange_in_grid(cols=3, buff=(S.GAP, S.BIG_GAP), col_alignments="rcl")
+            return body.arrange(DOWN, buff=S.BIG_GAP)
+
+        def output_below():  # a long sentence: the output on a line of its own, under its tokens
+            for tokens, arrow, out in rows:
+                VGroup(arrow, out).arrange(RIGHT, buff=S.GAP).next_to(tokens, DOWN, buff=S.GAP)
+            VGroup(*rows).arrange(DOWN, buff=S.BIG_GAP)
+            return body.arrange(DOWN, buff=S.BIG_GAP)
+
+        self.place_best(in_a_row, output_below)
         self.play(FadeIn(emb_g))
         for r in rows:
             self.play(FadeIn(r[0]), GrowArrow(r[1]), run_time=S.FAST)

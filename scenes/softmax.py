@@ -22,16 +22,7 @@ from manim import (
 from attention_core import strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import (
-    WeightBars,
-    even_labels,
-    fit,
-    number_text,
-    outline,
-    shared_format,
-    tex,
-    word,
-)
+from scenes.common.mobjects import WeightBars, fit, number_text, outline, shared_format, tex, word
 
 BAR_H = 1.8  # tallest bar (a weight of 1), leaving room for the sum below the chart
 
@@ -86,9 +77,6 @@ class Softmax(LessonScene):
         bar_w = float(np.clip(step * 2 / 3, S.BAR_W, S.BAR_W * 2))
         bars = WeightBars(a.scaled[f], a.tokens, color=S.DIM, bar_w=bar_w, buff=max(step - bar_w, S.GAP),
                           max_height=BAR_H)
-        even_labels(bars.token_labels)
-        for lab in bars.token_labels:  # one size now; one top line too, so the names share a baseline
-            lab.align_to(bars.token_labels[0], UP)
         low = min(m.get_bottom()[1] for m in (*bars.bars, *bars.value_labels))
         clash = bars.token_labels.get_top()[1] - (low - S.GAP / 2)
         if clash > 0:  # negative scores hang below the line: keep the key names clear of them

@@ -6,13 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # cairo/pango headers + pkg-config (manim's pycairo/manimpango), a CJK font for the Chinese text,
-# LaTeX with dvisvgm for MathTex, ffmpeg for joining clips, GIF palettes and ProRes, chromium for the
-# tests that click through an HTML slide deck (driven by Playwright; it never downloads a browser).
+# LaTeX with dvisvgm for MathTex, ffmpeg for joining clips, GIF palettes, ProRes and audio, espeak-ng for
+# the offline draft voice, chromium for the tests that click through an HTML slide deck (driven by
+# Playwright; it never downloads a browser).
 APT_PACKAGES=(
   libcairo2-dev libpango1.0-dev pkg-config
   fonts-noto-cjk
   texlive-latex-base texlive-latex-recommended texlive-fonts-recommended dvisvgm
   ffmpeg
+  espeak-ng
   chromium
 )
 python3 -m venv --help >/dev/null 2>&1 || APT_PACKAGES+=(python3-venv)

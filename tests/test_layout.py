@@ -43,9 +43,42 @@ def test_off_frame_label_is_named():
     assert len(problems) == 1 and problems[0].startswith("off frame: Text('geography')"), problems
 
 
-def test_a_label_just_inside_the_edge_is_fine():
-    inside = label("geography").to_edge(DOWN, buff=0).to_edge(LEFT, buff=0)
+def test_a_label_at_the_edge_is_named_and_one_a_margin_inside_is_fine():
+    from scenes.common.style import SAFE_MARGIN
+
+    at_edge = label("geography").to_edge(DOWN, buff=0).to_edge(LEFT, buff=0)
+    problems = layout_problems(frame(at_edge))
+    assert len(problems) == 1 and problems[0].startswith("at the edge: Text('geography') 0.00"), problems
+    inside = label("geography").to_edge(DOWN, buff=SAFE_MARGIN).to_edge(LEFT, buff=SAFE_MARGIN)
     assert layout_problems(frame(inside)) == []
+
+
+def test_column_labels_share_one_size_and_one_baseline():
+    """"ambiguity" (a descender) and "tech" (none) over narrow cells: one font size, and the glyphs that
+    sit on the line ("a", "t") at one height: the bug was "ambiguity" higher than "tech"."""
+    from scenes.common.mobjects import NumberGrid
+
+    grid = NumberGrid([[0.5, 0.25]], col_labels=["ambiguity", "tech"], cell_w=1.6)  # one line
+    (_, amb), (_, tech) = grid.col_labels  # word(): (strut, text)
+    assert amb.font_size == pytest.approx(tech.font_size)
+    assert amb[0].get_bottom()[1] == pytest.approx(tech[0].get_bottom()[1], abs=1e-3)  # "a" and "t"
+    assert min(amb.get_bottom()[1], tech.get_bottom()[1]) > grid.boxes.get_top()[1]
+
+
+def test_long_labels_take_two_lines_instead_of_shrinking():
+    from scenes.common.mobjects import WeightBars
+    from scenes.common.style import LABEL_SIZE, STAGGER_AT
+
+    names = ["yesterday", "we", "walked", "riverside"]
+    bars = WeightBars([0.1, 0.2, 0.3, 0.4], names)
+    texts = [t for _, t in bars.token_labels]
+    assert {round(t.font_size, 3) for t in texts} == {round(texts[0].font_size, 3)}  # one size
+    assert texts[0].font_size >= LABEL_SIZE * STAGGER_AT
+    tops = [m.get_top()[1] for m in bars.token_labels]
+    assert tops[0] == pytest.approx(tops[2]) and tops[1] == pytest.approx(tops[3]) and tops[1] < tops[0]
+    assert layout_problems(frame(bars)) == []
+    short = WeightBars([0.5, 0.5], ["a", "b"])  # short names stay on one line
+    assert short.token_labels[0].get_top()[1] == pytest.approx(short.token_labels[1].get_top()[1])
 
 
 def test_numbers_side_by_side_share_their_decimals():

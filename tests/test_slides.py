@@ -75,6 +75,9 @@ def test_pptx_a_movie_and_notes_per_step(fixtures):
                             "stream=codec_name,pix_fmt", "-of", "json", str(fixtures / clips[0])],
                            capture_output=True, text=True, check=True).stdout
     assert json.loads(probe)["streams"][0] == {"codec_name": "h264", "pix_fmt": "yuv420p"}
+    title = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format_tags=title", "-of",
+                            "csv=p=0", str(fixtures / clips[0])], capture_output=True, text=True).stdout
+    assert re.fullmatch(r"注意力机制 – (闪|跳) \(\d\)", title.strip()), title  # lesson – scene (step)
 
     # nothing changed: no manim work, the deck is assembled again
     before = deck.stat().st_mtime_ns

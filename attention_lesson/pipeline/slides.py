@@ -14,6 +14,7 @@ import json
 import logging
 from pathlib import Path
 
+from . import ffmpeg
 from .plan import Job
 
 
@@ -54,8 +55,9 @@ def slide_class(cls):
     return Deck
 
 
-def collect(job: Job, scene, folder: Path, tmp: Path) -> dict[str, Path]:
-    """Map of final file name -> file, for the slides manim-slides saved under `folder`."""
+def collect(job: Job, scene, folder: Path, tmp: Path, title: str) -> dict[str, Path]:
+    """Map of final file name -> file, for the slides manim-slides saved under `folder`; each clip
+    titled "<title> (<n>)" in its metadata, as the section clips are."""
     from manim_slides.config import PresentationConfig
 
     config = PresentationConfig.from_file(folder / f"{scene}.json")
@@ -64,6 +66,7 @@ def collect(job: Job, scene, folder: Path, tmp: Path) -> dict[str, Path]:
     data = json.loads(config.model_dump_json())
     for n, (slide, entry, step) in enumerate(zip(config.slides, data["slides"], steps), start=1):
         name = f"slides/{job.id}-{n:02d}" + (f"-{step}" if step else "") + ".mp4"
+        ffmpeg.remux(Path(slide.file), title=f"{title} ({n})")
         files[name] = slide.file
         entry["file"] = entry["rev_file"] = name  # relative to the output folder
     index = tmp / f"{job.id}.slides.json"

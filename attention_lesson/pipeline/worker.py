@@ -146,7 +146,7 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
 
                 scene = slide_class(cls)(output_folder=(tmp / "slides").resolve(), on_beat=on_beat)
                 scene.render()
-                files = collect(job, scene, tmp / "slides", tmp)
+                files = collect(job, scene, tmp / "slides", tmp, _title(job, scene))
             else:
                 scene = cls(on_beat=on_beat)
                 scene.render()

@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Scene, VGroup, config
+from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Mobject, Scene, VGroup, config
 
 from attention_core import attend, hard_lookup, load
 
@@ -169,6 +169,18 @@ class LessonScene(Scene):
         bottom = -config.frame_height / 2 + S.MARGIN
         m.move_to([0, (top + bottom) / 2, 0])
         return m
+
+    def place_best(self, *layouts: Callable[[], Mobject], height_share: float = 1.0):
+        """Arrange the same parts each of the ways given (functions that arrange them and return the
+        group), keep the way that lets them be largest in the body, and place it: two charts side by
+        side for four tokens may read better one above the other for eight."""
+        w, h = self.body_box()
+
+        def room(m) -> float:
+            return min(w / max(m.width, 1e-9), h * height_share / max(m.height, 1e-9))
+
+        best = max(layouts, key=lambda arrange: room(arrange()))  # the first of equals
+        return self.place_body(best(), height_share)
 
     def clear_body(self, *keep):
         """Fade out everything but the heading (and `keep`)."""

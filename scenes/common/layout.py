@@ -6,7 +6,7 @@ from itertools import combinations
 
 from manim import SingleStringMathTex, Text, config
 
-from .style import MIN_FONT_SIZE
+from .style import MIN_FONT_SIZE, SAFE_MARGIN
 
 TOLERANCE = 0.02  # scene units; shared edges and antialiasing are not overlaps
 TEXT_TYPES = (Text, SingleStringMathTex)
@@ -47,8 +47,8 @@ def _name(m) -> str:
 
 def layout_problems(scene) -> list[str]:
     """What is wrong with the frame as it stands: anything reaching off the frame, any two text labels
-    overlapping (beyond TOLERANCE), any text scaled below MIN_FONT_SIZE. One line per problem, naming
-    the text."""
+    overlapping (beyond TOLERANCE), any text scaled below MIN_FONT_SIZE or nearer the frame's edge than
+    SAFE_MARGIN. One line per problem, naming the text."""
     problems = []
     for t in visible_texts(scene):
         size = getattr(t, "font_size", None)
@@ -66,6 +66,11 @@ def layout_problems(scene) -> list[str]:
             what = _name(texts[0]) if texts else type(top).__name__
             problems.append(f"off frame: {what} spans x {x0:.2f}..{x1:.2f}, y {y0:.2f}..{y1:.2f}")
     boxed = [(t, _box(t)) for t in visible_texts(scene)]  # each box once: get_corner walks every point
+    for t, (x0, y0, x1, y1) in boxed:
+        edge = min(x0 + half_w, half_w - x1, y0 + half_h, half_h - y1)
+        if -TOLERANCE <= edge < SAFE_MARGIN - TOLERANCE:  # (beyond the frame is reported above)
+            problems.append(f"at the edge: {_name(t)} {edge:.2f} from the frame's edge "
+                            f"(at least {SAFE_MARGIN})")
     for (a, (ax0, ay0, ax1, ay1)), (b, (bx0, by0, bx1, by1)) in combinations(boxed, 2):
         dx = min(ax1, bx1) - max(ax0, bx0)
         dy = min(ay1, by1) - max(ay0, by0)

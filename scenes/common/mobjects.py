@@ -139,12 +139,11 @@ class NumberGrid(VGroup):
             for i, t in enumerate(row_labels or [])
         ))
         self.col_labels = VGroup(*(
-            word(t, label_size, label_color).next_to(self.boxes[0][j], UP, buff=S.COL_LABEL_GAP)
+            word(t, label_size, label_color).set_x(self.boxes[0][j].get_x())
             for j, t in enumerate(col_labels or [])
         ))
-        for lab in self.col_labels:  # long names must not collide with their neighbours
-            fit(lab, cell_w * S.LABEL_FILL, cell_h * S.COL_LABEL_MAX_H)
-        even_labels(self.col_labels)
+        label_line(self.col_labels, cell_w, self.boxes.get_top()[1] + S.COL_LABEL_GAP, UP,
+                   max_height=cell_h * S.COL_LABEL_MAX_H)
         self.add(self.row_labels, self.col_labels)
 
     def _fill(self, value: float) -> tuple[ManimColor, float]:
@@ -257,12 +256,9 @@ class WeightBars(VGroup):
         self.scale_to = scale_to or max(np.abs(self.values).max(), 1e-9)
         self.bars = VGroup(*(self._bar(i, x) for i, x in enumerate(self.values)))
         self.value_labels = VGroup(*(self._value_label(i) for i in range(n)))
-        self.token_labels = VGroup(*(
-            fit(word(t, S.LABEL_SIZE, S.TEXT), self.step * S.LABEL_FILL, config.frame_height)
-            .next_to([self.xs[i], self.baseline.get_y(), 0], DOWN, buff=S.COL_LABEL_GAP)
-            for i, t in enumerate(labels)
-        ))
-        even_labels(self.token_labels, about=UP)
+        self.token_labels = VGroup(*(word(t, S.LABEL_SIZE, S.TEXT).set_x(self.xs[i])
+                                     for i, t in enumerate(labels)))
+        label_line(self.token_labels, self.step, self.baseline.get_y() - S.COL_LABEL_GAP, DOWN)
         self.add(self.baseline, self.bars, self.value_labels, self.token_labels)
 
     @property
@@ -387,6 +383,31 @@ def even_labels(labels: VGroup, about=DOWN) -> VGroup:
     for m in labels:
         if m.height > h:
             m.scale(h / m.height, about_edge=about)
+    return labels
+
+
+def label_line(labels: VGroup, step: float, edge_y: float, away=UP, *,
+               max_height: float | None = None) -> VGroup:
+    """Lay out the labels of a row of cells (or bars) `step` apart, each already centred on its cell:
+    one size for all, and one baseline (their edges facing the cells at `edge_y`; word() boxes span the
+    font's line height). A label wider than its cell would have to shrink; when that would take the
+    labels below STAGGER_AT of their size, they take two lines instead, every other label moved `away`
+    from the cells, and each may be nearly twice as wide (a wide lesson's long token names)."""
+    if len(labels) == 0:
+        return labels
+    limit = step * S.LABEL_FILL
+    height = max_height or config.frame_height
+    one_line = min(1.0, limit / max(m.width for m in labels))
+    staggered = len(labels) > 1 and one_line < S.STAGGER_AT
+    if staggered:
+        limit = (2 * step - S.GAP / 2) * S.LABEL_FILL  # same-line neighbours are two steps apart
+    for m in labels:
+        fit(m, limit, height)
+    even_labels(labels)
+    for i, m in enumerate(labels):
+        m.align_to([0, edge_y, 0], -away)
+        if staggered and i % 2:
+            m.shift(away * m.height)
     return labels
 
 

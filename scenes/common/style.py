@@ -57,15 +57,15 @@ MATH_SCALE = 0.8  # MathTex relative to its default size
 MIXED_MATH_SCALE = 1.4  # mobjects.mixed_line: TeX beside Noto text, relative to the text's font size
 
 NUMBER_PLACES = 2  # decimals shown on screen (the core keeps full precision)
-# The smallest a text may end up after every scale-down (as Text's font_size; a line is about 0.93 of
-# it in px at 480p). The layout check enforces it at the end of every step. The goal is 11 (10 px at
-# 480p, 22 px at 1080p): the default lesson meets it, but the 8-token test lesson's token names in the
-# overview, lookup and mistakes scenes are at 8.9 to 10.9 today, so the floor guards what is, until
-# those layouts change (wrap or rearrange instead of shrinking).
-MIN_FONT_SIZE = 8.5
+# The smallest a text may end up after every scale-down, as Text's font_size (a line is about 0.93 of
+# it in px at 480p): 10.5 is about 10 px at 480p, 22 px at 1080p. The layout check enforces it at the
+# end of every step; a layout that would shrink text below it wraps, staggers its labels or arranges
+# its parts another way instead (LessonScene.place_best, mobjects.label_line).
+MIN_FONT_SIZE = 10.5
 
 # -- the frame and spacing ------------------------------------------------------------------------
 MARGIN = 0.35  # kept free at every frame edge
+SAFE_MARGIN = 0.25  # no text nearer the frame's edge than this (the layout check)
 GAP = 0.3  # between neighbouring mobjects
 BIG_GAP = 0.7
 LINE_GAP = GAP * 0.6  # between lines of a caption
@@ -82,6 +82,7 @@ ROW_LABEL_GAP = GAP * 0.6  # row labels to the cells, column labels to the cells
 COL_LABEL_GAP = GAP * 0.5
 LABEL_FILL = 0.95  # share of a cell (or bar step) a label may take
 COL_LABEL_MAX_H = 1.5  # column label height, in cell heights
+STAGGER_AT = 0.75  # labels that would shrink below this share of their size take two staggered lines
 NUMBER_FILL_W, NUMBER_FILL_H = 0.9, 0.8  # share of its cell a number may take
 TOKEN_PAD = 0.18  # TokenChip: text to frame
 CORNER = 0.08  # rounded corners of chips, boxes and outlines

@@ -1,0 +1,229 @@
+"""Speakable text: a narration line with its symbols and numbers turned into words, for the offline
+draft voice (espeak-ng 1.51: voice `cmn-latn-pinyin` for zh, `en` for en).
+
+The zh voice reads Chinese characters and switches to English for Latin words, but it reads "1.43" as
+"yi si san", dropping the point; so every number is spelled out, in both languages alike:
+0.69 -> 零点六九 / "zero point six nine", 25% -> 百分之二十五 / "twenty-five percent",
+[1.43, 0.06] -> 向量一点四三，零点零六 / "the vector one point four three, zero point zero six",
+√dₖ -> 根号 d k / "root d k".
+
+The words live beside the catalogs, in scenes/i18n/<lang>/speech.toml (table [speech]); how numbers
+are built from them (groups of four digits in Chinese, of three in English) is the code below.
+Pure functions, no manim import.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+import unicodedata
+from functools import lru_cache
+from importlib import resources
+
+NUM = r"(?:(?<![A-Za-z0-9_.])[+\-−])?\d+(?:\.\d+)?"  # a sign unless it is a hyphen (top-3) or x−1
+_NUMBER = re.compile(NUM)
+_VECTOR = re.compile(rf"\[\s*{NUM}(?:\s*,\s*{NUM})*\s*\]")
+_PERCENT = re.compile(rf"({NUM})\s*%")
+_SLASH = re.compile(rf"({NUM})\s*/\s*({NUM})")
+_BY = re.compile(r"(?<![\d.])(\d+)\s*×\s*(\d+)(?![\d.])")  # dimensions: a 4×4 matrix
+_BIG_O = re.compile(r"\bO\(([^()]*)\)")
+_TEX = re.compile(r"\$([^$]*)\$")
+_CJK = r"\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+
+# TeX in a line becomes the symbols the tables speak (then words, like the symbols written directly)
+TEX_SYMBOLS = {r"\sqrt": "√", r"\cdot": "·", r"\times": "×", r"\div": "÷", r"\approx": "≈", r"\sim": "~",
+               r"\to": "→", r"\rightarrow": "→", r"\top": "ᵀ"}
+TEX_DROPPED = (r"\text", r"\mathrm", r"\operatorname", r"\mathbf", r"\mathit", r"\left", r"\right")
+
+
+@lru_cache(maxsize=None)
+def words(lang: str) -> dict:
+    """The [speech] table of scenes/i18n/<lang>/speech.toml."""
+    f = resources.files("scenes") / "i18n" / lang / "speech.toml"
+    return tomllib.loads(f.read_text(encoding="utf-8"))["speech"]
+
+
+# -- numbers -------------------------------------------------------------------------------------
+
+def _zh_group(g: int, w: dict, start: bool) -> str:
+    """1..9999 in Chinese: 一千零五, 一百一十; a number's first group reads 10..19 as 十..十九."""
+    if start and 10 <= g < 20:
+        return w["teens"][g - 10]
+    out, gap = "", False
+    for place, unit in ((1000, w["units"][1]), (100, w["units"][0])):
+        d = g // place % 10
+        if d:
+            out += (w["digits"][0] if gap else "") + w["digits"][d] + unit
+            gap = False
+        elif out:
+            gap = True
+    r = g % 100
+    if r:
+        if out and (gap or r < 10):
+            out += w["digits"][0]
+        out += (w["tens"][r // 10] if r >= 10 else "") + (w["digits"][r % 10] if r % 10 else "")
+    return out
+
+
+def _zh_int(n: int, w: dict) -> str:
+    """A whole number in Chinese, in groups of four digits (万, 亿): 12 -> 十二, 100 -> 一百,
+    10010 -> 一万零一十."""
+    if n == 0:
+        return w["digits"][0]
+    groups = []
+    while n:
+        n, g = divmod(n, 10000)
+        groups.append(g)
+    out, gap = "", False
+    for i in reversed(range(len(groups))):
+        g = groups[i]
+        if g == 0:
+            gap = bool(out)
+            continue
+        if out and (gap or g < 1000):
+            out += w["digits"][0]
+        out += _zh_group(g, w, start=not out) + (w["groups"][i - 1] if i else "")
+        gap = False
+    return out
+
+
+def _en_int(n: int, w: dict) -> str:
+    """A whole number in English, in groups of three digits: 69 -> sixty-nine, 105 -> one hundred five."""
+    if n == 0:
+        return w["digits"][0]
+    parts, i = [], 0
+    while n:
+        n, g = divmod(n, 1000)
+        if g:
+            h, r = divmod(g, 100)
+            said = [f"{w['digits'][h]} {w['units'][0]}"] if h else []
+            if r >= 20:
+                said.append(w["tens"][r // 10] + (f"-{w['digits'][r % 10]}" if r % 10 else ""))
+            elif r >= 10:
+                said.append(w["teens"][r - 10])
+            elif r:
+                said.append(w["digits"][r])
+            parts.append(" ".join(said + ([w["groups"][i - 1]] if i else [])))
+        i += 1
+    return " ".join(reversed(parts))
+
+
+SPELL_INT = {"zh": _zh_int, "en": _en_int}
+
+
+def number(text: str, lang: str) -> str:
+    """One number (optional sign, optional decimals) in words: "-0.5" -> 负零点五 / "minus zero point five".
+    Decimals are read digit by digit."""
+    w = words(lang)
+    sign, whole, frac = re.fullmatch(r"([+\-−]?)(\d+)(?:\.(\d+))?", text).groups()
+    said = [SPELL_INT[lang](int(whole), w)]
+    if frac:
+        said += [w["point"], w["word_sep"].join(w["digits"][int(c)] for c in frac)]
+    if sign:
+        said.insert(0, w["plus"] if sign == "+" else w["minus"])
+    return w["word_sep"].join(said)
+
+
+# -- the passes ----------------------------------------------------------------------------------
+
+def _group(s: str, i: int) -> tuple[str, int]:
+    """The braced group starting at s[i] (after spaces) without its braces, and the index after it."""
+    while i < len(s) and s[i] == " ":
+        i += 1
+    if i >= len(s) or s[i] != "{":
+        return (s[i], i + 1) if i < len(s) else ("", i)
+    depth = 0
+    for j in range(i, len(s)):
+        depth += {"{": 1, "}": -1}.get(s[j], 0)
+        if depth == 0:
+            return s[i + 1:j], j + 1
+    return s[i + 1:], len(s)
+
+
+def _fractions(s: str) -> str:
+    """\\frac{1}{4} -> 1/4 (whole numbers), any other \\frac{a}{b} -> (a)÷(b); nested ones too."""
+    while (i := s.rfind(r"\frac")) >= 0:  # the innermost first
+        a, j = _group(s, i + 5)
+        b, k = _group(s, j)
+        said = f"{a.strip()}/{b.strip()}" if a.strip().isdigit() and b.strip().isdigit() else f"({a})÷({b})"
+        s = s[:i] + said + s[k:]
+    return s
+
+
+def untex(tex: str) -> str:
+    """The inside of a `$...$` as plain symbols: \\sqrt{d_k} -> √d_k, K^\\top -> Kᵀ, \\frac{1}{4} -> 1/4,
+    \\frac{a}{b} and a/b -> (a)÷(b)."""
+    s = _fractions(tex.replace("/", "÷"))  # a slash in a formula divides
+    s = re.sub(r"\^\s*(?:\{\s*)?(?:\\top|T)(?:\s*\})?", "ᵀ", s)
+    s = re.sub(r"\^\s*(?:\{\s*)?2(?:\s*\})?", "²", s)
+    s = re.sub(r"\\[a-zA-Z]+", lambda m: "" if m.group() in TEX_DROPPED
+               else TEX_SYMBOLS.get(m.group(), " " + m.group()[1:] + " "), s)
+    return re.sub(r"\\.|[{}^&]", " ", s)
+
+
+def _scripts(line: str, w: dict) -> str:
+    """Sub- and superscript letters the symbol table does not name, as the letter: dₖ -> d k."""
+    def plain(ch: str) -> str:
+        if ch in w["symbols"] or not unicodedata.decomposition(ch).startswith(("<sub>", "<super>")):
+            return ch
+        return " " + unicodedata.normalize("NFKC", ch) + " "
+    return "".join(plain(ch) for ch in line)
+
+
+def _numbers(line: str, lang: str) -> str:
+    """Every number in words, with the patterns around numbers first: vectors, O(...), percentages,
+    a/b (divided when "=" follows, else a fraction of whole numbers), a×b dimensions, 两 before a
+    measure word."""
+    w = words(lang)
+    say = lambda m, i=0: number(m.group(i), lang)  # noqa: E731
+
+    def vector(m):
+        items = w["list_sep"].join(number(x, lang) for x in _NUMBER.findall(m.group()))
+        return w["vector"].format(items=items)
+
+    def slash(m):
+        a, b = m.group(1), m.group(2)
+        if not m.string[m.end():].lstrip().startswith("=") and a.isdigit() and b.isdigit():
+            return w["fraction"].format(a=number(a, lang), b=number(b, lang))
+        return w["divided"].format(a=number(a, lang), b=number(b, lang))
+
+    line = _VECTOR.sub(vector, line)
+    line = _BIG_O.sub(lambda m: w["big_o"].format(x=m.group(1)), line)
+    line = _PERCENT.sub(lambda m: w["percent"].format(n=say(m, 1)), line)
+    line = _SLASH.sub(slash, line)
+    line = _BY.sub(lambda m: w["by"].format(a=say(m, 1), b=say(m, 2)), line)
+    if w["measure_words"]:
+        measure = "|".join(map(re.escape, w["measure_words"]))
+        line = re.sub(rf"(?<![\d.第])(?<!第 )2(?![\d.])(?=\s*(?:{measure}))", w["two_counted"], line)
+    return _NUMBER.sub(say, line)
+
+
+def _symbols(line: str, w: dict) -> str:
+    """Every symbol of the table (speech.symbols) as its words: √ -> 根号 / root, → -> 到 / to."""
+    table = w["symbols"]
+    if not table:
+        return line
+    pattern = "|".join(map(re.escape, sorted(table, key=len, reverse=True)))
+    return re.sub(pattern, lambda m: table[m.group()], line)
+
+
+def _tidy(line: str, lang: str) -> str:
+    """One space between words; none before punctuation, after an opening bracket or quote, or (zh)
+    between two Chinese characters."""
+    line = re.sub(r"\s+", " ", line)
+    line = re.sub(r" (?=[,.:;!?)”’，。、：；！？）」])", "", line)
+    line = re.sub(r"(?<=[(“‘（「]) ", "", line)
+    if lang == "zh":
+        line = re.sub(rf"(?<=[{_CJK}]) (?=[{_CJK}])", "", line)
+    return line.strip()
+
+
+def speakable(line: str, lang: str) -> str:
+    """`line` as the draft voice of `lang` should read it: TeX, sub/superscripts, numbers (and the
+    patterns around them), then single symbols, turned into words of the language."""
+    w = words(lang)
+    line = _TEX.sub(lambda m: untex(m.group(1)), line)
+    line = _scripts(line, w)
+    line = _numbers(line, lang)
+    line = _symbols(line, w)
+    return _tidy(line, lang)
