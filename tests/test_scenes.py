@@ -137,13 +137,17 @@ def test_scene(scene_id, lesson, context, lang, media_dir, tmp_path, request):
     assert watch.problems == [], "\n".join(watch.problems)
     assert watch.cjk_in_math == []
     assert len(scene.beats) >= 2 and list(watch.texts) == scene.beats
+    assert [s.step for s in scene.steps] == scene.beats
     subs = scene.renderer.file_writer.subcaptions
-    assert len(subs) == len(scene.beats)
     for sub in subs:
         assert sub.content.strip() and sub.end > sub.start
+    # the cues say each line once, in order, in cues of at most two lines
+    assert [c for sub in subs for c in sub.content if not c.isspace()] == \
+        [c for s in scene.steps for c in s.narration if not c.isspace()]
+    assert max(sub.content.count("\n") for sub in subs) <= 1
     les = load(lesson_path(lesson))
     assert missing_numbers(scene_id, les, context, watch.all_texts()) == []
-    assert narration_problems([sub.content for sub in subs] + watch.all_texts(), les, context) == []
+    assert narration_problems([s.narration for s in scene.steps] + watch.all_texts(), les, context) == []
     if golden:
         problems = compare_all(scene_id, tmp_path, update=request.config.getoption("--update-goldens"))
         assert not problems, "golden frames differ:\n" + "\n".join(map(str, problems))
@@ -156,7 +160,7 @@ def test_contexts_named_in_the_video_language(scene_id, lang, other, media_dir):
     language, never the file's key or the other language's label."""
     les = load(LESSONS / "apple-zh.toml")
     scene, watch = build(BY_ID[scene_id], media_dir, lesson=str(LESSONS / "apple-zh.toml"), lang=lang)
-    words = watch.all_texts() + [s.content for s in scene.renderer.file_writer.subcaptions]
+    words = watch.all_texts() + [s.narration for s in scene.steps]
     shown = {les.context_label(c, lang) for c in les.contexts}
     hidden = {les.context_label(c, other) for c in les.contexts} | set(les.contexts)
     if scene_id == "contexts":
@@ -174,7 +178,7 @@ def test_words_true_for_a_random_lesson(scene_id, seed, lang, media_dir, tmp_pat
     les = load(path)
     scene, watch = build(BY_ID[scene_id], media_dir, lesson=str(path), lang=lang)
     assert watch.problems == [], "\n".join(watch.problems)
-    lines = [sub.content for sub in scene.renderer.file_writer.subcaptions]
+    lines = [s.narration for s in scene.steps]
     assert narration_problems(lines + watch.all_texts(), les, None) == []
     assert missing_numbers(scene_id, les, None, watch.all_texts()) == []
 

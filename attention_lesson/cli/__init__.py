@@ -14,6 +14,7 @@ from .numbers import numbers
 from .render import render
 from .sheet import sheet
 from .slides import slides
+from .voice import voice
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -30,3 +31,4 @@ main.add_command(render)
 main.add_command(lesson)
 main.add_command(slides)
 main.add_command(sheet)
+main.add_command(voice)

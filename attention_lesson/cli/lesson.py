@@ -13,14 +13,15 @@ from .render import execute, make_options
 
 @click.command()
 @render_options
-def lesson(lesson, context, mode, lang, quality, fps, file_format, transparent, sections, out, jobs,
-           force, dry_run, quiet):
+def lesson(lesson, context, mode, lang, quality, fps, file_format, transparent, sections, voice, out,
+           jobs, force, dry_run, quiet):
     """Render the whole lesson and join it: lesson.<ext>, lesson.chapters.vtt, lesson.srt."""
     if file_format == "png":
         raise click.BadParameter("a joined lesson needs a video format (mp4, webm, mov or gif)",
                                  param_hint="--format")
     les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections)
+    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections,
+                           voice=voice)
     scenes = list(available())
     report = execute(les, scenes, options, out, jobs, force, dry_run, quiet, join=True)
     if dry_run:

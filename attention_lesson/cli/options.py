@@ -102,6 +102,10 @@ def _render_opts(video: bool) -> list:
         click.option("--fps", type=click.IntRange(1, 120), default=None,
                      help="Frame rate (default: the quality's)."),
         *(video_only if video else []),
+        click.option("--voice", metavar="SOURCE", default=None,
+                     help="Speak every step: 'draft' (an offline synthetic voice) or a folder of "
+                          "recordings, DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step "
+                          "without one gets the draft voice). Default: silent."),
         click.option("--out", type=click.Path(file_okay=False), default=None,
                      help="Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>)."),
         click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,

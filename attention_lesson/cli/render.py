@@ -31,14 +31,25 @@ def pick_scenes(ids: tuple[str, ...], all_: bool):
     return [by_id[i] for i in ids]
 
 
+def check_voice(voice: str | None) -> str | None:
+    """None, "draft" or the resolved path of an existing recordings folder (else a usage error)."""
+    if voice is None or voice == "draft":
+        return voice
+    folder = Path(voice)
+    if not folder.is_dir():
+        raise click.BadParameter(f"{voice!r} is neither 'draft' nor a folder of recordings "
+                                 "(DIR/<lang>/<scene>/<nn>-<step>.wav ...)", param_hint="--voice")
+    return str(folder.resolve())
+
+
 def make_options(lesson, context, mode, lang, quality, fps, file_format="mp4", transparent=False,
-                 sections=False, slides=False) -> RenderOptions:
+                 sections=False, slides=False, voice=None) -> RenderOptions:
     """The render options of a command line, checked (a usage error, exit 2, if inconsistent)."""
     if transparent and file_format not in ("webm", "mov", "png"):
         raise click.BadParameter("an alpha channel needs --format webm, mov or png",
                                  param_hint="--transparent")
     return RenderOptions(str(Path(lesson.source).resolve()), check_context(lesson, context), mode,
-                         lang, quality, fps, file_format, transparent, sections, slides)
+                         lang, quality, fps, file_format, transparent, sections, slides, check_voice(voice))
 
 
 def execute(lesson, scenes, options: RenderOptions, out: str | None, jobs: int | None, force: bool,
@@ -58,6 +69,9 @@ def execute(lesson, scenes, options: RenderOptions, out: str | None, jobs: int |
         for j in report.fresh:
             click.echo(f"up to date   {j.id} -> {out_dir / j.main_file()}")
         return report
+    if report.drafted:  # a recordings folder without some steps: say which, even when quiet
+        click.echo(f"no recording for {len(report.drafted)} steps, the draft voice speaks them: "
+                   + ", ".join(report.drafted), err=True)
     if not quiet:
         rendered = len(report.todo) - len(report.failures)
         click.echo(f"{rendered} rendered, {len(report.fresh)} up to date, {len(report.failures)} "
@@ -70,11 +84,12 @@ def execute(lesson, scenes, options: RenderOptions, out: str | None, jobs: int |
 @click.option("--all", "all_", is_flag=True, help="Every scene of the lesson, in order.")
 @render_options
 def render(ids, all_, lesson, context, mode, lang, quality, fps, file_format, transparent, sections,
-           out, jobs, force, dry_run, quiet):
+           voice, out, jobs, force, dry_run, quiet):
     """Render scenes: `render scores softmax` or `render --all`."""
     scenes = pick_scenes(ids, all_)
     les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections)
+    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections,
+                           voice=voice)
     report = execute(les, scenes, options, out, jobs, force, dry_run, quiet)
     for path in report.written:
         click.echo(str(path))

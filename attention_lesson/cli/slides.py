@@ -16,7 +16,7 @@ from .render import execute, make_options, pick_scenes
 @click.option("--to", type=click.Choice(["html", "pptx"]), default="html", show_default=True,
               help="html: deck/index.html (reveal.js, works offline); pptx: deck.pptx.")
 @slides_options
-def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, out, jobs, force, dry_run,
+def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, voice, out, jobs, force, dry_run,
            quiet):
     """Build a slide deck: every step of every scene is a slide that plays its animation on a
     click (a looping step loops), with the narration as speaker notes. Renders incrementally."""
@@ -24,7 +24,7 @@ def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, out, jobs, 
 
     scenes = pick_scenes(ids, all_ or not ids)
     les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, quality, fps, slides=True)
+    options = make_options(les, context, mode, lang, quality, fps, slides=True, voice=voice)
     if to == "html" and (problem := reveal_missing()):
         raise click.ClickException(problem)
     report = execute(les, scenes, options, out, jobs, force, dry_run, quiet)

@@ -36,6 +36,7 @@ class Report:
     todo: list[Job]  # stale: rendered now (or, in a dry run, would be)
     fresh: list[Job]  # up to date, not rendered
     failures: list[Result] = field(default_factory=list)
+    drafted: list[str] = field(default_factory=list)  # <scene>/<nn>-<step> spoken by the draft voice
 
     @property
     def written(self) -> list[Path]:
@@ -60,7 +61,7 @@ def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs
         return report
     from .deps import missing
 
-    problems = missing({options.format}, options.transparent, join)
+    problems = missing({options.format}, options.transparent, join, options.voice)
     if problems:
         raise MissingDependencies(problems)
     from .runner import run
@@ -74,4 +75,5 @@ def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs
     for j in todo:
         j.files = by_id[j.id].files
     report.failures = [r for r in results if not r.ok]
+    report.drafted = [d for r in results for d in r.drafted]
     return report

@@ -23,15 +23,17 @@ def _ffmpeg_has(encoder: str) -> bool:
     return any(line.split()[1:2] == [encoder] for line in out.splitlines() if line.startswith(" "))
 
 
-def missing(formats: set[str], transparent: bool = False, join: bool = False) -> list[str]:
+def missing(formats: set[str], transparent: bool = False, join: bool = False, voice: str | None = None) -> list[str]:
     """What is missing for these outputs, each with the command that installs it."""
     problems = []
+    if voice is not None and shutil.which("espeak-ng") is None:
+        problems.append(f"espeak-ng (the draft voice): {SETUP.format(pkg='espeak-ng')}")
     for tool, pkg in (("latex", "texlive-latex-base"), ("dvisvgm", "dvisvgm")):
         if shutil.which(tool) is None:
             problems.append(f"{tool} (for the formulas): {SETUP.format(pkg=pkg)}")
     if not _font_installed(FONT):
         problems.append(f"the font {FONT} (for Chinese text): {SETUP.format(pkg='fonts-noto-cjk')}")
-    needs_ffmpeg = join or "gif" in formats or ("mov" in formats and transparent)
+    needs_ffmpeg = join or voice is not None or "gif" in formats or ("mov" in formats and transparent)
     if needs_ffmpeg:
         if shutil.which("ffmpeg") is None:
             problems.append(f"ffmpeg (to join clips and make GIFs): {SETUP.format(pkg='ffmpeg')}")

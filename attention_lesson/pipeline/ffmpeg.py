@@ -43,6 +43,14 @@ def remux(path: Path, *, title: str | None = None, prores_4444: bool = False) ->
     os.replace(fixed, path)
 
 
+def video_duration(path: Path) -> float:
+    """The picture's length (a file's duration is its longest stream's)."""
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "stream=duration", "-of", "csv=p=0", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    return float(out.strip())
+
+
 def duration(path: Path) -> float:
     out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of",
                           "csv=p=0", str(path)], capture_output=True, text=True, check=True).stdout

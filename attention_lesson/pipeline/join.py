@@ -16,6 +16,7 @@ from pathlib import Path
 import srt
 
 from . import ffmpeg
+from .voice import AUDIO_CODECS, RATE, has_audio
 
 
 def _ts(seconds: float) -> str:
@@ -54,6 +55,23 @@ def merged_srt(parts: list[tuple[Path, float]]) -> str:
     return srt.compose(subs)
 
 
+def _sound(clips: list[Path], chapters, file_format: str) -> list[str]:
+    """ffmpeg arguments for the joined lesson's streams: the pictures copied; the scenes' sound (when
+    they have any) decoded, each cut or padded to exactly its picture's length in samples and joined
+    into one continuous track, so that it cannot drift from the picture at any join (copying AAC
+    streams end to end adds each one's priming samples)."""
+    if not all(has_audio(c) for c in clips):
+        return ["-map", "0", "-c", "copy"]
+    inputs, graph = [], []
+    for k, (clip, (_, start, end)) in enumerate(zip(clips, chapters)):
+        inputs += ["-i", str(clip)]
+        n = round(end * RATE) - round(start * RATE)  # whole samples, counted from the lesson's start
+        graph.append(f"[{k + 2}:a]aresample={RATE},atrim=end_sample={n},apad=whole_len={n}[a{k}]")
+    graph.append("".join(f"[a{k}]" for k in range(len(clips))) + f"concat=n={len(clips)}:v=0:a=1[a]")
+    return [*inputs, "-filter_complex", ";".join(graph), "-map", "0:v", "-map", "[a]", "-c:v", "copy",
+            *AUDIO_CODECS[file_format], "-ar", str(RATE)]
+
+
 def join(out_dir: Path, ids: list[str], file_format: str, title: str, fps: int) -> list[str]:
     """Write lesson.<format>, lesson.chapters.vtt and lesson.srt into out_dir; return their names."""
     clips = [out_dir / f"{i}.{file_format}" for i in ids]
@@ -63,7 +81,7 @@ def join(out_dir: Path, ids: list[str], file_format: str, title: str, fps: int) 
         titles.append(json.loads(steps.read_text(encoding="utf-8"))["title"] if steps.exists() else i)
     chapters, t = [], 0.0
     for clip, name in zip(clips, titles):
-        d = ffmpeg.duration(clip)
+        d = ffmpeg.video_duration(clip) if file_format != "gif" else ffmpeg.duration(clip)
         chapters.append((name, t, t + d))
         t += d
     with tempfile.TemporaryDirectory(prefix=".tmp-lesson-", dir=out_dir) as tmp:
@@ -79,8 +97,9 @@ def join(out_dir: Path, ids: list[str], file_format: str, title: str, fps: int) 
         else:
             meta = tmp / "chapters.txt"
             meta.write_text(ffmetadata(chapters, title), encoding="utf-8")
-            ffmpeg.run("-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(meta), "-map", "0",
-                       "-map_metadata", "1", "-map_chapters", "1", "-c", "copy", str(video))
+            ffmpeg.run("-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(meta),
+                       *_sound(clips, chapters, file_format), "-map_metadata", "1", "-map_chapters", "1",
+                       str(video))
         vtt = tmp / "lesson.chapters.vtt"
         vtt.write_text(chapters_vtt(chapters), encoding="utf-8")
         subs = tmp / "lesson.srt"

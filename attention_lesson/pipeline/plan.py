@@ -12,7 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
+import subprocess
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 
@@ -38,6 +41,7 @@ PIPELINE = Path(__file__).parent
 # and the pipeline modules that turn a scene into files
 SHARED_CODE = (*sorted((SCENES_DIR / "common").glob("*.py")), *sorted((ROOT / "attention_core").glob("*.py")),
                PIPELINE / "worker.py", PIPELINE / "ffmpeg.py", PIPELINE / "slides.py")
+VOICE_CODE = (PIPELINE / "voice.py", SCENES_DIR / "common" / "speech.py")  # and i18n/<lang>/speech.toml
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,7 @@ class RenderOptions:
     transparent: bool = False
     sections: bool = False
     slides: bool = False  # a slide deck's clips (one per step, with notes) instead of videos
+    voice: str | None = None  # None (silent), "draft" or the resolved path of a recordings folder
 
     @property
     def frame_rate(self) -> int:
@@ -61,7 +66,8 @@ class RenderOptions:
         """The default output folder under media/: one per lesson and option set."""
         tag = f"{QUALITIES[self.quality][1]}{self.frame_rate}"
         alpha = "-alpha" if self.transparent else ""
-        return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}"
+        voiced = "-voice" if self.voice else ""
+        return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
 
 
 @dataclass
@@ -93,11 +99,35 @@ def _hash_files(h, paths) -> None:
         h.update(p.read_bytes())
 
 
-def code_files(scene: SceneInfo, lang: str) -> list[Path]:
-    """The code and words a scene's render depends on."""
+def code_files(scene: SceneInfo, lang: str, voice: str | None = None) -> list[Path]:
+    """The code and words a scene's render depends on (with a voice: how lines become speech)."""
     i18n = SCENES_DIR / "i18n" / lang
     files = [scene.file, *SHARED_CODE, i18n / "common.toml", i18n / f"{scene.module}.toml"]
+    if voice:
+        files += [*VOICE_CODE, i18n / "speech.toml"]
     return [p for p in files if p.exists()]
+
+
+@lru_cache(maxsize=None)
+def espeak_version() -> str | None:
+    """espeak-ng's version line (the draft voice), None if it is not installed."""
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        return None
+    return subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.split("Data at")[0].strip()
+
+
+def voice_inputs(scene: SceneInfo, options: RenderOptions) -> dict:
+    """What a scene's voice depends on besides its lines: each recording of its steps (name and a hash
+    of its bytes), and the draft voice's version (the steps without a recording use it)."""
+    if not options.voice:
+        return {}
+    inputs = {"espeak": espeak_version()}
+    if options.voice != "draft":
+        folder = Path(options.voice) / options.lang / scene.id
+        inputs["recordings"] = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                                for p in sorted(folder.glob("*")) if p.is_file()}
+    return inputs
 
 
 def lesson_numbers(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> dict:
@@ -118,17 +148,19 @@ def lesson_numbers(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> 
 
 def input_digest(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> str:
     h = hashlib.sha256()
-    _hash_files(h, code_files(scene, options.lang))
+    _hash_files(h, code_files(scene, options.lang, options.voice))
     payload = {
         "numbers": lesson_numbers(lesson, scene, options),
         # the lesson is in "numbers"; slides=False is left out so video digests did not change
         "options": {k: v for k, v in asdict(options).items()
-                    if k != "lesson" and not (k == "slides" and not v)},
+                    if k != "lesson" and not (k in ("slides", "voice") and not v)},
         "frame_rate": options.frame_rate,
         "versions": {"manim": version("manim"), "attention-lesson": __version__},
     }
     if options.slides:
         payload["versions"]["manim-slides"] = version("manim-slides")
+    if options.voice:
+        payload["voice"] = voice_inputs(scene, options)
     h.update(json.dumps(payload, sort_keys=True).encode())
     return h.hexdigest()
 

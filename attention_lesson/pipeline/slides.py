@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import ffmpeg
 from .plan import Job
+from .voice import cut, mux
 
 
 def slide_class(cls):
@@ -31,8 +32,8 @@ def slide_class(cls):
 
         # Slide.__init__ and Slide.render set config keys manim 0.22 no longer has (write_to_movie:
         # video is the default output; flush_cache; max_files_cached=inf): the same steps here.
-        def __init__(self, *args, on_beat=None, after_beat=None, **kwargs):
-            self.set_hooks(on_beat, after_beat)
+        def __init__(self, *args, on_beat=None, after_beat=None, voice=None, **kwargs):
+            self.set_hooks(on_beat, after_beat, voice)
             BaseSlide.__init__(self, *args, **kwargs)
 
         def render(self, *args, **kwargs):
@@ -45,9 +46,11 @@ def slide_class(cls):
 
         def _close_line(self):
             # a looping step replays while the teacher talks: no hold for reading time at its end
-            if (self._line is not None and self._base_slide_config.loop
+            if (self._step is not None and self._base_slide_config.loop
                     and self._current_animation > self._start_animation):
-                self._line = None
+                self._step.end = self.renderer.time
+                self.steps.append(self._step)
+                self._step = None
                 return
             super()._close_line()
 
@@ -55,9 +58,9 @@ def slide_class(cls):
     return Deck
 
 
-def collect(job: Job, scene, folder: Path, tmp: Path, title: str) -> dict[str, Path]:
+def collect(job: Job, scene, folder: Path, tmp: Path, title: str, sound=None) -> dict[str, Path]:
     """Map of final file name -> file, for the slides manim-slides saved under `folder`; each clip
-    titled "<title> (<n>)" in its metadata, as the section clips are."""
+    titled "<title> (<n>)" in its metadata, as the section clips are, and with its step's sound."""
     from manim_slides.config import PresentationConfig
 
     config = PresentationConfig.from_file(folder / f"{scene}.json")
@@ -66,6 +69,9 @@ def collect(job: Job, scene, folder: Path, tmp: Path, title: str) -> dict[str, P
     data = json.loads(config.model_dump_json())
     for n, (slide, entry, step) in enumerate(zip(config.slides, data["slides"], steps), start=1):
         name = f"slides/{job.id}-{n:02d}" + (f"-{step}" if step else "") + ".mp4"
+        if sound is not None and step is not None:
+            s = scene.steps[n - 1]
+            mux(Path(slide.file), cut(sound, s.start, s.end), "mp4")
         ffmpeg.remux(Path(slide.file), title=f"{title} ({n})")
         files[name] = slide.file
         entry["file"] = entry["rev_file"] = name  # relative to the output folder

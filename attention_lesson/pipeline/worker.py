@@ -13,7 +13,7 @@ import shutil
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scenes.common.i18n import lesson_title
@@ -21,6 +21,7 @@ from scenes.common.settings import Settings
 
 from . import ffmpeg
 from .plan import QUALITIES, Job
+from .voice import Voice, cut, mux, track
 
 TMP_PREFIX = ".tmp-"  # a job's private folder in the output folder: .tmp-<scene>-<pid>-<random>
 
@@ -32,6 +33,7 @@ class Result:
     files: list[str]
     error: str = ""
     seconds: float = 0.0
+    drafted: list[str] = field(default_factory=list)  # steps a recordings folder had no file for
 
 
 def manim_config(job: Job, media_dir: Path, tmp: Path, quiet: bool = False) -> dict:
@@ -64,8 +66,16 @@ def manim_config(job: Job, media_dir: Path, tmp: Path, quiet: bool = False) -> d
     return cfg
 
 
-def _collect(job: Job, scene, tmp: Path) -> dict[str, Path]:
-    """Map of final file name -> file written by manim (converted where the format needs it)."""
+def _sound(scene, voice: Voice | None):
+    """The scene's sound track (int16 samples), or None for a silent render."""
+    if voice is None:
+        return None
+    return track(scene.steps, voice.clips, scene.renderer.time)
+
+
+def _collect(job: Job, scene, tmp: Path, sound=None) -> dict[str, Path]:
+    """Map of final file name -> file written by manim (converted where the format needs it), with
+    the sound (if any) in the video and in each step's clip."""
     o, fw = job.options, scene.renderer.file_writer
     files: dict[str, Path] = {}
     if o.format == "png":
@@ -77,13 +87,15 @@ def _collect(job: Job, scene, tmp: Path) -> dict[str, Path]:
         ffmpeg.to_gif(movie, gif, o.frame_rate)
         files[f"{job.id}.gif"] = gif
     else:  # the title a player shows: the lesson's and the scene's
+        if sound is not None:
+            mux(movie, sound, o.format)
         ffmpeg.remux(movie, title=_title(job, scene), prores_4444=o.format == "mov" and o.transparent)
         files[job.main_file()] = movie
     srt = movie.with_suffix(".srt")
     if srt.exists():
         files[f"{job.id}.srt"] = srt
     if o.sections:
-        files.update(_sections(job, tmp / "sections", tmp, _title(job, scene)))
+        files.update(_sections(job, tmp / "sections", tmp, _title(job, scene), scene.steps, sound))
     files[f"{job.id}.steps.json"] = _steps(job, scene, tmp)
     return files
 
@@ -92,8 +104,9 @@ def _title(job: Job, scene) -> str:
     return f"{lesson_title(scene.lesson, job.options.lang)} – {job.scene.title(job.options.lang)}"
 
 
-def _sections(job: Job, folder: Path, tmp: Path, title: str) -> dict[str, Path]:
-    """manim's section clips renamed <id>-<nn>-<step>.<ext> (GIF clips converted)."""
+def _sections(job: Job, folder: Path, tmp: Path, title: str, steps, sound=None) -> dict[str, Path]:
+    """manim's section clips renamed <id>-<nn>-<step>.<ext> (GIF clips converted), each with its
+    step's part of the sound."""
     index = json.loads((folder / f"{job.id}.json").read_text(encoding="utf-8"))
     out = {}
     for n, sec in enumerate((s for s in index if s["name"] != "autocreated"), start=1):
@@ -104,6 +117,8 @@ def _sections(job: Job, folder: Path, tmp: Path, title: str) -> dict[str, Path]:
             ffmpeg.to_gif(src, gif, job.options.frame_rate)
             src = gif
         else:
+            if sound is not None:
+                mux(src, cut(sound, steps[n - 1].start, steps[n - 1].end), job.options.format)
             ffmpeg.remux(src, title=f"{title} ({n})",
                          prores_4444=job.options.format == "mov" and job.options.transparent)
         out[name] = src
@@ -112,9 +127,8 @@ def _sections(job: Job, folder: Path, tmp: Path, title: str) -> dict[str, Path]:
 
 def _steps(job: Job, scene, tmp: Path) -> Path:
     """A sidecar naming each step and its narration (for chapters, slides and speaker notes)."""
-    subs = scene.renderer.file_writer.subcaptions
-    steps = [{"step": b, "narration": s.content, "start": s.start.total_seconds(),
-              "end": s.end.total_seconds()} for b, s in zip(scene.beats, subs)]
+    steps = [{"step": s.step, "narration": s.narration, "start": s.start, "end": s.end}
+             | ({"voice": s.voice} if s.voice is not None else {}) for s in scene.steps]
     data = {"id": job.id, "title": job.scene.title(job.options.lang), "lang": job.options.lang,
             "duration": scene.renderer.time, "steps": steps}
     p = tmp / f"{job.id}.steps.json"
@@ -139,22 +153,25 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
     o = job.options
     try:
         cls = job.scene.load()
+        voice = Voice(o.voice, o.lang, media_dir / "voice") if o.voice else None
         with Settings(o.lesson, o.context, o.mode, o.lang).applied(), \
                 tempconfig(manim_config(job, media_dir, tmp, quiet)):
             if o.slides:  # the scene as a manim-slides Slide: a clip and notes per step
                 from .slides import collect, slide_class
 
-                scene = slide_class(cls)(output_folder=(tmp / "slides").resolve(), on_beat=on_beat)
+                scene = slide_class(cls)(output_folder=(tmp / "slides").resolve(), on_beat=on_beat,
+                                         voice=voice)
                 scene.render()
-                files = collect(job, scene, tmp / "slides", tmp, _title(job, scene))
+                files = collect(job, scene, tmp / "slides", tmp, _title(job, scene), _sound(scene, voice))
             else:
-                scene = cls(on_beat=on_beat)
+                scene = cls(on_beat=on_beat, voice=voice)
                 scene.render()
-                files = _collect(job, scene, tmp)
+                files = _collect(job, scene, tmp, _sound(scene, voice))
         for name, src in files.items():  # each rename is atomic; all files exist before the first
             (job.out_dir / name).parent.mkdir(parents=True, exist_ok=True)
             os.replace(src, job.out_dir / name)
-        return Result(job.id, True, sorted(files), seconds=time.perf_counter() - start)
+        return Result(job.id, True, sorted(files), seconds=time.perf_counter() - start,
+                      drafted=voice.drafted if voice else [])
     except BaseException as e:  # noqa: BLE001 - reported per scene, the others go on
         if isinstance(e, KeyboardInterrupt):
             raise

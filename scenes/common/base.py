@@ -7,13 +7,19 @@ into its own clip. A step lasts at least as long as its line takes to read.
 
 Whoever builds a scene can watch its steps through two constructor arguments: `on_beat(scene_id, beat)`
 as a step starts (the pipeline's progress bars) and `after_beat(scene, beat)` when a step ends, with the
-frame complete (the tests' layout checks and golden frames).
+frame complete (the tests' layout checks and golden frames). A third, `voice(scene_id, n, beat, line)`,
+returns how long the step's spoken line lasts (seconds, or None for none): the step then lasts at least
+VOICE_LEAD + that + VOICE_TAIL, the voice starting VOICE_LEAD into it. The scene itself never touches
+audio; `self.steps` records when each step ran and how long its voice is, for whoever lays the track.
+The subtitles follow the voice: the line in cues of at most two lines, spread over the voice (or the
+whole step when there is none).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Mobject, Scene, VGroup, config
@@ -21,6 +27,7 @@ from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Mobject, Scene, VGroup, conf
 from attention_core import attend, hard_lookup, load
 
 from . import style as S
+from .captions import timed
 from .i18n import catalog
 from .mobjects import fit, frame_box, label, mixed_line
 from .settings import Settings
@@ -28,18 +35,31 @@ from .settings import Settings
 KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every beat (plain manim)
 
 
+@dataclass
+class Step:
+    """One step as rendered: its narration, when it ran in the scene (seconds), its voice's length."""
+
+    step: str
+    narration: str
+    start: float
+    end: float = 0.0
+    voice: float | None = None
+
+
 class LessonScene(Scene):
     scene_id = ""  # the catalog table and CLI id of the scene
     contexts = "current"  # "all": the scene shows every context of the lesson (read by the registry)
 
     def __init__(self, *args, on_beat: Callable[[str, str], None] | None = None,
-                 after_beat: Callable[["LessonScene", str], None] | None = None, **kwargs):
-        self.set_hooks(on_beat, after_beat)
+                 after_beat: Callable[["LessonScene", str], None] | None = None,
+                 voice: Callable[[str, int, str, str], float | None] | None = None, **kwargs):
+        self.set_hooks(on_beat, after_beat, voice)
         super().__init__(*args, **kwargs)
 
-    def set_hooks(self, on_beat=None, after_beat=None) -> None:
-        """Callbacks as each step starts (scene id, step) and once it ends (scene, step)."""
-        self.on_beat, self.after_beat = on_beat, after_beat
+    def set_hooks(self, on_beat=None, after_beat=None, voice=None) -> None:
+        """Callbacks as each step starts (scene id, step) and once it ends (scene, step); the voice of
+        a step (scene id, step number from 1, step, line) -> its length in seconds or None."""
+        self.on_beat, self.after_beat, self.voice = on_beat, after_beat, voice
 
     def setup(self):
         self.settings = Settings.from_env()
@@ -52,9 +72,10 @@ class LessonScene(Scene):
         self.focus = self.att.index(self.lesson.focus)  # the query the step-by-step scenes expand
         self.dims = self.lesson.dim_names(self.lang)
         self.camera.background_color = S.BACKGROUND
-        self._line: tuple[str, float] | None = None
+        self._step: Step | None = None
         self._pending_heading = None
         self.beats: list[str] = []
+        self.steps: list[Step] = []
 
     # -- text ----------------------------------------------------------------------------------
     def t(self, key: str, **fields) -> str:
@@ -93,9 +114,10 @@ class LessonScene(Scene):
         animations should end where they started (a pulse, say)."""
         self._close_line()
         line = self.narration(key)
-        self.open_step(key, line, loop)
         self.beats.append(key)
-        self._line = (line, self.renderer.time)
+        voice = self.voice(self.scene_id, len(self.beats), key, line) if self.voice else None
+        self.open_step(key, line, loop and voice is None)  # a spoken step plays once, at its voice's pace
+        self._step = Step(key, line, self.renderer.time, voice=voice)
         if self.on_beat is not None:
             self.on_beat(self.scene_id, key)
         if self._pending_heading is not None:  # the heading opens the first step
@@ -107,16 +129,21 @@ class LessonScene(Scene):
         self.next_section(key)
 
     def _close_line(self) -> None:
-        if self._line is None:
+        step, self._step = self._step, None
+        if step is None:
             return
-        text, start = self._line
-        need = max(S.MIN_BEAT, len(text) / S.READ_CHARS_PER_SECOND[self.lang])
-        frames = round((need - (self.renderer.time - start)) * config.frame_rate)  # whole frames only:
+        need = max(S.MIN_BEAT, len(step.narration) / S.READ_CHARS_PER_SECOND[self.lang])
+        if step.voice is not None:
+            need = max(need, S.VOICE_LEAD + step.voice + S.VOICE_TAIL)
+        frames = round((need - (self.renderer.time - step.start)) * config.frame_rate)  # whole frames:
         if frames >= 1:  # manim warns about a wait shorter than one frame
             self.wait(frames / config.frame_rate)
-        duration = self.renderer.time - start
-        self.add_subcaption(text, duration=duration, offset=-duration)
-        self._line = None
+        step.end = self.renderer.time
+        self.steps.append(step)
+        spoken = (step.start + S.VOICE_LEAD, step.start + S.VOICE_LEAD + step.voice) if step.voice \
+            else (step.start, step.end)
+        for text, start, end in timed(step.narration, self.lang, *spoken):
+            self.add_subcaption(text, duration=end - start, offset=start - step.end)
         if self.after_beat is not None:
             self.after_beat(self, self.beats[-1])
         if os.environ.get(KEYFRAMES_ENV):

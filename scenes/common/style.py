@@ -108,6 +108,8 @@ FAST = 0.5
 SLOW = 1.6
 READ_CHARS_PER_SECOND = {"zh": 6.0, "en": 16.0}  # narration pacing: a beat lasts at least this long
 MIN_BEAT = 1.5
+VOICE_LEAD = 0.3  # seconds of a step before its voice starts
+VOICE_TAIL = 0.6  # and after its voice ends, at the least
 
 # -- LaTeX ----------------------------------------------------------------------------------------
 # article + empty page style instead of manim's default `standalone` class: it needs only

@@ -1,0 +1,201 @@
+"""The spoken lesson: a voice for every step, from the teacher's recordings or the offline draft voice,
+loudness-normalised, laid on a track exactly as long as the scene, muxed into its videos and clips.
+
+A scene only asks how long each step's voice is (the `voice` hook of LessonScene) and paces the step to
+it; everything audio happens here, after the scene has rendered, from the steps' start times. manim's
+own add_sound is not used: its audio reaches the scene's movie only, never the section clips or
+manim-slides' slides (manim-slides #577), and one path for every output keeps them identical.
+
+- Recordings: DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg>, any rate, mono or stereo.
+- Draft: espeak-ng (voice cmn-latn-pinyin for zh: the plain cmn voice spells many characters as pinyin
+  with tone digits), reading the step's line made speakable (scenes/common/speech.py).
+- Every voice is normalised on its own (ffmpeg loudnorm, two passes, linear gain where the true peak
+  allows) to LOUDNESS LUFS, TRUE_PEAK dBTP, 48 kHz mono, so recordings made on different days match;
+  the result is cached by content under the worker's media folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import tempfile
+import wave
+from pathlib import Path
+
+import numpy as np
+
+from scenes.common.speech import speakable
+from scenes.common.style import VOICE_LEAD
+
+from . import ffmpeg
+from .plan import espeak_version
+
+DRAFT = "draft"  # --voice draft: the synthetic voice for every step
+RATE = 48_000  # Hz, every track and clip
+LOUDNESS, TRUE_PEAK, LOUDNESS_RANGE = -16.0, -1.5, 11.0  # LUFS, dBTP, LU: speech for online video
+# loudnorm's peak target, below TRUE_PEAK: AAC and Opus add overshoot (measured: -1.5 in the WAV was
+# -1.2 dBTP in the mp4)
+PEAK_TARGET = -2.5
+EXTENSIONS = ("wav", "flac", "mp3", "m4a", "ogg")  # a recording's, in order of preference
+DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}
+AUDIO_CODECS = {"mp4": ["-c:a", "aac", "-b:a", "160k"], "mov": ["-c:a", "aac", "-b:a", "160k"],
+                "webm": ["-c:a", "libopus", "-b:a", "96k"]}  # gif and png carry no sound
+
+
+class VoiceError(RuntimeError):
+    pass
+
+
+def recording(folder: Path, lang: str, scene_id: str, n: int, step: str) -> Path | None:
+    """The teacher's recording of a step, if there is one."""
+    for ext in EXTENSIONS:
+        p = folder / lang / scene_id / f"{n:02d}-{step}.{ext}"
+        if p.is_file():
+            return p
+    return None
+
+
+def synthesize(text: str, lang: str, out: Path) -> None:
+    """The draft voice reading `text` (already speakable) into a WAV file (espeak-ng writes WAV at
+    22.05 kHz whatever the name). Not -q: it silences -w too (writes no file, exit 0)."""
+    if espeak_version() is None:
+        raise VoiceError("the draft voice needs espeak-ng: run scripts/setup.sh (or: apt-get install espeak-ng)")
+    subprocess.run(["espeak-ng", "-v", DRAFT_VOICES[lang], "-w", str(out), text],
+                   check=True, capture_output=True)
+
+
+def loudness(path: Path) -> dict:
+    """ffmpeg loudnorm's measurement of a file (first pass): input_i, input_tp, input_lra, ..."""
+    err = subprocess.run(
+        ["ffmpeg", "-hide_banner", "-nostats", "-i", str(path), "-af",
+         f"loudnorm=I={LOUDNESS}:TP={PEAK_TARGET}:LRA={LOUDNESS_RANGE}:print_format=json", "-f", "null", "-"],
+        capture_output=True, text=True, check=True).stderr
+    return json.loads(err[err.rindex("{"):err.rindex("}") + 1])
+
+
+def normalise(src: Path, dst: Path, passes: int = 3) -> None:
+    """src at LOUDNESS, peaks limited to PEAK_TARGET, RATE Hz mono 16-bit WAV: a gain and a peak
+    limiter, the gain corrected from a measurement of the result (the limiter takes some loudness off
+    a peaky voice: espeak-ng's lines peak about 19 dB above their loudness). Not loudnorm's second pass:
+    on a line shorter than its 3 s window it falls back to dynamic mode and barely raises the level
+    (measured: -31 LUFS for a 1.5 s line asked for -16)."""
+    level = loudness(src)["input_i"]
+    if level in ("-inf", "inf"):  # silence: nothing to measure, nothing to raise
+        ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(dst))
+        return
+    gain, ceiling = LOUDNESS - float(level), 10 ** (PEAK_TARGET / 20)
+    for _ in range(passes):
+        graph = (f"aresample={RATE},volume={gain:.2f}dB,"
+                 f"alimiter=limit={ceiling:.4f}:level=false:attack=5:release=50:latency=true")
+        ffmpeg.run("-i", str(src), "-af", graph, "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le",
+                   str(dst))
+        miss = LOUDNESS - float(loudness(dst)["input_i"])
+        if abs(miss) < 0.5:
+            return
+        gain += miss
+
+
+def read(path: Path) -> np.ndarray:
+    """A normalised WAV's samples, int16 [samples]."""
+    with wave.open(str(path), "rb") as w:
+        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
+
+
+def write(samples: np.ndarray, path: Path) -> Path:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(samples.astype(np.int16).tobytes())
+    return path
+
+
+_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # a cached voice is this code's
+
+
+class Voice:
+    """The `voice` hook of a scene: (scene_id, n, step, line) -> seconds of speech. It finds or makes
+    the step's voice, normalised and cached, and remembers it (clips[n]) for the track."""
+
+    def __init__(self, source: str, lang: str, cache: Path):
+        self.folder = None if source == DRAFT else Path(source)
+        self.lang, self.cache = lang, cache
+        self.clips: dict[int, Path] = {}
+        self.drafted: list[str] = []  # steps a recordings folder had no file for
+
+    def __call__(self, scene_id: str, n: int, step: str, line: str) -> float:
+        rec = recording(self.folder, self.lang, scene_id, n, step) if self.folder else None
+        if rec is not None:
+            key = hashlib.sha256(rec.read_bytes()).hexdigest()
+        else:
+            if self.folder is not None:
+                self.drafted.append(f"{scene_id}/{n:02d}-{step}")
+            text = speakable(line, self.lang)
+            key = hashlib.sha256(json.dumps([espeak_version(), DRAFT_VOICES[self.lang], text]).encode()
+                                 ).hexdigest()
+        key = hashlib.sha256(f"{key}:{_CODE}".encode()).hexdigest()[:32]  # and how it is processed
+        wav = self.cache / f"{key}.wav"
+        if not wav.exists():
+            self.cache.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=self.cache) as tmp:
+                src = rec
+                if src is None:
+                    src = Path(tmp) / "draft.wav"
+                    synthesize(text, self.lang, src)
+                out = Path(tmp) / "voice.wav"
+                normalise(src, out)
+                os.replace(out, wav)
+        self.clips[n] = wav
+        return len(read(wav)) / RATE
+
+
+def track(steps, clips: dict[int, Path], seconds: float) -> np.ndarray:
+    """The scene's sound: silence `seconds` long with step n's voice from its start + VOICE_LEAD."""
+    buf = np.zeros(round(seconds * RATE), dtype=np.int16)
+    for n, step in enumerate(steps, start=1):
+        if n in clips:
+            at = round((step.start + VOICE_LEAD) * RATE)
+            voice = read(clips[n])[: max(len(buf) - at, 0)]
+            buf[at:at + len(voice)] = voice
+    return buf
+
+
+def cut(buf: np.ndarray, start: float, end: float) -> np.ndarray:
+    """The part of a track between two times of the scene (a step's clip)."""
+    return buf[round(start * RATE):round(end * RATE)]
+
+
+def mux(video: Path, samples: np.ndarray, file_format: str) -> None:
+    """Put the sound into the video, in place (the picture is copied, not re-encoded). The sound is
+    padded or cut to the picture's length, so the two end together."""
+    if file_format not in AUDIO_CODECS:
+        return
+    length = round(ffmpeg.duration(video) * RATE)
+    samples = np.pad(samples, (0, max(length - len(samples), 0)))[:length]
+    with tempfile.TemporaryDirectory(dir=video.parent) as tmp:
+        wav = write(samples, Path(tmp) / "voice.wav")
+        out = Path(tmp) / f"out{video.suffix}"
+        ffmpeg.run("-i", str(video), "-i", str(wav), "-map", "0:v", "-map", "1:a", "-map_metadata", "0",
+                   "-c:v", "copy", *AUDIO_CODECS[file_format], "-ar", str(RATE), str(out))
+        os.replace(out, video)
+
+
+def has_audio(path: Path) -> bool:
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries",
+                          "stream=index", "-of", "csv=p=0", str(path)], capture_output=True, text=True)
+    return bool(out.stdout.strip())
+
+
+_LUFS = re.compile(r"I:\s+(-?[\d.]+|-inf) LUFS")
+_PEAK = re.compile(r"Peak:\s+(-?[\d.]+|-inf) dBFS")
+
+
+def measure(path: Path) -> tuple[float, float]:
+    """(integrated loudness in LUFS, true peak in dBTP) of a file's sound, by ffmpeg's ebur128."""
+    err = subprocess.run(["ffmpeg", "-hide_banner", "-nostats", "-i", str(path), "-af",
+                          "ebur128=peak=true", "-f", "null", "-"], capture_output=True, text=True).stderr
+    summary = err[err.rindex("Summary:"):]
+    return float(_LUFS.search(summary).group(1)), float(_PEAK.search(summary).group(1))

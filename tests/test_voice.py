@@ -1,0 +1,173 @@
+"""Narrated renders, measured on the files: the voice in every video and clip, each step's voice where
+the step starts, each step as long as its voice, the loudness, a whole lesson in sync; the teacher's
+recordings, the draft voice where one is missing, and a re-recorded step re-rendering its scene only."""
+
+import json
+import shutil
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from attention_lesson.cli import main
+from attention_lesson.pipeline.voice import RATE, TRUE_PEAK, measure
+from scenes import registry
+from scenes.common.captions import LINE_WIDTH, cues, lines, timed
+from scenes.common.style import VOICE_LEAD, VOICE_TAIL
+from scenes.registry import SceneInfo
+
+from .cli_helpers import cli
+
+pytestmark = [pytest.mark.render,
+              pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")]
+
+BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
+BLINK2 = SceneInfo("blink2", "Blink", package="tests.fixtures", titles={"zh": "二", "en": "Two"})
+FRAME = 1 / 15  # low quality
+
+
+@pytest.fixture
+def two_scenes(monkeypatch, tmp_path):
+    import tests.fixtures.blink as mod
+
+    monkeypatch.setattr(registry, "SCENES", (BLINK, BLINK2))
+    monkeypatch.setitem(sys.modules, "tests.fixtures.blink2", mod)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def streams(path: Path) -> dict:
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries",
+                          "stream=codec_type,codec_name,sample_rate,duration", "-of", "json", str(path)],
+                         capture_output=True, text=True, check=True).stdout
+    return {s["codec_type"]: s for s in json.loads(out)["streams"]}
+
+
+def samples(path: Path) -> np.ndarray:
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "s16le", "-ac", "1", "-ar",
+                          str(RATE), "-"], capture_output=True, check=True).stdout
+    return np.frombuffer(raw, np.int16).astype(float)
+
+
+def onset(a: np.ndarray, start: float, end: float) -> float:
+    """Seconds from `start` to the first sound (above -40 dBFS) before `end`."""
+    seg = np.abs(a[round(start * RATE):round(end * RATE)]) > 32768 * 0.01
+    assert seg.any(), f"silence between {start:.2f} s and {end:.2f} s"
+    return float(np.argmax(seg)) / RATE
+
+
+def tone(path: Path, seconds=1.2, hz=440.0, rate=44_100, level=0.03):
+    """A quiet stereo test recording at another sample rate: a tone between two short silences."""
+    t = np.arange(round(seconds * rate)) / rate
+    x = level * np.sin(2 * np.pi * hz * t) * ((t > 0.1) & (t < seconds - 0.1))
+    data = (np.repeat(x[:, None], 2, axis=1) * 32767).astype(np.int16)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(data.tobytes())
+
+
+def test_draft_voice_in_the_video_and_every_clip(two_scenes):
+    cli("render", "blink", "--voice", "draft", "--sections", "--out", "v", "-q")
+    video = two_scenes / "v" / "blink.mp4"
+    s = streams(video)
+    assert s["audio"]["codec_name"] == "aac" and s["audio"]["sample_rate"] == str(RATE)
+    assert abs(float(s["audio"]["duration"]) - float(s["video"]["duration"])) <= FRAME
+    steps = json.loads((two_scenes / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
+    a = samples(video)
+    for step in steps:  # the voice starts VOICE_LEAD into its step; the step outlasts it by the tail
+        assert step["voice"] > 0.5
+        assert onset(a, step["start"], step["end"]) == pytest.approx(VOICE_LEAD, abs=0.06)
+        assert step["end"] - step["start"] >= VOICE_LEAD + step["voice"] + VOICE_TAIL - FRAME
+    lufs, peak = measure(video)
+    assert -17.5 <= lufs <= -14.5 and peak <= TRUE_PEAK, (lufs, peak)
+    for n, step in enumerate(steps, start=1):  # each step's clip: its own voice, as long as the step
+        clip = two_scenes / "v" / f"blink-{n:02d}-{step['step']}.mp4"
+        cs = streams(clip)
+        assert abs(float(cs["audio"]["duration"]) - (step["end"] - step["start"])) <= FRAME
+        assert onset(samples(clip), 0, step["end"] - step["start"]) == pytest.approx(VOICE_LEAD, abs=0.06)
+    srt = (two_scenes / "v" / "blink.srt").read_text(encoding="utf-8")
+    first = srt.split("\n")[1]  # the first cue starts with the voice, not with the step
+    assert first.startswith("00:00:00,300 --> ")
+
+
+def test_recordings_with_the_draft_voice_where_one_is_missing(two_scenes):
+    rec = two_scenes / "rec"
+    tone(rec / "zh" / "blink" / "01-scores.wav")
+    r = CliRunner().invoke(main, ["render", "blink", "--voice", str(rec), "--out", "v"])
+    assert r.exit_code == 0, r.output
+    assert "blink/02-weights" in r.output and "blink/01-scores" not in r.output  # the draft one, named
+    steps = json.loads((two_scenes / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
+    assert steps[0]["voice"] == pytest.approx(1.2, abs=0.02)  # the recording's own length
+    a = samples(two_scenes / "v" / "blink.mp4")
+    start = round((steps[0]["start"] + VOICE_LEAD + 0.3) * RATE)
+    seg = a[start:start + RATE // 2]  # the tone, at its pitch, raised to the speech loudness
+    spectrum = np.abs(np.fft.rfft(seg))
+    assert np.fft.rfftfreq(len(seg), 1 / RATE)[spectrum.argmax()] == pytest.approx(440, abs=4)
+    rms_db = 20 * np.log10(np.sqrt(np.mean(seg ** 2)) / 32768)
+    assert -19 <= rms_db <= -13, rms_db  # a sine at -16 LUFS is about -16 dBFS RMS; it was -33
+
+
+def test_a_re_recorded_step_re_renders_its_scene_only(two_scenes):
+    rec = two_scenes / "rec"
+    for sid in ("blink", "blink2"):
+        for n, step in ((1, "scores"), (2, "weights")):
+            tone(rec / "zh" / sid / f"{n:02d}-{step}.wav")
+    cli("render", "--all", "--voice", str(rec), "--out", "v", "-q")
+    assert "up to date   blink" in cli("render", "--all", "--voice", str(rec), "--out", "v", "--dry-run")
+    tone(rec / "zh" / "blink2" / "02-weights.wav", seconds=2.0)
+    plan = cli("render", "--all", "--voice", str(rec), "--out", "v", "--dry-run")
+    assert "up to date   blink " in plan and "would render blink2 " in plan, plan
+
+
+def test_a_voiced_lesson_stays_in_sync_across_joins(two_scenes):
+    cli("lesson", "--voice", "draft", "--out", "l", "-q")
+    video = two_scenes / "l" / "lesson.mp4"
+    s = streams(video)
+    assert abs(float(s["audio"]["duration"]) - float(s["video"]["duration"])) <= FRAME
+    a = samples(video)
+    offset = 0.0
+    for sid in ("blink", "blink2"):  # every step's voice where its scene's steps say, in lesson time
+        info = json.loads((two_scenes / "l" / f"{sid}.steps.json").read_text(encoding="utf-8"))
+        for step in info["steps"]:
+            got = onset(a, offset + step["start"], offset + step["end"])
+            assert got == pytest.approx(VOICE_LEAD, abs=0.06), (sid, step["step"], got)
+        offset += info["duration"]
+
+
+def test_webm_carries_opus(two_scenes):
+    cli("render", "blink", "--voice", "draft", "--format", "webm", "--out", "w", "-q")
+    assert streams(two_scenes / "w" / "blink.webm")["audio"]["codec_name"] == "opus"
+
+
+def test_a_voice_that_is_neither_draft_nor_a_folder_is_a_usage_error(two_scenes):
+    r = CliRunner().invoke(main, ["render", "blink", "--voice", "nowhere"])
+    assert r.exit_code == 2 and "'nowhere' is neither 'draft' nor a folder" in r.output
+    assert not (two_scenes / "media").exists()
+
+
+# -- subtitle cues (no render) ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang,text", [
+    ("zh", "softmax 对每个分数取指数，再除以这一行的总和：[0.46, 0, 2.3, 0.69] 变为约 [0.11, 0.07, 0.69, 0.14]。"),
+    ("en", "The weights sum to one. Rounded for display they need not add to exactly one: on screen they "
+           "add to 1.01, while the exact sum is 1."),
+])
+def test_cues_keep_the_words_whole_and_fit_two_lines(lang, text):
+    ls = lines(text, lang)
+    assert "".join(ls).replace(" ", "") == text.replace(" ", "")  # nothing lost, nothing added
+    assert all(not line[0] in "，。：,.:" for line in ls)  # no line starts with punctuation
+    assert "[0.46, 0, 2.3, 0.69]" in ls[2] if lang == "zh" else True  # a vector is never cut
+    width = LINE_WIDTH[lang]
+    assert all(len(line) <= width * 2 for line in ls)
+    cs = cues(text, lang)
+    assert all(c.count("\n") <= 1 for c in cs) and len(cs) == -(-len(ls) // 2)
+    spans = timed(text, lang, 1.0, 5.0)
+    assert spans[0][1] == 1.0 and spans[-1][2] == pytest.approx(5.0)
+    assert all(a[2] == pytest.approx(b[1]) for a, b in zip(spans, spans[1:]))
