@@ -171,3 +171,40 @@ def test_cues_keep_the_words_whole_and_fit_two_lines(lang, text):
     spans = timed(text, lang, 1.0, 5.0)
     assert spans[0][1] == 1.0 and spans[-1][2] == pytest.approx(5.0)
     assert all(a[2] == pytest.approx(b[1]) for a, b in zip(spans, spans[1:]))
+
+
+def test_voiced_decks_speak_on_every_slide(two_scenes):
+    """pptx: every slide's movie carries its voice. html: a start slide, then after one key press every
+    slide's clip plays unmuted with sound decoded (a real browser's autoplay rules)."""
+    import zipfile
+
+    from playwright.sync_api import sync_playwright
+
+    from .test_slides import CHROMIUM, CHROMIUM_ARGS, VIDEO
+
+    cli("slides", "blink", "--to", "pptx", "--voice", "draft", "--lang", "en", "--out", "d", "-q")
+    with zipfile.ZipFile(two_scenes / "d" / "deck.pptx") as z:
+        clips = sorted(n for n in z.namelist() if n.startswith("ppt/media/") and n.endswith(".mp4"))
+        assert len(clips) == 2
+        for c in clips:
+            z.extract(c, two_scenes)
+            assert streams(two_scenes / c)["audio"]["codec_name"] == "aac"
+
+    cli("slides", "blink", "--to", "html", "--voice", "draft", "--lang", "en", "--out", "d", "-q")
+    index = two_scenes / "d" / "deck" / "index.html"
+    assert "data-background-video-muted" not in index.read_text(encoding="utf-8")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 960, "height": 540})
+            page.goto(index.as_uri())
+            page.wait_for_function("window.Reveal && Reveal.isReady()")
+            assert page.evaluate("Reveal.getTotalSlides()") == 3  # the start slide and two steps
+            assert "Click or press" in page.evaluate("Reveal.getCurrentSlide().textContent")
+            for n in (1, 2):
+                page.keyboard.press("ArrowRight")  # the viewer's gesture
+                page.wait_for_function(f"""() => {{ const v = {VIDEO};
+                    return Reveal.getIndices().h === {n} && v && !v.muted && !v.paused
+                        && v.webkitAudioDecodedByteCount > 0; }}""", timeout=15_000)
+        finally:
+            browser.close()

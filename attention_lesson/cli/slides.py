@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from scenes.common.i18n import lesson_title
+from scenes.common.i18n import catalog, lesson_title
 
 from .options import load_lesson, slides_options
 from .render import execute, make_options, pick_scenes
@@ -35,5 +35,6 @@ def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, voice, out,
     if report.failures:
         click.echo("no deck: some scenes failed", err=True)
         raise SystemExit(1)
+    start = catalog(lang)("common.deck_start") if options.voice else None
     click.echo(str(build_deck(report.out_dir, [s.id for s in scenes], to, lesson_title(les, lang),
-                              les.author, lang)))
+                              les.author, lang, start)))

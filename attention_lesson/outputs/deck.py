@@ -43,8 +43,10 @@ def _as_markdown(text: str) -> str:
 
 
 def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str = "",
-               lang: str = "") -> Path:
-    """Join the scenes' slides into one deck in out_dir (deck/ for html, deck.pptx); its path."""
+               lang: str = "", start: str | None = None) -> Path:
+    """Join the scenes' slides into one deck in out_dir (deck/ for html, deck.pptx); its path.
+    `start`: the clips speak; the HTML deck opens on a start slide with this text (browsers play a
+    video with sound only after the viewer has clicked or pressed a key on the page)."""
     from manim_slides.convert import PowerPoint, RevealJS
 
     configs = [presentation(out_dir, i) for i in ids]
@@ -68,7 +70,10 @@ def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str =
                  background_color=configs[0].background_color, controls="true", progress="true",
                  slide_number="c/t", show_slide_number="speaker", hash="true",
                  ).convert_to(deck / "index.html")
-        _mute_all(deck / "index.html")
+        if start is None:
+            _mute_all(deck / "index.html")
+        else:
+            _start_slide(deck / "index.html", title, start)
         _copy_reveal(deck)
         _swap_in(deck, out_dir / "deck")
     return out_dir / DECK_HTML
@@ -99,6 +104,18 @@ def _mute_all(page: Path) -> None:
     text = re.sub(r'(data-background-video="[^"]*")(?!\s*data-background-video-muted)',
                   r"\1 data-background-video-muted", text)
     page.write_text(text, encoding="utf-8")
+
+
+def _start_slide(page: Path, title: str, text: str) -> None:
+    """A first slide with the title and how to start, and no clip muted: the click or key that leaves
+    it is the gesture after which Chrome, Firefox and Safari let every later clip play its sound.
+    (Without it the first clip must start muted: the template mutes it, and its voice is lost.)"""
+    doc = page.read_text(encoding="utf-8")
+    doc = doc.replace(" data-background-video-muted", "")
+    start = (f'<section data-start><h2>{html.escape(title)}</h2>'
+             f'<p>{html.escape(text)}</p></section>')
+    doc = re.sub(r'(<div class="slides">)', lambda m: m.group(1) + "\n" + start, doc, count=1)
+    page.write_text(doc, encoding="utf-8")
 
 
 def _copy_reveal(deck: Path) -> None:
