@@ -6,7 +6,9 @@
 1. cold render of every scene: `attention-lesson render --all` (fresh output and cache folders)
    against plain `manim render` of each scene one after the other (fresh media folder);
 2. a re-run with nothing changed;
-3. a re-run after editing one number that only the savings context uses.
+3. a re-run after editing one number that only the savings context uses;
+4. with --voice: the whole lesson (`attention-lesson lesson`) silent against narrated by the draft
+   voice (`--voice draft`), each from fresh output and cache folders.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -59,14 +61,34 @@ def cli(work: Path, quality: str, lesson: Path, jobs: int) -> tuple[float, str]:
     return time.perf_counter() - start, r.stdout
 
 
+def lesson_time(work: Path, quality: str, jobs: int, *extra: str) -> float:
+    """The whole lesson joined, from nothing (fresh output folder and worker caches)."""
+    shutil.rmtree(work / "media", ignore_errors=True)
+    out = work / f"lesson-{quality}{'-'.join(('', *extra)).replace('/', '_')}"
+    shutil.rmtree(out, ignore_errors=True)
+    return timed([str(BIN / "attention-lesson"), "lesson", "--quality", quality, "--out", str(out),
+                  "-j", str(jobs), "-q", *extra], cwd=work)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quality", nargs="+", default=["low", "medium"], choices=list(MANIM_Q))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--voice", action="store_true",
+                    help="Only time the whole lesson silent against narrated by the draft voice.")
     args = ap.parse_args()
     results = {}
     with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
         work = Path(tmp)
+        if args.voice:
+            for q in args.quality:
+                silent = lesson_time(work, q, args.jobs)
+                voiced = lesson_time(work, q, args.jobs, "--voice", "draft")
+                results[q] = {"lesson_silent_s": round(silent, 1), "lesson_draft_voice_s": round(voiced, 1),
+                              "voice_ratio": round(voiced / silent, 2)}
+                print(f"{q}: " + json.dumps(results[q]), flush=True)
+            print(json.dumps(results, indent=2))
+            return
         lesson = work / "lesson.toml"
         for q in args.quality:
             shutil.copy(resolve("default"), lesson)

@@ -86,7 +86,7 @@ def test_draft_voice_in_the_video_and_every_clip(two_scenes):
         assert onset(a, step["start"], step["end"]) == pytest.approx(VOICE_LEAD, abs=0.06)
         assert step["end"] - step["start"] >= VOICE_LEAD + step["voice"] + VOICE_TAIL - FRAME
     lufs, peak = measure(video)
-    assert -17.5 <= lufs <= -14.5 and peak <= TRUE_PEAK, (lufs, peak)
+    assert -17 <= lufs <= -15 and peak <= TRUE_PEAK, (lufs, peak)  # ±1 LU of -16
     for n, step in enumerate(steps, start=1):  # each step's clip: its own voice, as long as the step
         clip = two_scenes / "v" / f"blink-{n:02d}-{step['step']}.mp4"
         cs = streams(clip)
@@ -208,3 +208,54 @@ def test_voiced_decks_speak_on_every_slide(two_scenes):
                         && v.webkitAudioDecodedByteCount > 0; }}""", timeout=15_000)
         finally:
             browser.close()
+
+
+def test_bad_recordings_stop_before_anything_renders(two_scenes, monkeypatch):
+    """A file named for no step of its scene (the valid names listed), a corrupt file: exit 2, one line
+    each, nothing written. The fixture narrates itself, so a real scene's names are checked."""
+    softmax = registry.BY_ID["softmax"]
+    monkeypatch.setattr(registry, "SCENES", (softmax,))
+    rec = two_scenes / "rec" / "zh" / "softmax"
+    rec.mkdir(parents=True)
+    (rec / "01-scores.wav").write_bytes(b"RIFF....WAVEfmt ")  # named for no step, and corrupt
+    (rec / "02-to_weights.mp3").write_bytes(b"\0" * 100)  # a step, but not an mp3
+    r = CliRunner().invoke(main, ["render", "softmax", "--voice", str(two_scenes / "rec"), "--out", "v"])
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    assert "01-scores.wav: no step of softmax is named '01-scores'" in r.output
+    assert "reading, scores_in, sum_to_one, to_weights" in r.output
+    assert "02-to_weights.mp3: no sound could be read" in r.output
+    assert not (two_scenes / "v").exists()
+
+
+def test_an_mp3_recording_at_44k_stereo(two_scenes):
+    rec = two_scenes / "rec" / "zh" / "blink"
+    tone(rec / "src.wav", seconds=1.5)
+    subprocess.run(["ffmpeg", "-v", "error", "-i", str(rec / "src.wav"), "-c:a", "libmp3lame", "-b:a",
+                    "128k", str(rec / "01-scores.mp3")], check=True)
+    (rec / "src.wav").unlink()
+    cli("render", "blink", "--voice", str(two_scenes / "rec"), "--out", "v", "-q")
+    steps = json.loads((two_scenes / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
+    assert steps[0]["voice"] == pytest.approx(1.5, abs=0.06)  # mp3 adds its encoder delay
+    assert steps[0]["end"] - steps[0]["start"] >= VOICE_LEAD + steps[0]["voice"] + VOICE_TAIL - FRAME
+
+
+def test_voice_status_recorded_draft_stale_and_flags(two_scenes):
+    """Each step's state and measures; a recording goes stale when its line changes (another lesson
+    makes the fixture's lines name other tokens)."""
+    rec = two_scenes / "rec"
+    tone(rec / "zh" / "blink" / "01-scores.wav", level=0.004)  # far too quiet
+    r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(rec), "--json"])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.stdout)
+    assert [(x["step"], x["state"]) for x in rows] == [("scores", "recorded"), ("weights", "draft")]
+    assert rows[0]["seconds"] == pytest.approx(1.2, abs=0.02) and rows[0]["flags"] == ["too quiet"]
+    assert rows[0]["lufs"] < -40
+    assert (rec / "zh" / "recorded.json").exists()
+    r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(rec), "--json", "--lesson",
+                                  str(Path(__file__).parent / "lessons" / "tiny.toml")])
+    assert json.loads(r.stdout)[0]["state"] == "stale"  # recorded for "by the river bank"
+    tone(rec / "zh" / "blink" / "01-scores.wav", level=1.0)  # a new take, clipped
+    r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(rec), "--json", "--lesson",
+                                  str(Path(__file__).parent / "lessons" / "tiny.toml")])
+    row = json.loads(r.stdout)[0]
+    assert row["state"] == "recorded" and row["flags"] == ["clipped"]

@@ -11,7 +11,7 @@ from scenes.registry import available
 from ..pipeline.build import MissingDependencies, Report, build, output_folder
 from ..pipeline.plan import RenderOptions
 from ..pipeline.runner import default_jobs
-from .options import check_context, load_lesson, render_options
+from .options import LessonFileError, check_context, load_lesson, render_options
 from .progress import Bars
 
 
@@ -57,6 +57,12 @@ def execute(lesson, scenes, options: RenderOptions, out: str | None, jobs: int |
     """Bring the scenes up to date, printing what a user needs: a dry run's plan, progress bars,
     failures with their errors, one summary line."""
     out_dir = output_folder(options, out)
+    if options.voice not in (None, "draft"):  # bad recordings stop everything before it starts
+        from ..pipeline.voice import recording_problems
+
+        problems = recording_problems(Path(options.voice), options.lang, [s.id for s in scenes])
+        if problems:
+            raise LessonFileError("\n".join(problems))
     try:
         with Bars(quiet) as bars:
             report = build(lesson, scenes, options, out_dir, jobs=jobs or default_jobs(), force=force,

@@ -1,4 +1,7 @@
-"""`attention-lesson voice script [SCENE...]`: the recording script a teacher reads from, step by step.
+"""`attention-lesson voice script|status [SCENE...]`: the recording workflow, step by step.
+
+`voice script`: the recording script a teacher reads from. `voice status --voice DIR`: what each step
+will be spoken with, and whether a recording still fits its line.
 
 For every step of every chosen scene: the file to save (relative to the recordings folder that
 `--voice DIR` reads, see attention_lesson/pipeline/voice.py), the line to read (the step's narration,
@@ -10,9 +13,11 @@ nothing is drawn or encoded, so a scene takes seconds.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import os
 import tempfile
+import wave
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,13 +25,14 @@ import click
 
 from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
+from scenes.common.speech import speakable
 from scenes.registry import available
 
 from .options import lang_option, lesson_options
 from .render import pick_scenes
 
 FORMATS = ("md", "csv")
-CSV_COLUMNS = ("file", "scene", "step", "line", "seconds")
+CSV_COLUMNS = ("file", "scene", "step", "line", "seconds", "draft_seconds")
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,7 @@ class Line:
     step: str
     line: str  # the narration, exactly as the subtitles show it
     seconds: float  # the step's length without a voice (its animations, or its reading time)
+    draft: float | None = None  # how long the draft voice takes to say it (a guide), if espeak-ng is here
 
 
 def scene_steps(info, lesson_source: str, context: str, mode: str, lang: str, media_dir: Path):
@@ -67,8 +74,22 @@ def script_lines(scenes, lesson_source: str, context: str, mode: str, lang: str)
                                            f"{type(e).__name__}: {e}") from None
             for n, s in enumerate(steps, 1):
                 out.append(Line(f"{lang}/{info.id}/{n:02d}-{s.step}.wav", info.id, n, s.step, s.narration,
-                                s.end - s.start))
+                                s.end - s.start, draft_seconds(s.narration, lang)))
     return out
+
+
+def draft_seconds(line: str, lang: str) -> float | None:
+    """How long the draft voice takes to say a line (espeak-ng, before any processing)."""
+    from ..pipeline.plan import espeak_version
+    from ..pipeline.voice import synthesize
+
+    if espeak_version() is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        wav = Path(tmp) / "draft.wav"
+        synthesize(speakable(line, lang), lang, wav)
+        with wave.open(str(wav)) as w:
+            return w.getnframes() / w.getframerate()
 
 
 def as_csv(lines: list[Line]) -> str:
@@ -76,7 +97,8 @@ def as_csv(lines: list[Line]) -> str:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for x in lines:
-        w.writerow([x.file, x.scene, x.step, x.line, f"{x.seconds:.2f}"])
+        w.writerow([x.file, x.scene, x.step, x.line, f"{x.seconds:.2f}",
+                    "" if x.draft is None else f"{x.draft:.2f}"])
     return buf.getvalue()
 
 
@@ -92,7 +114,8 @@ def as_markdown(lines: list[Line], scenes, title: str, lesson, context: str, mod
         out += ["", f"## {order.get(info.id, '')}. {info.title(lang)} ({info.id})", ""]
         for x in mine:
             quoted = "\n".join(f"   > {part}" for part in x.line.splitlines() or [""])
-            out += [f"{x.n}. `{x.file}`: the step's animations last {x.seconds:.1f} s", "", quoted, ""]
+            guide = "" if x.draft is None else f"; the draft voice takes {x.draft:.1f} s"
+            out += [f"{x.n}. `{x.file}`: the step's animations last {x.seconds:.1f} s{guide}", "", quoted, ""]
         if out[-1] == "":
             out.pop()
     return "\n".join(out) + "\n"
@@ -138,3 +161,64 @@ def script(ids, lesson, context, mode, lang, out, fmt):
         return
     write_atomically(Path(out), text)
     click.echo(f"{len(lines)} steps of {len(scenes)} scenes -> {out}", err=True)
+
+
+# -- status -----------------------------------------------------------------------------------------
+RECORDED = "recorded.json"  # in DIR/<lang>/: each recording (by content hash) -> the line it was read from
+QUIET_LUFS = -35.0  # a recording quieter than this is flagged: normalising it raises its noise too
+CLIP_DBTP = -0.1  # a peak this high is flagged as clipped
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def step_status(folder: Path, x: Line, seen: dict) -> dict:
+    """One step: recorded / stale (its line changed since it was recorded) / draft (no recording, the
+    draft voice speaks it) / missing (no recording and no espeak-ng), and the recording's measures."""
+    from ..pipeline.plan import espeak_version
+    from ..pipeline.voice import audio_seconds, measure, recording
+
+    rec = recording(folder, x.file.split("/")[0], x.scene, x.n, x.step)
+    row = {"file": x.file, "scene": x.scene, "step": x.step, "line": x.line}
+    if rec is None:
+        return row | {"state": "draft" if espeak_version() else "missing"}
+    key, line = _sha(rec.read_bytes()), _sha(x.line.encode())
+    seen.setdefault(key, line)  # first seen now: recorded from the line as it is
+    lufs, peak = measure(rec)
+    flags = (["clipped"] if peak >= CLIP_DBTP else []) + (["too quiet"] if lufs < QUIET_LUFS else [])
+    return row | {"file": str(rec.relative_to(folder)), "state": "recorded" if seen[key] == line else "stale",
+                  "seconds": round(audio_seconds(rec) or 0.0, 2), "lufs": lufs, "peak_dbtp": peak,
+                  "flags": flags}
+
+
+@voice.command()
+@click.argument("ids", nargs=-1, metavar="[SCENE]...")
+@click.option("--voice", "folder", required=True, type=click.Path(file_okay=False, exists=True),
+              help="The recordings folder (DIR/<lang>/<scene>/<nn>-<step>.<ext>).")
+@lesson_options
+@lang_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def status(ids, folder, lesson, context, mode, lang, as_json):
+    """What speaks each step: its recording (with its length, loudness and peak; clipped or too quiet
+    flagged), or the draft voice. A recording is stale when its step's line changed after it was
+    recorded: the line each recording was first seen with is kept in DIR/<lang>/recorded.json."""
+    import json
+
+    folder = Path(folder)
+    scenes = pick_scenes(ids, not ids)
+    lines = script_lines(scenes, str(Path(lesson.source).resolve()), context, mode, lang)
+    seen_path = folder / lang / RECORDED
+    seen = json.loads(seen_path.read_text(encoding="utf-8")) if seen_path.exists() else {}
+    rows = [step_status(folder, x, seen) for x in lines]
+    write_atomically(seen_path, json.dumps(seen, indent=1, sort_keys=True))
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for r in rows:
+        measures = (f"{r['seconds']:5.1f} s  {r['lufs']:6.1f} LUFS  peak {r['peak_dbtp']:5.1f} dBTP"
+                    if "seconds" in r else "")
+        flags = "  " + ", ".join(r["flags"]) if r.get("flags") else ""
+        click.echo(f"{r['state']:8}  {r['file']:40}  {measures}{flags}")
+    counts = {s: sum(r["state"] == s for r in rows) for s in ("recorded", "stale", "draft", "missing")}
+    click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" of {len(rows)} steps")

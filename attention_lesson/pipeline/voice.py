@@ -58,6 +58,60 @@ def recording(folder: Path, lang: str, scene_id: str, n: int, step: str) -> Path
     return None
 
 
+_NAME = re.compile(r"(\d\d)-(.+)")
+
+
+def step_names(scene_id: str, lang: str) -> set[str] | None:
+    """The steps a scene may have, from its catalog's narration keys (say.<step>, a variant
+    say.<step>_<variant> is the same step); None when the catalog has none (a scene that narrates
+    itself)."""
+    from scenes.common.i18n import catalog
+
+    prefix = f"{scene_id.replace('-', '_')}.say."
+    keys = {k[len(prefix):] for k in catalog(lang).entries if k.startswith(prefix)}
+    return {k for k in keys if not any(k.startswith(f"{o}_") for o in keys if o != k)} or None
+
+
+def audio_seconds(path: Path) -> float | None:
+    """How long a file's sound lasts, as ffprobe reads it; None if it has no readable sound."""
+    r = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a:0", "-show_entries",
+                        "stream=duration:format=duration", "-of", "json", str(path)],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return None
+    data = json.loads(r.stdout or "{}")
+    streams = data.get("streams") or []
+    if not streams:
+        return None
+    value = streams[0].get("duration") or data.get("format", {}).get("duration")
+    return float(value) if value not in (None, "N/A") else None
+
+
+def recording_problems(folder: Path, lang: str, scene_ids: list[str]) -> list[str]:
+    """What is wrong in a recordings folder for these scenes, one line per file: a name that is no
+    step of its scene (the valid names listed), a format not read, a file with no sound in it."""
+    problems = []
+    for sid in scene_ids:
+        valid = step_names(sid, lang)
+        for p in sorted((folder / lang / sid).glob("*")):
+            if p.is_dir() or p.name.startswith("."):
+                continue
+            m = _NAME.fullmatch(p.stem)
+            if p.suffix[1:].lower() not in EXTENSIONS:
+                if p.suffix.lower() not in (".json", ".md", ".csv", ".txt"):
+                    problems.append(f"{p}: not a recording format; expected "
+                                    + ", ".join(f".{e}" for e in EXTENSIONS))
+                continue
+            if m is None or (valid is not None and m.group(2) not in valid):
+                problems.append(f"{p}: no step of {sid} is named {p.stem!r}; expected <nn>-<step> with step "
+                                f"one of: {', '.join(sorted(valid or []))} (see `attention-lesson voice script`)")
+                continue
+            seconds = audio_seconds(p)
+            if not seconds or seconds <= 0.05:
+                problems.append(f"{p}: no sound could be read from it (empty or not a {p.suffix[1:]} file)")
+    return problems
+
+
 def synthesize(text: str, lang: str, out: Path) -> None:
     """The draft voice reading `text` (already speakable) into a WAV file (espeak-ng writes WAV at
     22.05 kHz whatever the name). Not -q: it silences -w too (writes no file, exit 0)."""
