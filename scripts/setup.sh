@@ -15,6 +15,7 @@ APT_PACKAGES=(
   texlive-latex-base texlive-latex-recommended texlive-fonts-recommended dvisvgm
   ffmpeg
   espeak-ng
+  poppler-utils
   chromium
 )
 python3 -m venv --help >/dev/null 2>&1 || APT_PACKAGES+=(python3-venv)

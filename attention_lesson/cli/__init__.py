@@ -7,6 +7,7 @@ import click
 from attention_core import __version__
 
 from .check import check
+from .handout import handout
 from .lesson import lesson
 from .list import list_scenes
 from .new import new
@@ -31,4 +32,5 @@ main.add_command(render)
 main.add_command(lesson)
 main.add_command(slides)
 main.add_command(sheet)
+main.add_command(handout)
 main.add_command(voice)

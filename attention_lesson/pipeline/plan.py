@@ -57,6 +57,7 @@ class RenderOptions:
     sections: bool = False
     slides: bool = False  # a slide deck's clips (one per step, with notes) instead of videos
     voice: str | None = None  # None (silent), "draft" or the resolved path of a recordings folder
+    frames: bool = False  # every step's last frame as a PNG (for the handout) instead of videos
 
     @property
     def frame_rate(self) -> int:
@@ -85,9 +86,13 @@ class Job:
     @property
     def key(self) -> str:
         """The job's manifest entry: a scene's videos and its slides share an output folder."""
+        if self.options.frames:
+            return f"{self.id}@frames"
         return f"{self.id}@slides" if self.options.slides else self.id
 
     def main_file(self) -> str:
+        if self.options.frames:
+            return f"frames/{self.id}.json"
         if self.options.slides:
             return f"slides/{self.id}.json"
         return f"{self.id}.{self.options.format}"
@@ -153,7 +158,7 @@ def input_digest(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> st
         "numbers": lesson_numbers(lesson, scene, options),
         # the lesson is in "numbers"; slides=False is left out so video digests did not change
         "options": {k: v for k, v in asdict(options).items()
-                    if k != "lesson" and not (k in ("slides", "voice") and not v)},
+                    if k != "lesson" and not (k in ("slides", "voice", "frames") and not v)},
         "frame_rate": options.frame_rate,
         "versions": {"manim": version("manim"), "attention-lesson": __version__},
     }

@@ -57,6 +57,8 @@ def manim_config(job: Job, media_dir: Path, tmp: Path, quiet: bool = False) -> d
         "save_last_frame": not video,
         "format": "mp4" if o.format == "gif" else o.format,
     }
+    if o.frames:  # no video: every play jumps to its end, the frame is drawn at each step's end only
+        cfg.update(dry_run=True, write_to_movie=False, save_last_frame=False)
     if cfg["format"] == "mp4":
         cfg["video_encoder_options"] = dict(ffmpeg.X264_OPTIONS)
     if o.format == "mov" and o.transparent:
@@ -136,6 +138,21 @@ def _steps(job: Job, scene, tmp: Path) -> Path:
     return p
 
 
+def _frames(job: Job, scene, saved: list[Path], tmp: Path) -> dict[str, Path]:
+    """frames/<id>-<nn>-<step>.png and frames/<id>.json (title, steps, narration, frame files)."""
+    files, steps = {}, []
+    for n, (s, png) in enumerate(zip(scene.steps, saved), start=1):
+        name = f"frames/{job.id}-{n:02d}-{s.step}.png"
+        files[name] = png
+        steps.append({"step": s.step, "narration": s.narration, "frame": name})
+    index = tmp / f"{job.id}.frames.json"
+    index.write_text(json.dumps({"id": job.id, "title": job.scene.title(job.options.lang),
+                                 "lang": job.options.lang, "steps": steps}, ensure_ascii=False, indent=2),
+                     encoding="utf-8")
+    files[job.main_file()] = index
+    return files
+
+
 def tmp_folder(job: Job) -> Path:
     """A private folder for one job's files, named so that a later run can tell whether the process
     that made it is still alive (runner.sweep)."""
@@ -163,6 +180,11 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
                                          voice=voice)
                 scene.render()
                 files = collect(job, scene, tmp / "slides", tmp, _title(job, scene), _sound(scene, voice))
+            elif o.frames:  # the last frame of every step, as the scene draws it
+                saved: list[Path] = []
+                scene = cls(on_beat=on_beat, after_beat=lambda s, beat: saved.append(s.save_keyframe(tmp)))
+                scene.render()
+                files = _frames(job, scene, saved, tmp)
             else:
                 scene = cls(on_beat=on_beat, voice=voice)
                 scene.render()

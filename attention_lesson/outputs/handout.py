@@ -1,0 +1,249 @@
+"""The classroom handout: handout.html and handout.pdf (A4) from the same lesson file and scenes.
+
+A one-page summary (the formula, the four steps with the focus token's numbers, the Q/K/V colours);
+then per scene and per step the step's last frame (rendered by the pipeline's frames variant, reused
+through the manifest) with its narration line, and the scene's numbers as tables typeset for print;
+then exercises generated from the lesson with blanks, and their answers at the end. Every number is
+from attention_core. The HTML is one file with the frames beside it in frames/; the PDF is printed
+from it by the Debian chromium (headless --print-to-pdf): it renders MathML, which WeasyPrint does not
+(WeasyPrint #59, #2171), and it reads the same system fonts as the video (Noto Sans CJK SC).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from attention_core import attend, hard_lookup
+from scenes.common import style as S
+from scenes.common.i18n import catalog
+from scenes.common.mobjects import number_text, shared_format
+
+HTML, PDF = "handout.html", "handout.pdf"
+CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                 "--disable-background-networking", "--no-first-run", "--run-all-compositor-stages-before-draw"]
+
+
+def chromium() -> str | None:
+    return next((p for p in map(shutil.which, CHROMIUM) if p), None)
+
+
+def engine_missing() -> str | None:
+    if chromium() is None:
+        return "chromium (prints the handout to PDF): run ./scripts/setup.sh (or: sudo apt-get install chromium)"
+    return None
+
+
+# -- numbers and exercises -------------------------------------------------------------------------
+
+@dataclass
+class Table:
+    caption: str
+    rows: list[str]
+    cols: list[str]
+    values: np.ndarray  # [rows, cols]
+
+
+@dataclass
+class Exercise:
+    prompt: str  # with ___ for the blank
+    answer: str
+    value: float | str  # the answer's key number (or token), for tests
+
+
+def vec(v) -> str:
+    fmt = shared_format(np.asarray(v))
+    return "[" + ", ".join(fmt(x) for x in np.ravel(v)) + "]"
+
+
+def tables(scene_id: str, lesson, context: str, mode: str, lang: str) -> list[Table]:
+    """The numbers a scene shows, as tables: rows and columns named as on screen."""
+    tr, att = catalog(lang), attend(lesson, context, mode)
+    f, toks, dims = att.index(lesson.focus), list(att.tokens), list(lesson.dim_names(lang))
+    t = lambda name: tr(f"handout.table_{name}")  # noqa: E731
+    d_in = [f"d{i + 1}" for i in range(lesson.d_model)]
+    d_k = [f"k{i + 1}" for i in range(att.d_k)]
+    d_v = dims if len(dims) == att.v.shape[1] else [f"v{i + 1}" for i in range(att.v.shape[1])]
+    x_cols = dims if len(dims) == lesson.d_model else d_in
+    one = [lesson.focus]
+    modes = {m: attend(lesson, context, m) for m in ("scaled", "unscaled", "uniform")}
+    by_scene = {
+        "projection": [Table(t("x"), toks, x_cols, att.x), Table(t("w_q"), x_cols, d_k, lesson.w_q),
+                       Table(t("w_k"), x_cols, d_k, lesson.w_k), Table(t("w_v"), x_cols, d_v, lesson.w_v),
+                       Table(t("q"), toks, d_k, att.q), Table(t("k"), toks, d_k, att.k),
+                       Table(t("v"), toks, d_v, att.v)],
+        "scores": [Table(t("scores"), one, toks, att.scores[f][None]),
+                   Table(t("scaled"), one, toks, att.scaled[f][None])],
+        "softmax": [Table(t("scaled"), one, toks, att.scaled[f][None]),
+                    Table(t("weights"), one, toks, att.weights[f][None])],
+        "mixing": [Table(t("weights"), one, toks, att.weights[f][None]), Table(t("v"), toks, d_v, att.v),
+                   Table(t("output"), one, d_v, att.output[f][None])],
+        "matrix": [Table(t("matrix"), toks, toks, att.weights)],
+        "contexts": [Table(t("contexts"), [lesson.context_label(c, lang) for c in lesson.contexts], d_v,
+                           np.array([attend(lesson, c, mode).output[attend(lesson, c, mode).index(
+                               lesson.focus)] for c in lesson.contexts]))],
+        "lookup": [Table(t("lookup"), [tr("handout.hard"), tr("handout.soft")], d_v,
+                         np.array([hard_lookup(att).output[f], att.output[f]]))],
+        "normalizers": [Table(t("modes"), [tr(f"common.mode_{m}") for m in modes], toks,
+                              np.array([a.weights[f] for a in modes.values()])),
+                        Table(t("mode_outputs"), [tr(f"common.mode_{m}") for m in modes], d_v,
+                              np.array([a.output[f] for a in modes.values()]))],
+    }
+    return by_scene.get(scene_id, [])
+
+
+def exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
+    """The same exercise set for any lesson: other numbers, every answer from the core."""
+    tr, att = catalog(lang), attend(lesson, context, mode)
+    f = att.index(lesson.focus)
+    w, s = att.weights[f], att.scores[f]
+    top = int(np.argmax(w))
+    key, focus = att.tokens[top], lesson.focus
+    q, k = att.q[f], att.k[top]
+    terms = " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in zip(q, k))
+    exps = np.exp(att.scaled[f] - 0)  # [n]
+    dim = int(np.argmax(np.abs(att.output[f])))
+    dims = lesson.dim_names(lang)
+    dim_name = dims[dim] if len(dims) == att.v.shape[1] else f"v{dim + 1}"
+    other = [c for c in lesson.contexts if c != context]
+    t = lambda name, **kw: tr(f"handout.ex_{name}", **kw)  # noqa: E731
+    out = [
+        Exercise(t("dot", focus=focus, target=key, q=vec(q), k=vec(k)), f"{terms} = {number_text(s[top])}",
+                 float(s[top])),
+        Exercise(t("scale", score=number_text(s[top]), d_k=att.d_k, sqrt=number_text(att.sqrt_d_k)),
+                 f"{number_text(s[top])} / {number_text(att.sqrt_d_k)} = {number_text(att.scaled[f][top])}",
+                 float(att.scaled[f][top])) if mode == "scaled" else None,
+        Exercise(t("softmax", focus=focus, exps=vec(exps), target=key),
+                 f"{number_text(exps[top])} / {number_text(exps.sum())} = {number_text(w[top])}",
+                 float(w[top])) if mode != "uniform" else None,
+        Exercise(t("mix", focus=focus, weights=vec(w), values=vec(att.v[:, dim]), dim=dim_name),
+                 " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in zip(w, att.v[:, dim]))
+                 + f" = {number_text(att.output[f][dim])}", float(att.output[f][dim])),
+        Exercise(t("matrix", focus=focus, target=key),
+                 t("matrix_answer", row=f + 1, col=top + 1, value=number_text(att.weights[f][top])),
+                 float(att.weights[f][top])),
+        Exercise(t("uniform", n=att.n), t("uniform_answer", w=number_text(1 / att.n),
+                                           mean=vec(att.v.mean(axis=0))), 1 / att.n),
+    ]
+    if other:
+        o = attend(lesson, other[0], mode)
+        of = o.index(lesson.focus)
+        win = o.tokens[int(np.argmax(o.weights[of]))]
+        out.append(Exercise(t("other", focus=focus, context=lesson.context_label(other[0], lang)),
+                            t("other_answer", target=win, w=number_text(o.weights[of].max())), win))
+    return [e for e in out if e is not None]
+
+
+# -- the page --------------------------------------------------------------------------------------
+
+FORMULA = ('<math display="block"><mrow><mi>Attention</mi><mo>(</mo><mi style="color:{q}">Q</mi>'
+           '<mo>,</mo><mi style="color:{k}">K</mi><mo>,</mo><mi style="color:{v}">V</mi><mo>)</mo><mo>=</mo>'
+           '<mi>softmax</mi><mrow><mo>(</mo><mfrac><mrow><mi style="color:{q}">Q</mi>'
+           '<msup><mi style="color:{k}">K</mi><mi>⊤</mi></msup></mrow><msqrt><msub><mi>d</mi><mi>k</mi>'
+           '</msub></msqrt></mfrac><mo>)</mo></mrow><mi style="color:{v}">V</mi></mrow></math>')
+
+CSS = """
+@page { size: A4; margin: 14mm 14mm 16mm; }
+body { font-family: "Noto Sans CJK SC", "Noto Sans", sans-serif; font-size: 10.5pt; color: #111;
+       line-height: 1.45; margin: 0 auto; max-width: 182mm; }
+h1 { font-size: 20pt; margin: 0 0 2mm; } h2 { font-size: 14pt; margin: 6mm 0 2mm; break-after: avoid; }
+h3 { font-size: 11pt; margin: 4mm 0 1mm; break-after: avoid; }
+.summary { break-after: page; } .scene { break-before: page; } .exercises, .answers { break-before: page; }
+figure { margin: 2mm 0 4mm; break-inside: avoid; }
+figure img { width: 100%; max-height: 95mm; object-fit: contain; display: block; background: #111;
+             border-radius: 2mm; }
+figcaption { margin-top: 1.5mm; }
+table { border-collapse: collapse; margin: 2mm 0 4mm; break-inside: avoid; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: bold; padding-bottom: 1mm; }
+th, td { border: 0.3mm solid #999; padding: 0.8mm 2mm; text-align: right; }
+th { background: #eee; font-weight: normal; }
+.legend span { display: inline-block; width: 4mm; height: 4mm; border-radius: 1mm; margin: 0 1mm 0 3mm;
+               vertical-align: middle; }
+ol.steps li { margin-bottom: 1.5mm; } .blank { display: inline-block; min-width: 28mm;
+               border-bottom: 0.3mm solid #111; }
+.ex { break-inside: avoid; margin-bottom: 4mm; } math { font-size: 120%; }
+"""
+
+
+def _table(t: Table) -> str:
+    fmt = shared_format(t.values)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in t.cols)
+    body = "".join(f"<tr><th>{html.escape(r)}</th>" + "".join(f"<td>{fmt(x)}</td>" for x in row) + "</tr>"
+                   for r, row in zip(t.rows, np.atleast_2d(t.values)))
+    return f"<table><caption>{html.escape(t.caption)}</caption><tr><th></th>{head}</tr>{body}</table>"
+
+
+def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str) -> str:
+    tr, att = catalog(lang), attend(lesson, context, mode)
+    f = att.index(lesson.focus)
+    e = lambda s: html.escape(str(s))  # noqa: E731
+    colors = {"q": S.Q_COLOR.to_hex(), "k": S.K_COLOR.to_hex(), "v": S.V_COLOR.to_hex()}
+    steps = [tr("handout.step_query", focus=lesson.focus, q=vec(att.q[f])),
+             tr("handout.step_scores", scores=vec(att.scores[f]), scaled=vec(att.scaled[f]),
+                sqrt=number_text(att.sqrt_d_k)),
+             tr("handout.step_weights", weights=vec(att.weights[f])),
+             tr("handout.step_output", output=vec(att.output[f]))]
+    legend = "".join(f'<span style="background:{colors[r]}"></span>{e(tr(f"common.{n}"))}'
+                     for r, n in (("q", "query"), ("k", "key"), ("v", "value")))
+    intro = tr("handout.intro", sentence=" ".join(att.tokens), focus=lesson.focus,
+               context=lesson.context_label(context, lang))
+    parts = [f"<section class='summary'><h1>{e(title)}</h1>", f"<p>{e(intro)}</p>",
+             FORMULA.format(**colors), f"<h2>{e(tr('handout.four_steps'))}</h2><ol class='steps'>",
+             *(f"<li>{e(s)}</li>" for s in steps), "</ol>",
+             _table(Table(tr("handout.focus_numbers", focus=lesson.focus),
+                          [tr("handout.table_scores"), tr("handout.table_scaled"), tr("handout.table_weights")],
+                          list(att.tokens), np.array([att.scores[f], att.scaled[f], att.weights[f]]))),
+             _table(Table(tr("handout.table_output"), [lesson.focus], list(lesson.dim_names(lang)),
+                          att.output[f][None])),
+             f"<p class='legend'>{e(tr('handout.palette'))}{legend}</p></section>"]
+    for sid in ids:
+        index = json.loads((out_dir / "frames" / f"{sid}.json").read_text(encoding="utf-8"))
+        parts.append(f"<section class='scene'><h2>{e(index['title'])}</h2>")
+        for n, s in enumerate(index["steps"], start=1):
+            parts.append(f"<figure><img src='{e(s['frame'])}' alt='{e(index['title'])} {n}'>"
+                         f"<figcaption>{n}. {e(s['narration'])}</figcaption></figure>")
+        parts += [_table(t) for t in tables(sid, lesson, context, mode, lang)]
+        parts.append("</section>")
+    exs = exercises(lesson, context, mode, lang)
+    blank = "<span class='blank'></span>"
+    parts.append(f"<section class='exercises'><h2>{e(tr('handout.exercises'))}</h2>")
+    parts += [f"<div class='ex'>{n}. {e(x.prompt).replace('___', blank)}</div>" for n, x in enumerate(exs, 1)]
+    parts.append(f"</section><section class='answers'><h2>{e(tr('handout.answers'))}</h2><ol>")
+    parts += [f"<li>{e(x.answer)}</li>" for x in exs]
+    parts.append("</ol></section>")
+    lang_tag = {"zh": "zh-CN", "en": "en"}[lang]
+    return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'><title>{e(title)}</title>"
+            f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def build_handout(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str],
+                  title: str) -> tuple[Path, Path]:
+    """handout.html (frames beside it in frames/) and handout.pdf in out_dir, both replaced atomically
+    once both are made."""
+    exe = chromium()
+    if exe is None:
+        raise RuntimeError(engine_missing())
+    with tempfile.TemporaryDirectory(prefix=".tmp-handout-", dir=out_dir) as tmp:
+        tmp = Path(tmp)
+        doc = page(out_dir, lesson, context, mode, lang, ids, title)
+        (out_dir / f".tmp-{HTML}").write_text(doc, encoding="utf-8")  # beside frames/ so they load
+        try:
+            subprocess.run([exe, *CHROMIUM_ARGS, f"--user-data-dir={tmp / 'profile'}",
+                            f"--print-to-pdf={tmp / PDF}", (out_dir / f".tmp-{HTML}").resolve().as_uri()],
+                           check=True, capture_output=True, timeout=300)
+            if not (tmp / PDF).exists():
+                raise RuntimeError("chromium wrote no PDF")
+            os.replace(tmp / PDF, out_dir / PDF)
+            os.replace(out_dir / f".tmp-{HTML}", out_dir / HTML)
+        finally:
+            (out_dir / f".tmp-{HTML}").unlink(missing_ok=True)
+    return out_dir / HTML, out_dir / PDF

@@ -1,0 +1,128 @@
+"""The handout read back as its readers get it: the PDF's text and images (pypdf), the HTML in chromium
+(Playwright): the focus token's numbers where the summary puts them, a frame per step, the answers
+equal to the core's, for the default lesson and for a lesson of other words and shape."""
+
+import re
+import unicodedata
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from attention_core import attend, load
+from attention_lesson.cli import main
+from attention_lesson.outputs import handout as H
+from scenes.common.mobjects import number_text
+
+from .cli_helpers import cli
+
+pytestmark = pytest.mark.render
+TINY = str(Path(__file__).parent / "lessons" / "tiny.toml")
+SCENE = "softmax"  # quick to draw; its four steps are four frames
+
+
+def pdf_pages(path: Path) -> list[str]:
+    from pypdf import PdfReader
+
+    # NFKC: the CJK font maps some characters to their radicals' code points (力 read as ⼒)
+    return [unicodedata.normalize("NFKC", p.extract_text()) for p in PdfReader(str(path)).pages]
+
+
+def pdf_images(path: Path) -> int:
+    from pypdf import PdfReader
+
+    return sum(len(p.images) for p in PdfReader(str(path)).pages)
+
+
+@pytest.fixture(scope="module")
+def default_zh(tmp_path_factory):
+    out = tmp_path_factory.mktemp("handout-zh")
+    with pytest.MonkeyPatch.context() as mp:  # manim's caches (media/.cache) private to this test
+        mp.chdir(out)
+        printed = cli("handout", SCENE, "--quality", "low", "--out", str(out), "-q")
+    assert str(out / "handout.pdf") in printed and str(out / "handout.html") in printed
+    return out
+
+
+def test_summary_has_the_focus_numbers_and_every_step_a_frame(default_zh):
+    pages = pdf_pages(default_zh / "handout.pdf")
+    assert 4 <= len(pages) <= 8, len(pages)  # summary, the scene's steps, exercises, answers
+    summary = pages[0]
+    assert "注意力机制" in summary and "Query" in summary
+    # the four steps with bank's numbers: query, scores (raw and scaled), weights, output
+    for step, numbers in (("投影", "[2.3, 2.3, 0.0, 0.0]"), ("打分", "[0.92, 0.00, 4.60, 1.38]"),
+                          ("softmax", "[0.11, 0.07, 0.69, 0.14]"), ("混合", "[1.43, 0.06, 0.14, 0.00]")):
+        line = next(x for x in summary.splitlines() if step in x and "[" in x)
+        assert numbers in line, (step, line)
+    assert pdf_images(default_zh / "handout.pdf") == 4  # one frame per step of the scene
+    assert len(list((default_zh / "frames").glob(f"{SCENE}-*.png"))) == 4
+
+
+def test_answers_are_the_core_numbers(default_zh):
+    pages = pdf_pages(default_zh / "handout.pdf")
+    answers = pages[-1]
+    les = load(None)
+    att = attend(les, "river")
+    f = att.index("bank")
+    q, k = att.q[f], att.k[att.tokens.index("river")]
+    assert f"= {number_text(q @ k)}" in answers and number_text(q @ k) == "4.6"  # the dot product
+    assert "4.6 / 2 = 2.3" in answers  # scaled by √d_k
+    assert "= 0.69" in answers  # river's weight
+    assert "savings" in answers or "bank" in answers  # the other context's winner
+    exercises_page = pages[-2]
+    assert "___" not in exercises_page and exercises_page.count("[") >= 4
+
+
+def test_another_lesson_in_english(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "h"
+    cli("handout", SCENE, "--lesson", TINY, "--lang", "en", "--quality", "low", "--out", str(out), "-q")
+    les = load(TINY)
+    att = attend(les, None)
+    f = att.index(les.focus)
+    exs = H.exercises(les, les.context_name(None), "scaled", "en")
+    top = int(np.argmax(att.weights[f]))
+    assert exs[0].value == pytest.approx(float(np.dot(att.q[f], att.k[top])))  # computed another way
+    assert exs[2].value == pytest.approx(np.exp(att.scaled[f][top]) / np.exp(att.scaled[f]).sum())
+    mean = att.v.mean(axis=0)
+    assert exs[-1].value == pytest.approx(1 / att.n) and H.vec(mean) in exs[-1].answer
+    pages = pdf_pages(out / "handout.pdf")
+    assert not re.search(r"[\u4e00-\u9fff]", "".join(pages))  # English throughout
+    assert all(x.answer.split()[-1].strip("()") in pages[-1].replace("\n", " ") for x in exs)
+    assert pdf_images(out / "handout.pdf") == len(list((out / "frames").glob("*.png")))
+
+
+def test_the_html_opens_in_chromium_with_every_image(default_zh):
+    from playwright.sync_api import sync_playwright
+
+    from .test_slides import CHROMIUM, CHROMIUM_ARGS
+
+    problems = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.goto((default_zh / "handout.html").as_uri())
+            page.wait_for_load_state("load")
+            broken = page.evaluate("[...document.images].filter(i => !i.complete || i.naturalWidth === 0)"
+                                   ".map(i => i.src)")
+            count = page.evaluate("document.images.length")
+            mathml = page.evaluate("document.querySelector('math').getBoundingClientRect().height")
+        finally:
+            browser.close()
+    assert problems == [] and broken == [] and count == 4
+    assert mathml > 20  # the formula is laid out as MathML, not shown as raw tags
+
+
+def test_bad_lesson_and_missing_engine(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    bad = tmp_path / "bad.toml"
+    bad.write_text("focus = 'bank'\n", encoding="utf-8")
+    r = CliRunner().invoke(main, ["handout", SCENE, "--lesson", str(bad), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and "Traceback" not in r.output and not (tmp_path / "o").exists()
+    monkeypatch.setattr(H, "chromium", lambda: None)
+    r = CliRunner().invoke(main, ["handout", SCENE, "--out", str(tmp_path / "o")])
+    assert r.exit_code == 1 and "apt-get install chromium" in r.output and not (tmp_path / "o").exists()
