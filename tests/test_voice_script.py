@@ -48,7 +48,8 @@ def test_markdown_lists_every_step_with_its_file_line_and_length(built):
     md = r.stdout
     assert r.stderr == ""  # nothing but the script: manim says nothing
     assert f"## 4. {BY_ID[SCENE].title('zh')} ({SCENE})" in md
-    items = re.findall(r"^(\d+)\. `([^`]+)`: the step's animations last ([\d.]+) s$", md, re.M)
+    items = re.findall(r"^(\d+)\. `([^`]+)`: the step's animations last ([\d.]+) s"
+                       r"(?:; the draft voice takes [\d.]+ s)?$", md, re.M)
     assert [f for _, f, _ in items] == expected_files(scene, "zh")
     assert [int(n) for n, _, _ in items] == list(range(1, len(scene.steps) + 1))
     assert [float(s) for _, _, s in items] == [round(s.end - s.start, 1) for s in scene.steps]

@@ -24,10 +24,10 @@ from pathlib import Path
 import click
 
 from scenes.common.i18n import lesson_title
-from scenes.common.settings import Settings
 from scenes.common.speech import speakable
 from scenes.registry import available
 
+from ..pipeline.dryrun import scene_steps
 from .options import lang_option, lesson_options
 from .render import pick_scenes
 
@@ -46,21 +46,6 @@ class Line:
     line: str  # the narration, exactly as the subtitles show it
     seconds: float  # the step's length without a voice (its animations, or its reading time)
     draft: float | None = None  # how long the draft voice takes to say it (a guide), if espeak-ng is here
-
-
-def scene_steps(info, lesson_source: str, context: str, mode: str, lang: str, media_dir: Path):
-    """The steps a scene runs under these settings (LessonScene.steps), from a dry-run build: no frame
-    drawn, no video written. media_dir holds manim's TeX and text caches (one per process)."""
-    from manim import tempconfig
-
-    cls = info.load()
-    opts = {"dry_run": True, "write_to_movie": False, "disable_caching": True, "quality": "low_quality",
-            "verbosity": "ERROR", "progress_bar": "none", "media_dir": str(media_dir)}
-    with Settings(lesson_source, context, mode, lang).applied(), tempconfig(opts):
-        scene = cls()
-        scene.renderer.update_frame = lambda *args, **kwargs: None  # nothing looks at a frame
-        scene.render()
-    return scene.steps
 
 
 def script_lines(scenes, lesson_source: str, context: str, mode: str, lang: str) -> list[Line]:
