@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Time the CLI's rendering against the naive way, on this machine, in one run.
 
-    .venv/bin/python scripts/benchmark.py [--quality low medium] [--jobs N]
+    .venv/bin/python scripts/benchmark.py [--quality low medium] [--jobs N] [--voice | --batch]
 
 1. cold render of every scene: `attention-lesson render --all` (fresh output and cache folders)
    against plain `manim render` of each scene one after the other (fresh media folder);
 2. a re-run with nothing changed;
 3. a re-run after editing one number that only the savings context uses;
 4. with --voice: the whole lesson (`attention-lesson lesson`) silent against narrated by the draft
-   voice (`--voice draft`), each from fresh output and cache folders.
+   voice (`--voice draft`), each from fresh output and cache folders;
+5. with --batch: a plan of 8 variants of the default lesson (2 contexts x 2 modes x 2 languages, every
+   scene, low quality unless --quality says otherwise) with `batch` on a LocalCluster of --jobs workers
+   against `render --all -j N` of each variant one after the other, both from fresh output and cache
+   folders; Dask's overhead per task (the idle gap between two tasks on a worker) against a task's time;
+   and, from the measured per-scene times, the wall time of a 200-job plan on 1 to 64 workers.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -18,6 +23,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -70,16 +76,100 @@ def lesson_time(work: Path, quality: str, jobs: int, *extra: str) -> float:
                   "-j", str(jobs), "-q", *extra], cwd=work)
 
 
+BATCH_VARIANTS = {"contexts": ["river", "savings"], "modes": ["scaled", "unscaled"], "langs": ["zh", "en"]}
+PROJECTED_JOBS = 200
+PROJECTED_WORKERS = (1, 2, 4, 8, 16, 32, 64)
+
+
+def makespan(times: list[float], workers: int, gap: float) -> float:
+    """Jobs started in order, each on the first worker free (as Dask hands out tasks submitted in
+    order), each followed by Dask's idle gap: when the last one ends."""
+    free = [0.0] * workers
+    for t in times:
+        k = min(range(workers), key=free.__getitem__)
+        free[k] += t + gap
+    return max(free)
+
+
+def batch_benchmark(work: Path, quality: str, jobs: int, variants: dict = BATCH_VARIANTS,
+                    scenes: list[str] | None = None) -> dict:
+    """`batch` (in this process, through the functions the CLI calls) against `render --all` of each
+    variant one after the other (the CLI in a process each), both from fresh output and cache folders."""
+    from attention_lesson.cli.batch import products
+    from attention_lesson.pipeline import batch as B
+
+    lesson = work / "lesson.toml"
+    shutil.copy(resolve("default"), lesson)
+    ids = scenes or [s.id for s in available()]
+    combos = [(c, m, lang) for c in variants["contexts"] for m in variants["modes"] for lang in variants["langs"]]
+    shutil.rmtree(work / "media", ignore_errors=True)
+    t_render = 0.0
+    for k, (c, m, lang) in enumerate(combos):
+        t_render += timed([str(BIN / "attention-lesson"), "render", *ids, "--lesson", str(lesson),
+                           "--context", c, "--mode", m, "--lang", lang, "--quality", quality,
+                           "--out", str(work / "render" / str(k)), "-j", str(jobs), "-q"], cwd=work)
+    plan = work / "plan.toml"
+    plan.write_text("\n".join([f'lessons = ["{lesson}"]', f'qualities = ["{quality}"]',
+                               f"scenes = {json.dumps(ids)}", 'out = "batch"',
+                               *(f"{k} = {json.dumps(v)}" for k, v in variants.items())]) + "\n",
+                    encoding="utf-8")
+    shutil.rmtree(work / "media", ignore_errors=True)  # the workers' caches: fresh too
+    here = Path.cwd()
+    os.chdir(work)
+    try:
+        start = time.perf_counter()
+        found, _ = products()
+        jobs_plan = B.read_plan(plan, list(available()), found)
+        todo = B.expand(jobs_plan, found)
+        with B.connect(None, jobs, quiet=True) as (client, _):
+            up = time.perf_counter() - start
+            report = B.run(todo, client, quiet=True, cache=B.local_cache())
+        t_batch = time.perf_counter() - start
+    finally:
+        os.chdir(here)
+    t_cli = timed([str(BIN / "attention-lesson"), "--version"], cwd=work)  # what a CLI run adds
+    assert not report.failures, report.failures
+    by_key = {t.key: t for t in todo.tasks}
+    per_scene: dict[str, list[float]] = {}
+    for t in report.timings:
+        per_scene.setdefault(by_key[t.key].scene.id, []).append(t.end - t.start)
+    mean = {i: sum(v) / len(v) for i, v in per_scene.items()}
+    gap, busy = report.overhead()
+    times = [mean[ids[n % len(ids)]] for n in range(PROJECTED_JOBS)]
+    projected = {w: round(makespan(times, w, gap) + up, 1) for w in PROJECTED_WORKERS}
+    return {
+        "variants": len(combos), "scene_renders": len(report.done), "workers": jobs,
+        "render_one_after_another_s": round(t_render, 1), "batch_s": round(t_batch + t_cli, 1),
+        "batch_ratio": round((t_batch + t_cli) / t_render, 3), "cluster_start_s": round(up, 1),
+        "dask_gap_per_task_ms": round(1000 * gap, 1),
+        "dask_gap_median_ms": round(1000 * statistics.median(report.gaps() or [0.0]), 1),
+        "mean_task_s": round(busy, 2),
+        "overhead_share_of_task": round(gap / busy, 4) if busy else None,
+        "per_scene_s": {i: round(mean[i], 1) for i in ids if i in mean},
+        f"projected_{PROJECTED_JOBS}_jobs_s_by_workers": projected,
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quality", nargs="+", default=["low", "medium"], choices=list(MANIM_Q))
+    ap.add_argument("--quality", nargs="+", default=None, choices=list(MANIM_Q),
+                    help="Default: low medium (with --batch: low).")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--voice", action="store_true",
                     help="Only time the whole lesson silent against narrated by the draft voice.")
+    ap.add_argument("--batch", action="store_true",
+                    help="Only time `batch` on a LocalCluster against `render` variant after variant.")
     args = ap.parse_args()
+    args.quality = args.quality or (["low"] if args.batch else ["low", "medium"])
     results = {}
     with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
         work = Path(tmp)
+        if args.batch:
+            for q in args.quality:
+                results[q] = batch_benchmark(work, q, args.jobs)
+                print(f"{q}: " + json.dumps(results[q], ensure_ascii=False), flush=True)
+            print(json.dumps(results, indent=2, ensure_ascii=False))
+            return
         if args.voice:
             for q in args.quality:
                 silent = lesson_time(work, q, args.jobs)

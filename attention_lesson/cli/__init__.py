@@ -6,6 +6,7 @@ import click
 
 from attention_core import __version__
 
+from .batch import batch_command
 from .check import check
 from .handout import handout
 from .lesson import lesson
@@ -34,3 +35,4 @@ main.add_command(slides)
 main.add_command(sheet)
 main.add_command(handout)
 main.add_command(voice)
+main.add_command(batch_command)

@@ -1,0 +1,287 @@
+"""`batch`: a plan file of variants rendered on Dask, with real small renders of fixture scenes: on a
+LocalCluster against a serial `render`, and on a real `dask scheduler` with two `dask worker`
+processes (127.0.0.1 only), one of them killed mid-batch."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from attention_core import load
+from attention_core.lesson import resolve
+from attention_lesson.cli import main
+from attention_lesson.pipeline.plan import RenderOptions, input_digest
+from scenes import registry
+from scenes.registry import SceneInfo
+
+from .cli_helpers import cli
+
+pytestmark = pytest.mark.render
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
+BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "坏", "en": "Broken"})
+
+
+@pytest.fixture
+def fixtures(monkeypatch, tmp_path):
+    """The registry holds only the fixture scenes (the plan carries them to the workers); a fresh
+    folder with a second lesson in it."""
+    monkeypatch.setattr(registry, "SCENES", (BLINK, BROKEN))
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "tests" / "lessons" / "tiny.toml", tmp_path / "tiny.toml")
+    return tmp_path
+
+
+def write_plan(folder: Path, name="plan.toml", **keys) -> Path:
+    lines = [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in keys.items()]
+    (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder / name
+
+
+def frames(path):
+    raw = subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "rawvideo", "-pix_fmt",
+                          "rgb24", "-"], capture_output=True, check=True).stdout
+    return np.frombuffer(raw, np.uint8)
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob(".tmp-*"))
+
+
+def manifest(folder: Path) -> dict:
+    return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+
+
+def assert_manifest_true(folder: Path, lesson_file, context, lang, scenes=(BLINK,)):
+    """Every scene entry holds the hash of what the scene depends on now, and every file it names
+    exists (the manifest describes the folder, not what was hoped for)."""
+    m = manifest(folder)
+    les = load(lesson_file)
+    for s in scenes:
+        for slides in (False, True):
+            key = f"{s.id}@slides" if slides else s.id
+            if key in m:
+                opts = RenderOptions(str(Path(les.source).resolve()), context, lang=lang, slides=slides)
+                assert m[key]["hash"] == input_digest(les, s, opts), (folder, key)
+    for entry in m.values():
+        assert entry["files"] and all((folder / f).is_file() for f in entry["files"]), (folder, entry)
+
+
+# -- the plan: errors and dry runs, nothing rendered ---------------------------------------------------
+
+@pytest.mark.parametrize("keys,expected", [
+    ({"lessons": ["default"], "scenes": ["nope"]}, "unknown scene 'nope'; choose from: blink, broken"),
+    ({"lessons": ["default"], "contexts": ["lake"]}, "'lake' is in none of the lessons (default: river, savings"),
+    ({"lessons": ["default"], "modes": ["cosine"]}, "unknown mode 'cosine'"),
+    ({"lessons": ["default"], "langs": ["fr"]}, "unknown language 'fr'"),
+    ({"lessons": ["missing.toml"]}, "'missing.toml' is neither a lesson file"),
+    ({"lessons": ["default"], "products": ["video"]}, "unknown product 'video'"),
+    ({"lessons": ["default"], "qualitys": ["low"]}, "unknown key 'qualitys'"),
+    ({"contexts": ["river"]}, "lessons: name at least one lesson"),
+    ({"lessons": ["default"], "formats": ["png"], "products": ["lesson"]}, "needs a video format"),
+])
+def test_a_bad_plan_is_one_line_and_exit_2(fixtures, keys, expected):
+    plan = write_plan(fixtures, **keys)
+    r = CliRunner().invoke(main, ["batch", str(plan)])
+    assert r.exit_code == 2, r.output
+    assert expected in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert not (fixtures / "media").exists()
+
+
+def test_handout_is_rejected_or_planned(fixtures, monkeypatch):
+    """Until the handout exists the plan says so; once it does, a dry run plans its frames."""
+    from attention_lesson.cli import batch as batch_cli
+
+    plan = write_plan(fixtures, lessons=["default"], contexts=["river"], products=["handout"])
+    module = batch_cli.HANDOUT_MODULE
+    monkeypatch.setattr(batch_cli, "HANDOUT_MODULE", "attention_lesson.outputs.no_such_module")
+    r = CliRunner().invoke(main, ["batch", str(plan), "--dry-run"])
+    assert r.exit_code == 2 and "'handout' is not available" in r.output, r.output
+    monkeypatch.setattr(batch_cli, "HANDOUT_MODULE", module)
+    if batch_cli.products()[0].get("handout") is not None:
+        out = cli("batch", str(plan), "--dry-run")
+        assert "would render blink@frames" in out and "would build  handout" in out, out
+
+
+def test_dry_run_lists_jobs_and_shares_identical_work(fixtures):
+    """Two formats: each its own folder; the deck and its clips do not depend on the format, so the two
+    variants share their tasks; a context a lesson lacks is skipped."""
+    plan = write_plan(fixtures, lessons=["default", "tiny.toml"], contexts=["river"], langs=["en"],
+                      scenes=["blink"], formats=["mp4", "webm"], products=["scenes", "html"], out="o")
+    out = cli("batch", str(plan), "--dry-run")
+    for fmt in ("mp4", "webm"):
+        assert f"\no/default/river-scaled-en-480p15-{fmt}\n" in "\n" + out, out
+        assert f"would render blink              -> blink.{fmt}" in out, out
+    assert out.count("would render blink@slides") == 2 and out.count("would build  html") == 2, out
+    assert "note: tiny has no context 'river': skipped" in out
+    assert "6 to do in 4 tasks (2 shared between variants), 0 up to date, 2 variants" in out, out
+    assert not (fixtures / "o").exists()
+
+
+# -- real renders ----------------------------------------------------------------------------------
+
+def test_local_cluster_equals_serial_render_and_reruns_nothing(fixtures, monkeypatch):
+    """Two lessons x two languages on a LocalCluster of two workers: the same frames, subtitles and
+    manifest hashes as `render` one variant after the other; the joined lesson per variant; a second
+    run submits nothing (and starts no cluster)."""
+    plan = write_plan(fixtures, lessons=["default", "tiny.toml"], contexts=["river", "short"],
+                      langs=["zh", "en"], scenes=["blink"], products=["scenes", "lesson"], out="b")
+    variants = [("default", resolve("default"), "river", lang) for lang in ("zh", "en")] + \
+               [("tiny", fixtures / "tiny.toml", "short", lang) for lang in ("zh", "en")]
+    cli("batch", str(plan), "--workers", "2", "-q")
+    for i, (stem, file, ctx, lang) in enumerate(variants):
+        cli("render", "blink", "--lesson", str(file), "--context", ctx, "--lang", lang, "--out", f"s{i}",
+            "-j", "1", "-q")
+    for i, (stem, file, ctx, lang) in enumerate(variants):
+        folder, serial = fixtures / "b" / stem / f"{ctx}-scaled-{lang}-480p15", fixtures / f"s{i}"
+        a, b = frames(folder / "blink.mp4"), frames(serial / "blink.mp4")
+        assert np.array_equal(a, b), folder
+        for name in ("blink.srt", "blink.steps.json"):
+            assert (folder / name).read_text(encoding="utf-8") == (serial / name).read_text(encoding="utf-8")
+        assert manifest(folder)["blink"] == manifest(serial)["blink"]
+        assert set(manifest(folder)) == {"blink", "@lesson"}
+        assert (folder / "lesson.mp4").stat().st_size > 0
+        vtt = (folder / "lesson.chapters.vtt").read_text(encoding="utf-8")
+        assert vtt.count(" --> ") == 1 and ("闪" if lang == "zh" else "Blink") in vtt
+        assert_manifest_true(folder, file, ctx, lang)
+        assert leftovers(folder) == []
+    before = (fixtures / "b" / "tiny" / "short-scaled-en-480p15" / "lesson.mp4").stat().st_mtime_ns
+    from attention_lesson.pipeline import batch
+
+    def no_cluster(*args, **kwargs):
+        raise AssertionError("nothing to do, yet a cluster was started")
+
+    monkeypatch.setattr(batch, "connect", no_cluster)
+    again = cli("batch", str(plan))
+    assert "0 done, 8 up to date, 0 failed" in again, again
+    assert (fixtures / "b" / "tiny" / "short-scaled-en-480p15" / "lesson.mp4").stat().st_mtime_ns == before
+    dry = cli("batch", str(plan), "--dry-run")
+    assert "would" not in dry and dry.count("up to date") == 9, dry
+
+
+# -- the distributed path: a scheduler and two workers, one killed -----------------------------------
+
+def wait_for(predicate, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := predicate():
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """`dask scheduler` and two `dask worker --nthreads 1 --no-nanny` on 127.0.0.1 (random ports, from a
+    scheduler file), for this module's tests (the last one kills a worker); every process stopped
+    afterwards, however the tests end."""
+    tmp_path = tmp_path_factory.mktemp("dask")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ATTENTION_LESSON_CACHE": str(tmp_path / "cache"),
+           "DASK_LOGGING__DISTRIBUTED": "error"}
+    sched_file = tmp_path / "scheduler.json"
+    procs: dict[str, subprocess.Popen] = {}
+    log = open(tmp_path / "dask.log", "wb")
+    try:
+        procs["scheduler"] = subprocess.Popen(
+            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(sched_file)], cwd=tmp_path, env=env, stdout=log, stderr=log)
+        wait_for(lambda: sched_file.exists() and sched_file.stat().st_size, 60, "the scheduler")
+        address = json.loads(sched_file.read_text())["address"]
+        for name in ("wa", "wb"):
+            procs[name] = subprocess.Popen(
+                [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", "--name", name,
+                 "--host", "127.0.0.1", "--no-dashboard", "--local-directory", str(tmp_path / "scratch")],
+                cwd=tmp_path, env=env, stdout=log, stderr=log)
+        from distributed import Client
+
+        with Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, procs, env
+    finally:
+        for p in procs.values():
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+        log.close()
+
+
+@pytest.mark.xdist_group("dask-cluster")
+def test_a_failing_scene_is_reported_and_nothing_half_written(dask_cluster, fixtures):
+    """One scene fails: reported with its scene, variant and error, the other done, exit 1; its folder
+    holds only whole outputs and a manifest naming only them. Through a shared staging folder (the
+    files are not sent as bytes), which is gone afterwards."""
+    address, _, _ = dask_cluster
+    plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink", "broken"],
+                      products=["scenes", "lesson"], out="f", shared="stage")
+    r = CliRunner().invoke(main, ["batch", str(plan), "--scheduler", address, "-q"])
+    assert r.exit_code == 1, r.output
+    assert "broken failed in default/river-scaled-zh-480p15: RuntimeError: this fixture scene fails on " \
+           "purpose" in r.output, r.output
+    assert "lesson failed in default/river-scaled-zh-480p15: not made: broken failed" in r.output
+    folder = fixtures / "f" / "default" / "river-scaled-zh-480p15"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["blink.mp4", "blink.srt", "blink.steps.json", "manifest.json"]
+    assert list(manifest(folder)) == ["blink"]
+    assert_manifest_true(folder, resolve("default"), "river", "zh")
+    assert list((fixtures / "stage").iterdir()) == []
+
+
+@pytest.mark.xdist_group("dask-cluster")
+def test_scheduler_and_workers_with_one_killed_mid_batch(dask_cluster, tmp_path):
+    """batch --scheduler against real worker processes; once the first output is written, the worker
+    busy with a task is killed (SIGKILL): Dask runs its task again on the other, and the batch ends
+    with every output whole, the decks built and every manifest true."""
+    address, procs, env = dask_cluster
+    plan = write_plan(tmp_path, lessons=["default"], contexts=["river"], langs=["zh", "en"], scenes=["blink"],
+                      products=["scenes", "html", "pptx"], out="d")
+    proc = subprocess.Popen([sys.executable, "-m", "tests.fixtures.cli_with_fixtures", "batch", str(plan),
+                             "--scheduler", address, "-q"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        out = tmp_path / "d" / "default"
+        wait_for(lambda: any(manifest(m.parent) for m in out.glob("*/manifest.json")), 180, "a first output")
+        from distributed import Client
+
+        with Client(address, timeout=30, set_as_default=False) as client:
+            def busy():
+                names = {a: w["name"] for a, w in client.scheduler_info()["workers"].items()}
+                return next((names[a] for a, keys in client.processing().items() if keys), None)
+
+            victim = wait_for(busy, 60, "a worker with a task")
+        os.kill(procs[victim].pid, signal.SIGKILL)
+        output = proc.communicate(timeout=300)[0].decode(errors="replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, output
+    assert procs[victim].wait(timeout=10) == -signal.SIGKILL
+    for lang, title in (("zh", "闪"), ("en", "Blink")):
+        folder = out / f"river-scaled-{lang}-480p15"
+        assert set(manifest(folder)) == {"blink", "blink@slides", "@html", "@pptx"}, folder
+        assert_manifest_true(folder, resolve("default"), "river", lang)
+        assert frames(folder / "blink.mp4").size > 0
+        steps = json.loads((folder / "blink.steps.json").read_text(encoding="utf-8"))
+        assert steps["title"] == title and [s["step"] for s in steps["steps"]] == ["scores", "weights"]
+        assert "scores: by the river bank" in (folder / "blink.srt").read_text(encoding="utf-8")
+        page = (folder / "deck" / "index.html").read_text(encoding="utf-8")
+        assert page.count("clips/blink-0") >= 2 and (folder / "deck" / "reveal.js" / "dist" / "reveal.js").exists()
+        assert zipfile_names(folder / "deck.pptx")
+        assert leftovers(folder) == []
+
+
+def zipfile_names(path: Path) -> list[str]:
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        return [n for n in z.namelist() if n.startswith("ppt/media/")]
