@@ -98,6 +98,15 @@ def test_digest_follows_what_a_scene_shows(tmp_path):
              for s in (BLINK, BLINK_ALL) for c in ("river", "savings")}
     changed = {k for k in before if before[k] != after[k]}
     assert changed == {("current", "savings"), ("all", "river"), ("all", "savings")}
+    # the lesson's own narration line is too, in its language only
+    en, zh = (RenderOptions(str(lesson_file), "river", lang=lang) for lang in ("en", "zh"))
+    before_en, before_zh = (input_digest(load(lesson_file), BLINK, o) for o in (en, zh))
+    text = lesson_file.read_text(encoding="utf-8")
+    assert 'story = "Next to river' in text
+    lesson_file.write_text(text.replace('story = "Next to river', 'story = "Once more: next to river'),
+                           encoding="utf-8")
+    assert input_digest(load(lesson_file), BLINK, en) != before_en
+    assert input_digest(load(lesson_file), BLINK, zh) == before_zh
     # options and language are part of the digest too
     les = load(lesson_file)
     assert input_digest(les, BLINK, opts("river")) != input_digest(

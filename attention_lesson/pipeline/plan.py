@@ -148,6 +148,7 @@ def lesson_numbers(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> 
         "dims": list(lesson.dim_names(options.lang)),
         "context_labels": {n: lesson.context_label(n, options.lang) for n in names},
         "title": lesson.title.get(options.lang),
+        "narration": lesson.narration.get(options.lang, {}),  # the lesson's own lines ([narration])
     }
 
 
