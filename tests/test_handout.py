@@ -45,7 +45,7 @@ def default_zh(tmp_path_factory):
     return out
 
 
-def test_summary_has_the_focus_numbers_and_every_step_a_frame(default_zh):
+def check_summary_and_frames(default_zh):
     pages = pdf_pages(default_zh / "handout.pdf")
     assert 4 <= len(pages) <= 8, len(pages)  # summary, the scene's steps, exercises, answers
     summary = pages[0]
@@ -59,7 +59,7 @@ def test_summary_has_the_focus_numbers_and_every_step_a_frame(default_zh):
     assert len(list((default_zh / "frames").glob(f"{SCENE}-*.png"))) == 4
 
 
-def test_answers_are_the_core_numbers(default_zh):
+def check_answers(default_zh):
     pages = pdf_pages(default_zh / "handout.pdf")
     answers = pages[-1]
     les = load(None)
@@ -93,7 +93,7 @@ def test_another_lesson_in_english(tmp_path, monkeypatch):
     assert pdf_images(out / "handout.pdf") == len(list((out / "frames").glob("*.png")))
 
 
-def test_the_html_opens_in_chromium_with_every_image(default_zh):
+def check_html_in_chromium(default_zh):
     from playwright.sync_api import sync_playwright
 
     from .test_slides import CHROMIUM, CHROMIUM_ARGS
@@ -115,6 +115,14 @@ def test_the_html_opens_in_chromium_with_every_image(default_zh):
             browser.close()
     assert problems == [] and broken == [] and count == 4
     assert mathml > 20  # the formula is laid out as MathML, not shown as raw tags
+
+
+def test_the_default_handout(default_zh):
+    """One handout, read three ways (drawn once: each check on its own would draw it again on another
+    test worker)."""
+    check_summary_and_frames(default_zh)
+    check_answers(default_zh)
+    check_html_in_chromium(default_zh)
 
 
 def test_bad_lesson_and_missing_engine(tmp_path, monkeypatch):

@@ -22,12 +22,13 @@ from .scene_harness import LESSONS, build
 
 SCENE_IDS = [s.id for s in available()]
 GOLDEN_CASE = ("default", "river", "zh")
-# (lesson, context, language): every lesson shape once, each language on more than one shape: the
-# 4-token default in zh (river) and en (savings), a 2-token lesson in zh, an 8-token one (6 named value
-# dimensions, the widest labels) in en, a lesson of Chinese tokens with context labels in zh.
-# A build costs 5-50 s: each case is one build per scene.
-CASES = [GOLDEN_CASE, ("default", "savings", "en"), ("tiny.toml", None, "zh"), ("wide.toml", None, "en"),
-         ("apple-zh.toml", "company", "zh")]
+# (lesson, context, language): every lesson shape once: the 4-token default in zh (river, the goldens),
+# a 2-token lesson in zh, an 8-token one (6 named value dimensions, the widest labels, the English
+# catalog's longest lines in the most crowded layouts) in en, a lesson of Chinese tokens with context
+# labels in zh. A build costs 5-30 s: each case is one build per scene. (The default lesson in English
+# was a case of its own until the suite neared 10 minutes: the wide case lays out the same English
+# words with less room; test_speech still formats every English line of it.)
+CASES = [GOLDEN_CASE, ("tiny.toml", None, "zh"), ("wide.toml", None, "en"), ("apple-zh.toml", "company", "zh")]
 
 
 @pytest.fixture(scope="session")

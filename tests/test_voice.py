@@ -73,13 +73,13 @@ def tone(path: Path, seconds=1.2, hz=440.0, rate=44_100, level=0.03):
         w.writeframes(data.tobytes())
 
 
-def test_draft_voice_in_the_video_and_every_clip(two_scenes):
-    cli("render", "blink", "--voice", "draft", "--sections", "--out", "v", "-q")
-    video = two_scenes / "v" / "blink.mp4"
+def check_scene_and_clips(folder: Path):
+    """A voiced scene and its step clips, as `render --sections` (or `lesson --sections`) wrote them."""
+    video = folder / "blink.mp4"
     s = streams(video)
     assert s["audio"]["codec_name"] == "aac" and s["audio"]["sample_rate"] == str(RATE)
     assert abs(float(s["audio"]["duration"]) - float(s["video"]["duration"])) <= FRAME
-    steps = json.loads((two_scenes / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
+    steps = json.loads((folder / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
     a = samples(video)
     for step in steps:  # the voice starts VOICE_LEAD into its step; the step outlasts it by the tail
         assert step["voice"] > 0.5
@@ -88,11 +88,11 @@ def test_draft_voice_in_the_video_and_every_clip(two_scenes):
     lufs, peak = measure(video)
     assert -17 <= lufs <= -15 and peak <= TRUE_PEAK, (lufs, peak)  # ±1 LU of -16
     for n, step in enumerate(steps, start=1):  # each step's clip: its own voice, as long as the step
-        clip = two_scenes / "v" / f"blink-{n:02d}-{step['step']}.mp4"
+        clip = folder / f"blink-{n:02d}-{step['step']}.mp4"
         cs = streams(clip)
         assert abs(float(cs["audio"]["duration"]) - (step["end"] - step["start"])) <= FRAME
         assert onset(samples(clip), 0, step["end"] - step["start"]) == pytest.approx(VOICE_LEAD, abs=0.06)
-    srt = (two_scenes / "v" / "blink.srt").read_text(encoding="utf-8")
+    srt = (folder / "blink.srt").read_text(encoding="utf-8")
     first = srt.split("\n")[1]  # the first cue starts with the voice, not with the step
     assert first.startswith("00:00:00,300 --> ")
 
@@ -127,7 +127,9 @@ def test_a_re_recorded_step_re_renders_its_scene_only(two_scenes):
 
 
 def test_a_voiced_lesson_stays_in_sync_across_joins(two_scenes):
-    cli("lesson", "--voice", "draft", "--out", "l", "-q")
+    """The draft voice in a scene, in each of its step clips, and in the joined lesson."""
+    cli("lesson", "--voice", "draft", "--sections", "--out", "l", "-q")
+    check_scene_and_clips(two_scenes / "l")
     video = two_scenes / "l" / "lesson.mp4"
     s = streams(video)
     assert abs(float(s["audio"]["duration"]) - float(s["video"]["duration"])) <= FRAME

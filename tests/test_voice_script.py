@@ -42,7 +42,7 @@ def expected_files(scene, lang):
     return [f"{lang}/{SCENE}/{n:02d}-{beat}.wav" for n, beat in enumerate(scene.beats, 1)]
 
 
-def test_markdown_lists_every_step_with_its_file_line_and_length(built):
+def check_markdown(built):
     scene = built["zh"]
     r = invoke(SCENE)
     md = r.stdout
@@ -60,7 +60,7 @@ def test_markdown_lists_every_step_with_its_file_line_and_length(built):
     assert all(CJK.search(line) for line in quoted)
 
 
-def test_csv_to_out_writes_only_that_file(built, tmp_path):
+def check_csv_to_out(built, tmp_path):
     scene = built["zh"]
     dest = tmp_path / "script.csv"
     r = invoke(SCENE, "--format", "csv", "--out", str(dest))
@@ -86,7 +86,7 @@ def test_csv_to_out_writes_only_that_file(built, tmp_path):
         assert drafts[longest] == max(drafts)
 
 
-def test_english_and_the_tiny_lesson(built):
+def check_english_and_the_tiny_lesson(built):
     scene = built["tiny-en"]
     rows = list(csv.DictReader(io.StringIO(invoke(SCENE, "--lesson", TINY, "--lang", "en",
                                                   "--format", "csv").stdout)))
@@ -95,6 +95,14 @@ def test_english_and_the_tiny_lesson(built):
     assert all(r["line"] and not CJK.search(r["line"]) for r in rows)
     assert any("cat" in r["line"] for r in rows)  # the tiny lesson's focus, not the default's bank
     assert not any("bank" in r["line"] for r in rows)
+
+
+def test_the_script_of_two_builds(built, tmp_path):
+    """Markdown, CSV to a file, English of another lesson: checked against one build each (built once
+    on one test worker)."""
+    check_markdown(built)
+    check_csv_to_out(built, tmp_path)
+    check_english_and_the_tiny_lesson(built)
 
 
 def test_unknown_scene_names_the_valid_ids():
