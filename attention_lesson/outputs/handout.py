@@ -89,8 +89,8 @@ def tables(scene_id: str, lesson, context: str, mode: str, lang: str) -> list[Ta
                    Table(t("output"), one, d_v, att.output[f][None])],
         "matrix": [Table(t("matrix"), toks, toks, att.weights)],
         "contexts": [Table(t("contexts"), [lesson.context_label(c, lang) for c in lesson.contexts], d_v,
-                           np.array([attend(lesson, c, mode).output[attend(lesson, c, mode).index(
-                               lesson.focus)] for c in lesson.contexts]))],
+                           np.array([a.output[a.index(lesson.focus)]
+                                     for a in (attend(lesson, c, mode) for c in lesson.contexts)]))],
         "lookup": [Table(t("lookup"), [tr("handout.hard"), tr("handout.soft")], d_v,
                          np.array([hard_lookup(att).output[f], att.output[f]]))],
         "normalizers": [Table(t("modes"), [tr(f"common.mode_{m}") for m in modes], toks,
@@ -110,7 +110,7 @@ def exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
     key, focus = att.tokens[top], lesson.focus
     q, k = att.q[f], att.k[top]
     terms = " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in zip(q, k))
-    exps = np.exp(att.scaled[f] - 0)  # [n]
+    exps = np.exp(att.scaled[f])  # [n]
     dim = int(np.argmax(np.abs(att.output[f])))
     dims = lesson.dim_names(lang)
     dim_name = dims[dim] if len(dims) == att.v.shape[1] else f"v{dim + 1}"
