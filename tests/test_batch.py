@@ -180,6 +180,13 @@ def wait_for(predicate, timeout, what):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def dask_env() -> dict[str, str]:
+    """The variables `scripts/dask-env.sh` exports, as bash reads them."""
+    out = subprocess.run(["bash", "-c", ". scripts/dask-env.sh && env -0"], cwd=ROOT, env={},
+                         capture_output=True, check=True).stdout.decode()
+    return dict(kv.split("=", 1) for kv in out.split("\0") if kv.startswith("DASK_"))
+
+
 @pytest.fixture(scope="module")
 def dask_cluster(tmp_path_factory):
     """`dask scheduler` and two `dask worker --nthreads 1 --no-nanny` on 127.0.0.1 (random ports, from a
@@ -187,7 +194,7 @@ def dask_cluster(tmp_path_factory):
     afterwards, however the tests end."""
     tmp_path = tmp_path_factory.mktemp("dask")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ATTENTION_LESSON_CACHE": str(tmp_path / "cache"),
-           "DASK_LOGGING__DISTRIBUTED": "error"}
+           "DASK_LOGGING__DISTRIBUTED": "error", **dask_env()}
     sched_file = tmp_path / "scheduler.json"
     procs: dict[str, subprocess.Popen] = {}
     log = open(tmp_path / "dask.log", "wb")
@@ -234,6 +241,17 @@ def test_a_failing_scene_is_reported_and_nothing_half_written(dask_cluster, fixt
     assert list(manifest(folder)) == ["blink"]
     assert_manifest_true(folder, resolve("default"), "river", "zh")
     assert list((fixtures / "stage").iterdir()) == []
+    from distributed import Client
+
+    from attention_lesson.pipeline.batch import QUIET_WORKER
+
+    def config():
+        import dask
+
+        return {k: dask.config.get(k) for k in QUIET_WORKER}
+
+    with Client(address, timeout=30, set_as_default=False) as client:  # scripts/dask-env.sh took
+        assert list(client.run(config).values()) == [QUIET_WORKER] * 2
 
 
 @pytest.mark.xdist_group("dask-cluster")

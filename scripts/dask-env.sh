@@ -1,0 +1,6 @@
+# Source before `dask worker` on a machine that renders: `. scripts/dask-env.sh`.
+# The same Dask configuration a LocalCluster of `attention-lesson batch` gets
+# (attention_lesson/pipeline/batch.py, QUIET_WORKER; why: docs/cluster.md).
+export DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False
+export DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL=1s
+export DASK_DISTRIBUTED__ADMIN__SYSTEM_MONITOR__INTERVAL=5s
