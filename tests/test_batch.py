@@ -241,17 +241,26 @@ def test_a_failing_scene_is_reported_and_nothing_half_written(dask_cluster, fixt
     assert list(manifest(folder)) == ["blink"]
     assert_manifest_true(folder, resolve("default"), "river", "zh")
     assert list((fixtures / "stage").iterdir()) == []
+
+
+def quiet_config() -> dict:
+    import dask
+
+    from attention_lesson.pipeline.batch import QUIET_WORKER
+
+    return {k: dask.config.get(k) for k in QUIET_WORKER}
+
+
+@pytest.mark.xdist_group("dask-cluster")
+def test_workers_started_with_dask_env_get_the_local_clusters_config(dask_cluster):
+    """`dask worker` started after `. scripts/dask-env.sh` runs with the configuration a LocalCluster
+    gives its workers (no sampling profiler, slow tick and system monitor)."""
     from distributed import Client
 
     from attention_lesson.pipeline.batch import QUIET_WORKER
 
-    def config():
-        import dask
-
-        return {k: dask.config.get(k) for k in QUIET_WORKER}
-
-    with Client(address, timeout=30, set_as_default=False) as client:  # scripts/dask-env.sh took
-        assert list(client.run(config).values()) == [QUIET_WORKER] * 2
+    with Client(dask_cluster[0], timeout=30, set_as_default=False) as client:
+        assert list(client.run(quiet_config).values()) == [QUIET_WORKER] * 2
 
 
 @pytest.mark.xdist_group("dask-cluster")

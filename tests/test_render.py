@@ -281,8 +281,9 @@ def test_frame_buffers_stay_in_the_heap_in_a_dask_worker():
     """A Dask worker starts with MALLOC_TRIM_THRESHOLD_=65536, which makes glibc map and unmap every
     frame buffer (each page faulted in again: measured 35 % slower renders); render() undoes it."""
     env = {**os.environ, "MALLOC_TRIM_THRESHOLD_": "65536"}
-    out = subprocess.run([sys.executable, "-c", FAULTS.format(root=str(Path(__file__).resolve().parent.parent))], env=env, check=True,
-                         capture_output=True, text=True).stdout.split()
+    code = FAULTS.format(root=str(Path(__file__).resolve().parent.parent))
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
+                         text=True).stdout.split()
     before, tuned, after = int(out[0]), out[1], int(out[2])
     pages = 100 * 480 * 854 * 4 // 4096
     assert before > 0.9 * pages  # every buffer faulted in anew
