@@ -42,6 +42,7 @@ from typing import Protocol
 from attention_core import LANGS, MODES, Lesson, LessonError, __version__, parse
 from attention_core.lesson import packaged_lessons, resolve
 from scenes.common.i18n import lesson_title
+from scenes.common.settings import environ
 from scenes.registry import SceneInfo
 
 from .plan import (
@@ -706,7 +707,7 @@ def connect(scheduler: str | None, workers: int, quiet: bool = False):
     dashboard = has_dashboard()
     # worker processes set up their logging as they import distributed, from the environment they
     # inherit: this is the one way to quieten them from the start
-    with _environ(DASK_LOGGING__DISTRIBUTED=logging.getLevelName(level).lower()), _forkserver(), \
+    with environ({"DASK_LOGGING__DISTRIBUTED": logging.getLevelName(level).lower()}), _forkserver(), \
             dask.config.set(QUIET_WORKER), \
             LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=0,
                          silence_logs=level, dashboard_address=":8787" if dashboard else None,
@@ -731,20 +732,6 @@ def _forkserver():
         if __name__ not in preload:
             ctx.set_forkserver_preload([*preload, __name__])
         yield
-
-
-@contextmanager
-def _environ(**values: str):
-    old = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def _fresh_output(unit: Unit, stage: Path | None) -> Output:

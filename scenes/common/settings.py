@@ -36,15 +36,24 @@ class Settings:
     @contextmanager
     def applied(self):
         """These settings in the environment (unset ones removed) for the duration, then restored."""
-        old = {v: os.environ.get(v) for v in ENV.values()}
-        for v in ENV.values():
-            os.environ.pop(v, None)
-        os.environ.update(self.to_env())
-        try:
+        with environ({**dict.fromkeys(ENV.values()), **self.to_env()}):
             yield self
-        finally:
-            for v, value in old.items():
-                if value is None:
-                    os.environ.pop(v, None)
-                else:
-                    os.environ[v] = value
+
+
+@contextmanager
+def environ(values: dict[str, str | None]):
+    """These environment variables set (None: removed) for the duration, then restored."""
+
+    def put(items):
+        for k, v in items:
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+    old = {k: os.environ.get(k) for k in values}
+    try:
+        put(values.items())
+        yield
+    finally:
+        put(old.items())
