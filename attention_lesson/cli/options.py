@@ -4,6 +4,7 @@ clear line with exit status 2."""
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import click
 
@@ -83,9 +84,38 @@ def lesson_options(f):
     return wrapper
 
 
+def quality_option(default: str = "low", help: str = "low 480p15, medium 720p30, high 1080p60, 4k 2160p60."):
+    from ..pipeline.plan import QUALITIES
+
+    return click.option("--quality", type=click.Choice(list(QUALITIES)), default=default, show_default=True,
+                        help=help)
+
+
+def out_option(help: str = "Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>)."):
+    return click.option("--out", type=click.Path(file_okay=False), default=None, help=help)
+
+
+jobs_option = click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
+                           help="Worker processes (default: the number of cores).")
+force_option = click.option("--force", is_flag=True, help="Render even what is up to date.")
+dry_run_option = click.option("--dry-run", is_flag=True, help="Say what would be rendered, render nothing.")
+quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+all_option = click.option("--all", "all_", is_flag=True, help="Every scene of the lesson, in order.")
+
+
+def run_options_without_out(f):
+    """How to run a build: -j, --force, --dry-run, -q."""
+    return _apply([jobs_option, force_option, dry_run_option, quiet_option], f)
+
+
+def run_options(f):
+    """Where and how to run a build: --out, -j, --force, --dry-run, -q."""
+    return out_option()(run_options_without_out(f))
+
+
 def _render_opts(video: bool) -> list:
     """What to render, how, and where; `video` adds the video-only options (format, alpha, clips)."""
-    from ..pipeline.plan import FORMATS, QUALITIES
+    from ..pipeline.plan import FORMATS
 
     video_only = [
         click.option("--format", "file_format", type=click.Choice(FORMATS), default="mp4", show_default=True,
@@ -96,9 +126,7 @@ def _render_opts(video: bool) -> list:
                      help="Also one clip per step: <id>-<nn>-<step>.<ext>, for click-by-click slides."),
     ]
     return [
-        lesson_option, context_option, mode_option, lang_option,
-        click.option("--quality", type=click.Choice(list(QUALITIES)), default="low", show_default=True,
-                     help="low 480p15, medium 720p30, high 1080p60, 4k 2160p60."),
+        lesson_option, context_option, mode_option, lang_option, quality_option(),
         click.option("--fps", type=click.IntRange(1, 120), default=None,
                      help="Frame rate (default: the quality's)."),
         *(video_only if video else []),
@@ -106,13 +134,7 @@ def _render_opts(video: bool) -> list:
                      help="Speak every step: 'draft' (an offline synthetic voice) or a folder of "
                           "recordings, DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step "
                           "without one gets the draft voice). Default: silent."),
-        click.option("--out", type=click.Path(file_okay=False), default=None,
-                     help="Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>)."),
-        click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
-                     help="Worker processes (default: the number of cores)."),
-        click.option("--force", is_flag=True, help="Render even what is up to date."),
-        click.option("--dry-run", is_flag=True, help="Say what would be rendered, render nothing."),
-        click.option("-q", "--quiet", is_flag=True, help="No progress bars."),
+        run_options,
     ]
 
 
@@ -130,3 +152,49 @@ def render_options(f):
 def slides_options(f):
     """The same for `slides`, without the video-only options (a deck's clips are always mp4)."""
     return _apply(_render_opts(video=False), f)
+
+
+def pick_scenes(ids: tuple[str, ...], all_: bool):
+    """The scenes named (in the order named), or every scene with all_; a usage error otherwise."""
+    from scenes.registry import available
+
+    by_id = {s.id: s for s in available()}
+    if all_ or not ids:
+        if not all_:
+            raise click.UsageError("name one or more scenes, or --all. Scenes: " + ", ".join(by_id))
+        return list(by_id.values())
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        raise click.BadParameter(f"unknown scene {', '.join(map(repr, unknown))}; valid ids: {', '.join(by_id)}",
+                                 param_hint="ID")
+    return [by_id[i] for i in ids]
+
+
+def in_lesson_order(scenes):
+    """The scenes as the video orders them."""
+    from scenes.registry import available
+
+    order = [s.id for s in available()]
+    return sorted(scenes, key=lambda s: order.index(s.id) if s.id in order else len(order))
+
+
+def check_voice(voice: str | None) -> str | None:
+    """None, "draft" or the resolved path of an existing recordings folder (else a usage error)."""
+    if voice is None or voice == "draft":
+        return voice
+    folder = Path(voice)
+    if not folder.is_dir():
+        raise click.BadParameter(f"{voice!r} is neither 'draft' nor a folder of recordings "
+                                 "(DIR/<lang>/<scene>/<nn>-<step>.wav ...)", param_hint="--voice")
+    return str(folder.resolve())
+
+
+def make_options(lesson, context, mode, lang, quality, fps, file_format="mp4", transparent=False,
+                 sections=False, voice=None, kind="video"):
+    """The render options of a command line, checked (a usage error, exit 2, if inconsistent)."""
+    from ..pipeline.plan import RenderOptions
+
+    if transparent and file_format not in ("webm", "mov", "png"):
+        raise click.BadParameter("an alpha channel needs --format webm, mov or png", param_hint="--transparent")
+    return RenderOptions(str(Path(lesson.source).resolve()), check_context(lesson, context), mode, lang, quality,
+                         fps, file_format, transparent, sections, check_voice(voice), kind)

@@ -6,32 +6,28 @@ from pathlib import Path
 
 import click
 
-from scenes.registry import available
-
-from .options import context_option, lang_option, lesson_option, load_lesson, mode_option
-from .render import execute, make_options
+from .options import jobs_option, lang_option, lesson_options, make_options, quiet_option
+from .render import execute
 
 
 @click.command()
-@lesson_option
-@context_option
-@mode_option
+@lesson_options
 @lang_option
 @click.option("--dest", type=click.Path(dir_okay=False), default=None,
               help="PNG to write (default: media/preview/contact-sheet-<lang>.png).")
 @click.option("--cols", type=click.IntRange(1, 12), default=4, show_default=True)
-@click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None)
-@click.option("-q", "--quiet", is_flag=True)
+@jobs_option
+@quiet_option
 def sheet(lesson, context, mode, lang, dest, cols, jobs, quiet):
     """Render every scene's last frame (incrementally) and tile them into one PNG."""
-    from ..outputs.sheet import contact_sheet
+    from scenes.registry import available
 
-    les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, "low", None, "png")
-    scenes = list(available())
-    report = execute(les, scenes, options, None, jobs, False, False, quiet)
-    if report.failures:
-        raise SystemExit(1)
-    items = [(f"{n}. {s.title(lang)}", report.out_dir / f"{s.id}.png") for n, s in enumerate(scenes, 1)]
-    path = contact_sheet(items, Path(dest or f"media/preview/contact-sheet-{lang}.png"), cols)
-    click.echo(str(path))
+    from ..outputs.products import SHEET_PRODUCT
+    from ..pipeline.manifest import publish
+
+    options = make_options(lesson, context, mode, lang, "low", None, "png", kind="poster")
+    report = execute(lesson, list(available()), options, None, jobs, False, False, quiet,
+                     products=[SHEET_PRODUCT], extra=(("cols", cols),))
+    target = Path(dest or f"media/preview/contact-sheet-{lang}.png")
+    publish(report.files_of("sheet")[0], target)
+    click.echo(str(target))

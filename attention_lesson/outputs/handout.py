@@ -25,7 +25,7 @@ import numpy as np
 from attention_core import attend, hard_lookup
 from scenes.common import style as S
 from scenes.common.i18n import catalog
-from scenes.common.mobjects import number_text, shared_format
+from scenes.common.formats import number_text, shared_format
 
 HTML, PDF = "handout.html", "handout.pdf"
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")

@@ -1,7 +1,11 @@
-"""Bring a set of scenes up to date in one output folder: plan, check the system, render what is stale.
+"""Bring one output folder up to date: plan its scene jobs and products, check the system, render what
+is stale in worker processes, then make the products that are stale.
 
-What `render`, `lesson`, `slides` and `sheet` share. Progress goes to an optional `Progress` (the CLI
-draws bars); problems the user must fix are raised as `MissingDependencies`.
+What `render`, `lesson`, `slides`, `handout`, `sheet` and `voice script` share: each names the scene
+jobs' options (their kind: videos, slide clips, frames, posters or steps) and the products made of them
+(pipeline/products.py). With nothing to do, nothing is rendered or written and manim is never imported.
+Progress goes to an optional `Progress` (the CLI draws bars); problems the user must fix are raised as
+`MissingDependencies`.
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ from pathlib import Path
 from typing import Protocol
 
 from attention_core import Lesson
+from scenes.common.i18n import catalog, lesson_title
 
-from .plan import CACHE, MEDIA, Job, RenderOptions, plan
-from .worker import Result
+from .plan import CACHE, MEDIA, Job, RenderOptions, Result, plan
+from .products import Product, ProductArgs, ProductJob, job_options, make, plan_product
 
 
 class MissingDependencies(Exception):
@@ -22,6 +27,15 @@ class MissingDependencies(Exception):
     def __init__(self, problems: list[str]):
         self.problems = problems
         super().__init__("missing system dependencies:\n  " + "\n  ".join(problems))
+
+
+class BadInput(Exception):
+    """Input the user must fix before anything renders (a recording named for no step, a file with no
+    sound); one line each."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
 
 
 class Progress(Protocol):
@@ -35,45 +49,97 @@ class Report:
     out_dir: Path
     todo: list[Job]  # stale: rendered now (or, in a dry run, would be)
     fresh: list[Job]  # up to date, not rendered
-    failures: list[Result] = field(default_factory=list)
+    products: list[ProductJob] = field(default_factory=list)  # .fresh: up to date, not made again
+    failures: list[Result] = field(default_factory=list)  # scenes and products that failed
     drafted: list[str] = field(default_factory=list)  # <scene>/<nn>-<step> spoken by the draft voice
 
     @property
     def written(self) -> list[Path]:
-        """The files rendered now, in scene order."""
-        return [self.out_dir / f for j in self.todo for f in j.files]
+        """The files rendered or made now, in scene order, then the products'."""
+        made = [f for p in self.products if not p.fresh for f in p.files or []]
+        return [self.out_dir / f for j in self.todo for f in j.files] + [self.out_dir / f for f in made]
+
+    order: list[str] = field(default_factory=list)  # the scenes' ids, in the order asked for
+
+    @property
+    def jobs(self) -> list[Job]:
+        """Every scene job, in scene order."""
+        return sorted(self.todo + self.fresh, key=lambda j: self.order.index(j.id))
+
+    def files_of(self, product: str) -> list[Path]:
+        return [self.out_dir / f for p in self.products if p.product.name == product for f in p.files or []]
 
 
 def output_folder(options: RenderOptions, out: str | Path | None = None) -> Path:
-    """--out, or media/<lesson>/<context>-<mode>-<lang>-<resolution><fps>[-alpha]."""
+    """--out, or media/<lesson>/<context>-<mode>-<lang>-<resolution><fps>[-alpha][-voice]."""
     return Path(out) if out else MEDIA / options.folder_name()
 
 
-def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs: int,
-          force: bool = False, dry_run: bool = False, join: bool = False,
-          progress: Progress | None = None, quiet: bool = False) -> Report:
-    """Render the scenes of `options` into out_dir that are not up to date there (all with force).
-    A dry run only plans. `join` also checks for what joining the clips needs; quiet hides manim's
-    warnings."""
+def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions, extra: tuple = ()) -> ProductArgs:
+    """What every product of these scene jobs is told: scenes and titles in order, the lesson's title,
+    author and file, the options; a voiced deck's start slide."""
+    lang = options.lang
+    start = catalog(lang)("common.deck_start") if options.voice else None
+    return ProductArgs(tuple(j.id for j in jobs), tuple(j.scene.title(lang) for j in jobs), options.format,
+                       options.frame_rate, lesson_title(lesson, lang), lesson.author, lang, options.context,
+                       options.mode, Path(lesson.source).name,
+                       Path(lesson.source).read_text(encoding="utf-8"), start, extra)
+
+
+def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, products=(),
+             force: bool = False, extra: tuple = ()) -> Report:
+    """The scene jobs of `options` and the products made of them, each up to date or stale."""
+    for p in products:
+        assert job_options(options, p.made_from) == options, f"{p.name} is not made of {options.kind} jobs"
     todo, fresh = plan(lesson, scenes, options, out_dir, force=force)
-    report = Report(out_dir, todo, fresh)
-    if dry_run or not todo:
-        return report
+    report = Report(out_dir, todo, fresh, order=[s.id for s in scenes])
+    args = product_args(lesson, report.jobs, options, extra) if products else None
+    report.products = [plan_product(p, args, report.jobs, out_dir, force) for p in products]
+    return report
+
+
+def system_problems(options: RenderOptions, products: list[Product]) -> list[str]:
+    """What this machine lacks for these renders and products, each with its install command."""
     from .deps import missing
 
-    problems = missing({options.format}, options.transparent, join, options.voice)
+    join = any(p.needs_video for p in products)
+    return missing({options.format}, options.transparent, join, options.voice) + \
+        [problem for p in products if p.check is not None and (problem := p.check())]
+
+
+def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs: int, products=(),
+          force: bool = False, dry_run: bool = False, progress: Progress | None = None,
+          quiet: bool = False, extra: tuple = ()) -> Report:
+    """Render the scenes of `options` into out_dir that are not up to date there (all with force), then
+    make the products that are not. A dry run only plans; quiet hides manim's warnings."""
+    if options.voice not in (None, "draft"):  # bad recordings stop everything before it starts
+        from .voice import recording_problems
+
+        if problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes]):
+            raise BadInput(problems)
+    report = plan_all(lesson, scenes, options, out_dir, products, force, extra)
+    stale = [p for p in report.products if not p.fresh]
+    if dry_run or not (report.todo or stale):
+        return report
+    problems = system_problems(options, [p.product for p in stale])
     if problems:
         raise MissingDependencies(problems)
+    if report.todo:
+        _render(report, jobs, progress, quiet)
+    if not report.failures:
+        report.failures = [r for r in (make(p) for p in stale) if not r.ok]
+    return report
+
+
+def _render(report: Report, jobs: int, progress: Progress | None, quiet: bool) -> None:
     from .runner import run
 
-    if progress is None:
-        results = run(todo, jobs, CACHE, quiet=quiet)
-    else:
-        progress.start(todo)
-        results = run(todo, jobs, CACHE, on_beat=progress.beat, on_done=progress.done, quiet=quiet)
+    hooks = {} if progress is None else {"on_beat": progress.beat, "on_done": progress.done}
+    if progress is not None:
+        progress.start(report.todo)
+    results = run(report.todo, jobs, CACHE, quiet=quiet, **hooks)
     by_id = {r.id: r for r in results}
-    for j in todo:
+    for j in report.todo:
         j.files = by_id[j.id].files
     report.failures = [r for r in results if not r.ok]
     report.drafted = [d for r in results for d in r.drafted]
-    return report

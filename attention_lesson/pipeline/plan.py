@@ -1,31 +1,30 @@
 """What to render and whether it is up to date, decided without importing manim.
 
-A render job is one scene with one set of options. Its outputs live in one folder; a manifest there
-records, for every scene (and, under "<id>@slides", for its slide clips), the hash of everything the
-outputs depend on (the scene's code and the shared modules, the lesson numbers it shows, the options,
-the versions of manim and the project) and the files written. A job whose hash matches and whose files
-all exist is skipped.
+A render job is one scene with one set of options, of one kind: its videos, its slide clips (a deck's),
+every step's last frame (the handout's) or only its steps (the recording script's). Its outputs live in
+one folder whose manifest (pipeline/manifest.py) records the hash of everything they depend on: the
+scene's code and the shared modules, its words, the lesson numbers it shows, the options, the versions.
+A job whose hash matches and whose files all exist is skipped.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import shutil
 import subprocess
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from importlib.metadata import version
 from pathlib import Path
 
-from attention_core import Lesson, __version__
+from attention_core import Lesson
 from scenes.registry import HERE as SCENES_DIR
 from scenes.registry import SceneInfo
 
+from . import manifest
+
 ROOT = SCENES_DIR.parent
 MEDIA = Path("media")  # default output root, relative to where the command runs
-CACHE = MEDIA / ".cache"  # one manim media folder per worker (TeX and text caches), kept between runs
+CACHE = MEDIA / ".cache"  # one manim media folder per worker process (TeX and text caches), kept
 
 QUALITIES = {  # CLI name -> (manim quality, folder tag)
     "low": ("low_quality", "480p"),
@@ -35,7 +34,11 @@ QUALITIES = {  # CLI name -> (manim quality, folder tag)
 }
 DEFAULT_FPS = {"low": 15, "medium": 30, "high": 60, "4k": 60}
 FORMATS = ("mp4", "webm", "gif", "mov", "png")
-MANIFEST = "manifest.json"
+# what a job makes of its scene: its videos; a deck's clips and notes; every step's last frame (the
+# handout); its last frame as a PNG beside the videos (the contact sheet's); only its steps, lines and
+# lengths (the recording script: nothing drawn)
+VIDEO, SLIDES, FRAMES, POSTER, STEPS = "video", "slides", "frames", "poster", "steps"
+KINDS = (VIDEO, SLIDES, FRAMES, POSTER, STEPS)
 PIPELINE = Path(__file__).parent
 # every scene's output depends on these, besides its own file and words: the shared visuals, the core,
 # and the pipeline modules that turn a scene into files
@@ -55,9 +58,8 @@ class RenderOptions:
     format: str = "mp4"
     transparent: bool = False
     sections: bool = False
-    slides: bool = False  # a slide deck's clips (one per step, with notes) instead of videos
     voice: str | None = None  # None (silent), "draft" or the resolved path of a recordings folder
-    frames: bool = False  # every step's last frame as a PNG (for the handout) instead of videos
+    kind: str = VIDEO  # one of KINDS
 
     @property
     def frame_rate(self) -> int:
@@ -71,6 +73,11 @@ class RenderOptions:
         return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
 
 
+def step_file(scene_id: str, n: int, step: str, ext: str) -> str:
+    """The one name of a step's file (clip, slide, frame, recording): <id>-<nn>-<step>.<ext>."""
+    return f"{scene_id}-{n:02d}-{step}.{ext}"
+
+
 @dataclass
 class Job:
     scene: SceneInfo
@@ -78,6 +85,7 @@ class Job:
     out_dir: Path
     digest: str = ""
     files: list[str] = field(default_factory=list)
+    lesson: Lesson | None = field(default=None, compare=False, repr=False)  # handed to the scene as data
 
     @property
     def id(self) -> str:
@@ -85,23 +93,25 @@ class Job:
 
     @property
     def key(self) -> str:
-        """The job's manifest entry: a scene's videos and its slides share an output folder."""
-        if self.options.frames:
-            return f"{self.id}@frames"
-        return f"{self.id}@slides" if self.options.slides else self.id
+        """The job's manifest entry: a scene's videos, slides, frames and steps share an output folder."""
+        kind = self.options.kind
+        return self.id if kind == VIDEO else f"{self.id}@{kind}"
 
     def main_file(self) -> str:
-        if self.options.frames:
-            return f"frames/{self.id}.json"
-        if self.options.slides:
-            return f"slides/{self.id}.json"
-        return f"{self.id}.{self.options.format}"
+        kind = self.options.kind
+        return f"{self.id}.{self.options.format}" if kind in (VIDEO, POSTER) else f"{kind}/{self.id}.json"
 
 
-def _hash_files(h, paths) -> None:
-    for p in sorted(paths):
-        h.update(str(p.relative_to(ROOT)).encode())
-        h.update(p.read_bytes())
+@dataclass
+class Result:
+    """What rendering one job (or making one product) came to; `files` relative to its folder."""
+
+    id: str
+    ok: bool
+    files: list[str]
+    error: str = ""
+    seconds: float = 0.0
+    drafted: list[str] = field(default_factory=list)  # steps a recordings folder had no file for
 
 
 def code_files(scene: SceneInfo, lang: str, voice: str | None = None) -> list[Path]:
@@ -153,55 +163,28 @@ def lesson_numbers(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> 
 
 
 def input_digest(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> str:
-    h = hashlib.sha256()
-    _hash_files(h, code_files(scene, options.lang, options.voice))
     payload = {
         "numbers": lesson_numbers(lesson, scene, options),
-        # the lesson is in "numbers"; slides=False is left out so video digests did not change
+        # the lesson is in "numbers"; a silent video's kind and voice are left out
         "options": {k: v for k, v in asdict(options).items()
-                    if k != "lesson" and not (k in ("slides", "voice", "frames") and not v)},
+                    if k != "lesson" and not (k == "voice" and not v) and not (k == "kind" and v == VIDEO)},
         "frame_rate": options.frame_rate,
-        "versions": {"manim": version("manim"), "attention-lesson": __version__},
+        "versions": manifest.versions(slides=options.kind == SLIDES),
     }
-    if options.slides:
-        payload["versions"]["manim-slides"] = version("manim-slides")
     if options.voice:
         payload["voice"] = voice_inputs(scene, options)
-    h.update(json.dumps(payload, sort_keys=True).encode())
-    return h.hexdigest()
-
-
-def load_manifest(out_dir: Path) -> dict:
-    try:
-        return json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
-    except (FileNotFoundError, json.JSONDecodeError):
-        return {}
-
-
-def save_manifest(out_dir: Path, manifest: dict) -> None:
-    """Write the manifest atomically: a reader never sees half of it."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = out_dir / f".{MANIFEST}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, out_dir / MANIFEST)
-
-
-def up_to_date(job: Job, manifest: dict) -> bool:
-    entry = manifest.get(job.key)
-    return bool(
-        entry and entry.get("hash") == job.digest and entry.get("files")
-        and all((job.out_dir / f).exists() for f in entry["files"])
-    )
+    return manifest.digest(payload, code_files(scene, options.lang, options.voice), ROOT)
 
 
 def plan(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, force: bool = False):
-    """Split the jobs into (to render, up to date)."""
-    manifest = load_manifest(out_dir)
+    """Split the jobs into (to render, up to date); every job carries the lesson it renders."""
+    entries = manifest.load(out_dir)
     todo, fresh = [], []
     for s in scenes:
-        job = Job(s, options, out_dir, input_digest(lesson, s, options))
-        if not force and up_to_date(job, manifest):
-            job.files = manifest[job.key]["files"]
+        job = Job(s, options, out_dir, input_digest(lesson, s, options), lesson=lesson)
+        entry = entries.get(job.key)
+        if not force and manifest.is_fresh(out_dir, entry, job.digest):
+            job.files = list(entry["files"])
             fresh.append(job)
         else:
             todo.append(job)

@@ -1,8 +1,9 @@
-"""Run render jobs, serially or in worker processes, reporting progress and updating manifests.
+"""Run render jobs in worker processes, reporting progress and updating manifests.
 
-Each worker process has its own manim media folder (TeX and text caches must not be shared: manim
-deletes another process's .dvi mid-compile), kept between runs so LaTeX is compiled once. Workers are
-forked after manim is imported in the parent, which saves them the import.
+manim is imported only in the workers, never in the process that plans (a run with nothing to do, a
+dry run, the CLI's light commands never load it). Each worker process claims its own manim media
+folder (`manifest.media_folder`: TeX and text caches must not be shared), kept between runs so LaTeX
+is compiled once.
 
 An interrupted run (Ctrl-C, a killed worker) can leave a job's private .tmp-<scene>-<pid>-* folder
 behind: `sweep` removes every such folder whose process is gone, when a run starts and when it ends,
@@ -21,12 +22,12 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from .plan import Job, load_manifest, save_manifest
-from .worker import TMP_PREFIX, Result, render
+from . import manifest
+from .plan import Job, Result
 
-_TMP_NAME = re.compile(rf"^{re.escape(TMP_PREFIX)}.+-(\d+)-[^-]+$")
+_TMP_NAME = re.compile(rf"^{re.escape(manifest.TMP_PREFIX)}.+-(\d+)-[^-]+$")
 
-_worker_media: Path | None = None
+_cache_root: Path | None = None  # in a worker: where it claims its media folder
 _events = None
 _quiet = False
 
@@ -63,27 +64,21 @@ def sweep(out_dir: Path) -> list[Path]:
     return gone
 
 
-def _init_worker(counter, cache_root: str, events, quiet: bool) -> None:
-    global _worker_media, _events, _quiet
-    with counter.get_lock():  # worker k gets media folder w<k>, k = 0, 1, ...
-        k = counter.value
-        counter.value += 1
-    _worker_media = Path(cache_root) / f"w{k}"
-    _events, _quiet = events, quiet
+def record(job: Job, result: Result) -> None:
+    """Update the job's manifest entry (in the parent only): never claim a file that is not there."""
+    manifest.record(job.out_dir, job.key, job.digest, result.files if result.ok else None)
+
+
+def _init_worker(cache_root: str, events, quiet: bool) -> None:
+    global _cache_root, _events, _quiet
+    _cache_root, _events, _quiet = Path(cache_root), events, quiet
 
 
 def _run_in_worker(job: Job) -> Result:
-    return render(job, _worker_media, on_beat=lambda sid, beat: _events.put((sid, beat)), quiet=_quiet)
+    from .worker import render
 
-
-def _record(result: Result, job: Job) -> None:
-    """Update the manifest (in the parent only): never claim a file that is not there."""
-    manifest = load_manifest(job.out_dir)
-    if result.ok:
-        manifest[job.key] = {"hash": job.digest, "files": result.files}
-    else:
-        manifest.pop(job.key, None)
-    save_manifest(job.out_dir, manifest)
+    return render(job, manifest.media_folder(_cache_root), quiet=_quiet,
+                  on_beat=lambda sid, beat: _events.put((sid, beat)))
 
 
 def run(jobs: list[Job], workers: int, cache_root: Path,
@@ -94,59 +89,45 @@ def run(jobs: list[Job], workers: int, cache_root: Path,
     for d in folders:
         sweep(d)
     try:
+        for d in folders:  # a re-render first forgets the old entry: files are about to be replaced
+            manifest.forget(d, [j.key for j in jobs if j.out_dir == d])
         return _run(jobs, workers, cache_root, on_beat, on_done, quiet)
     finally:  # also on Ctrl-C: the workers are gone by now, and so are their folders
         for d in folders:
             sweep(d)
 
 
+def _pump(events, on_beat, stop: threading.Event) -> None:
+    """Relay the workers' step events to on_beat until stopped."""
+    while not stop.is_set():
+        try:
+            on_beat(*events.get(timeout=0.1))
+        except queue.Empty:
+            continue
+        except (EOFError, OSError):
+            return
+
+
 def _run(jobs, workers, cache_root, on_beat, on_done, quiet) -> list[Result]:
-    by_id = {j.id: j for j in jobs}
-    for j in jobs:  # a re-render first forgets the old entry: files are about to be replaced
-        manifest = load_manifest(j.out_dir)
-        if manifest.pop(j.key, None) is not None:
-            save_manifest(j.out_dir, manifest)
-    results: list[Result] = []
-    workers = max(1, min(workers, len(jobs)))
-    import manim  # noqa: F401 - imported once here, inherited by forked workers
-
-    if workers == 1:
-        for j in jobs:
-            r = render(j, cache_root / "w0", on_beat=on_beat, quiet=quiet)
-            _record(r, j)
-            on_done(r)
-            results.append(r)
-        return results
-
     # Fork with no other thread running in this process: a child inherits every lock as it was at fork
     # time, including those another thread held (a queue's feeder, a progress bar's refresh). So no
     # queue is written to before the fork, and the thread that relays progress starts after it.
+    by_id, results = {j.id: j for j in jobs}, []
     ctx = mp.get_context("fork")
-    counter, events = ctx.Value("i", 0), ctx.Queue()
-    stop = threading.Event()
-
-    def pump():
-        while not stop.is_set():
-            try:
-                on_beat(*events.get(timeout=0.1))
-            except queue.Empty:
-                continue
-            except (EOFError, OSError):
-                return
-
-    t = threading.Thread(target=pump, daemon=True)
+    events, stop = ctx.Queue(), threading.Event()
+    pump = threading.Thread(target=_pump, args=(events, on_beat, stop), daemon=True)
     try:
-        with ctx.Pool(workers, initializer=_init_worker, initargs=(counter, str(cache_root), events, quiet),
-                      maxtasksperchild=None) as pool:
-            t.start()
+        with ctx.Pool(max(1, min(workers, len(jobs))), initializer=_init_worker,
+                      initargs=(str(cache_root), events, quiet)) as pool:
+            pump.start()
             for r in pool.imap_unordered(_run_in_worker, jobs):
-                _record(r, by_id[r.id])
+                record(by_id[r.id], r)
                 on_done(r)
                 results.append(r)
     finally:
         stop.set()
-        if t.is_alive():
-            t.join()
+        if pump.is_alive():
+            pump.join()
     order = {j.id: i for i, j in enumerate(jobs)}
     return sorted(results, key=lambda r: order[r.id])
 

@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 
 from . import ffmpeg
-from .plan import Job
+from .plan import Job, step_file
 from .voice import cut, mux
 
 
@@ -32,7 +32,9 @@ def slide_class(cls):
 
         # Slide.__init__ and Slide.render set config keys manim 0.22 no longer has (write_to_movie:
         # video is the default output; flush_cache; max_files_cached=inf): the same steps here.
-        def __init__(self, *args, on_beat=None, after_beat=None, voice=None, **kwargs):
+        def __init__(self, *args, lesson=None, settings=None, on_beat=None, after_beat=None, voice=None,
+                     **kwargs):
+            self.set_data(lesson, settings)
             self.set_hooks(on_beat, after_beat, voice)
             BaseSlide.__init__(self, *args, **kwargs)
 
@@ -68,7 +70,7 @@ def collect(job: Job, scene, folder: Path, tmp: Path, title: str, sound=None) ->
     files: dict[str, Path] = {}
     data = json.loads(config.model_dump_json())
     for n, (slide, entry, step) in enumerate(zip(config.slides, data["slides"], steps), start=1):
-        name = f"slides/{job.id}-{n:02d}" + (f"-{step}" if step else "") + ".mp4"
+        name = f"slides/{step_file(job.id, n, step, 'mp4') if step else f'{job.id}-{n:02d}.mp4'}"
         if sound is not None and step is not None:
             s = scene.steps[n - 1]
             mux(Path(slide.file), cut(sound, s.start, s.end), "mp4")

@@ -8,22 +8,18 @@ an output path.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 import time
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from attention_core import load
 from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
 
-from . import ffmpeg
-from .plan import QUALITIES, Job
+from . import ffmpeg, manifest
+from .plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result, step_file
 from .voice import Voice, cut, mux, track
-
-TMP_PREFIX = ".tmp-"  # a job's private folder in the output folder: .tmp-<scene>-<pid>-<random>
 
 # glibc's mallopt parameters, and what this process keeps of freed memory: a frame buffer (up to
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
@@ -32,16 +28,6 @@ M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's largest on 64 bits
 TRIM_THRESHOLD = 64 * 1024 * 1024
 _malloc_tuned = False
-
-
-@dataclass
-class Result:
-    id: str
-    ok: bool
-    files: list[str]
-    error: str = ""
-    seconds: float = 0.0
-    drafted: list[str] = field(default_factory=list)  # steps a recordings folder had no file for
 
 
 def manim_config(job: Job, media_dir: Path, tmp: Path, quiet: bool = False) -> dict:
@@ -65,7 +51,7 @@ def manim_config(job: Job, media_dir: Path, tmp: Path, quiet: bool = False) -> d
         "save_last_frame": not video,
         "format": "mp4" if o.format == "gif" else o.format,
     }
-    if o.frames:  # no video: every play jumps to its end, the frame is drawn at each step's end only
+    if o.kind in (FRAMES, STEPS):  # no video: every play jumps to its end (frames: drawn at step ends)
         cfg.update(dry_run=True, write_to_movie=False, save_last_frame=False)
     if cfg["format"] == "mp4":
         cfg["video_encoder_options"] = dict(ffmpeg.X264_OPTIONS)
@@ -121,7 +107,7 @@ def _sections(job: Job, folder: Path, tmp: Path, title: str, steps, sound=None) 
     out = {}
     for n, sec in enumerate((s for s in index if s["name"] != "autocreated"), start=1):
         src = folder / sec["video"]
-        name = f"{job.id}-{n:02d}-{sec['name']}.{job.options.format}"
+        name = step_file(job.id, n, sec["name"], job.options.format)
         if job.options.format == "gif":
             gif = tmp / name
             ffmpeg.to_gif(src, gif, job.options.frame_rate)
@@ -150,7 +136,7 @@ def _frames(job: Job, scene, saved: list[Path], tmp: Path) -> dict[str, Path]:
     """frames/<id>-<nn>-<step>.png and frames/<id>.json (title, steps, narration, frame files)."""
     files, steps = {}, []
     for n, (s, png) in enumerate(zip(scene.steps, saved), start=1):
-        name = f"frames/{job.id}-{n:02d}-{s.step}.png"
+        name = f"frames/{step_file(job.id, n, s.step, 'png')}"
         files[name] = png
         steps.append({"step": s.step, "narration": s.narration, "frame": name})
     index = tmp / f"{job.id}.frames.json"
@@ -159,13 +145,6 @@ def _frames(job: Job, scene, saved: list[Path], tmp: Path) -> dict[str, Path]:
                      encoding="utf-8")
     files[job.main_file()] = index
     return files
-
-
-def tmp_folder(job: Job) -> Path:
-    """A private folder for one job's files, named so that a later run can tell whether the process
-    that made it is still alive (runner.sweep)."""
-    job.out_dir.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{job.id}-{os.getpid()}-", dir=job.out_dir))
 
 
 def tune_malloc() -> bool:
@@ -189,6 +168,55 @@ def tune_malloc() -> bool:
     return _malloc_tuned
 
 
+def _settings(job: Job) -> Settings:
+    o = job.options
+    return Settings(o.lesson, o.context, o.mode, o.lang)
+
+
+def _voice(job: Job, media_dir: Path) -> Voice | None:
+    o = job.options
+    return Voice(o.voice, o.lang, media_dir / "voice") if o.voice else None
+
+
+def _video(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+    """The scene's videos (with their sound, sidecars and step clips)."""
+    voice = _voice(job, media_dir)
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, voice=voice)
+    scene.render()
+    return _collect(job, scene, tmp, _sound(scene, voice)), voice
+
+
+def _slides(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+    """The scene as a manim-slides Slide: a clip and notes per step."""
+    from .slides import collect, slide_class
+
+    voice = _voice(job, media_dir)
+    scene = slide_class(cls)(output_folder=(tmp / "slides").resolve(), lesson=job.lesson,
+                             settings=_settings(job), on_beat=on_beat, voice=voice)
+    scene.render()
+    return collect(job, scene, tmp / "slides", tmp, _title(job, scene), _sound(scene, voice)), voice
+
+
+def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+    """The last frame of every step, as the scene draws it."""
+    saved: list[Path] = []
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat,
+                after_beat=lambda s, beat: saved.append(s.save_keyframe(tmp)))
+    scene.render()
+    return _frames(job, scene, saved, tmp), None
+
+
+def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+    """Only the steps: their lines and how long they last, nothing drawn."""
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat)
+    scene.renderer.update_frame = lambda *args, **kwargs: None  # nothing looks at a frame
+    scene.render()
+    return {job.main_file(): _steps(job, scene, tmp)}, None
+
+
+MAKERS = {VIDEO: _video, POSTER: _video, SLIDES: _slides, FRAMES: _keyframes, STEPS: _steps_only}
+
+
 def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Result:
     """Render one job; never raises: a failure is a Result with ok=False and the error.
     on_beat(scene_id, beat) is called as each step starts (progress); quiet hides manim's warnings."""
@@ -196,39 +224,19 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
 
     tune_malloc()
     start = time.perf_counter()
-    tmp = tmp_folder(job)
-    o = job.options
+    tmp = manifest.private_folder(job.out_dir, job.id)
+    if job.lesson is None:  # a job planned elsewhere: its lesson file
+        job.lesson = load(job.options.lesson)
     try:
-        cls = job.scene.load()
-        voice = Voice(o.voice, o.lang, media_dir / "voice") if o.voice else None
-        with Settings(o.lesson, o.context, o.mode, o.lang).applied(), \
-                tempconfig(manim_config(job, media_dir, tmp, quiet)):
-            if o.slides:  # the scene as a manim-slides Slide: a clip and notes per step
-                from .slides import collect, slide_class
-
-                scene = slide_class(cls)(output_folder=(tmp / "slides").resolve(), on_beat=on_beat,
-                                         voice=voice)
-                scene.render()
-                files = collect(job, scene, tmp / "slides", tmp, _title(job, scene), _sound(scene, voice))
-            elif o.frames:  # the last frame of every step, as the scene draws it
-                saved: list[Path] = []
-                scene = cls(on_beat=on_beat, after_beat=lambda s, beat: saved.append(s.save_keyframe(tmp)))
-                scene.render()
-                files = _frames(job, scene, saved, tmp)
-            else:
-                scene = cls(on_beat=on_beat, voice=voice)
-                scene.render()
-                files = _collect(job, scene, tmp, _sound(scene, voice))
-        for name, src in files.items():  # each rename is atomic; all files exist before the first
-            (job.out_dir / name).parent.mkdir(parents=True, exist_ok=True)
-            os.replace(src, job.out_dir / name)
+        with tempconfig(manim_config(job, media_dir, tmp, quiet)):
+            files, voice = MAKERS[job.options.kind](job, job.scene.load(), media_dir, tmp, on_beat)
+        manifest.move_into(files, job.out_dir)
         return Result(job.id, True, sorted(files), seconds=time.perf_counter() - start,
                       drafted=voice.drafted if voice else [])
     except BaseException as e:  # noqa: BLE001 - reported per scene, the others go on
         if isinstance(e, KeyboardInterrupt):
             raise
         tb = traceback.format_exc(limit=-3)
-        return Result(job.id, False, [], f"{type(e).__name__}: {e}\n{tb}",
-                      time.perf_counter() - start)
+        return Result(job.id, False, [], f"{type(e).__name__}: {e}\n{tb}", time.perf_counter() - start)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -5,7 +5,9 @@ beat(key) starts a manim section named after the step and attaches the step's na
 catalog) as a subcaption spanning the whole step, so every render has an .srt and every step can be cut
 into its own clip. A step lasts at least as long as its line takes to read.
 
-Whoever builds a scene can watch its steps through two constructor arguments: `on_beat(scene_id, beat)`
+The pipeline hands a scene its parsed lesson and settings (`lesson=`, `settings=`); plain `manim render`
+reads them from the ATTENTION_* variables (scenes/common/settings.py). Whoever builds a scene can watch
+its steps through two constructor arguments: `on_beat(scene_id, beat)`
 as a step starts (the pipeline's progress bars) and `after_beat(scene, beat)` when a step ends, with the
 frame complete (the tests' layout checks and golden frames). A third, `voice(scene_id, n, beat, line)`,
 returns how long the step's spoken line lasts (seconds, or None for none): the step then lasts at least
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Mobject, Scene, VGroup, config
 
-from attention_core import attend, hard_lookup, load
+from attention_core import Lesson, attend, hard_lookup, load
 
 from . import style as S
 from .captions import timed
@@ -50,11 +52,18 @@ class LessonScene(Scene):
     scene_id = ""  # the catalog table and CLI id of the scene
     contexts = "current"  # "all": the scene shows every context of the lesson (read by the registry)
 
-    def __init__(self, *args, on_beat: Callable[[str, str], None] | None = None,
+    def __init__(self, *args, lesson: Lesson | None = None, settings: Settings | None = None,
+                 on_beat: Callable[[str, str], None] | None = None,
                  after_beat: Callable[["LessonScene", str], None] | None = None,
                  voice: Callable[[str, int, str, str], float | None] | None = None, **kwargs):
+        self.set_data(lesson, settings)
         self.set_hooks(on_beat, after_beat, voice)
         super().__init__(*args, **kwargs)
+
+    def set_data(self, lesson: Lesson | None = None, settings: Settings | None = None) -> None:
+        """What to show: a parsed lesson and its settings (context, mode, language), as the pipeline
+        hands them over. Without them (plain `manim render`) both come from the ATTENTION_* variables."""
+        self._given = (lesson, settings)
 
     def set_hooks(self, on_beat=None, after_beat=None, voice=None) -> None:
         """Callbacks as each step starts (scene id, step) and once it ends (scene, step); the voice of
@@ -62,8 +71,9 @@ class LessonScene(Scene):
         self.on_beat, self.after_beat, self.voice = on_beat, after_beat, voice
 
     def setup(self):
-        self.settings = Settings.from_env()
-        self.lesson = load(self.settings.lesson)
+        lesson, settings = self._given
+        self.settings = settings or Settings.from_env()
+        self.lesson = lesson if lesson is not None else load(self.settings.lesson)
         self.context_name = self.lesson.context_name(self.settings.context)
         self.att = attend(self.lesson, self.context_name, self.settings.mode)
         self.hard = hard_lookup(self.att)

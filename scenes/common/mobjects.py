@@ -24,39 +24,7 @@ from manim import (
 )
 
 from . import style as S
-
-
-def number_text(x: float, places: int = S.NUMBER_PLACES) -> str:
-    """A number in running text as the lesson writes it: at most `places` decimals, no trailing zeros,
-    no -0. Numbers side by side (a table, a row of bars) share their decimals: `shared_format`."""
-    s = f"{round(float(x), places):.{places}f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
-def shared_places(values, most: int = S.NUMBER_PLACES) -> int:
-    """The decimals a group of numbers shares: as many as its most precise number needs, at most `most`
-    (0.2 beside 0.25 is written 0.20)."""
-    values = [float(v) for v in np.ravel(values)]
-    for places in range(most + 1):
-        if all(abs(round(v, places) - round(v, most)) < 1e-9 for v in values):
-            return places
-    return most
-
-
-def shared_format(values, most: int = S.NUMBER_PLACES) -> Callable[[float], str]:
-    """A formatter for numbers shown side by side: every one with the same decimals, no -0."""
-    places = shared_places(values, most)
-
-    def text(x: float) -> str:
-        s = f"{round(float(x), places):.{places}f}"
-        return s[1:] if s.startswith("-") and float(s) == 0 else s
-
-    return text
-
-
-def percent_text(share: float) -> str:
-    """A weight as a whole percentage: 0.6854 -> "69%"."""
-    return f"{share:.0%}"
+from .formats import number_text, percent_text, shared_format, shared_places  # noqa: F401 - the scenes' formats
 
 
 def _light(m: Mobject) -> Mobject:

@@ -1,7 +1,8 @@
-"""What a scene renders: lesson, context, mode and language, read from the environment.
+"""What a scene renders: lesson, context, mode and language.
 
-The CLI sets these variables; plain `manim render scenes/<id>.py` uses the defaults (or whatever the
-caller exported), so every scene also renders without the CLI.
+The pipeline hands a scene its Settings (and the parsed lesson) directly. The ATTENTION_* variables are
+the interface for plain `manim render scenes/<id>.py <Class>`: unset ones take the defaults, so every
+scene also renders without the pipeline.
 """
 
 from __future__ import annotations

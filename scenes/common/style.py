@@ -9,29 +9,51 @@ whole lesson.
 from __future__ import annotations
 
 import numpy as np
-from manim import ManimColor, interpolate_color
+
+
+class Color(str):
+    """A colour as "#RRGGBB": manim takes it wherever it takes a colour, and the pipeline (handout,
+    contact sheet, the palette tests) reads it without importing manim. Only scenes draw."""
+
+    def __new__(cls, value: str):
+        return super().__new__(cls, value.upper())
+
+    def to_rgb(self) -> tuple[float, float, float]:
+        return tuple(int(self[i:i + 2], 16) / 255 for i in (1, 3, 5))
+
+    def to_hex(self) -> str:
+        return str(self)
+
+    def interpolate(self, other: "Color", alpha: float) -> "Color":
+        """The colour `alpha` of the way from this one to `other`, linearly in sRGB (as manim does)."""
+        a, b = np.array(self.to_rgb()), np.array(Color(other).to_rgb())
+        return Color("#" + "".join(f"{round(c * 255):02X}" for c in a + (b - a) * alpha))
+
+
+def interpolate_color(a: Color, b: Color, alpha: float) -> Color:
+    return Color(a).interpolate(b, alpha)
 
 # -- palette ------------------------------------------------------------------------------------
-BACKGROUND = ManimColor("#111318")
-TEXT = ManimColor("#EDEDED")
-DIM = ManimColor("#9AA0A8")
-GRID = ManimColor("#4A4F59")
-CELL_FILL = ManimColor("#1D2129")
+BACKGROUND = Color("#111318")
+TEXT = Color("#EDEDED")
+DIM = Color("#9AA0A8")
+GRID = Color("#4A4F59")
+CELL_FILL = Color("#1D2129")
 
-Q_COLOR = ManimColor("#56B4E9")  # sky blue: what a token looks for
-K_COLOR = ManimColor("#E69F00")  # orange: what a token offers to be matched
-V_COLOR = ManimColor("#009E73")  # bluish green: what a token gives when attended to
-X_COLOR = ManimColor("#C8C8C8")  # embeddings: neutral
-EMPHASIS = ManimColor("#9B59D0")  # purple: main targets, the focus (darker than Q for deuteranopes)
-HIGHLIGHT = ManimColor("#F0E442")  # yellow: "look here", the right way
-WRONG = ManimColor("#D55E00")  # vermillion: a mistake
+Q_COLOR = Color("#56B4E9")  # sky blue: what a token looks for
+K_COLOR = Color("#E69F00")  # orange: what a token offers to be matched
+V_COLOR = Color("#009E73")  # bluish green: what a token gives when attended to
+X_COLOR = Color("#C8C8C8")  # embeddings: neutral
+EMPHASIS = Color("#9B59D0")  # purple: main targets, the focus (darker than Q for deuteranopes)
+HIGHLIGHT = Color("#F0E442")  # yellow: "look here", the right way
+WRONG = Color("#D55E00")  # vermillion: a mistake
 
 
 # viridis stops: perceptually uniform and colour-blind safe, dark (low weight) to bright (high)
-HEAT_STOPS = [ManimColor(c) for c in ("#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725")]
+HEAT_STOPS = [Color(c) for c in ("#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725")]
 
 
-def heat_color(value: float, low: float = 0.0, high: float = 1.0) -> ManimColor:
+def heat_color(value: float, low: float = 0.0, high: float = 1.0) -> Color:
     """The one number-to-colour function: value in [low, high] along viridis."""
     t = 0.0 if high == low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
     pos = t * (len(HEAT_STOPS) - 1)
@@ -39,10 +61,10 @@ def heat_color(value: float, low: float = 0.0, high: float = 1.0) -> ManimColor:
     return interpolate_color(HEAT_STOPS[i], HEAT_STOPS[i + 1], pos - i)
 
 
-def text_on(fill: ManimColor) -> ManimColor:
-    """Dark or light text, whichever reads on the given fill."""
-    r, g, b = fill.to_rgb()
-    return ManimColor("#111111") if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else TEXT
+def text_on(fill) -> Color:
+    """Dark or light text, whichever reads on the given fill (a colour of this module or manim's)."""
+    r, g, b = Color(fill if isinstance(fill, str) else fill.to_hex()[:7]).to_rgb()
+    return Color("#111111") if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else TEXT
 
 
 # -- type ---------------------------------------------------------------------------------------

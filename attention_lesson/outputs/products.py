@@ -1,0 +1,69 @@
+"""The products: what is made of one variant's rendered scenes, each a `pipeline.products.Product`.
+
+| name | made of | writes |
+|---|---|---|
+| lesson | the scenes' videos | lesson.<format>, lesson.chapters.vtt, lesson.srt |
+| html | their slide clips | deck/ (index.html, clips, reveal.js) |
+| pptx | their slide clips | deck.pptx |
+| handout | every step's last frame | handout.html, handout.pdf |
+| sheet | each scene's last frame (png) | contact-sheet.png |
+
+`lesson`, `slides`, `handout` and `sheet` make them through pipeline/build.py, `batch` on Dask workers:
+the same `Product` and the same functions below (module-level: Dask sends them by reference).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..pipeline.join import join
+from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
+from ..pipeline.products import Product, ProductArgs
+from .deck import DECK_HTML, DECK_PPTX, build_deck, reveal_missing
+from .handout import build_handout, engine_missing
+from .sheet import SHEET, contact_sheet
+
+
+def join_lesson(folder: Path, args: ProductArgs) -> list[str]:
+    """The scenes joined into lesson.<format> with a chapter per scene and one subtitle file."""
+    return join(folder, list(args.ids), args.file_format, args.title, args.fps)
+
+
+def _deck(folder: Path, args: ProductArgs, to: str) -> list[str]:
+    build_deck(folder, list(args.ids), to, args.title, args.author, args.lang, args.start)
+    if to == "pptx":
+        return [DECK_PPTX]
+    return sorted(str(p.relative_to(folder)) for p in (folder / "deck").rglob("*") if p.is_file())
+
+
+def deck_html(folder: Path, args: ProductArgs) -> list[str]:
+    return _deck(folder, args, "html")
+
+
+def deck_pptx(folder: Path, args: ProductArgs) -> list[str]:
+    return _deck(folder, args, "pptx")
+
+
+def handout(folder: Path, args: ProductArgs) -> list[str]:
+    paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids),
+                          args.title)
+    return sorted(str(Path(p).resolve().relative_to(folder.resolve())) for p in paths)
+
+
+def sheet(folder: Path, args: ProductArgs) -> list[str]:
+    """Every scene's last frame, numbered and titled, in one PNG."""
+    items = [(f"{n}. {title}", folder / f"{i}.png") for n, (i, title) in enumerate(zip(args.ids, args.titles), 1)]
+    contact_sheet(items, folder / SHEET, dict(args.extra).get("cols", 4))
+    return [SHEET]
+
+
+_DECK_CODE = ("attention_lesson/outputs/deck.py", "attention_lesson/pipeline/slides.py", "package-lock.json")
+LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
+                 code=("attention_lesson/pipeline/join.py", "attention_lesson/pipeline/ffmpeg.py",
+                       "attention_lesson/pipeline/voice.py"))
+HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML, check=reveal_missing)
+PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
+HANDOUT = Product("handout", handout, FRAMES, code=("attention_lesson/outputs/handout.py",),
+                  label="handout.html, handout.pdf", check=engine_missing)
+SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=("attention_lesson/outputs/sheet.py",), label=SHEET)
+PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT)}

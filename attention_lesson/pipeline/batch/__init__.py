@@ -1,0 +1,45 @@
+"""Batch rendering: every variant a plan file names, as one Dask task graph, on one machine or a cluster.
+
+- `planfile`: the plan file, read and checked (`read_plan`, `PlanError`).
+- `graph`: the plan expanded into units and tasks exactly as the local commands plan a folder (`expand`),
+  and the dry run's text (`describe`).
+- `tasks`: what runs on a worker (`render_task`, `product_task`), the quiet worker configuration.
+- `client`: the Dask client (`connect`), the tasks submitted and their results installed as they
+  complete (`run`).
+
+`execute` is what `attention-lesson batch` runs. Dask is imported only where a batch runs (planning and
+dry runs do without it); the CLI never.
+"""
+
+from __future__ import annotations
+
+from .client import BatchError, BatchProgress, BatchReport, check_workers, connect, local_cache, run
+from .graph import Batch, describe, expand, shown
+from .planfile import SCENES, BatchPlan, PlanError, read_plan
+from .tasks import QUIET_WORKER, worker_problems
+
+__all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchProgress", "BatchReport",
+           "PlanError", "describe", "execute", "expand", "read_plan", "shown"]
+
+
+def _needs(work: Batch, products: dict) -> tuple[list[str], bool, list]:
+    """The formats, whether a join is needed, and the products of a batch."""
+    names = [n for n in work.plan.products if n != SCENES]
+    formats = sorted({v.options.format for v in work.plan.variants})
+    return formats, any(products[n].needs_video for n in names), [products[n] for n in names]
+
+
+def execute(work: Batch, products: dict, scheduler: str | None, workers: int, quiet: bool,
+            progress: BatchProgress | None = None, on_ready=lambda dashboard, waiting: None) -> BatchReport:
+    """Check what the machine (or the cluster's workers) lack, connect, run the batch. BatchError when
+    it cannot start; on_ready(dashboard link or None, whether the scheduler has no workers yet)."""
+    from . import client as C
+
+    formats, join, wanted = _needs(work, products)
+    if scheduler is None and (problems := worker_problems(formats, join, wanted)):
+        raise BatchError("missing on this machine:\n  " + "\n  ".join(problems))
+    with C.connect(scheduler, workers, quiet) as (client, dashboard):
+        if scheduler is not None and (lines := check_workers(client, formats, join, wanted)):
+            raise BatchError("missing on workers:\n  " + "\n  ".join(lines))
+        on_ready(dashboard, scheduler is not None and not client.nthreads())
+        return run(work, client, quiet=quiet, progress=progress, cache=None if scheduler else local_cache())

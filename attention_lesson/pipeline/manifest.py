@@ -1,0 +1,149 @@
+"""The manifest of an output folder, and everything that writes into one: the single place that decides
+whether an output is up to date, records what was made, forgets what is about to be replaced, hashes
+inputs, writes files atomically and hands each process its own manim media folder.
+
+`manifest.json` maps a key (a scene job's: `<id>`, `<id>@slides`, `<id>@frames`, `<id>@steps`; a
+product's: `@lesson`, `@html`, ...) to `{"hash": <digest of its inputs>, "files": [<names relative to the
+folder>]}`. An entry is only ever written after its files are in place, and removed before they are
+replaced, so the manifest never claims a file that is not what it says. Used by the local runner, the
+products and batch alike; no manim, no Dask.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import itertools
+import json
+import os
+import tempfile
+from importlib.metadata import version
+from pathlib import Path
+
+from attention_core import __version__
+
+MANIFEST = "manifest.json"
+TMP_PREFIX = ".tmp-"  # a private folder in an output folder: .tmp-<what>-<pid>-<random> (runner.sweep)
+
+
+def load(out_dir: Path) -> dict:
+    try:
+        return json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
+
+
+def save(out_dir: Path, manifest: dict) -> None:
+    """Write the manifest atomically: a reader never sees half of it."""
+    write_atomically(out_dir / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
+
+
+def is_fresh(out_dir: Path, entry: dict | None, digest: str) -> bool:
+    """An entry is up to date when it was made from these inputs and every file it names exists."""
+    return bool(entry and entry.get("hash") == digest and entry.get("files")
+                and all((out_dir / f).exists() for f in entry["files"]))
+
+
+def record(out_dir: Path, key: str, digest: str, files: list[str] | None) -> None:
+    """Record what was made under `key` (files None: it failed, forget the entry)."""
+    manifest = load(out_dir)
+    if files is not None:
+        manifest[key] = {"hash": digest, "files": sorted(files)}
+    else:
+        manifest.pop(key, None)
+    save(out_dir, manifest)
+
+
+def forget(out_dir: Path, keys) -> None:
+    """Drop these entries before their files are replaced (saved only if one was there)."""
+    manifest = load(out_dir)
+    if [k for k in keys if manifest.pop(k, None) is not None]:
+        save(out_dir, manifest)
+
+
+def hash_files(h, paths, root: Path) -> None:
+    """Feed each file's name (relative to root) and bytes to the hash h; a missing file counts empty."""
+    for p in sorted(Path(p) for p in paths):
+        h.update(str(p.relative_to(root)).encode())
+        h.update(p.read_bytes() if p.exists() else b"")
+
+
+def versions(slides: bool = False) -> dict:
+    """The versions every output depends on (manim-slides' too for a deck's clips)."""
+    found = {"manim": version("manim"), "attention-lesson": __version__}
+    if slides:
+        found["manim-slides"] = version("manim-slides")
+    return found
+
+
+def digest(payload: dict, files=(), root: Path | None = None) -> str:
+    """sha256 of some files and a JSON payload: the hash a manifest entry keeps."""
+    h = hashlib.sha256()
+    if files:
+        hash_files(h, files, root)
+    h.update(json.dumps(payload, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def write_atomically(path: Path, data: str | bytes) -> None:
+    """data into path via a temporary file beside it and os.replace: never a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def private_folder(out_dir: Path, what: str) -> Path:
+    """A private folder in out_dir for one piece of work, named so that a later run can tell whether
+    the process that made it is still alive (runner.sweep)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    safe = what.replace("/", "_")
+    return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{safe}-{os.getpid()}-", dir=out_dir))
+
+
+_slot: tuple[Path, int, int] | None = None  # this process's media folder, the lock's fd, the pid
+
+
+def media_folder(root: Path) -> Path:
+    """This process's own manim media folder, w<k> under root: the first k whose lock no other process
+    holds (TeX caches must not be shared: manim deletes another process's .dvi mid-compile), kept for
+    the process's life and between runs. The local runner's workers and batch's Dask workers alike."""
+    global _slot
+    root = Path(root)
+    if _slot is not None and _slot[0].parent == root and _slot[2] == os.getpid():
+        return _slot[0]  # (a forked child shares its parent's lock: it claims a folder of its own)
+    root.mkdir(parents=True, exist_ok=True)
+    for k in itertools.count():
+        fd = os.open(root / f"w{k}.lock", os.O_CREAT | os.O_RDWR, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        if _slot is not None and _slot[2] == os.getpid():
+            os.close(_slot[1])
+        _slot = (root / f"w{k}", fd, os.getpid())
+        return _slot[0]
+
+
+def move_into(files: dict[str, Path], out_dir: Path) -> None:
+    """Rename every file (name relative to out_dir -> where it was written) into place: each rename is
+    atomic, and every file exists before the first is renamed."""
+    for name, src in files.items():
+        (out_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, out_dir / name)
+
+
+def publish(src: Path, dest: Path) -> bool:
+    """Copy a made file to where the user asked for it, only if its bytes differ there (a re-run with
+    nothing changed leaves dest untouched); True if written."""
+    data = Path(src).read_bytes()
+    if dest.exists() and dest.read_bytes() == data:
+        return False
+    write_atomically(dest, data)
+    return True

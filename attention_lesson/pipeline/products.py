@@ -1,0 +1,136 @@
+"""The product model: a file (or folder) made from one variant's rendered scenes, such as the joined
+lesson, a deck, the handout or the contact sheet.
+
+A product declares the kind of scene job it is made of (their videos, slide clips, frames or posters),
+has a digest (its scenes' digests in order, its arguments, the whole lesson file, its code, the
+versions) and a manifest entry `@<name>` beside the scenes'. It is made by `make` in a folder that
+holds its scenes' files: the output folder itself for `lesson`, `slides`, `handout` and `sheet`, a
+private folder on a Dask worker for `batch`; the same code either way. A product whose entry is up to
+date is not made again, so a re-run with nothing changed rewrites nothing.
+
+The products themselves (what each builds) are listed in attention_lesson/outputs/products.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from attention_core import Lesson, parse
+
+from . import manifest
+from .plan import FRAMES, POSTER, ROOT, SLIDES, VIDEO, Job, RenderOptions, Result
+
+
+@dataclass(frozen=True)
+class ProductArgs:
+    """What a product needs besides the scenes' files (sent to a worker with its task)."""
+
+    ids: tuple[str, ...]  # the scenes, in lesson order
+    titles: tuple[str, ...]  # their titles in the language
+    file_format: str
+    fps: int
+    title: str  # the lesson's
+    author: str
+    lang: str
+    context: str
+    mode: str
+    lesson_name: str  # the lesson file's name and text (a worker may not have the file)
+    lesson_text: str
+    start: str | None = None  # a voiced deck's start slide text
+    extra: tuple = ()  # (name, value) pairs only one product reads (the sheet's columns)
+
+    def lesson(self) -> Lesson:
+        return parse(tomllib.loads(self.lesson_text), self.lesson_name)
+
+
+@dataclass(frozen=True)
+class Product:
+    """A product: `build(folder, args)` makes it in a folder holding its scenes' files and returns the
+    names of the files it wrote there (relative to the folder); a module-level function (Dask sends it
+    by reference)."""
+
+    name: str
+    build: Callable[[Path, ProductArgs], list[str]]
+    made_from: str = VIDEO  # the scene jobs it needs: VIDEO, SLIDES, FRAMES or POSTER
+    needs_video: bool = False  # no such product for a png variant
+    folder: str | None = None  # the product is this whole folder, replaced at once
+    code: tuple[str, ...] = ()  # source files (relative to the project) its output depends on
+    label: str = ""  # what a dry run says it would write
+    check: Callable[[], str | None] | None = None  # what this machine lacks to make it, or None
+
+    @property
+    def key(self) -> str:
+        return f"@{self.name}"
+
+
+def job_options(options: RenderOptions, made_from: str) -> RenderOptions:
+    """A variant's options for the scene jobs a product is made from."""
+    if made_from == SLIDES:  # a deck's clips: always mp4, whatever the videos' format
+        return replace(options, format="mp4", kind=SLIDES, sections=False, transparent=False)
+    if made_from == FRAMES:  # every step's last frame
+        return replace(options, format="png", kind=FRAMES, sections=False, transparent=False)
+    if made_from == POSTER:  # each scene's last frame
+        return replace(options, format="png", kind=POSTER, sections=False)
+    return options
+
+
+def product_digest(product: Product, args: ProductArgs, jobs: list[Job]) -> str:
+    """What a product's output depends on: its scenes' digests in order, its arguments, the whole lesson
+    file (a handout prints numbers no scene shows), its code and the versions."""
+    payload = {"product": product.name, "scenes": [[j.key, j.digest] for j in jobs],
+               "args": {k: v for k, v in args.__dict__.items() if k not in ("lesson_text", "lesson_name")},
+               "lesson": hashlib.sha256(args.lesson_text.encode()).hexdigest(),
+               "versions": manifest.versions(slides=product.made_from == SLIDES)}
+    return manifest.digest(payload, [ROOT / rel for rel in product.code], ROOT)
+
+
+@dataclass
+class ProductJob:
+    """One product of one variant: what it is made of, where, and whether it is up to date there."""
+
+    product: Product
+    args: ProductArgs
+    out_dir: Path
+    jobs: list[Job]  # its scene jobs, in order
+    digest: str
+    fresh: bool = False
+    files: list[str] | None = None
+
+    @property
+    def key(self) -> str:
+        return self.product.key
+
+
+def plan_product(product: Product, args: ProductArgs, jobs: list[Job], out_dir: Path,
+                 force: bool = False) -> ProductJob:
+    """A product job, up to date when its entry holds this digest and its files exist (and no scene it
+    is made of is about to be rendered again: their digests are in its own)."""
+    digest = product_digest(product, args, jobs)
+    entry = manifest.load(out_dir).get(product.key)
+    fresh = not force and manifest.is_fresh(out_dir, entry, digest)
+    return ProductJob(product, args, out_dir, jobs, digest, fresh, list(entry["files"]) if fresh else None)
+
+
+def build(product: Product, args: ProductArgs, folder: Path) -> Result:
+    """Make a product in a folder holding its scenes' files; never raises (a failure is a Result)."""
+    try:
+        return Result(product.name, True, sorted(product.build(folder, args)))
+    except Exception as e:  # noqa: BLE001 - reported with its variant, the others go on
+        tb = traceback.format_exc(limit=-3)
+        return Result(product.name, False, [], f"{type(e).__name__}: {e}\n{tb}")
+
+
+def make(pjob: ProductJob) -> Result:
+    """Bring a product up to date in its output folder (nothing is written when it already is)."""
+    if pjob.fresh:
+        return Result(pjob.product.name, True, list(pjob.files))
+    manifest.forget(pjob.out_dir, [pjob.key])
+    result = build(pjob.product, pjob.args, pjob.out_dir)
+    manifest.record(pjob.out_dir, pjob.key, pjob.digest, result.files if result.ok else None)
+    pjob.files = result.files
+    return result
