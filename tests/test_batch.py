@@ -71,7 +71,8 @@ def assert_manifest_true(folder: Path, lesson_file, context, lang, scenes=(BLINK
         for slides in (False, True):
             key = f"{s.id}@slides" if slides else s.id
             if key in m:
-                opts = RenderOptions(str(Path(les.source).resolve()), context, lang=lang, slides=slides)
+                opts = RenderOptions(str(Path(les.source).resolve()), context, lang=lang,
+                                     kind="slides" if slides else "video")
                 assert m[key]["hash"] == input_digest(les, s, opts), (folder, key)
     for entry in m.values():
         assert entry["files"] and all((folder / f).is_file() for f in entry["files"]), (folder, entry)
@@ -98,19 +99,14 @@ def test_a_bad_plan_is_one_line_and_exit_2(fixtures, keys, expected):
     assert not (fixtures / "media").exists()
 
 
-def test_handout_is_rejected_or_planned(fixtures, monkeypatch):
-    """Until the handout exists the plan says so; once it does, a dry run plans its frames."""
-    from attention_lesson.cli import batch as batch_cli
-
-    plan = write_plan(fixtures, lessons=["default"], contexts=["river"], products=["handout"])
-    module = batch_cli.HANDOUT_MODULE
-    monkeypatch.setattr(batch_cli, "HANDOUT_MODULE", "attention_lesson.outputs.no_such_module")
-    r = CliRunner().invoke(main, ["batch", str(plan), "--dry-run"])
-    assert r.exit_code == 2 and "'handout' is not available" in r.output, r.output
-    monkeypatch.setattr(batch_cli, "HANDOUT_MODULE", module)
-    if batch_cli.products()[0].get("handout") is not None:
-        out = cli("batch", str(plan), "--dry-run")
-        assert "would render blink@frames" in out and "would build  handout" in out, out
+def test_handout_and_sheet_are_planned_from_their_own_jobs(fixtures):
+    """A dry run plans the handout from every step's frames and the sheet from the scenes' posters."""
+    plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"],
+                      products=["handout", "sheet"])
+    out = cli("batch", str(plan), "--dry-run")
+    assert "would render blink@frames" in out and "would build  handout" in out, out
+    assert "would render blink@poster" in out and "would build  sheet" in out, out
+    assert "4 to do in 4 tasks (0 shared between variants), 0 up to date, 1 variants" in out, out
 
 
 def test_dry_run_lists_jobs_and_shares_identical_work(fixtures):
@@ -156,12 +152,12 @@ def test_local_cluster_equals_serial_render_and_reruns_nothing(fixtures, monkeyp
         assert_manifest_true(folder, file, ctx, lang)
         assert leftovers(folder) == []
     before = (fixtures / "b" / "tiny" / "short-scaled-en-480p15" / "lesson.mp4").stat().st_mtime_ns
-    from attention_lesson.pipeline import batch
+    from attention_lesson.pipeline.batch import client
 
     def no_cluster(*args, **kwargs):
         raise AssertionError("nothing to do, yet a cluster was started")
 
-    monkeypatch.setattr(batch, "connect", no_cluster)
+    monkeypatch.setattr(client, "connect", no_cluster)
     again = cli("batch", str(plan))
     assert "0 done, 8 up to date, 0 failed" in again, again
     assert (fixtures / "b" / "tiny" / "short-scaled-en-480p15" / "lesson.mp4").stat().st_mtime_ns == before

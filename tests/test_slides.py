@@ -79,15 +79,17 @@ def test_pptx_a_movie_and_notes_per_step(fixtures):
                             "csv=p=0", str(fixtures / clips[0])], capture_output=True, text=True).stdout
     assert re.fullmatch(r"注意力机制 – (闪|跳) \(\d\)", title.strip()), title  # lesson – scene (step)
 
-    # nothing changed: no manim work, the deck is assembled again
+    # nothing changed: no manim work, and the deck is up to date too (not written again)
     before = deck.stat().st_mtime_ns
-    assert "0 rendered, 2 up to date" in cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
-    assert deck.stat().st_mtime_ns != before
+    assert "0 rendered, 2 up to date, 0 failed, pptx up to date" in cli("slides", "--to", "pptx", "--lang", "zh",
+                                                                        "--out", "d")
+    assert deck.stat().st_mtime_ns == before
     # the video of a scene shares the folder (and manifest) without invalidating its slides
     cli("render", "blink", "--lang", "zh", "--out", "d", "-q")
     assert "0 rendered, 2 up to date" in cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
     manifest = json.loads((fixtures / "d" / "manifest.json").read_text(encoding="utf-8"))
-    assert sorted(manifest) == ["blink", "blink@slides", "pulse@slides"]
+    assert sorted(manifest) == ["@pptx", "blink", "blink@slides", "pulse@slides"]
+    assert deck.stat().st_mtime_ns == before
 
 
 VIDEO = "Reveal.getCurrentSlide().slideBackgroundContentElement.querySelector('video')"
@@ -168,7 +170,7 @@ def test_html_deck_clicks_through_offline(fixtures):
 def test_dry_run_and_usage(fixtures):
     out = cli("slides", "--dry-run", "--out", "d")
     assert f"would render blink -> {Path('d') / 'slides' / 'blink.json'}" in out
-    assert f"would build a deck of 2 scenes -> {Path('d') / 'deck' / 'index.html'}" in out
+    assert f"would build  html -> {Path('d') / 'deck' / 'index.html'}" in out
     assert "deck.pptx" in cli("slides", "pulse", "--to", "pptx", "--dry-run", "--out", "d")
     assert not (fixtures / "d").exists()
     r = CliRunner().invoke(main, ["slides", "nope"])
@@ -191,6 +193,5 @@ def test_scene_classes_stay_plain_scenes():
 def test_slides_have_their_own_digest(lesson):
     from attention_lesson.pipeline.plan import RenderOptions, input_digest
 
-    video, deck = RenderOptions(lesson.source, "river"), RenderOptions(lesson.source, "river",
-                                                                       slides=True)
+    video, deck = RenderOptions(lesson.source, "river"), RenderOptions(lesson.source, "river", kind="slides")
     assert input_digest(lesson, BLINK, video) != input_digest(lesson, BLINK, deck)

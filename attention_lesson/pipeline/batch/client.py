@@ -222,12 +222,13 @@ def _submit(client, batch: Batch, stage: Path | None, quiet: bool, cache: str | 
     return futures
 
 
-def _collect(futures: dict, batch: Batch, report: BatchReport, progress: BatchProgress | None) -> None:
+def _collect(client, futures: dict, batch: Batch, report: BatchReport, progress: BatchProgress | None) -> None:
     """Install every result as its future completes."""
     from distributed import as_completed
 
     by_key, left = {t.key: t for t in batch.tasks}, len(batch.stale)
-    for future in as_completed(list(futures.values())):
+    # the client's loop: as_completed looks for a default client otherwise ("No clients found")
+    for future in as_completed(list(futures.values()), loop=client.loop):
         task = by_key[future.key]
         out = _outcome(future, task)
         if out.worker:
@@ -260,7 +261,7 @@ def run(batch: Batch, client, *, quiet: bool = False, progress: BatchProgress | 
         if stage is not None:
             stage.mkdir(parents=True, exist_ok=True)
         futures = _submit(client, batch, stage, quiet, cache)
-        _collect(futures, batch, report, progress)
+        _collect(client, futures, batch, report, progress)
     finally:  # also on Ctrl-C: nothing left running for this batch, no private folder left behind
         _clean_up(client, futures, batch, stage)
     report.wall = time.perf_counter() - start
