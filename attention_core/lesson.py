@@ -288,11 +288,8 @@ def _parse_lang_table(file: str, data: dict, key: str, length: int | None):
     return out
 
 
-def parse(data: dict, file: str = "<lesson>") -> Lesson:
-    """Validate parsed TOML and build a Lesson; raise LessonError on the first problem."""
-    _check_keys(file, data)
-    vocab = _parse_vocab(file, data)
-    d_model = len(next(iter(vocab.values())))
+def _parse_projections(file: str, data: dict, d_model: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """W_Q, W_K, W_V: d_model rows each, W_K as many columns as W_Q (d_k)."""
     proj = _table(file, data, "projections", set(PROJECTIONS))
     for name in PROJECTIONS:
         if name not in proj:
@@ -304,6 +301,15 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         raise LessonError(
             file, "projections.w_k", f"{w_q.shape[1]} columns (d_k, as w_q)", f"{w_k.shape[1]}"
         )
+    return w_q, w_k, w_v
+
+
+def parse(data: dict, file: str = "<lesson>") -> Lesson:
+    """Validate parsed TOML and build a Lesson; raise LessonError on the first problem."""
+    _check_keys(file, data)
+    vocab = _parse_vocab(file, data)
+    d_model = len(next(iter(vocab.values())))
+    w_q, w_k, w_v = _parse_projections(file, data, d_model)
     contexts = _parse_contexts(file, data, vocab)
     first = next(iter(contexts.values()))
     focus = data.get("focus", first[-1])

@@ -1,6 +1,8 @@
 """The layers, read from the source: data flows one way, lesson file -> attention_core -> scenes ->
 attention_lesson (pipeline -> outputs -> cli). No module imports from a layer above its own, the core
-never imports manim, and the light modules the CLI reads without rendering never import manim either."""
+never imports manim, and no module of the pipeline, the outputs or the CLI brings in manim (or Dask)
+when it is imported, directly or through the modules it imports: manim is imported only inside the
+functions that draw, in worker processes (tests/test_no_manim.py runs the commands to prove it)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,12 @@ LAYERS = ("attention_core", "scenes", "attention_lesson.pipeline", "attention_le
 # modules that must stay importable without manim (the CLI's light commands, planning)
 NO_MANIM = ("attention_core", "scenes.registry", "scenes.common.i18n", "scenes.common.settings",
             "attention_lesson.pipeline.plan", "attention_lesson.cli")
+# what only the processes that draw (or run a batch) may load
+HEAVY = ("manim", "manim_slides", "dask", "distributed")
+# every module of these must be importable without them, transitively (imports inside functions do not
+# count: they run in the worker that draws)
+LIGHT = ("attention_core", "attention_lesson", "scenes.registry", "scenes.common.i18n", "scenes.common.settings",
+         "scenes.common.style", "scenes.common.formats", "scenes.common.speech", "scenes.common.captions")
 
 
 def layer_of(module: str) -> int | None:
@@ -110,3 +118,87 @@ def test_the_check_names_the_offending_import(tmp_path, monkeypatch, module, tex
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake_root)
     found = violations([path])
     assert len(found) == 1 and expected in found[0] and f"{module}:1" in found[0], found
+
+
+def module_imports(path: Path) -> list[tuple[int, str]]:
+    """The imports a module runs when it is imported: at module level and in class bodies, in ifs and
+    trys, but not inside functions."""
+    found, package = [], module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+
+    def visit(nodes):
+        for node in nodes:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                continue
+            if isinstance(node, ast.Import):
+                found.extend((node.lineno, a.name) for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                mod = ".".join(base + ([node.module] if node.module else []))
+                found.append((node.lineno, mod))
+                found.extend((node.lineno, f"{mod}.{a.name}") for a in node.names)
+            else:
+                visit(ast.iter_child_nodes(node))
+
+    visit(ast.parse(path.read_text(encoding="utf-8")).body)
+    return found
+
+
+def project_file(module: str) -> Path | None:
+    """The file of a project module (a package's __init__.py), or None for a name that is not one."""
+    base = ROOT.joinpath(*module.split("."))
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p
+    return None
+
+
+def heavy_chain(start: str) -> list[str] | None:
+    """The chain of module-level imports from `start` to manim or Dask, or None: breadth first, so the
+    shortest (parent packages are imported too, as Python does)."""
+    parents, todo = {start: None}, [start]
+    while todo:
+        mod = todo.pop(0)
+        path = project_file(mod)
+        for _, name in module_imports(path) if path else []:
+            if name.split(".")[0] in HEAVY:
+                chain = [name, mod]
+                while parents[chain[-1]] is not None:
+                    chain.append(parents[chain[-1]])
+                return chain[::-1]
+            parts = name.split(".")
+            for k in range(1, len(parts) + 1):
+                sub = ".".join(parts[:k])
+                if sub not in parents and project_file(sub):
+                    parents[sub] = mod
+                    todo.append(sub)
+    return None
+
+
+def light_modules() -> list[str]:
+    mods = []
+    for name in LIGHT:
+        path = project_file(name)
+        files = sorted(path.parent.rglob("*.py")) if path and path.name == "__init__.py" else [path]
+        mods += [module_name(p) for p in files]
+    return mods
+
+
+def test_nothing_light_brings_in_manim_or_dask():
+    chains = [" -> ".join(c) for m in light_modules() if (c := heavy_chain(m))]
+    assert chains == []
+    assert len(light_modules()) > 40
+
+
+def test_the_chain_check_names_the_chain(tmp_path, monkeypatch):
+    """A module that imports manim through two others is named with the whole chain."""
+    fake = tmp_path / "root"
+    for rel, text in (("attention_lesson/__init__.py", ""), ("attention_lesson/cli.py", "from . import a\n"),
+                      ("attention_lesson/a.py", "import attention_lesson.b\n"),
+                      ("attention_lesson/b.py", "def f():\n    import dask\nfrom manim import Scene\n")):
+        (fake / rel).parent.mkdir(parents=True, exist_ok=True)
+        (fake / rel).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake)
+    assert heavy_chain("attention_lesson.cli") == ["attention_lesson.cli", "attention_lesson.a",
+                                                   "attention_lesson.b", "manim"]

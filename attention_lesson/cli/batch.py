@@ -44,6 +44,13 @@ class BatchBar:
                              description=self._text(done, left, failed))
 
 
+def _ready(dashboard: str | None, waiting: bool) -> None:
+    if waiting:
+        click.echo("the scheduler has no workers yet: waiting for some", err=True)
+    if dashboard:
+        click.echo(f"Dask dashboard: {dashboard}", err=True)
+
+
 def _summary(report, out) -> str:
     gap, busy = report.overhead()
     dask = (f"; Dask between tasks: {1000 * gap:.0f} ms, {100 * gap / busy:.2f}% of a task"
@@ -85,19 +92,12 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
     for note in [] if quiet else plan.notes:
         click.echo(f"note: {note}", err=True)
     if not work.tasks:
-        if not quiet:
-            click.echo(f"0 done, {len(work.fresh)} up to date, 0 failed -> {B.shown(plan.out)}")
-        return
-
-    def ready(dashboard, waiting):
-        if waiting and not quiet:
-            click.echo("the scheduler has no workers yet: waiting for some", err=True)
-        if dashboard and not quiet:
-            click.echo(f"Dask dashboard: {dashboard}", err=True)
+        return None if quiet else click.echo(f"0 done, {len(work.fresh)} up to date, 0 failed -> {B.shown(plan.out)}")
 
     try:
         with BatchBar(quiet) as bar:
-            report = B.execute(work, PRODUCTS, scheduler, workers or default_jobs(), quiet, bar, ready)
+            report = B.execute(work, PRODUCTS, scheduler, workers or default_jobs(), quiet, bar,
+                               lambda link, waiting: quiet or _ready(link, waiting))
     except B.BatchError as e:
         raise click.ClickException(str(e)) from None
     for f in report.failures:

@@ -182,46 +182,60 @@ def _table(t: Table) -> str:
     return f"<table><caption>{html.escape(t.caption)}</caption><tr><th></th>{head}</tr>{body}</table>"
 
 
-def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str) -> str:
-    tr, att = catalog(lang), attend(lesson, context, mode)
-    f = att.index(lesson.focus)
-    e = lambda s: html.escape(str(s))  # noqa: E731
+def _e(s) -> str:
+    return html.escape(str(s))
+
+
+def _summary(lesson, att, context: str, lang: str, title: str) -> list[str]:
+    """The first page: the formula, the four steps with the focus's numbers, its row and output."""
+    tr, f = catalog(lang), att.index(lesson.focus)
     colors = {"q": S.Q_COLOR.to_hex(), "k": S.K_COLOR.to_hex(), "v": S.V_COLOR.to_hex()}
     steps = [tr("handout.step_query", focus=lesson.focus, q=vec(att.q[f])),
              tr("handout.step_scores", scores=vec(att.scores[f]), scaled=vec(att.scaled[f]),
                 sqrt=number_text(att.sqrt_d_k)),
              tr("handout.step_weights", weights=vec(att.weights[f])),
              tr("handout.step_output", output=vec(att.output[f]))]
-    legend = "".join(f'<span style="background:{colors[r]}"></span>{e(tr(f"common.{n}"))}'
+    legend = "".join(f'<span style="background:{colors[r]}"></span>{_e(tr(f"common.{n}"))}'
                      for r, n in (("q", "query"), ("k", "key"), ("v", "value")))
     intro = tr("handout.intro", sentence=" ".join(att.tokens), focus=lesson.focus,
                context=lesson.context_label(context, lang))
-    parts = [f"<section class='summary'><h1>{e(title)}</h1>", f"<p>{e(intro)}</p>",
-             FORMULA.format(**colors), f"<h2>{e(tr('handout.four_steps'))}</h2><ol class='steps'>",
-             *(f"<li>{e(s)}</li>" for s in steps), "</ol>",
-             _table(Table(tr("handout.focus_numbers", focus=lesson.focus),
-                          [tr("handout.table_scores"), tr("handout.table_scaled"), tr("handout.table_weights")],
-                          list(att.tokens), np.array([att.scores[f], att.scaled[f], att.weights[f]]))),
-             _table(Table(tr("handout.table_output"), [lesson.focus], list(lesson.dim_names(lang)),
-                          att.output[f][None])),
-             f"<p class='legend'>{e(tr('handout.palette'))}{legend}</p></section>"]
-    for sid in ids:
-        index = json.loads((out_dir / "frames" / f"{sid}.json").read_text(encoding="utf-8"))
-        parts.append(f"<section class='scene'><h2>{e(index['title'])}</h2>")
-        for n, s in enumerate(index["steps"], start=1):
-            parts.append(f"<figure><img src='{e(s['frame'])}' alt='{e(index['title'])} {n}'>"
-                         f"<figcaption>{n}. {e(s['narration'])}</figcaption></figure>")
-        parts += [_table(t) for t in tables(sid, lesson, context, mode, lang)]
-        parts.append("</section>")
-    exs = exercises(lesson, context, mode, lang)
-    blank = "<span class='blank'></span>"
-    parts.append(f"<section class='exercises'><h2>{e(tr('handout.exercises'))}</h2>")
-    parts += [f"<div class='ex'>{n}. {e(x.prompt).replace('___', blank)}</div>" for n, x in enumerate(exs, 1)]
-    parts.append(f"</section><section class='answers'><h2>{e(tr('handout.answers'))}</h2><ol>")
-    parts += [f"<li>{e(x.answer)}</li>" for x in exs]
-    parts.append("</ol></section>")
+    return [f"<section class='summary'><h1>{_e(title)}</h1>", f"<p>{_e(intro)}</p>",
+            FORMULA.format(**colors), f"<h2>{_e(tr('handout.four_steps'))}</h2><ol class='steps'>",
+            *(f"<li>{_e(s)}</li>" for s in steps), "</ol>",
+            _table(Table(tr("handout.focus_numbers", focus=lesson.focus),
+                         [tr("handout.table_scores"), tr("handout.table_scaled"), tr("handout.table_weights")],
+                         list(att.tokens), np.array([att.scores[f], att.scaled[f], att.weights[f]]))),
+            _table(Table(tr("handout.table_output"), [lesson.focus], list(lesson.dim_names(lang)),
+                         att.output[f][None])),
+            f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p></section>"]
+
+
+def _scene(out_dir: Path, sid: str, lesson, context: str, mode: str, lang: str) -> list[str]:
+    """A scene: every step's frame with its narration, then its numbers as tables."""
+    index = json.loads((out_dir / "frames" / f"{sid}.json").read_text(encoding="utf-8"))
+    parts = [f"<section class='scene'><h2>{_e(index['title'])}</h2>"]
+    for n, s in enumerate(index["steps"], start=1):
+        parts.append(f"<figure><img src='{_e(s['frame'])}' alt='{_e(index['title'])} {n}'>"
+                     f"<figcaption>{n}. {_e(s['narration'])}</figcaption></figure>")
+    return parts + [_table(t) for t in tables(sid, lesson, context, mode, lang)] + ["</section>"]
+
+
+def _exercises(lesson, context: str, mode: str, lang: str) -> list[str]:
+    tr, exs, blank = catalog(lang), exercises(lesson, context, mode, lang), "<span class='blank'></span>"
+    return [f"<section class='exercises'><h2>{_e(tr('handout.exercises'))}</h2>",
+            *(f"<div class='ex'>{n}. {_e(x.prompt).replace('___', blank)}</div>" for n, x in enumerate(exs, 1)),
+            f"</section><section class='answers'><h2>{_e(tr('handout.answers'))}</h2><ol>",
+            *(f"<li>{_e(x.answer)}</li>" for x in exs), "</ol></section>"]
+
+
+def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str) -> str:
+    """The handout as one HTML page (the frames beside it, in frames/)."""
+    att = attend(lesson, context, mode)
+    parts = [*_summary(lesson, att, context, lang, title),
+             *(p for sid in ids for p in _scene(out_dir, sid, lesson, context, mode, lang)),
+             *_exercises(lesson, context, mode, lang)]
     lang_tag = {"zh": "zh-CN", "en": "en"}[lang]
-    return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'><title>{e(title)}</title>"
+    return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>")
 
 
