@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .attention import softmax
+from .attention import attend, softmax
 
 
 def strongest_other(row: np.ndarray, exclude: int) -> int:  # [n], index -> index
@@ -59,3 +59,19 @@ def weight_as_score_moves(scores: np.ndarray, key: int, xs: np.ndarray, scale: f
     trial = np.tile(np.asarray(scores, dtype=float), (len(xs), 1))  # [m, n]
     trial[:, key] = xs
     return softmax(trial * scale)[:, key]
+
+
+TIE = 1e-9  # weights closer than this are equal
+
+
+def focus_ties(lesson) -> dict[str, list[str]]:
+    """The contexts where the focus's largest weight is shared, with the tied keys in order: the hard
+    lookup then picks the first of them, and "the most" in the narration names one of several."""
+    ties = {}
+    for name in lesson.contexts:
+        att = attend(lesson, name)
+        row = att.weights[att.index(lesson.focus)]  # [n]
+        top = np.flatnonzero(row >= row.max() - TIE)
+        if len(top) > 1:
+            ties[name] = [att.tokens[i] for i in top]
+    return ties

@@ -70,6 +70,16 @@ SCENES: tuple[SceneInfo, ...] = (
 BY_ID = {s.id: s for s in SCENES}
 
 
+def step_name(n: int, step: str) -> str:
+    """A step's name in file names: <nn>-<step>, numbered from 1 within its scene."""
+    return f"{n:02d}-{step}"
+
+
+def step_file(scene_id: str, n: int, step: str, ext: str) -> str:
+    """The one name of a step's file (clip, slide, frame): <id>-<nn>-<step>.<ext>."""
+    return f"{scene_id}-{step_name(n, step)}.{ext}"
+
+
 def available() -> tuple[SceneInfo, ...]:
     """The scenes whose file exists (all of them once the lesson is complete)."""
     return tuple(s for s in SCENES if s.file.exists())

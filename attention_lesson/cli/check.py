@@ -3,30 +3,10 @@
 from __future__ import annotations
 
 import click
-import numpy as np
 
-from attention_core import attend
+from attention_core.diagnostics import focus_ties
 
 from .options import load_lesson
-
-TIE = 1e-9  # weights closer than this are equal
-
-
-def focus_ties(lesson) -> list[str]:
-    """A warning per context where the focus's largest weight is shared: the hard lookup then picks the
-    first of the tied keys, and "the most" in the narration names one of several."""
-    warnings = []
-    for name in lesson.contexts:
-        att = attend(lesson, name)
-        row = att.weights[att.index(lesson.focus)]  # [n]
-        top = np.flatnonzero(row >= row.max() - TIE)
-        if len(top) > 1:
-            tied = ", ".join(att.tokens[i] for i in top)
-            warnings.append(f"warning: in context {name}, {lesson.focus}'s largest weight "
-                            f"({row.max():.2f}) is shared by {tied}; the hard lookup takes the first, "
-                            f"{att.tokens[top[0]]}")
-    return warnings
-
 
 @click.command()
 @click.argument("file", metavar="FILE")
@@ -42,5 +22,6 @@ def check(file):
     click.echo(f"  focus: {lesson.focus}")
     for lang, names in lesson.dimensions.items():
         click.echo(f"  dimensions ({lang}): {', '.join(names)}")
-    for w in focus_ties(lesson):
-        click.echo(w, err=True)
+    for name, tied in focus_ties(lesson).items():
+        click.echo(f"warning: in context {name}, {lesson.focus}'s largest weight is shared by {', '.join(tied)}; "
+                   f"the hard lookup takes the first, {tied[0]}", err=True)

@@ -14,6 +14,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..pipeline.manifest import swap_folder
 from ..pipeline.plan import ROOT
 from ..pipeline.slides import presentation
 
@@ -75,7 +76,7 @@ def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str =
         else:
             _start_slide(deck / "index.html", title, start)
         _copy_reveal(deck)
-        _swap_in(deck, out_dir / "deck")
+        swap_folder(deck, out_dir / "deck")
     return out_dir / DECK_HTML
 
 
@@ -126,12 +127,3 @@ def _copy_reveal(deck: Path) -> None:
         dst = deck / REVEAL_DIR / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(REVEAL / rel, dst)
-
-
-def _swap_in(new: Path, dst: Path) -> None:
-    """Replace the folder dst by new, never leaving a half-written deck at dst."""
-    old = new.parent / "old"
-    if dst.exists():
-        os.replace(dst, old)
-    os.replace(new, dst)
-    shutil.rmtree(old, ignore_errors=True)

@@ -8,6 +8,8 @@ import io
 
 from scenes.registry import available
 
+from ..pipeline.recording import Line
+
 FORMATS = ("md", "csv")
 CSV_COLUMNS = ("file", "scene", "step", "line", "seconds", "draft_seconds")
 

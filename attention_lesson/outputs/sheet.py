@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from scenes.common import style as S
+
+from ..pipeline.manifest import write_atomically
 
 THUMB_W = 480
 PAD = 16
@@ -47,8 +50,7 @@ def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4) -> P
         y = PAD + (n // cols) * (th + CAPTION_H + PAD)
         sheet.paste(im, (x, y))
         draw.text((x, y + th + 6), caption, fill=_rgb(S.TEXT), font=font)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".{dest.name}.tmp.png")
-    sheet.quantize(colors=256).save(tmp, optimize=True)  # a palette keeps the README light
-    tmp.replace(dest)
+    png = io.BytesIO()
+    sheet.quantize(colors=256).save(png, format="PNG", optimize=True)  # a palette keeps the README light
+    write_atomically(dest, png.getvalue())
     return dest

@@ -16,6 +16,7 @@ import hashlib
 import itertools
 import json
 import os
+import shutil
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
@@ -137,6 +138,16 @@ def move_into(files: dict[str, Path], out_dir: Path) -> None:
     for name, src in files.items():
         (out_dir / name).parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, out_dir / name)
+
+
+def swap_folder(new: Path, dst: Path) -> None:
+    """Replace the folder dst by new (on the same file system), never leaving a half-written one at
+    dst: dst moves aside, new takes its place, the old one is removed."""
+    old = new.parent / f"{new.name}.old"
+    if dst.exists():
+        os.replace(dst, old)
+    os.replace(new, dst)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def publish(src: Path, dest: Path) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from attention_core import Lesson
 from scenes.registry import HERE as SCENES_DIR
-from scenes.registry import SceneInfo
+from scenes.registry import SceneInfo, step_file, step_name  # noqa: F401 - the names of steps' files
 
 from . import manifest
 
@@ -71,11 +71,6 @@ class RenderOptions:
         alpha = "-alpha" if self.transparent else ""
         voiced = "-voice" if self.voice else ""
         return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
-
-
-def step_file(scene_id: str, n: int, step: str, ext: str) -> str:
-    """The one name of a step's file (clip, slide, frame, recording): <id>-<nn>-<step>.<ext>."""
-    return f"{scene_id}-{n:02d}-{step}.{ext}"
 
 
 @dataclass

@@ -19,7 +19,7 @@ from pathlib import Path
 from scenes.common.speech import speakable
 
 from . import manifest
-from .plan import CACHE, RenderOptions, espeak_version
+from .plan import CACHE, RenderOptions, espeak_version, step_name
 
 RECORDED = "recorded.json"  # in DIR/<lang>/: each recording (by content hash) -> the line it was read from
 QUIET_LUFS = -35.0  # a recording quieter than this is flagged: normalising it raises its noise too
@@ -50,7 +50,7 @@ def script_lines(report, lang: str) -> list[Line]:
     for job in report.jobs:
         data = json.loads((report.out_dir / job.main_file()).read_text(encoding="utf-8"))
         for n, s in enumerate(data["steps"], 1):
-            out.append(Line(f"{lang}/{job.id}/{n:02d}-{s['step']}.wav", job.id, n, s["step"], s["narration"],
+            out.append(Line(f"{lang}/{job.id}/{step_name(n, s['step'])}.wav", job.id, n, s["step"], s["narration"],
                             s["end"] - s["start"], draft_seconds(s["narration"], lang)))
     return out
 

@@ -70,7 +70,7 @@ def collect(job: Job, scene, folder: Path, tmp: Path, title: str, sound=None) ->
     files: dict[str, Path] = {}
     data = json.loads(config.model_dump_json())
     for n, (slide, entry, step) in enumerate(zip(config.slides, data["slides"], steps), start=1):
-        name = f"slides/{step_file(job.id, n, step, 'mp4') if step else f'{job.id}-{n:02d}.mp4'}"
+        name = "slides/" + (step_file(job.id, n, step, "mp4") if step else f"{job.id}-{n:02d}.mp4")
         if sound is not None and step is not None:
             s = scene.steps[n - 1]
             mux(Path(slide.file), cut(sound, s.start, s.end), "mp4")

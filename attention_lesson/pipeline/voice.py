@@ -9,9 +9,10 @@ manim-slides' slides (manim-slides #577), and one path for every output keeps th
 - Recordings: DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg>, any rate, mono or stereo.
 - Draft: espeak-ng (voice cmn-latn-pinyin for zh: the plain cmn voice spells many characters as pinyin
   with tone digits), reading the step's line made speakable (scenes/common/speech.py).
-- Every voice is normalised on its own (ffmpeg loudnorm, two passes, linear gain where the true peak
-  allows) to LOUDNESS LUFS, TRUE_PEAK dBTP, 48 kHz mono, so recordings made on different days match;
-  the result is cached by content under the worker's media folder.
+- Every voice is normalised on its own to LOUDNESS LUFS (a measured gain, corrected from a measurement
+  of the result, and a peak limiter at PEAK_TARGET for a true peak under TRUE_PEAK), 48 kHz mono, so
+  recordings made on different days match; the result is cached by content under the worker's media
+  folder.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from scenes.common.speech import speakable
 from scenes.common.style import VOICE_LEAD
 
 from . import ffmpeg
-from .plan import espeak_version
+from .plan import espeak_version, step_name
 
 DRAFT = "draft"  # --voice draft: the synthetic voice for every step
 RATE = 48_000  # Hz, every track and clip
@@ -52,7 +53,7 @@ class VoiceError(RuntimeError):
 def recording(folder: Path, lang: str, scene_id: str, n: int, step: str) -> Path | None:
     """The teacher's recording of a step, if there is one."""
     for ext in EXTENSIONS:
-        p = folder / lang / scene_id / f"{n:02d}-{step}.{ext}"
+        p = folder / lang / scene_id / f"{step_name(n, step)}.{ext}"
         if p.is_file():
             return p
     return None
@@ -186,7 +187,7 @@ class Voice:
             key = hashlib.sha256(rec.read_bytes()).hexdigest()
         else:
             if self.folder is not None:
-                self.drafted.append(f"{scene_id}/{n:02d}-{step}")
+                self.drafted.append(f"{scene_id}/{step_name(n, step)}")
             text = speakable(line, self.lang)
             key = hashlib.sha256(json.dumps([espeak_version(), DRAFT_VOICES[self.lang], text]).encode()
                                  ).hexdigest()

@@ -28,6 +28,7 @@ from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Mobject, Scene, VGroup, conf
 
 from attention_core import Lesson, attend, hard_lookup, load
 
+from ..registry import step_file
 from . import style as S
 from .captions import timed
 from .i18n import catalog
@@ -162,7 +163,7 @@ class LessonScene(Scene):
     def save_keyframe(self, folder: Path) -> Path:
         """The frame as it stands at the end of a beat, as <scene>-<nn>-<beat>.png."""
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{self.scene_id}-{len(self.beats):02d}-{self.beats[-1]}.png"
+        path = folder / step_file(self.scene_id, len(self.beats), self.beats[-1], "png")
         self.renderer.update_frame(self)
         self.camera.get_image().save(path)
         return path

@@ -6,7 +6,6 @@ recorded in the folder's manifest as the local runner records it.
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import tempfile
 import time
@@ -167,15 +166,6 @@ def _fresh_output(unit: Unit, stage: Path | None) -> Output:
     return Output(result, folder=str(folder))
 
 
-def _swap_folder(new: Path, dst: Path) -> None:
-    """Replace the folder dst by new, never leaving a half-written one at dst."""
-    old = new.parent / f"{new.name}.old"
-    if dst.exists():
-        os.replace(dst, old)
-    os.replace(new, dst)
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def install(unit: Unit, out: Output) -> None:
     """Write a unit's files into its variant's folder (a private folder first, each file then renamed
     into place; a product that is a folder is swapped in whole) and record them in its manifest."""
@@ -185,7 +175,7 @@ def install(unit: Unit, out: Output) -> None:
             out.write_into(tmp)
             top = unit.product.product.folder if unit.product is not None else None
             if top is not None:
-                _swap_folder(tmp / top, unit.out_dir / top)
+                manifest.swap_folder(tmp / top, unit.out_dir / top)
             else:
                 manifest.move_into({n: tmp / n for n in out.result.files}, unit.out_dir)
         finally:
