@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time the CLI's rendering against the naive way, on this machine, in one run.
 
-    .venv/bin/python scripts/benchmark.py [--quality low medium] [--jobs N] [--voice | --batch]
+    .venv/bin/python scripts/benchmark.py [--quality low medium] [--jobs N] [--voice | --batch | --rerun]
 
 1. cold render of every scene: `attention-lesson render --all` (fresh output and cache folders)
    against plain `manim render` of each scene one after the other (fresh media folder);
@@ -14,6 +14,9 @@
    against `render --all -j N` of each variant one after the other, both from fresh output and cache
    folders; Dask's overhead per task (the idle gap between two tasks on a worker) against a task's time;
    and, from the measured per-scene times, the wall time of a 200-job plan on 1 to 64 workers.
+6. with --rerun: `lesson`, `render --all`, `slides`, `handout`, `sheet` and `voice script` of the
+   default lesson, each once from nothing and then five times with nothing changed (the median and
+   the slowest re-run; whether lesson.mp4 was left untouched).
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -95,8 +98,9 @@ def batch_benchmark(work: Path, quality: str, jobs: int, variants: dict = BATCH_
                     scenes: list[str] | None = None) -> dict:
     """`batch` (in this process, through the functions the CLI calls) against `render --all` of each
     variant one after the other (the CLI in a process each), both from fresh output and cache folders."""
-    from attention_lesson.cli.batch import products
+    from attention_lesson.outputs.products import PRODUCTS
     from attention_lesson.pipeline import batch as B
+    from attention_lesson.pipeline.batch.client import connect
 
     lesson = work / "lesson.toml"
     shutil.copy(resolve("default"), lesson)
@@ -118,10 +122,9 @@ def batch_benchmark(work: Path, quality: str, jobs: int, variants: dict = BATCH_
     os.chdir(work)
     try:
         start = time.perf_counter()
-        found, _ = products()
-        jobs_plan = B.read_plan(plan, list(available()), found)
-        todo = B.expand(jobs_plan, found)
-        with B.connect(None, jobs, quiet=True) as (client, _):
+        jobs_plan = B.read_plan(plan, list(available()), PRODUCTS)
+        todo = B.expand(jobs_plan, PRODUCTS)
+        with connect(None, jobs, quiet=True) as (client, _):
             up = time.perf_counter() - start
             report = B.run(todo, client, quiet=True, cache=B.local_cache())
         t_batch = time.perf_counter() - start
@@ -150,6 +153,32 @@ def batch_benchmark(work: Path, quality: str, jobs: int, variants: dict = BATCH_
     }
 
 
+RERUNS = 5
+RERUN_COMMANDS = {  # what a teacher re-runs, each after it has made its output once
+    "lesson": ["lesson", "-q"], "render --all": ["render", "--all", "-q"],
+    "slides html": ["slides", "--to", "html", "-q"], "handout": ["handout", "-q"],
+    "sheet": ["sheet", "--dest", "sheet.png", "-q"], "voice script": ["voice", "script"],
+}
+
+
+def rerun_benchmark(work: Path) -> dict:
+    """Each command once from nothing, then RERUNS times with nothing changed: the median re-run, and
+    whether the joined lesson was left untouched (its mtime)."""
+    shutil.rmtree(work / "media", ignore_errors=True)
+    result = {}
+    for name, args in RERUN_COMMANDS.items():
+        cmd = [str(BIN / "attention-lesson"), *args]
+        cold = timed(cmd, cwd=work)
+        lesson = work / "media" / "default" / "river-scaled-zh-480p15" / "lesson.mp4"
+        before = lesson.stat().st_mtime_ns if lesson.exists() else None
+        again = [timed(cmd, cwd=work) for _ in range(RERUNS)]
+        result[name] = {"cold_s": round(cold, 1), "rerun_median_s": round(statistics.median(again), 3),
+                        "rerun_max_s": round(max(again), 3)}
+        if name == "lesson":
+            result[name]["lesson_mp4_untouched"] = lesson.stat().st_mtime_ns == before
+    return result
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quality", nargs="+", default=None, choices=list(MANIM_Q),
@@ -159,11 +188,18 @@ def main() -> None:
                     help="Only time the whole lesson silent against narrated by the draft voice.")
     ap.add_argument("--batch", action="store_true",
                     help="Only time `batch` on a LocalCluster against `render` variant after variant.")
+    ap.add_argument("--rerun", action="store_true",
+                    help="Only time re-runs with nothing changed (lesson, render, slides, handout, sheet, "
+                         "voice script), each after one cold run.")
     args = ap.parse_args()
     args.quality = args.quality or (["low"] if args.batch else ["low", "medium"])
     results = {}
     with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
         work = Path(tmp)
+        if args.rerun:
+            results = rerun_benchmark(work)
+            print(json.dumps(results, indent=2))
+            return
         if args.batch:
             for q in args.quality:
                 results[q] = batch_benchmark(work, q, args.jobs)

@@ -1,4 +1,5 @@
-"""The `attention-lesson` command: one small module per command, registered here."""
+"""The `attention-lesson` command: one small module per command, registered here. A command parses its
+options (the shared ones in options.py) and prints; the work is in the pipeline and the outputs."""
 
 from __future__ import annotations
 
