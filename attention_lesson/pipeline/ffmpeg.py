@@ -9,13 +9,18 @@ from pathlib import Path
 
 # x264 for every H.264 the pipeline writes (manim's movies and the joins' intermediates). veryfast was
 # measured at ~0.77x the time of the default preset at 720p, with smaller files.
-X264_OPTIONS = {"preset": "veryfast", "crf": "20"}
+# threads=1: the same frames always give the same bits, in any process on any machine. With PyAV's
+# default (as many slice threads as cores) the slices and the lookahead's split depend on the core
+# count, and the threaded lookahead reads memory left uninitialised, so its decisions (and the pixels,
+# by up to 2 levels) depend on what the process's heap held before: a Dask worker and `render` differed
+# on the same frames. Measured: with threads=1 the output no longer changes with MALLOC_PERTURB_.
+X264_OPTIONS = {"preset": "veryfast", "crf": "20", "threads": "1"}
 
 
 def x264_args(pix_fmt: str = "yuv420p") -> list[str]:
     """The same settings as ffmpeg command-line arguments."""
     return ["-c:v", "libx264", "-preset", X264_OPTIONS["preset"], "-crf", X264_OPTIONS["crf"],
-            "-pix_fmt", pix_fmt]
+            "-threads", X264_OPTIONS["threads"], "-pix_fmt", pix_fmt]
 
 
 def run(*args: str) -> None:
