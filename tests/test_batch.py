@@ -272,7 +272,13 @@ def test_scheduler_and_workers_with_one_killed_mid_batch(dask_cluster, tmp_path)
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         out = tmp_path / "d" / "default"
-        wait_for(lambda: any(manifest(m.parent) for m in out.glob("*/manifest.json")), 180, "a first output")
+
+        def first_output() -> bool:  # a batch that ended early (a missing tool, say) fails at once
+            if proc.poll() is not None:
+                raise AssertionError(f"batch ended before its first output: {proc.stdout.read().decode()}")
+            return any(manifest(m.parent) for m in out.glob("*/manifest.json"))
+
+        wait_for(first_output, 180, "a first output")
         from distributed import Client
 
         with Client(address, timeout=30, set_as_default=False) as client:
