@@ -124,15 +124,8 @@ class Contexts(LessonScene):
 
     def compose(self, side_by_side: bool) -> VGroup:
         """The shared embedding on top, one line per context, the difference; returns the body."""
-        focus = self.lesson.focus
         self.cw = cell_width_for(self.dims)
-        emb = self.lesson.vocab[focus]
-        dims = self.dims if len(self.dims) == len(emb) else None  # embedding and value widths may differ
-        self.emb_vec = vector(emb, S.X_COLOR, col_labels=dims, cell_w=self.cw)
-        key = "embedding_of" if self.single else "same_embedding"
-        self.emb_label = label(self.t(key, focus=focus), S.LABEL_SIZE, S.TEXT)
-        emb_g = VGroup(self.emb_label, self.emb_vec).arrange(DOWN, buff=S.GAP / 2)
-
+        emb_g = self.embedding()
         self.rows = [self.sentence(i) for i in range(len(self.names))]
         lines = self.lay_out_rows(side_by_side)
         first = self.rows[0]["out"]
@@ -141,23 +134,8 @@ class Contexts(LessonScene):
             for j, d in enumerate(self.dims)
         ))
         lower = VGroup(lines, self.dim_labels)
-        last = self.rows[-1]["out"]
         self.marks = VGroup()
-        if self.single:
-            self.diff_group = label(self.t("nothing_to_compare"), S.BODY_SIZE, S.DIM)
-            self.diff_group.next_to(lines, DOWN, buff=S.BIG_GAP)
-            self.diff_note = VGroup()
-        else:
-            self.diff_vec = vector(self.diff, S.TEXT, formatter=signed, cell_w=self.cw)
-            self.diff_vec.next_to(lines, DOWN, buff=S.GAP * 2).align_to(last, LEFT)
-            f = self.fields()
-            self.diff_label = label(self.t("diff_label", a=f["a"], b=f["b"]), S.LABEL_SIZE, S.TEXT)
-            self.diff_label.next_to(self.diff_vec, LEFT, buff=S.GAP)
-            key = "diff_note" if self.two_way() else "diff_note_one_way"
-            self.diff_note = label(self.t(key, **f), S.BODY_SIZE, S.HIGHLIGHT)
-            self.diff_note.next_to(self.diff_vec, DOWN, buff=S.GAP)
-            self.diff_note.align_to(self.diff_label, LEFT)
-            self.diff_group = VGroup(self.diff_label, self.diff_vec)
+        self.compose_difference(lines)
         lower.add(self.diff_group, self.diff_note)
         self.more = VGroup()
         if len(self.lesson.contexts) > len(self.names):
@@ -166,6 +144,36 @@ class Contexts(LessonScene):
             lower.add(self.more)
         self.emb_g = emb_g
         return VGroup(emb_g, lower).arrange(DOWN, buff=S.BIG_GAP)
+
+    def embedding(self) -> VGroup:
+        """The focus's embedding, the same in every context, under its label."""
+        focus = self.lesson.focus
+        emb = self.lesson.vocab[focus]
+        dims = self.dims if len(self.dims) == len(emb) else None  # embedding and value widths may differ
+        self.emb_vec = vector(emb, S.X_COLOR, col_labels=dims, cell_w=self.cw)
+        key = "embedding_of" if self.single else "same_embedding"
+        self.emb_label = label(self.t(key, focus=focus), S.LABEL_SIZE, S.TEXT)
+        return VGroup(self.emb_label, self.emb_vec).arrange(DOWN, buff=S.GAP / 2)
+
+    def compose_difference(self, lines: VGroup):
+        """Under the lines, the second output minus the first with its label and note (or, with one
+        context, that there is nothing to compare): sets diff_group and diff_note."""
+        if self.single:
+            self.diff_group = label(self.t("nothing_to_compare"), S.BODY_SIZE, S.DIM)
+            self.diff_group.next_to(lines, DOWN, buff=S.BIG_GAP)
+            self.diff_note = VGroup()
+            return
+        last = self.rows[-1]["out"]
+        self.diff_vec = vector(self.diff, S.TEXT, formatter=signed, cell_w=self.cw)
+        self.diff_vec.next_to(lines, DOWN, buff=S.GAP * 2).align_to(last, LEFT)
+        f = self.fields()
+        self.diff_label = label(self.t("diff_label", a=f["a"], b=f["b"]), S.LABEL_SIZE, S.TEXT)
+        self.diff_label.next_to(self.diff_vec, LEFT, buff=S.GAP)
+        key = "diff_note" if self.two_way() else "diff_note_one_way"
+        self.diff_note = label(self.t(key, **f), S.BODY_SIZE, S.HIGHLIGHT)
+        self.diff_note.next_to(self.diff_vec, DOWN, buff=S.GAP)
+        self.diff_note.align_to(self.diff_label, LEFT)
+        self.diff_group = VGroup(self.diff_label, self.diff_vec)
 
     def lay_out_rows(self, side_by_side: bool) -> VGroup:
         """Each context's tokens, then its output: side by side, or (long sentences) the sentences

@@ -70,6 +70,19 @@ class Cost(LessonScene):
         shape = tex(dims, color=S.DIM, scale=SMALL_MATH).next_to(box, DOWN, buff=S.GAP / 2)
         return VGroup(box, symbol, shape)
 
+    def product(self, a: VGroup, b: VGroup, c: VGroup) -> VGroup:
+        """a · b = c, the blocks' boxes centred on one line, the operators between them."""
+        eq = VGroup(a, tex(r"\cdot", color=S.DIM), b, tex("=", color=S.DIM), c).arrange(RIGHT, buff=S.GAP)
+        for blk in (b, c):
+            blk.shift(UP * (a[0].get_y() - blk[0].get_y()))
+        for i in (1, 3):
+            eq[i].set_y(a[0].get_y())
+        return eq
+
+    def cost_line(self, key: str, source: str, color) -> VGroup:
+        """A cost's name and its order, e.g. "time O(n²d)"."""
+        return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT), tex(source, color=color)).arrange(RIGHT, buff=S.GAP)
+
     # -- beats -----------------------------------------------------------------------------------
     def pairs(self):
         """The pair grid for n, 2n, 4n tokens: n² grows four times when n doubles."""
@@ -112,36 +125,8 @@ class Cost(LessonScene):
         """QKᵀ drawn to shape: O(n²d) time, O(n²) memory; the value mixing costs its own products."""
         self.beat("complexity")
         self.clear_body()
-        n, d, d_v = self.att.n, self.att.d_k, self.att.d_v
-        def product(a, b, c) -> VGroup:
-            """a · b = c, the blocks' boxes centred on one line, the operators between them."""
-            eq = VGroup(a, tex(r"\cdot", color=S.DIM), b, tex("=", color=S.DIM), c).arrange(RIGHT, buff=S.GAP)
-            for blk in (b, c):
-                blk.shift(UP * (a[0].get_y() - blk[0].get_y()))
-            for i in (1, 3):
-                eq[i].set_y(a[0].get_y())
-            return eq
-
-        scores = product(self.block(n, d, S.Q_COLOR, "Q", r"n\times d"),
-                         self.block(d, n, S.K_COLOR, r"K^\top", r"d\times n"),
-                         self.block(n, n, S.HIGHLIGHT, r"QK^\top", r"n\times n"))
-        mixing = product(self.block(n, n, S.HIGHLIGHT, r"A", r"n\times n"),
-                         self.block(n, d_v, S.V_COLOR, "V", r"n\times d_v"),
-                         self.block(n, d_v, S.V_COLOR, r"AV", r"n\times d_v"))
-
-        def cost_line(key, source, color):
-            return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT), tex(source, color=color)).arrange(RIGHT, buff=S.GAP)
-
-        s_costs = VGroup(
-            cost_line("time", r"O(n^2 d)", S.HIGHLIGHT),
-            cost_line("memory", r"O(n^2)", S.HIGHLIGHT),
-            label(self.t("score_count", n=n, d=d, mults=n * n * d, cells=n * n), S.LABEL_SIZE, S.DIM),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
-        m_costs = VGroup(
-            cost_line("mixing", r"O(n^2 d_v)", S.V_COLOR),
-            tex(r"A=\mathrm{softmax}\!\left(QK^\top/\sqrt{d_k}\right)", color=S.DIM, scale=SMALL_MATH),
-            label(self.t("mix_count", d_v=d_v, mults=n * n * d_v), S.LABEL_SIZE, S.DIM),
-        ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        scores, mixing = self.products()
+        s_costs, m_costs = self.product_costs()
         table = VGroup(scores, s_costs, mixing, m_costs)
         table.arrange_in_grid(rows=2, cols=2, buff=(S.BIG_GAP, S.BIG_GAP), col_alignments="ll")
         note = label(self.t("optimised"), S.LABEL_SIZE, S.DIM)
@@ -154,6 +139,33 @@ class Cost(LessonScene):
         self.play(Write(m_costs[0]), FadeIn(m_costs[1]))
         self.play(FadeIn(m_costs[2]))
         self.play(FadeIn(note))
+
+    def products(self) -> tuple[VGroup, VGroup]:
+        """The two matrix products drawn to shape: Q·Kᵀ = QKᵀ (the scores), A·V = AV (the mixing)."""
+        n, d, d_v = self.att.n, self.att.d_k, self.att.d_v
+        scores = self.product(self.block(n, d, S.Q_COLOR, "Q", r"n\times d"),
+                              self.block(d, n, S.K_COLOR, r"K^\top", r"d\times n"),
+                              self.block(n, n, S.HIGHLIGHT, r"QK^\top", r"n\times n"))
+        mixing = self.product(self.block(n, n, S.HIGHLIGHT, r"A", r"n\times n"),
+                              self.block(n, d_v, S.V_COLOR, "V", r"n\times d_v"),
+                              self.block(n, d_v, S.V_COLOR, r"AV", r"n\times d_v"))
+        return scores, mixing
+
+    def product_costs(self) -> tuple[VGroup, VGroup]:
+        """Beside each product its cost: time and memory of the scores, with this lesson's counts;
+        the time of the mixing, what A is, and its count."""
+        n, d, d_v = self.att.n, self.att.d_k, self.att.d_v
+        s_costs = VGroup(
+            self.cost_line("time", r"O(n^2 d)", S.HIGHLIGHT),
+            self.cost_line("memory", r"O(n^2)", S.HIGHLIGHT),
+            label(self.t("score_count", n=n, d=d, mults=n * n * d, cells=n * n), S.LABEL_SIZE, S.DIM),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        m_costs = VGroup(
+            self.cost_line("mixing", r"O(n^2 d_v)", S.V_COLOR),
+            tex(r"A=\mathrm{softmax}\!\left(QK^\top/\sqrt{d_k}\right)", color=S.DIM, scale=SMALL_MATH),
+            label(self.t("mix_count", d_v=d_v, mults=n * n * d_v), S.LABEL_SIZE, S.DIM),
+        ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        return s_costs, m_costs
 
     def scope(self):
         """This lesson's model against production models, aspect by aspect."""

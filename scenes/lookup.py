@@ -119,15 +119,52 @@ class Lookup(LessonScene):
         """Move the chosen key's score: the hard weight jumps once and is flat elsewhere; the soft one glides."""
         self.beat("step")
         self.clear_body()
-        c, r = self.chosen, self.runner
-        sc, t = float(self.s[c]), float(self.s[r])  # the current score and the one where argmax switches
+        sc, t = float(self.s[self.chosen]), float(self.s[self.runner])  # the current score and the one where argmax switches
         margin = max(sc - t, self.att.sqrt_d_k)
         lo, hi = t - margin, sc + margin
+        ax, p = self.score_axes(lo, hi)
+        curves = self.weight_curves(p, lo, hi, sc, t)
+        labels = self.plot_labels(ax, p, lo, sc, t)
+        plot = VGroup(ax, *curves, *labels)
+        self.legend = self.step_legend(t)
+        body = VGroup(plot, self.legend).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.show_plot(ax, curves, labels)
+
+    def value_gradient(self):
+        """The hard output is the chosen value row itself: that row still has a gradient."""
+        self.beat("value_gradient")
+        self.play(FadeIn(self.legend[2], shift=UP * S.GAP))
+
+    def learn(self):
+        """Both pipelines, column by column: the soft one is differentiable end to end, so the error
+        reaches the projections; the hard one breaks at argmax and only the chosen value row learns."""
+        self.beat("learn")
+        self.clear_body()
+        hard_row, soft_row = self.pipelines()
+        hard_t = label(self.t("hard_title"), S.BODY_SIZE, S.DIM)
+        soft_t = label(self.t("soft_title"), S.BODY_SIZE, S.TEXT)
+        key = VGroup(label(self.t("ok"), S.LABEL_SIZE, S.HIGHLIGHT),
+                     label(self.t("broken"), S.LABEL_SIZE, S.WRONG)).arrange(RIGHT, buff=S.BIG_GAP)
+        hard = VGroup(hard_row, self.back_arrow(hard_row, -1, -2, S.V_COLOR, self.t("hard_back"), BACK_ANGLE))
+        soft = VGroup(soft_row, self.back_arrow(soft_row, -1, 0, S.HIGHLIGHT, self.t("backprop"),
+                                                BACK_ANGLE / 2))  # a long chord
+        self.place_pipelines(hard_t, hard, soft_t, soft, key)
+        self.show_pipelines(hard_t, hard, soft_t, soft, key)
+
+    # -- the score plot (step) ---------------------------------------------------------------------
+    def score_axes(self, lo: float, hi: float):
+        """Axes for scores lo..hi against weights 0..1, and p(score, weight): a point on them."""
         ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=PLOT_W,
                   y_length=PLOT_H, tips=False,
                   axis_config={"color": S.GRID, "include_ticks": False})
         p = lambda x, y: ax.c2p(x - lo, y)  # noqa: E731  a (score, weight) point
+        return ax, p
 
+    def weight_curves(self, p, lo: float, hi: float, sc: float, t: float) -> tuple:
+        """The chosen key's weight as its score moves: hard (flat, a jump at t), the current score sc,
+        soft (a smooth curve), and the current weights as dots."""
+        c = self.chosen
         xs = np.linspace(lo, hi, SAMPLES)
         soft_w = weight_as_score_moves(self.s, c, xs, self.att.scale)  # [SAMPLES]
         soft = VMobject(stroke_color=S.HIGHLIGHT, stroke_width=CURVE_WIDTH)
@@ -140,7 +177,11 @@ class Lookup(LessonScene):
         now = DashedLine(p(sc, 0), p(sc, 1), stroke_color=S.GRID)
         dots = VGroup(Dot(p(sc, 1), radius=DOT_R, color=S.DIM),
                       Dot(p(sc, self.att.weights[self.focus][c]), radius=DOT_R, color=S.HIGHLIGHT))
+        return hard, jump, now, soft, dots
 
+    def plot_labels(self, ax, p, lo: float, sc: float, t: float) -> tuple:
+        """The axes' ends and names, the current score and the switching score under the x axis."""
+        c = self.chosen
         y0 = label(number_text(0), S.LABEL_SIZE, S.DIM).next_to(p(lo, 0), LEFT, buff=S.GAP / 2)
         y1 = label(number_text(1), S.LABEL_SIZE, S.DIM).next_to(p(lo, 1), LEFT, buff=S.GAP / 2)
         y_title = label(self.t("y_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM)
@@ -153,16 +194,21 @@ class Lookup(LessonScene):
                          tex(r"q\cdot k", color=S.DIM)).arrange(RIGHT, buff=S.GAP / 2)
         x_title.next_to(ax.x_axis, DOWN, buff=S.GAP / 2).align_to(ax.x_axis, RIGHT)
         x_title.shift(DOWN * (max(x_now.height, x_jump.height) + S.GAP / 2))
-        plot = VGroup(ax, hard, jump, now, soft, dots, y0, y1, y_title, x_now, x_jump, x_title)
+        return y0, y1, y_title, x_now, x_jump, x_title
 
-        self.legend = VGroup(
+    def step_legend(self, t: float) -> VGroup:
+        """What each curve is, and (shown a step later) the value row's gradient."""
+        c, r = self.chosen, self.runner
+        return VGroup(
             self.legend_line(S.DIM, self.t("hard_curve", score=number_text(t), runner=self.att.tokens[r])),
             self.legend_line(S.HIGHLIGHT, self.t("soft_curve")),
             self.legend_line(S.V_COLOR, self.t("value_grad", chosen=self.att.tokens[c]), cell=True),
         ).arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
-        body = VGroup(plot, self.legend).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body)
 
+    def show_plot(self, ax, curves, labels):
+        """The axes, the current score, the hard curve and its jump, then the soft curve."""
+        hard, jump, now, soft, dots = curves
+        y0, y1, y_title, x_now, x_jump, x_title = labels
         self.play(Create(ax), FadeIn(VGroup(y0, y1, y_title, x_title)), run_time=S.FAST)
         self.play(FadeIn(now), FadeIn(x_now))
         self.play(Create(hard), FadeIn(dots[0]), run_time=S.RUN)
@@ -170,74 +216,69 @@ class Lookup(LessonScene):
         self.play(Create(soft), FadeIn(dots[1]), run_time=S.SLOW)
         self.play(FadeIn(self.legend[1]))
 
-    def value_gradient(self):
-        """The hard output is the chosen value row itself: that row still has a gradient."""
-        self.beat("value_gradient")
-        self.play(FadeIn(self.legend[2], shift=UP * S.GAP))
+    # -- the two pipelines (learn) -----------------------------------------------------------------
+    def projections(self, color) -> VGroup:
+        """The first node of a pipeline: "projections" over W_Q, W_K, W_V in their role colours."""
+        mats = VGroup(*(tex(m, color=c) for m, c in (
+            ("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR)))).arrange(RIGHT, buff=S.GAP / 2)
+        return VGroup(label(self.t("projections"), S.LABEL_SIZE, color), mats).arrange(DOWN, buff=S.GAP / 2)
 
-    def learn(self):
-        """Both pipelines, column by column: the soft one is differentiable end to end, so the error
-        reaches the projections; the hard one breaks at argmax and only the chosen value row learns."""
-        self.beat("learn")
-        self.clear_body()
-
-        def proj(color):
-            mats = VGroup(*(tex(m, color=c) for m, c in (
-                ("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR)))).arrange(RIGHT, buff=S.GAP / 2)
-            return VGroup(label(self.t("projections"), S.LABEL_SIZE, color), mats).arrange(DOWN, buff=S.GAP / 2)
-
-        hard_steps = [proj(S.DIM)] + [word(self.t(k), S.LABEL_SIZE, S.DIM)
-                                      for k in ("scores", "argmax", "pick_row", "output")]
-        soft_steps = [proj(S.TEXT)] + [word(self.t(k), S.LABEL_SIZE, S.TEXT)
-                                       for k in ("scores", "softmax", "weighted_sum", "output")]
+    def pipelines(self) -> tuple[VGroup, VGroup]:
+        """The hard and the soft pipeline, their boxes the same size column by column."""
+        hard_steps = [self.projections(S.DIM)] + [word(self.t(k), S.LABEL_SIZE, S.DIM)
+                                                  for k in ("scores", "argmax", "pick_row", "output")]
+        soft_steps = [self.projections(S.TEXT)] + [word(self.t(k), S.LABEL_SIZE, S.TEXT)
+                                                   for k in ("scores", "softmax", "weighted_sum", "output")]
         widths = [max(h.width, s.width) for h, s in zip(hard_steps, soft_steps)]
         height = max(m.height for m in hard_steps + soft_steps)
+        hard = self.pipeline(hard_steps, widths, height, [True, False, True, True], S.GRID)
+        soft = self.pipeline(soft_steps, widths, height, [True, True, True, True], S.DIM)
+        return hard, soft
 
-        def row(steps, marks, color):
-            nodes = VGroup()
-            for m, w in zip(steps, widths):
-                box = RoundedRectangle(corner_radius=S.CORNER, width=w + S.TOKEN_PAD * 2,
-                                       height=height + S.TOKEN_PAD * 2, stroke_color=color, stroke_width=2)
-                nodes.add(VGroup(box, m.move_to(box)))
-            nodes.arrange(RIGHT, buff=S.BIG_GAP + S.GAP)
-            arrows, ticks = VGroup(), VGroup()
-            for a, b, ok in zip(nodes[:-1], nodes[1:], marks):
-                arr = Arrow(a.get_right(), b.get_left(), buff=S.GAP / 3, stroke_color=S.DIM,
-                            max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2)
-                arrows.add(arr)
-                ticks.add(label(self.t("ok_mark") if ok else self.t("broken_mark"), S.LABEL_SIZE,
-                                S.HIGHLIGHT if ok else S.WRONG).next_to(arr, UP, buff=S.GAP / 3))
-            return VGroup(nodes, arrows, ticks)
+    def pipeline(self, steps, widths, height: float, marks, color) -> VGroup:
+        """One pipeline: its steps boxed in a row, an arrow between neighbours, over each arrow a mark
+        (the gradient passes, or breaks)."""
+        nodes = VGroup()
+        for m, w in zip(steps, widths):
+            box = RoundedRectangle(corner_radius=S.CORNER, width=w + S.TOKEN_PAD * 2,
+                                   height=height + S.TOKEN_PAD * 2, stroke_color=color, stroke_width=2)
+            nodes.add(VGroup(box, m.move_to(box)))
+        nodes.arrange(RIGHT, buff=S.BIG_GAP + S.GAP)
+        arrows, ticks = VGroup(), VGroup()
+        for a, b, ok in zip(nodes[:-1], nodes[1:], marks):
+            arr = Arrow(a.get_right(), b.get_left(), buff=S.GAP / 3, stroke_color=S.DIM,
+                        max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2)
+            arrows.add(arr)
+            ticks.add(label(self.t("ok_mark") if ok else self.t("broken_mark"), S.LABEL_SIZE,
+                            S.HIGHLIGHT if ok else S.WRONG).next_to(arr, UP, buff=S.GAP / 3))
+        return VGroup(nodes, arrows, ticks)
 
-        hard = row(hard_steps, [True, False, True, True], S.GRID)
-        soft = row(soft_steps, [True, True, True, True], S.DIM)
-        hard_t = label(self.t("hard_title"), S.BODY_SIZE, S.DIM)
-        soft_t = label(self.t("soft_title"), S.BODY_SIZE, S.TEXT)
-        key = VGroup(label(self.t("ok"), S.LABEL_SIZE, S.HIGHLIGHT),
-                     label(self.t("broken"), S.LABEL_SIZE, S.WRONG)).arrange(RIGHT, buff=S.BIG_GAP)
+    def back_arrow(self, pipeline, start: int, end: int, color, text: str, bend: float) -> VGroup:
+        """The gradient's way back under a pipeline, from node `start` to node `end`, and its text."""
+        arc = CurvedArrow(pipeline[0][start].get_bottom() + DOWN * S.GAP / 3,
+                          pipeline[0][end].get_bottom() + DOWN * S.GAP / 3, angle=-bend,
+                          color=color, stroke_width=CURVE_WIDTH)
+        t = label(text, S.LABEL_SIZE, color).next_to(arc, DOWN, buff=S.GAP / 3)
+        return VGroup(arc, t)
 
-        def back(grp, start, end, color, text, bend):
-            arc = CurvedArrow(grp[0][start].get_bottom() + DOWN * S.GAP / 3,
-                              grp[0][end].get_bottom() + DOWN * S.GAP / 3, angle=-bend,
-                              color=color, stroke_width=CURVE_WIDTH)
-            t = label(text, S.LABEL_SIZE, color).next_to(arc, DOWN, buff=S.GAP / 3)
-            return VGroup(arc, t)
-
-        hard_back = back(hard, -1, -2, S.V_COLOR, self.t("hard_back"), BACK_ANGLE)
-        soft_back = back(soft, -1, 0, S.HIGHLIGHT, self.t("backprop"), BACK_ANGLE / 2)  # a long chord
-        body = VGroup(hard_t, VGroup(hard, hard_back), soft_t, VGroup(soft, soft_back))
+    def place_pipelines(self, hard_t, hard, soft_t, soft, key):
+        """The hard pipeline under its title (the key beside it), the soft one below."""
+        body = VGroup(hard_t, hard, soft_t, soft)
         body.arrange(DOWN, buff=S.GAP, aligned_edge=LEFT)
         soft_t.shift(DOWN * S.GAP)
-        VGroup(soft, soft_back).shift(DOWN * S.GAP)
-        key.next_to(hard_t, RIGHT, buff=S.BIG_GAP).align_to(hard, RIGHT)
+        soft.shift(DOWN * S.GAP)
+        key.next_to(hard_t, RIGHT, buff=S.BIG_GAP).align_to(hard[0], RIGHT)
         body.add(key)
         self.place_body(body)
 
-        self.play(FadeIn(hard_t), FadeIn(hard[0]), *(GrowArrow(a) for a in hard[1]))
-        self.play(FadeIn(hard[2]), FadeIn(key))
+    def show_pipelines(self, hard_t, hard, soft_t, soft, key):
+        """Each pipeline, its marks, then its way back."""
+        (hard_row, hard_back), (soft_row, soft_back) = hard, soft
+        self.play(FadeIn(hard_t), FadeIn(hard_row[0]), *(GrowArrow(a) for a in hard_row[1]))
+        self.play(FadeIn(hard_row[2]), FadeIn(key))
         self.play(Create(hard_back[0]), FadeIn(hard_back[1]))
-        self.play(FadeIn(soft_t), FadeIn(soft[0]), *(GrowArrow(a) for a in soft[1]))
-        self.play(FadeIn(soft[2]))
+        self.play(FadeIn(soft_t), FadeIn(soft_row[0]), *(GrowArrow(a) for a in soft_row[1]))
+        self.play(FadeIn(soft_row[2]))
         self.play(Create(soft_back[0]), run_time=S.SLOW)
         self.play(FadeIn(soft_back[1]))
 

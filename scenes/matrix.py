@@ -79,30 +79,52 @@ class AttentionMatrix(LessonScene):
 
     def build(self):
         """The whole picture, laid out once: the matrix on the left, the focus's lines on the right."""
+        matrix = self.build_matrix()
+        fan = self.build_fan()
+        lines_note = self.t("lines_note_flat" if self.flat else "lines_note")
+        self.note = caption_box([lines_note, self.t("mix_note")], S.LABEL_SIZE, S.TEXT)
+        self.note[1].set_color(S.EMPHASIS)
+        panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
+        body = VGroup(matrix, panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
+        self.place_body(body)
+        self.build_captions()
+        # until the lines come, the matrix and its caption stand centred; they move aside for the panel
+        self.centring = LEFT * VGroup(matrix, self.heat_caption).get_center()[0]
+        VGroup(matrix, self.raw_caption, self.heat_caption).shift(self.centring)
+
+    def build_matrix(self) -> VGroup:
+        """The weights in an n×n grid, the keys above it, the axis names, an empty grid to fill, the
+        focus's row framed and its raw scores over it."""
         toks, f, n = self.att.tokens, self.focus, self.att.n
         cw, ch = CELL_W, CELL_H
         self.grid = NumberGrid(self.att.weights, row_labels=toks, fills=S.heat_color, cell_w=cw, cell_h=ch,
                                label_color=S.Q_COLOR)
         self.keys = self.key_labels(cw)
         self.empty = NumberGrid(np.zeros((n, n)), cell_w=cw, cell_h=ch).move_to(self.grid.boxes)
-        self.key_axis = label(self.t("common.keys_axis") + " →", S.LABEL_SIZE, S.K_COLOR)
-        self.key_axis.next_to(self.keys, UP, buff=S.GAP / 2)
-        self.key_axis.set_x(self.grid.boxes.get_center()[0])
-        self.query_axis = label(self.t("common.queries_axis") + " ↓", S.LABEL_SIZE, S.Q_COLOR)
-        self.query_axis.match_y(self.key_axis).align_to(self.grid.row_labels, RIGHT)
-        room = self.query_axis.get_right()[0] + S.GAP - self.key_axis.get_left()[0]
-        if room > 0:  # a narrow matrix: keep the two axis names apart
-            self.key_axis.shift(RIGHT * room)
+        self.key_axis, self.query_axis = self.axis_names()
         row_h = self.grid.box(f, 0).height
         self.focus_band = outline(VGroup(self.grid.row_labels[f], self.grid.boxes[f]), S.EMPHASIS,
                                   buff=(S.GAP / 2, 0), height=row_h)
         self.raw = NumberGrid(self.att.scores[f][None, :], cell_w=cw, cell_h=ch).move_to(self.grid.boxes[f])
-        matrix = VGroup(self.grid, self.keys, self.empty, self.raw, self.key_axis, self.query_axis,
-                        self.focus_band)
+        return VGroup(self.grid, self.keys, self.empty, self.raw, self.key_axis, self.query_axis,
+                      self.focus_band)
 
-        # the focus on the left, its keys in a column on the right, a line to each as thick as its weight
+    def axis_names(self) -> tuple[VGroup, VGroup]:
+        """The keys' axis name over the key labels, the queries' level with it over the row labels."""
+        key_axis = label(self.t("common.keys_axis") + " →", S.LABEL_SIZE, S.K_COLOR)
+        key_axis.next_to(self.keys, UP, buff=S.GAP / 2)
+        key_axis.set_x(self.grid.boxes.get_center()[0])
+        query_axis = label(self.t("common.queries_axis") + " ↓", S.LABEL_SIZE, S.Q_COLOR)
+        query_axis.match_y(key_axis).align_to(self.grid.row_labels, RIGHT)
+        room = query_axis.get_right()[0] + S.GAP - key_axis.get_left()[0]
+        if room > 0:  # a narrow matrix: keep the two axis names apart
+            key_axis.shift(RIGHT * room)
+        return key_axis, query_axis
+
+    def build_fan(self) -> VGroup:
+        """The focus on the left, its keys in a column on the right, a line to each as thick as its weight."""
         src = TokenChip(self.lesson.focus, S.EMPHASIS, S.LABEL_SIZE)
-        keys = VGroup(*(TokenChip(t, S.K_COLOR, S.LABEL_SIZE) for t in toks))
+        keys = VGroup(*(TokenChip(t, S.K_COLOR, S.LABEL_SIZE) for t in self.att.tokens))
         keys.arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
         src.next_to(keys, LEFT, buff=S.BIG_GAP * 2)
         pcts = VGroup(*(
@@ -112,14 +134,11 @@ class AttentionMatrix(LessonScene):
         ends = [Point(c.get_left()) for c in keys]
         self.fan_lines = attention_lines(Point(src.get_right()), ends, self.w)
         self.fan = VGroup(src, keys, pcts)
-        fan = VGroup(self.fan, self.fan_lines)
-        lines_note = self.t("lines_note_flat" if self.flat else "lines_note")
-        self.note = caption_box([lines_note, self.t("mix_note")], S.LABEL_SIZE, S.TEXT)
-        self.note[1].set_color(S.EMPHASIS)
-        panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
-        body = VGroup(matrix, panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
-        self.place_body(body)
-        # the focus row's caption, right of the matrix, where the panel goes later
+        return VGroup(self.fan, self.fan_lines)
+
+    def build_captions(self):
+        """The focus row's caption, right of the matrix, where the panel goes later: the raw scores,
+        then the rule that made the weights; scaled down as the body was."""
         self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
                                   tex(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
         rule = tex(RULE_TEX[self.att.mode])
@@ -127,11 +146,8 @@ class AttentionMatrix(LessonScene):
         self.heat_caption = VGroup(label(caption, S.LABEL_SIZE, S.TEXT), rule)
         self.heat_caption.arrange(DOWN, buff=S.GAP / 2)
         for c in (self.raw_caption, self.heat_caption):
-            c.scale(self.grid.box(0, 0).width / cw)  # the body's scale-down
+            c.scale(self.grid.box(0, 0).width / CELL_W)  # the body's scale-down
             c.next_to(self.focus_band, RIGHT, buff=S.BIG_GAP)
-        # until the lines come, the matrix and its caption stand centred; they move aside for the panel
-        self.centring = LEFT * VGroup(matrix, self.heat_caption).get_center()[0]
-        VGroup(matrix, self.raw_caption, self.heat_caption).shift(self.centring)
 
     def key_labels(self, cw: float) -> VGroup:
         """The keys above the columns, one size for all; staggered on two lines if one is wider than

@@ -78,8 +78,15 @@ class Mistakes(LessonScene):
         """(a) q, k, v of the focus differ; its own key is not necessarily its best match."""
         self.beat("qkv")
         self.clear_body()
+        left = self.roles()
+        right = self.own_key()
+        body = VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP * 2)
+        self.place_body(body)
+        self.show_qkv(left, right)
+
+    def roles(self) -> VGroup:
+        """Left: one vector for three roles (wrong) against three projections (right)."""
         f, att = self.focus, self.att
-        # left: one vector for three roles (wrong) against three projections (right)
         eqs = VGroup(tex(r"q = k = v = x", color=S.WRONG), *(
             tex(source, color=c) for source, c in ((r"q = x W_Q", S.Q_COLOR), (r"k = x W_K", S.K_COLOR),
                                               (r"v = x W_V", S.V_COLOR))))
@@ -90,6 +97,13 @@ class Mistakes(LessonScene):
         one = VGroup(eqs[0], rows[0])
         roles = VGroup(*(VGroup(e, r) for e, r in zip(eqs[1:], rows[1:])))
         left = VGroup(left_wrong, one, left_right, roles)
+        self.place_roles(left, eqs, rows)
+        return left
+
+    @staticmethod
+    def place_roles(left: VGroup, eqs: VGroup, rows: VGroup) -> None:
+        """Each equation beside its vector, the wrong way above the right one."""
+        _, one, left_right, roles = left
         for line in (one, *roles):
             line.arrange(RIGHT, buff=S.GAP)
         roles.arrange(DOWN, buff=S.GAP / 2)
@@ -100,7 +114,9 @@ class Mistakes(LessonScene):
             e.shift(RIGHT * (eq_right - e.get_right()[0]))
             r.shift(RIGHT * (eq_right + S.GAP - r.get_left()[0]))
 
-        # right: the focus's raw scores against every key, its own key against the best one
+    def own_key(self) -> VGroup:
+        """Right: the focus's raw scores against every key, its own key against the best one."""
+        f, att = self.focus, self.att
         scores = att.scores[f]
         best = int(np.argmax(scores))
         same = best == f
@@ -110,8 +126,21 @@ class Mistakes(LessonScene):
         grid_t = label(self.t("score_row", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
         right_wrong = self.verdict(False, self.t("self_wrong", focus=self.lesson.focus))
         right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"))
+        marks, tags = self.own_key_marks(grid, best)
+        grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
+        scored = VGroup(grid_t, grid, marks, tags)
+        right = VGroup(right_wrong, right_right, scored)
+        right_right.next_to(right_wrong, DOWN, buff=S.BIG_GAP, aligned_edge=LEFT)
+        scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT).shift(RIGHT * S.BIG_GAP)
+        return right
+
+    def own_key_marks(self, grid: NumberGrid, best: int) -> tuple[VGroup, VGroup]:
+        """The best key's cell framed in yellow and, when the focus's own key is another one, that cell
+        in vermillion; beside each a tag with its score."""
+        f, att = self.focus, self.att
+        scores = att.scores[f]
         marks = VGroup(self.mark_cell(grid, best, 0, S.HIGHLIGHT, buff=0))
-        if same:
+        if best == f:
             tags = VGroup(label(self.t("self_best_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
                           .next_to(grid.box(f, 0), RIGHT, buff=S.GAP))
         else:
@@ -122,14 +151,12 @@ class Mistakes(LessonScene):
                 label(self.t("best_cell", value=number_text(scores[best]), token=att.tokens[best]),
                       S.LABEL_SIZE, S.HIGHLIGHT).next_to(grid.box(best, 0), RIGHT, buff=S.GAP),
             )
-        grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
-        scored = VGroup(grid_t, grid, marks, tags)
-        right = VGroup(right_wrong, right_right, scored)
-        right_right.next_to(right_wrong, DOWN, buff=S.BIG_GAP, aligned_edge=LEFT)
-        scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT).shift(RIGHT * S.BIG_GAP)
+        return marks, tags
 
-        body = VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP * 2)
-        self.place_body(body)
+    def show_qkv(self, left: VGroup, right: VGroup) -> None:
+        """The left column line by line, then the verdicts on the right and the framed cells."""
+        left_wrong, one, left_right, roles = left
+        right_wrong, right_right, (grid_t, grid, marks, tags) = right
         self.play(FadeIn(left_wrong))
         self.play(FadeIn(one))
         self.play(FadeIn(left_right))

@@ -84,35 +84,10 @@ class Mixing(LessonScene):
 
     def build_table(self):
         """weights × values = weighted rows, then the column sums under a rule: built once, placed once."""
-        toks = self.att.tokens
-        v = self.att.v
         self.cw = cell_width_for(self.dims)
-        self.vgrid = NumberGrid(v, col_labels=self.dims, cell_w=self.cw)
-        self.vgrid.boxes.set_stroke(S.V_COLOR, width=2)
-        self.wcol = NumberGrid(self.w[:, None], row_labels=toks, fills=S.heat_color)
-        self.wcol.shift(self.vgrid.boxes.get_left() - self.wcol.boxes.get_right() + LEFT * S.BIG_GAP)
-        self.times = VGroup(*(
-            label("×", S.BODY_SIZE, S.DIM).move_to(
-                (self.wcol.box(i, 0).get_right() + self.vgrid.box(i, 0).get_left()) / 2)
-            for i in range(len(toks))
-        ))
-        col_top = self.vgrid.col_labels.get_top()[1]
-        self.w_head = word(self.t("weights_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
-        self.w_head.next_to(self.wcol.boxes, UP, buff=S.GAP / 2)
-        self.w_head.align_to(self.wcol.boxes, RIGHT)
-        self.v_head = word(self.t("common.value"), S.LABEL_SIZE, S.V_COLOR)
-        self.wv_head = word(self.t("weighted"), S.LABEL_SIZE, S.V_COLOR)
-        for h in (self.v_head, self.wv_head):
-            h.move_to([self.vgrid.boxes.get_center()[0], col_top, 0], aligned_edge=DOWN).shift(UP * S.GAP / 2)
-        self.w_head.match_y(self.v_head)
-
-        self.rule = Line(self.vgrid.boxes.get_left(), self.vgrid.boxes.get_right(), stroke_color=S.DIM)
-        self.rule.next_to(self.vgrid.boxes, DOWN, buff=S.GAP)
-        self.outv = vector(self.out, S.V_COLOR, cell_w=self.cw)
-        self.outv.next_to(self.rule, DOWN, buff=S.GAP).align_to(self.vgrid.boxes, LEFT)
-        self.out_label = word(self.t("output_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
-        self.out_label.next_to(self.outv.boxes, LEFT, buff=S.GAP)
-
+        self.build_rows()
+        self.build_heads()
+        self.build_sum()
         self.formula = tex(r"o", "=", r"\sum_j", r"w_j\,", r"v_j")
         self.formula[-1].set_color(S.V_COLOR)
         table = VGroup(self.wcol, self.times, self.vgrid, self.w_head, self.v_head, self.wv_head,
@@ -124,6 +99,40 @@ class Mixing(LessonScene):
             VGroup(self.wcol.row_labels[self.top], self.wcol.row(self.top), self.vgrid.row(self.top)),
             self.vgrid.box(self.top, 0).height, S.EMPHASIS)
         self.arrows = VGroup(*(label("→", S.BODY_SIZE, S.DIM).move_to(t) for t in self.times))
+
+    def build_rows(self):
+        """The values, one row per token; left of them the focus's weights, a × between each pair."""
+        toks = self.att.tokens
+        self.vgrid = NumberGrid(self.att.v, col_labels=self.dims, cell_w=self.cw)
+        self.vgrid.boxes.set_stroke(S.V_COLOR, width=2)
+        self.wcol = NumberGrid(self.w[:, None], row_labels=toks, fills=S.heat_color)
+        self.wcol.shift(self.vgrid.boxes.get_left() - self.wcol.boxes.get_right() + LEFT * S.BIG_GAP)
+        self.times = VGroup(*(
+            label("×", S.BODY_SIZE, S.DIM).move_to(
+                (self.wcol.box(i, 0).get_right() + self.vgrid.box(i, 0).get_left()) / 2)
+            for i in range(len(toks))
+        ))
+
+    def build_heads(self):
+        """The columns' heads on one line: the weights, and the values (later: the weighted values)."""
+        col_top = self.vgrid.col_labels.get_top()[1]
+        self.w_head = word(self.t("weights_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
+        self.w_head.next_to(self.wcol.boxes, UP, buff=S.GAP / 2)
+        self.w_head.align_to(self.wcol.boxes, RIGHT)
+        self.v_head = word(self.t("common.value"), S.LABEL_SIZE, S.V_COLOR)
+        self.wv_head = word(self.t("weighted"), S.LABEL_SIZE, S.V_COLOR)
+        for h in (self.v_head, self.wv_head):
+            h.move_to([self.vgrid.boxes.get_center()[0], col_top, 0], aligned_edge=DOWN).shift(UP * S.GAP / 2)
+        self.w_head.match_y(self.v_head)
+
+    def build_sum(self):
+        """A rule under the values, the output under it, its label on the left."""
+        self.rule = Line(self.vgrid.boxes.get_left(), self.vgrid.boxes.get_right(), stroke_color=S.DIM)
+        self.rule.next_to(self.vgrid.boxes, DOWN, buff=S.GAP)
+        self.outv = vector(self.out, S.V_COLOR, cell_w=self.cw)
+        self.outv.next_to(self.rule, DOWN, buff=S.GAP).align_to(self.vgrid.boxes, LEFT)
+        self.out_label = word(self.t("output_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
+        self.out_label.next_to(self.outv.boxes, LEFT, buff=S.GAP)
 
     def values_and_weights(self):
         """The value of every token, and beside it the focus's weight for that token."""
@@ -155,6 +164,15 @@ class Mixing(LessonScene):
     def strengthened(self):
         """The output beside the focus's own value: the most-grown dimension framed."""
         self.beat("strengthened")
+        compared = self.comparison()
+        shares, mix_note = self.shares_chart()
+        self.place_strengthened(VGroup(compared, shares), mix_note)
+        self.show_comparison(compared)
+        self.mix = VGroup(*shares, mix_note)
+
+    def comparison(self) -> VGroup:
+        """The focus's own value over its output, each labelled, and under them the note on the
+        most-grown dimension: VGroup(VGroup(own, out, labels), note)."""
         focus = self.lesson.focus
         own = vector(self.own, S.V_COLOR, col_labels=self.dims, cell_w=self.cw)
         own_label = word(self.t("own_value", focus=focus), S.LABEL_SIZE, S.DIM)
@@ -170,14 +188,20 @@ class Mixing(LessonScene):
                      S.BODY_SIZE, S.HIGHLIGHT if self.grows else S.DIM)
         compare = VGroup(own, out, labels)
         note.next_to(compare, DOWN, buff=S.GAP)
+        return VGroup(compare, note)
 
+    def shares_chart(self) -> tuple[VGroup, VGroup]:
+        """Every key's share of the mix as bars under their title; the note that the output is a mix."""
         step = cell_width_for(self.att.tokens, minimum=S.BAR_W + S.GAP)
         bars = WeightBars(self.w, self.att.tokens, fills=S.heat_color, max_height=S.BAR_MAX_H / 2,
                           buff=step - S.BAR_W)
-        bars_title = label(self.t("shares", focus=focus), S.BODY_SIZE, S.TEXT)
+        bars_title = label(self.t("shares", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
         mix_note = label(self.t("mix_note"), S.BODY_SIZE, S.EMPHASIS)
         shares = VGroup(bars_title, bars).arrange(DOWN, buff=S.GAP)
-        top = VGroup(VGroup(compare, note), shares)
+        return shares, mix_note
+
+    def place_strengthened(self, top: VGroup, mix_note: VGroup):
+        """The comparison and the shares on top, the note under them, the whole at the largest size."""
         body = VGroup(top, mix_note)
         w, h = self.body_box()
         scale = {}
@@ -190,8 +214,11 @@ class Mixing(LessonScene):
         body.arrange(DOWN, buff=S.BIG_GAP)
         fit(body, w * S.SHARE_BODY, h)  # some air at the sides too
         self.place_body(body)
-        mix = VGroup(bars_title, bars, mix_note)
 
+    def show_comparison(self, compared: VGroup):
+        """The table makes way; the output moves into the comparison; the own value and the note."""
+        (own, out, (own_label, out_label)), note = compared
+        g = self.grown
         self.play(FadeOut(VGroup(self.formula, self.wcol, self.arrows, self.vgrid, self.w_head,
                                  self.wv_head, self.rule, self.top_frame)), run_time=S.FAST)
         self.play(ReplacementTransform(VGroup(self.outv, self.out_label), VGroup(out, out_label)))
@@ -203,7 +230,6 @@ class Mixing(LessonScene):
             self.play(FadeIn(frame), Write(note))
         else:
             self.play(Write(note))
-        self.mix = mix
 
     def still_a_mix(self):
         """Every key's share of the mix: the output is a blend, not one token's value."""

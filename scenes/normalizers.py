@@ -182,6 +182,25 @@ class Normalizers(LessonScene):
         """The values, their mean, and the three outputs: Uniform's output is the mean."""
         self.beat("outputs")
         self.clear_body()
+        left = self.values_and_mean()
+        right = self.mode_outputs()
+        last = len(MODES) - 1
+        mean, outs = left[2][0], right[1]
+        right.next_to(left, RIGHT, buff=S.BIG_GAP * 2)
+        right.shift(UP * (mean.get_y() - outs.row(last).get_y()))  # Uniform beside the mean
+        pair = VGroup(_frame(mean), _frame(outs.row(last)))
+        same = np.allclose(self.runs["uniform"].output[self.focus], self.att.v.mean(axis=0))
+        eq = label(self.t("equal" if same else "differ"), S.LABEL_SIZE, S.HIGHLIGHT)
+        notes = VGroup(label(self.t("mean_note"), S.LABEL_SIZE, S.TEXT),
+                       label(self.t("not_zero"), S.LABEL_SIZE, S.TEXT)).arrange(DOWN, buff=S.GAP / 2)
+        grids = VGroup(left, right, pair)
+        eq.next_to(pair, DOWN, buff=S.GAP / 2).match_x(VGroup(pair[0], pair[1]))
+        body = VGroup(VGroup(grids, eq), notes).arrange(DOWN, buff=S.BIG_GAP)
+        self.place_body(body)
+        self.show_outputs(left, right, pair, eq, notes)
+
+    def values_and_mean(self) -> VGroup:
+        """The values under their title, their mean under them: VGroup(title, values, (mean, label))."""
         att = self.att
         v = NumberGrid(att.v, row_labels=att.tokens, col_labels=self.dims, color=S.V_COLOR)
         v.boxes.set_stroke(S.V_COLOR, width=2)
@@ -193,8 +212,10 @@ class Normalizers(LessonScene):
             RIGHT * (v.boxes.get_left()[0] - mean.get_left()[0]))
         v_t = label(self.t("values"), S.LABEL_SIZE, S.V_COLOR)
         v_t.next_to(v, UP, buff=S.GAP)
-        left = VGroup(v_t, v, mean_g)
+        return VGroup(v_t, v, mean_g)
 
+    def mode_outputs(self) -> VGroup:
+        """The focus's output in every mode, one row each, under their title: VGroup(title, grid)."""
         outs = NumberGrid(np.stack([self.runs[m].output[self.focus] for m in MODES]), col_labels=self.dims,
                           color=S.V_COLOR)
         outs.boxes.set_stroke(S.V_COLOR, width=2)
@@ -204,18 +225,11 @@ class Normalizers(LessonScene):
         even_labels(outs.col_labels)
         o_t = label(self.t("outputs", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
         o_t.next_to(outs, UP, buff=S.GAP)
-        right = VGroup(o_t, outs)
-        right.next_to(left, RIGHT, buff=S.BIG_GAP * 2)
-        right.shift(UP * (mean.get_y() - outs.row(len(MODES) - 1).get_y()))  # Uniform beside the mean
-        pair = VGroup(_frame(mean), _frame(outs.row(len(MODES) - 1)))
-        same = np.allclose(self.runs["uniform"].output[self.focus], att.v.mean(axis=0))
-        eq = label(self.t("equal" if same else "differ"), S.LABEL_SIZE, S.HIGHLIGHT)
-        notes = VGroup(label(self.t("mean_note"), S.LABEL_SIZE, S.TEXT),
-                       label(self.t("not_zero"), S.LABEL_SIZE, S.TEXT)).arrange(DOWN, buff=S.GAP / 2)
-        grids = VGroup(left, right, pair)
-        eq.next_to(pair, DOWN, buff=S.GAP / 2).match_x(VGroup(pair[0], pair[1]))
-        body = VGroup(VGroup(grids, eq), notes).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body)
+        return VGroup(o_t, outs)
+
+    def show_outputs(self, left: VGroup, right: VGroup, pair: VGroup, eq: Text, notes: VGroup):
+        """The values, the mean, the outputs, the framed pair and its verdict, the notes."""
+        v_t, v, mean_g = left
         self.play(FadeIn(v_t), FadeIn(v))
         self.play(FadeIn(mean_g, shift=DOWN * S.GAP / 2))
         self.play(FadeIn(right))

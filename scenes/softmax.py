@@ -72,6 +72,26 @@ class Softmax(LessonScene):
     def build(self):
         """Everything the scene shows, laid out once: the bars (scores, and the weights they become)
         over the key axis, the formula beside them, and below them a slot for the sum and the reading."""
+        bars = self.score_bars()
+        # new_values() places bars by the positions WeightBars was built at: make the target now
+        weights = bars.new_values(self.row, scale_to=1, fills=S.heat_color)
+        axis, axis_name = self.key_axis(bars)
+        chart = VGroup(bars, weights, axis, axis_name)
+        head_scores, head_weights = self.chart_heads(chart, bars)
+        side = self.formula_beside(bars, axis_name)
+        unit_bar = self.unit_bar(chart, bars)
+        sums = self.paragraph("shown", S.BODY_SIZE, S.TEXT)
+        reading = self.paragraph("reading" if self.rest else "reading_pair", S.BODY_SIZE, S.TEXT)
+        self.place_all(VGroup(head_scores, head_weights, chart, side), unit_bar, bars, (sums, reading))
+        self.bars, self.weights, self.axis, self.axis_name = bars, weights, axis, axis_name
+        self.head_scores, self.head_weights = head_scores, head_weights
+        self.formula, self.formula_note = side
+        self.stack, self.brace, self.exact = unit_bar
+        self.sums, self.reading_text = sums, reading
+
+    def score_bars(self) -> WeightBars:
+        """The focus row's scaled scores as bars, about half the width whatever n is; the key names
+        kept clear of bars that hang below the line; the focus's name in purple."""
         a, f = self.att, self.focus
         step = self.body_box()[0] / 2 / a.n  # the chart takes about half the width, whatever n is
         bar_w = float(np.clip(step * 2 / 3, S.BAR_W, S.BAR_W * 2))
@@ -82,25 +102,38 @@ class Softmax(LessonScene):
         if clash > 0:  # negative scores hang below the line: keep the key names clear of them
             bars.token_labels.shift(DOWN * clash)
         bars.token_labels[f][1].set_color(S.EMPHASIS)
-        # new_values() places bars by the positions WeightBars was built at: make the target now
-        weights = bars.new_values(self.row, scale_to=1, fills=S.heat_color)
+        return bars
+
+    def key_axis(self, bars: WeightBars) -> tuple[Arrow, VGroup]:
+        """An arrow under the key names, and its name at its tip."""
         axis = Arrow(bars.baseline.get_left(), bars.baseline.get_right(), buff=0, stroke_color=S.GRID,
                      stroke_width=2, max_tip_length_to_length_ratio=S.GAP * 2 / 3 / bars.baseline.width)
         axis.next_to(bars.token_labels, DOWN, buff=S.GAP / 2)
         axis_name = word(self.t("key_axis", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
         axis_name.next_to(axis, RIGHT, buff=S.GAP / 2)
-        chart = VGroup(bars, weights, axis, axis_name)
-        head_scores = word(self.t(f"scores_of_{a.mode}", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
+        return axis, axis_name
+
+    def chart_heads(self, chart: VGroup, bars: WeightBars) -> tuple[VGroup, VGroup]:
+        """What the bars show, before and after the softmax, both in one place above the chart."""
+        head_scores = word(self.t(f"scores_of_{self.att.mode}", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
         head_weights = word(self.t("weights_of", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
         for h in (head_scores, head_weights):
             h.next_to(chart, UP, buff=S.GAP).match_x(bars.baseline)
+        return head_scores, head_weights
+
+    def formula_beside(self, bars: WeightBars, axis_name: VGroup) -> VGroup:
+        """The softmax formula and its note, right of the bars, level with their middle."""
         formula = tex(r"w_j", "=", r"{e^{s_j}", r"\over", r"\sum_i e^{s_i}}")
         formula_note = self.paragraph("formula_note", S.LABEL_SIZE, S.DIM)
         side = VGroup(formula, formula_note).arrange(DOWN, buff=S.GAP)
         side.next_to(VGroup(bars.bars, bars.baseline), RIGHT, buff=S.BIG_GAP * 2)
         side.shift(UP * (bars.baseline.get_y() + bars.max_height / 2 - side.get_y()))
         side.set_x(max(side.get_x(), axis_name.get_right()[0] - side.width / 2))
-        # the slot: the stacked unit bar with its brace, then the sum (beat 3) or the reading (beat 4)
+        return side
+
+    def unit_bar(self, chart: VGroup, bars: WeightBars) -> VGroup:
+        """The slot under the chart: the weights stacked into one bar as wide as the axis, its brace
+        and the exact sum."""
         unit = bars.baseline.width
         stack = VGroup(*(
             Rectangle(width=x * unit, height=S.BAR_W / 2, stroke_color=S.BACKGROUND, stroke_width=2,
@@ -111,23 +144,21 @@ class Softmax(LessonScene):
         exact = self.paragraph("exact", S.LABEL_SIZE, S.TEXT).next_to(brace, DOWN, buff=S.GAP / 3)
         unit_bar = VGroup(stack, brace, exact).next_to(chart, DOWN, buff=S.BIG_GAP)
         unit_bar.match_x(bars.baseline)
-        sums = self.paragraph("shown", S.BODY_SIZE, S.TEXT)
-        reading = self.paragraph("reading" if self.rest else "reading_pair", S.BODY_SIZE, S.TEXT)
-        tallest = max((sums, reading), key=lambda m: m.height).copy()
+        return unit_bar
+
+    def place_all(self, body: VGroup, unit_bar: VGroup, bars: WeightBars, lines: tuple[VGroup, ...]):
+        """Place the body and the unit bar with room under it for the tallest of the lines (the sum of
+        beat 3, the reading of beat 4), then put each line there, scaled as the body was."""
+        tallest = max(lines, key=lambda m: m.height).copy()
         tallest.next_to(unit_bar, DOWN, buff=S.GAP).match_x(bars.baseline)
         natural = bars.baseline.width
-        self.place_body(VGroup(head_scores, head_weights, chart, side, unit_bar, tallest))
+        self.place_body(VGroup(*body, unit_bar, tallest))
         factor = bars.baseline.width / natural  # what place_body did; the slot's lines follow it
-        for m in (sums, reading):
+        for m in lines:
             m.scale(factor)
             fit(m, self.body_box()[0], m.height)
             m.next_to(unit_bar, DOWN, buff=S.GAP * factor).match_x(bars.baseline)
             m.shift(RIGHT * self.inside(m))
-        self.bars, self.weights, self.axis, self.axis_name = bars, weights, axis, axis_name
-        self.head_scores, self.head_weights, self.formula, self.formula_note = (
-            head_scores, head_weights, formula, formula_note)
-        self.stack, self.brace, self.exact, self.sums, self.reading_text = (
-            stack, brace, exact, sums, reading)
 
     @staticmethod
     def inside(m) -> float:

@@ -92,6 +92,11 @@ class NumberGrid(VGroup):
         self.shared = formatter is None  # one table, one number format (recomputed for new values)
         self.formatter = formatter or shared_format(self.values)
         self.number_size = number_size
+        self._add_cells(cell_w, cell_h)
+        self._add_labels(row_labels or [], col_labels or [], cell_w, cell_h, label_color, label_size)
+
+    def _add_cells(self, cell_w: float, cell_h: float) -> None:
+        """The boxes, rows stacked, and a number in each."""
         r, c = self.values.shape
         self.boxes = VGroup(*(
             VGroup(*(self._box(i, j, cell_w, cell_h) for j in range(c))).arrange(RIGHT, buff=0)
@@ -102,13 +107,17 @@ class NumberGrid(VGroup):
             for i in range(r)
         ))
         self.add(self.boxes, self.numbers)
+
+    def _add_labels(self, row_labels: Sequence[str], col_labels: Sequence[str], cell_w: float,
+                    cell_h: float, color: ManimColor, size: float) -> None:
+        """A label left of every row and over every column (one size, one baseline: label_line)."""
         self.row_labels = VGroup(*(
-            word(t, label_size, label_color).next_to(self.boxes[i], LEFT, buff=S.ROW_LABEL_GAP)
-            for i, t in enumerate(row_labels or [])
+            word(t, size, color).next_to(self.boxes[i], LEFT, buff=S.ROW_LABEL_GAP)
+            for i, t in enumerate(row_labels)
         ))
         self.col_labels = VGroup(*(
-            word(t, label_size, label_color).set_x(self.boxes[0][j].get_x())
-            for j, t in enumerate(col_labels or [])
+            word(t, size, color).set_x(self.boxes[0][j].get_x())
+            for j, t in enumerate(col_labels)
         ))
         label_line(self.col_labels, cell_w, self.boxes.get_top()[1] + S.COL_LABEL_GAP, UP,
                    max_height=cell_h * S.COL_LABEL_MAX_H)

@@ -1,0 +1,84 @@
+"""No function or method in the scene code is longer than MAX_LINES: a long one is split into helpers
+that each do one thing (build the mobjects from the core's arrays, place them, animate them). A
+function's length runs from its `def` line to its last line, decorators excluded."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FOLDERS = ("scenes",)  # folders (relative to the repository) whose every .py file is checked
+MAX_LINES = 40
+
+
+def sources(folders: tuple[str, ...] | None = None) -> list[Path]:
+    """Every .py file under the folders (FOLDERS by default)."""
+    return sorted(p for folder in folders or FOLDERS for p in (ROOT / folder).rglob("*.py"))
+
+
+def too_long(files: list[Path], limit: int = MAX_LINES) -> list[str]:
+    """`file:line name (N lines)` for every function or method (nested ones too) over `limit` lines."""
+    found = []
+    for path in files:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = node.end_lineno - node.lineno + 1
+                if lines > limit:
+                    found.append((path, node.lineno,
+                                  f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({lines} lines)"))
+    return [line for *_, line in sorted(found)]
+
+
+def test_the_check_reads_the_scene_code():
+    files = sources()
+    assert len(files) > 15 and ROOT / "scenes" / "common" / "mobjects.py" in files
+
+
+def test_no_function_is_too_long():
+    found = too_long(sources())
+    assert found == [], (f"functions over {MAX_LINES} lines (split them into helpers that build, place "
+                         "and animate):\n" + "\n".join(found))
+
+
+def function(name: str, body_lines: int, indent: str = "") -> str:
+    """A function whose def line plus body is 1 + body_lines lines long."""
+    return f"{indent}def {name}():\n" + "".join(f"{indent}    x{i} = {i}\n" for i in range(body_lines))
+
+
+@pytest.mark.parametrize("module,text,expected", [
+    ("scenes/bad.py", function("build", MAX_LINES), ["scenes/bad.py:1 build (41 lines)"]),
+    ("scenes/common/bad.py", "class Scene:\n    @property\n" + function("step", MAX_LINES + 4, "    "),
+     ["scenes/common/bad.py:3 step (45 lines)"]),
+    ("scenes/bad.py", "def outer():\n" + function("inner", MAX_LINES, "    "),
+     ["scenes/bad.py:1 outer (42 lines)", "scenes/bad.py:2 inner (41 lines)"]),
+    ("scenes/bad.py", "async def play():\n" + "".join(f"    y{i} = {i}\n" for i in range(MAX_LINES)),
+     ["scenes/bad.py:1 play (41 lines)"]),
+], ids=["function", "decorated-method", "nested", "async"])
+def test_the_check_names_the_long_function(tmp_path, monkeypatch, module, text, expected):
+    """The check fails, naming file, line, function and length, on a planted long function; a function
+    of exactly MAX_LINES lines (decorators not counted) passes."""
+    fake_root = tmp_path / "root"
+    path = fake_root / module
+    path.parent.mkdir(parents=True)
+    path.write_text(text + "@decorated\n" + function("at_the_bound", MAX_LINES - 1), encoding="utf-8")
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake_root)
+    assert too_long(sources()) == expected
+
+
+def test_more_folders_can_be_checked(tmp_path, monkeypatch):
+    """A folder outside FOLDERS is not read until it is added to FOLDERS."""
+    fake_root = tmp_path / "root"
+    for module in ("scenes/ok.py", "attention_lesson/bad.py"):
+        path = fake_root / module
+        path.parent.mkdir(parents=True)
+        path.write_text(function("render", MAX_LINES if "bad" in module else 1), encoding="utf-8")
+    this = __import__(__name__, fromlist=["ROOT"])
+    monkeypatch.setattr(this, "ROOT", fake_root)
+    assert too_long(sources()) == []
+    monkeypatch.setattr(this, "FOLDERS", ("scenes", "attention_lesson"))
+    assert too_long(sources()) == ["attention_lesson/bad.py:1 render (41 lines)"]
