@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..pipeline.runner import beat_count
 
@@ -30,6 +28,9 @@ class Bars:
         return False
 
     def start(self, jobs) -> None:
+        from rich.console import Console  # only when something renders: a re-run with nothing to do is quicker
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
         columns = (TextColumn(f"{{task.description:<{WIDTH}}}"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn())
         # refreshed on every event, not by rich's own thread: render workers are forked while the
