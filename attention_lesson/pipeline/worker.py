@@ -225,9 +225,9 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
     tune_malloc()
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
-    if job.lesson is None:  # a job planned elsewhere: its lesson file
-        job.lesson = load(job.options.lesson)
     try:
+        if job.lesson is None:  # a job made without one: its lesson file
+            job.lesson = load(job.options.lesson)
         with tempconfig(manim_config(job, media_dir, tmp, quiet)):
             files, voice = MAKERS[job.options.kind](job, job.scene.load(), media_dir, tmp, on_beat)
         manifest.move_into(files, job.out_dir)
