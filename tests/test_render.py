@@ -203,12 +203,19 @@ def leftovers(folder):
     return sorted(p.name for p in folder.iterdir() if p.name.startswith(".tmp-")) if folder.exists() else []
 
 
+def _default_sigint() -> None:
+    """Ctrl-C as a terminal gives it: a shell that runs the tests in the background (`make test &`, a CI
+    runner) starts them with SIGINT ignored, the children inherit that, and Python then installs no
+    KeyboardInterrupt handler at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def cli_process(cwd, *args, **kwargs):
     """`attention-lesson ARGS` in a process of its own (fixture scenes registered)."""
     root = Path(__file__).resolve().parent.parent
     return subprocess.Popen([sys.executable, "-m", "tests.fixtures.cli_with_fixtures", *args], cwd=cwd,
                             env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, **kwargs)
+                            stderr=subprocess.STDOUT, preexec_fn=_default_sigint, **kwargs)
 
 
 def test_quiet_hides_manim_warnings(tmp_path):
