@@ -30,9 +30,6 @@ class Color(str):
         return Color("#" + "".join(f"{round(c * 255):02X}" for c in a + (b - a) * alpha))
 
 
-def interpolate_color(a: Color, b: Color, alpha: float) -> Color:
-    return Color(a).interpolate(b, alpha)
-
 # -- palette ------------------------------------------------------------------------------------
 BACKGROUND = Color("#111318")
 TEXT = Color("#EDEDED")
@@ -58,7 +55,7 @@ def heat_color(value: float, low: float = 0.0, high: float = 1.0) -> Color:
     t = 0.0 if high == low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
     pos = t * (len(HEAT_STOPS) - 1)
     i = min(int(pos), len(HEAT_STOPS) - 2)
-    return interpolate_color(HEAT_STOPS[i], HEAT_STOPS[i + 1], pos - i)
+    return HEAT_STOPS[i].interpolate(HEAT_STOPS[i + 1], pos - i)
 
 
 def text_on(fill) -> Color:

@@ -98,11 +98,10 @@ def _expand_variant(v: Variant, batch_plan: BatchPlan, products: dict, token: st
             tasks.setdefault(key, Task(key, [], scene=j)).units.append(Unit(v, j.key, job=j))
             scene_tasks[j.id] = key
         for pj in report.products:
-            _product_task(v, pj, report.jobs, scene_tasks, token, tasks, fresh)
+            _product_task(v, pj, scene_tasks, token, tasks, fresh)
 
 
-def _product_task(v: Variant, pj: ProductJob, jobs: list[Job], scene_tasks: dict, token: str, tasks: dict,
-                  fresh: list) -> None:
+def _product_task(v: Variant, pj: ProductJob, scene_tasks: dict, token: str, tasks: dict, fresh: list) -> None:
     unit = Unit(v, pj.product.name, product=pj)
     if pj.fresh:
         fresh.append(unit)
@@ -110,7 +109,7 @@ def _product_task(v: Variant, pj: ProductJob, jobs: list[Job], scene_tasks: dict
     key = f"{pj.product.name}-{pj.digest[:16]}-{token}"
     if key not in tasks:
         inputs = [(scene_tasks[j.id], None) if j.id in scene_tasks else (None, Unit(v, j.key, job=j))
-                  for j in jobs]
+                  for j in pj.jobs]
         tasks[key] = Task(key, [], product=pj.product, args=pj.args, inputs=inputs)
     tasks[key].units.append(unit)
 
