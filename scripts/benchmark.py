@@ -17,6 +17,10 @@
 6. with --rerun: `lesson`, `render --all`, `slides`, `handout`, `sheet` and `voice script` of the
    default lesson, each once from nothing and then five times with nothing changed (the median and
    the slowest re-run; whether lesson.mp4 was left untouched).
+7. with --holds SCENE...: each scene rendered alone (`render SCENE -j 1`, fresh output folder), silent
+   and with the draft voice, with held frames converted once (`pipeline/holds.py`) against manim's
+   conversion of every frame (`ATTENTION_LESSON_HOLDS=manim`), the two side by side, --repeats times
+   (alternating which goes first); the median and the fastest of each (docs/performance.md).
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -179,6 +183,34 @@ def rerun_benchmark(work: Path) -> dict:
     return result
 
 
+def holds_run(work: Path, scene: str, quality: str, voice: bool, mode: str) -> float:
+    """One scene rendered from nothing, held frames converted once ("once") or by manim ("manim")."""
+    out = work / "holds-out"
+    shutil.rmtree(out, ignore_errors=True)
+    env = {k: v for k, v in os.environ.items() if k != "ATTENTION_LESSON_HOLDS"}
+    env["PYTHONPATH"] = str(ROOT)  # this checkout's code, whichever the environment installed
+    if mode == "manim":
+        env["ATTENTION_LESSON_HOLDS"] = "manim"
+    voiced = ["--voice", "draft"] if voice else []
+    cli_main = "from attention_lesson.cli import main; main()"
+    return timed([sys.executable, "-c", cli_main, "render", scene, "--quality", quality, "--out", str(out),
+                  "-j", "1", "-q", *voiced], cwd=work, env=env)
+
+
+def holds_benchmark(work: Path, quality: str, scenes: list[str], repeats: int) -> dict:
+    """Per scene, silent and voiced: seconds with manim's held frames and with ours, side by side."""
+    times: dict[str, list[float]] = {}
+    for r in range(repeats):
+        for scene in scenes:
+            for voice in (False, True):
+                for mode in (("manim", "once") if r % 2 == 0 else ("once", "manim")):
+                    key = f"{scene} {'voice' if voice else 'silent'} {mode}"
+                    times.setdefault(key, []).append(holds_run(work, scene, quality, voice, mode))
+                    print(f"{key}: {times[key][-1]:.1f} s", flush=True)
+    return {k: {"median_s": round(statistics.median(v), 1), "min_s": round(min(v), 1),
+                "runs": [round(x, 1) for x in v]} for k, v in times.items()}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quality", nargs="+", default=None, choices=list(MANIM_Q),
@@ -191,7 +223,15 @@ def main() -> None:
     ap.add_argument("--rerun", action="store_true",
                     help="Only time re-runs with nothing changed (lesson, render, slides, handout, sheet, "
                          "voice script), each after one cold run.")
+    ap.add_argument("--holds", nargs="+", metavar="SCENE",
+                    help="Only time held frames converted once against manim's way, for these scenes.")
+    ap.add_argument("--repeats", type=int, default=2, help="With --holds: runs of each (default 2).")
     args = ap.parse_args()
+    if args.holds:
+        for q in args.quality or ["high"]:
+            with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
+                print(json.dumps(holds_benchmark(Path(tmp), q, args.holds, args.repeats), indent=2))
+        return
     args.quality = args.quality or (["low"] if args.batch else ["low", "medium"])
     results = {}
     with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:

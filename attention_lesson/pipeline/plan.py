@@ -43,7 +43,7 @@ PIPELINE = Path(__file__).parent
 # every scene's output depends on these, besides its own file and words: the shared visuals, the core,
 # and the pipeline modules that turn a scene into files
 SHARED_CODE = (*sorted((SCENES_DIR / "common").glob("*.py")), *sorted((ROOT / "attention_core").glob("*.py")),
-               PIPELINE / "worker.py", PIPELINE / "ffmpeg.py", PIPELINE / "slides.py")
+               PIPELINE / "worker.py", PIPELINE / "ffmpeg.py", PIPELINE / "holds.py", PIPELINE / "slides.py")
 VOICE_CODE = (PIPELINE / "voice.py", SCENES_DIR / "common" / "speech.py")  # and i18n/<lang>/speech.toml
 
 

@@ -17,7 +17,7 @@ from attention_core import load
 from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
 
-from . import ffmpeg, manifest
+from . import ffmpeg, holds, manifest
 from .plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result, step_file
 from .voice import Voice, cut, mux, track
 
@@ -223,6 +223,7 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
     from manim import tempconfig
 
     tune_malloc()
+    holds.install()  # a held frame is converted to the video's pixel format once, not once a frame
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:

@@ -1,0 +1,133 @@
+"""Held frames converted once (pipeline/holds.py): the same packets as manim's own path for every
+format the pipeline writes, a hold showing its step's last drawn frame, and renders with holds that do
+not change (frames, frame count, duration) whether the optimisation is on or off."""
+
+import json
+import math
+import shutil
+import subprocess
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from attention_lesson.pipeline import ffmpeg, holds
+from scenes import registry
+from scenes.common.style import FAST
+from scenes.registry import SceneInfo
+
+from .cli_helpers import cli
+
+pytestmark = pytest.mark.render
+
+BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
+FORMATS = [  # (container, codec, pixel format, options): what the pipeline has manim write
+    ("mp4", "libx264", "yuv420p", ffmpeg.X264_OPTIONS),
+    ("webm", "libvpx-vp9", "yuv420p", {"crf": "23"}),
+    ("webm", "libvpx-vp9", "yuva420p", {"crf": "23"}),
+    ("mov", "prores_ks", "yuva444p10le", {"profile": "4444"}),
+]
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")
+
+
+def picture(seed: int, w: int = 96, h: int = 64) -> np.ndarray:
+    """An RGBA picture of a few rectangles, some of them half transparent."""
+    rng = np.random.default_rng(seed)
+    a = np.zeros((h, w, 4), np.uint8)
+    for _ in range(8):
+        x, y = rng.integers(0, w - 8), rng.integers(0, h - 8)
+        a[y:y + rng.integers(4, 32), x:x + rng.integers(4, 48)] = rng.integers(0, 256, 4)
+    return a
+
+
+def segment(tmp_path, fmt, mode: str, monkeypatch) -> bytes:
+    """One segment as manim's encoder writes it (a drawn frame, a hold of 30, again), as the md5 of
+    each video packet."""
+    from manim._config.video_encoder import VideoEncoderSpec
+    from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+    holds.install()
+    monkeypatch.setenv(holds.ENV, mode)
+    ext, codec, pix, options = fmt
+    spec = VideoEncoderSpec(ext, codec, pix, 96, 64, Fraction(15), tuple(options.items()))
+    target = tmp_path / f"{mode}.{ext}"
+    enc = VideoSegmentEncoder(target=target, spec=spec)
+    for seed in (1, 2):
+        enc.write_frame(picture(seed), repeat=1)
+        enc.write_frame(picture(seed + 10), repeat=30)
+    enc.finish()
+    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(target), "-map", "0:v", "-c", "copy", "-f",
+                           "framemd5", "-"], capture_output=True, check=True).stdout
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f"{f[1]}-{f[2]}")
+def test_same_packets_as_manims_path(tmp_path, monkeypatch, fmt):
+    ours, manims = (segment(tmp_path, fmt, mode, monkeypatch) for mode in ("", "manim"))
+    assert ours == manims
+    assert ours.count(b"\n0,") == 62  # every frame is encoded: constant frame rate
+
+
+def test_a_hold_is_converted_once(tmp_path, monkeypatch):
+    calls = []
+    real = holds.converted
+    monkeypatch.setattr(holds, "converted", lambda *a: calls.append(1) or real(*a))
+    segment(tmp_path, FORMATS[0], "", monkeypatch)
+    assert len(calls) == 2  # one per hold; the drawn frames go through manim's code
+
+
+def frames(path, alpha=False, w=854, h=480, decoder=("-c:v", "libvpx-vp9")):
+    """Every frame decoded, rgb24; with alpha rgba (for VP9 through libvpx, which decodes its alpha)."""
+    decoder = list(decoder) if alpha else []
+    raw = subprocess.run(["ffmpeg", "-v", "error", *decoder, "-i", str(path), "-f", "rawvideo", "-pix_fmt",
+                          "rgba" if alpha else "rgb24", "-"], capture_output=True, check=True).stdout
+    return np.frombuffer(raw, np.uint8).reshape(-1, h, w, 4 if alpha else 3)
+
+
+@pytest.fixture
+def blink(monkeypatch, tmp_path):
+    monkeypatch.setattr(registry, "SCENES", (BLINK,))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@needs_espeak
+def test_a_held_step_shows_its_last_drawn_frame(blink, monkeypatch):
+    """Every frame of a hold decodes to its step's last frame (ProRes codes each frame on its own, so
+    the same picture decodes the same; x264 refines a still picture over its first few frames), and
+    the render converted each hold once."""
+    saved = blink / "holds"
+    saved.mkdir()
+    real = holds.converted
+
+    def spy(stream, pixels):  # the render's worker is forked from this process: it has the spy
+        (saved / str(len(list(saved.iterdir())))).touch()
+        return real(stream, pixels)
+
+    monkeypatch.setattr(holds, "converted", spy)
+    cli("render", "blink", "--voice", "draft", "--format", "mov", "--transparent", "--out", "v", "-q")
+    steps = json.loads((blink / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
+    assert len(list(saved.iterdir())) == len(steps)  # one hold a step, each converted once
+    video, fps = frames(blink / "v" / "blink.mov", alpha=True, decoder=[]), 15
+    assert len(video) == round(steps[-1]["end"] * fps)
+    for s in steps:  # each step: one animation of FAST seconds (manim draws ceil(FAST * fps) frames)
+        first, end = round(s["start"] * fps) + math.ceil(FAST * fps), round(s["end"] * fps)
+        assert end - first >= 15, s  # the voice holds it a second or more
+        assert all(np.array_equal(f, video[end - 1]) for f in video[first:end]), s["step"]
+        assert not np.array_equal(video[first - 1], video[first])  # drawn, then held
+
+
+@needs_espeak
+@pytest.mark.parametrize("fmt", [("mp4",), ("webm",), ("webm", "--transparent")], ids="-".join)
+def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
+    ext = fmt[0]
+    cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", "once", "-q")
+    monkeypatch.setenv(holds.ENV, "manim")
+    cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", "each", "-q")
+    once, each = (blink / d / f"blink.{ext}" for d in ("once", "each"))
+    a, b = (frames(f, alpha="--transparent" in fmt) for f in (once, each))
+    assert a.shape == b.shape and np.array_equal(a, b)  # the same frames, as many
+    if "--transparent" in fmt:
+        assert a[..., 3].min() == 0 and a[..., 3].max() == 255  # the alpha was compared too
+    assert ffmpeg.duration(once) == ffmpeg.duration(each)
+    if ext == "mp4":
+        assert ffmpeg.video_duration(once) == ffmpeg.video_duration(each)
