@@ -1,17 +1,21 @@
-"""Held frames converted once (pipeline/holds.py): the same packets as manim's own path for every
-format the pipeline writes, a hold showing its step's last drawn frame, and renders with holds that do
-not change (frames, frame count, duration) whether the optimisation is on or off."""
+"""Held frames (pipeline/holds.py): converted once, the same packets as manim's own path for every
+format the pipeline writes; a hold that is a whole H.264 segment coded once and then repeated with
+skipped-macroblock P slices (pipeline/h264.py), read back by FFmpeg's own bitstream reader and decoder;
+a hold showing its step's last drawn frame; renders with holds that do not change (frames, frame count,
+duration) whether the optimisation is on or off."""
 
 import json
 import math
+import re
 import shutil
 import subprocess
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attention_lesson.pipeline import ffmpeg, holds
+from attention_lesson.pipeline import ffmpeg, h264, holds
 from scenes import registry
 from scenes.common.style import FAST
 from scenes.registry import SceneInfo
@@ -67,6 +71,59 @@ def test_same_packets_as_manims_path(tmp_path, monkeypatch, fmt):
     assert ours.count(b"\n0,") == 62  # every frame is encoded: constant frame rate
 
 
+def hold(tmp_path, monkeypatch, mode: str, frames: int, w: int = 320, h: int = 180) -> Path:
+    """A segment that is one hold (as manim writes a wait): one write of `frames` repeats."""
+    from manim._config.video_encoder import VideoEncoderSpec
+    from manim.scene.video_segment_encoder import VideoSegmentEncoder
+
+    holds.install()
+    monkeypatch.setenv(holds.ENV, mode)
+    spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", w, h, Fraction(30), tuple(ffmpeg.X264_OPTIONS.items()))
+    enc = VideoSegmentEncoder(target=tmp_path / f"hold-{mode or 'repeat'}.mp4", spec=spec)
+    enc.write_frame(picture(5, w, h), repeat=frames)
+    enc.finish()
+    return enc.target
+
+
+def trace(path: Path, field: str) -> list[int]:
+    """A slice header field of every picture, as FFmpeg's own H.264 reader (trace_headers) reads it."""
+    log = subprocess.run(["ffmpeg", "-v", "trace", "-i", str(path), "-c", "copy", "-bsf:v", "trace_headers",
+                          "-f", "null", "-"], capture_output=True, text=True, check=True).stderr
+    return [int(line.rsplit("=", 1)[1]) for line in log.splitlines() if re.search(rf"\] \d+ +{field} ", line)]
+
+
+def test_a_repeated_hold_is_a_valid_constant_rate_stream(tmp_path, monkeypatch):
+    repeat, manim = hold(tmp_path, monkeypatch, "", 150), hold(tmp_path, monkeypatch, "manim", 150)
+    a, b = (frames(p, w=320, h=180) for p in (repeat, manim))
+    assert len(a) == len(b) == 150 and ffmpeg.video_duration(repeat) == ffmpeg.video_duration(manim) == 5
+    packets = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                              "packet=pts,duration", "-of", "csv=p=0", str(repeat)],
+                             capture_output=True, text=True, check=True).stdout.split()
+    pts = sorted(int(p.split(",")[0]) for p in packets)
+    assert len(pts) == 150 and len({b - a for a, b in zip(pts, pts[1:])}) == 1  # one frame each, evenly
+    assert all(np.array_equal(f, a[-1]) for f in a[holds.SETTLE - 1:])  # the skipped slices change nothing
+    assert np.abs(a.astype(int) - b.astype(int)).mean() < 0.5  # the picture manim's path shows
+    frame_num, poc = trace(repeat, "frame_num"), trace(repeat, "pic_order_cnt_lsb")
+    assert len(frame_num) == len(poc) == 150
+    assert frame_num == [n % 16 for n in range(150)] and poc == [2 * n % 64 for n in range(150)]
+    assert repeat.stat().st_size < manim.stat().st_size
+    subprocess.run(["ffmpeg", "-v", "error", "-xerror", "-err_detect", "explode", "-i", str(repeat),
+                    "-f", "null", "-"], check=True)  # FFmpeg's decoder finds nothing wrong
+
+
+def test_h264_escaping_round_trips():
+    rbsp = bytes([0, 0, 0, 0, 0, 1, 0, 0, 2, 7, 0, 0, 3, 0, 0])
+    assert h264.escape(rbsp) == bytes([0, 0, 3, 0, 0, 3, 0, 1, 0, 0, 3, 2, 7, 0, 0, 3, 3, 0, 0, 3])
+    assert h264.unescape(h264.escape(rbsp)) == rbsp
+
+
+def test_a_short_hold_is_encoded_frame_by_frame(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(holds, "repeated", lambda *a: calls.append(1))
+    hold(tmp_path, monkeypatch, "", 2 * holds.SETTLE - 1)
+    assert not calls
+
+
 def test_a_hold_is_converted_once(tmp_path, monkeypatch):
     calls = []
     real = holds.converted
@@ -119,15 +176,20 @@ def test_a_held_step_shows_its_last_drawn_frame(blink, monkeypatch):
 @needs_espeak
 @pytest.mark.parametrize("fmt", [("mp4",), ("webm",), ("webm", "--transparent")], ids="-".join)
 def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
+    """Converted once: the same frames as manim's path. Repeated (mp4, the default): as many frames,
+    as long, each within half a level on average (x264 no longer refines a held picture)."""
     ext = fmt[0]
-    cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", "once", "-q")
-    monkeypatch.setenv(holds.ENV, "manim")
-    cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", "each", "-q")
-    once, each = (blink / d / f"blink.{ext}" for d in ("once", "each"))
-    a, b = (frames(f, alpha="--transparent" in fmt) for f in (once, each))
-    assert a.shape == b.shape and np.array_equal(a, b)  # the same frames, as many
+    out = {}
+    for mode in ("", "encode", "manim"):
+        monkeypatch.setenv(holds.ENV, mode)
+        cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", f"out-{mode or 'repeat'}", "-q")
+        out[mode] = blink / f"out-{mode or 'repeat'}" / f"blink.{ext}"
+    default, once, each = (frames(out[m], alpha="--transparent" in fmt) for m in ("", "encode", "manim"))
+    assert once.shape == each.shape and np.array_equal(once, each)  # the same frames, as many
+    assert default.shape == each.shape
+    assert max(np.abs(a.astype(int) - b.astype(int)).mean() for a, b in zip(default, each)) < 0.5
     if "--transparent" in fmt:
-        assert a[..., 3].min() == 0 and a[..., 3].max() == 255  # the alpha was compared too
-    assert ffmpeg.duration(once) == ffmpeg.duration(each)
+        assert once[..., 3].min() == 0 and once[..., 3].max() == 255  # the alpha was compared too
+    assert ffmpeg.duration(out[""]) == ffmpeg.duration(out["encode"]) == ffmpeg.duration(out["manim"])
     if ext == "mp4":
-        assert ffmpeg.video_duration(once) == ffmpeg.video_duration(each)
+        assert len({ffmpeg.video_duration(p) for p in out.values()}) == 1

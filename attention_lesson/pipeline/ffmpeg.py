@@ -7,6 +7,32 @@ import os
 import subprocess
 from pathlib import Path
 
+# x264's assembly by name (x264's cpu names) for each CPU feature Linux lists in /proc/cpuinfo
+X264_CPU = (("sse", "MMX2"), ("sse", "SSE"), ("sse2", "SSE2"), ("ssse3", "SSE2Fast"), ("pni", "SSE3"),
+            ("ssse3", "SSSE3"), ("sse4_1", "SSE4.1"), ("sse4_2", "SSE4.2"), ("abm", "LZCNT"), ("avx", "AVX"),
+            ("xop", "XOP"), ("fma4", "FMA4"), ("fma", "FMA3"), ("bmi1", "BMI1"), ("bmi2", "BMI2"),
+            ("avx2", "AVX2"), ("clflush", "Cache64"))
+
+
+def x264_asm(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
+    """x264's `asm` setting: the instruction sets this CPU has, AVX-512 left out; None where the CPU's
+    features are not listed (not Linux on x86: x264 then detects them itself).
+
+    Measured on the 2-core machine this project is built on (a Firecracker VM, AMD EPYC with AVX-512):
+    with AVX-512, 16 of 1000 encodes of the same frames came out different while other processes kept
+    both cores busy (never on an idle machine); without it, 1000 of 1000 were the same. Whatever loses
+    the AVX-512 state under preemption, x264's result must not depend on the machine's load."""
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    flags = next((set(line.split(":", 1)[1].split()) for line in text.splitlines()
+                  if line.startswith("flags")), set())
+    if "sse2" not in flags:
+        return None
+    return ",".join(name for flag, name in X264_CPU if flag in flags)
+
+
 # x264 for every H.264 the pipeline writes (manim's movies and the joins' intermediates). veryfast was
 # measured at ~0.77x the time of the default preset at 720p, with smaller files.
 # threads=1: the same frames always give the same bits, in any process on any machine. With PyAV's
@@ -15,12 +41,15 @@ from pathlib import Path
 # by up to 2 levels) depend on what the process's heap held before: a Dask worker and `render` differed
 # on the same frames. Measured: with threads=1 the output no longer changes with MALLOC_PERTURB_.
 X264_OPTIONS = {"preset": "veryfast", "crf": "20", "threads": "1"}
+# asm: x264's assembly without AVX-512 (x264_asm): the same bits whatever else the machine is doing
+X264_OPTIONS.update({"x264-params": f"asm={asm}"} if (asm := x264_asm()) else {})
 
 
 def x264_args(pix_fmt: str = "yuv420p") -> list[str]:
     """The same settings as ffmpeg command-line arguments."""
-    return ["-c:v", "libx264", "-preset", X264_OPTIONS["preset"], "-crf", X264_OPTIONS["crf"],
-            "-threads", X264_OPTIONS["threads"], "-pix_fmt", pix_fmt]
+    return ["-c:v", "libx264", "-preset", X264_OPTIONS["preset"], "-crf", X264_OPTIONS["crf"], "-threads", X264_OPTIONS["threads"],
+            *(["-x264-params", X264_OPTIONS["x264-params"]] if "x264-params" in X264_OPTIONS else []),
+            "-pix_fmt", pix_fmt]
 
 
 def run(*args: str) -> None:

@@ -11,11 +11,13 @@ environment sends every frame through manim's code (to measure against; docs/per
 
 from __future__ import annotations
 
+import functools
 import os
 from fractions import Fraction
 
 ENV = "ATTENTION_LESSON_HOLDS"
 _manim_write_frame = None  # manim's VideoSegmentEncoder.write_frame, once installed
+SETTLE = 12  # frames of a hold x264 codes before its last packet is repeated (see `repeated`)
 
 
 def install() -> None:
@@ -31,23 +33,33 @@ def install() -> None:
 
 def write_frame(self, pixels, *, repeat: int = 1) -> None:
     """manim's write_frame (encode `pixels` at the segment's next timestamps), converting a held
-    picture to the stream's pixel format once."""
+    picture to the stream's pixel format once, and repeating x264's packet of a settled hold."""
     stream = getattr(self, "_stream", None)
-    if repeat == 1 or os.environ.get(ENV) == "manim" or not getattr(stream, "pix_fmt", None):
+    mode = os.environ.get(ENV, "")
+    if repeat == 1 or mode == "manim" or not getattr(stream, "pix_fmt", None):
         return _manim_write_frame(self, pixels, repeat=repeat)
     self._validate_frame(pixels, repeat)
-    rate = self.spec.frame_rate
-    time_base = Fraction(rate.denominator, rate.numerator)
     try:
         frame = converted(stream, pixels)
-        for _ in range(repeat):
-            frame.pts = self._next_pts
-            frame.time_base = time_base
-            self._next_pts += 1
-            for packet in stream.encode(frame):
-                self._container.mux(packet)
+        packets = None
+        if mode != "encode" and self._next_pts == 0 and repeat >= 2 * SETTLE:
+            packets = repeated(self, frame, repeat)
+        for packet in packets if packets is not None else encoded(self, frame, repeat):
+            self._container.mux(packet)
+        self._next_pts += repeat if packets is not None else 0
     except BaseException as error:
         raise self._operation_error("encode", error) from error
+
+
+def encoded(enc, frame, repeat: int):
+    """The packets of `frame` encoded `repeat` times at the segment's next timestamps."""
+    rate = enc.spec.frame_rate
+    time_base = Fraction(rate.denominator, rate.numerator)
+    for _ in range(repeat):
+        frame.pts = enc._next_pts
+        frame.time_base = time_base
+        enc._next_pts += 1
+        yield from enc._stream.encode(frame)
 
 
 def converted(stream, pixels):
@@ -61,3 +73,108 @@ def converted(stream, pixels):
     if frame.format.name == stream.pix_fmt and (frame.width, frame.height) == (ctx.width, ctx.height):
         return frame
     return VideoReformatter().reformat(frame, ctx.width, ctx.height, ctx.format, threads=ctx.thread_count)
+
+
+def repeated(enc, frame, repeat: int):
+    """A segment that is one hold, as packets: its first SETTLE frames as x264 codes them (an I frame,
+    then P frames), then for each further frame a P slice of skipped macroblocks (`skip_slice`),
+    numbered as the next picture. None where that does not apply: not H.264 in mp4, or the packets did
+    not decode to the same picture (then every frame is encoded)."""
+    from . import h264
+
+    if enc.spec.codec != "libx264" or enc.spec.container_format != "mp4":
+        return None
+    container, twin = _twin(enc.spec)
+    packets = _settle(twin, frame)
+    stream = enc._stream
+    stream.codec_context.open(strict=False)
+    skip = skip_slice(enc.spec)
+    if skip is None or twin.codec_context.extradata != stream.codec_context.extradata:
+        return None  # not the same sequence and picture parameters: the packets would not fit
+    try:
+        last, before = (h264.Slice.of_packet(skip.stream, bytes(p)) for p in (packets[-1], packets[-2]))
+    except h264.Unsupported:
+        return None
+    poc_step = (last.poc_lsb - before.poc_lsb) if last.poc_at is not None else 0
+    copies = [_copy(packets[-1], skip.numbered(last.frame_num + i, (last.poc_lsb or 0) + i * poc_step), i)
+              for i in range(1, repeat - SETTLE + 1)]
+    if not _still(twin, packets + copies[:2]):
+        return None
+    for p in packets + copies:
+        p.stream = stream
+    return packets + copies
+
+
+@functools.lru_cache(maxsize=8)
+def skip_slice(spec):
+    """x264's P packet for a frame identical to its reference (flat grey, coded exactly), as a
+    `h264.Slice` of this stream's parameters; None if x264 coded no such packet."""
+    import av
+
+    from . import h264
+
+    container, twin = _twin(spec)
+    grey = av.VideoFrame(spec.width, spec.height, spec.pixel_format)
+    for plane in grey.planes:
+        plane.update(bytes([128]) * plane.buffer_size)
+    packets = _settle(twin, grey)
+    try:
+        skip = h264.Slice.of_packet(h264.Stream.from_headers(bytes(twin.codec_context.extradata)),
+                                    bytes(packets[-1]))
+    except h264.Unsupported:
+        return None
+    return skip if _still(twin, packets) else None
+
+
+def _twin(spec):
+    """A stream made as manim makes a segment's (same codec, rate, options), in memory."""
+    import io
+
+    import av
+
+    container = av.open(io.BytesIO(), mode="w", format=spec.container_format)
+    twin = container.add_stream(spec.codec, rate=spec.frame_rate, options=dict(spec.options))
+    twin.pix_fmt, twin.width, twin.height = spec.pixel_format, spec.width, spec.height
+    return container, twin
+
+
+def _settle(twin, frame) -> list:
+    """The first SETTLE frames of the hold through the twin's encoder: an I frame, then P frames
+    (forced, so that no B frame follows the last P in decoding order), flushed."""
+    from av.video.frame import PictureType
+
+    packets = []
+    rate = twin.codec_context.framerate
+    for n in range(SETTLE):
+        frame.pts, frame.time_base = n, Fraction(rate.denominator, rate.numerator)
+        frame.pict_type = PictureType.P if n else PictureType.NONE
+        packets += twin.encode(frame)
+    frame.pict_type = PictureType.NONE
+    packets += twin.encode()
+    return packets
+
+
+def _copy(last, data: bytes, i: int):
+    import av
+
+    p = av.Packet(data)
+    p.pts, p.dts, p.time_base, p.duration = last.pts + i, last.dts + i, last.time_base, last.duration
+    return p
+
+
+def _still(twin, packets) -> bool:
+    """Whether the packets decode without error and their last three frames are the same picture."""
+    import av
+    import numpy as np
+
+    dec = av.CodecContext.create("h264", "r")
+    dec.extradata = twin.codec_context.extradata
+    frames = []
+    try:
+        for p in packets:
+            frames += dec.decode(av.Packet(bytes(p)))
+        frames += dec.decode(None)
+    except av.error.FFmpegError:
+        return False
+    last = [f.to_ndarray() for f in frames[-3:]]
+    return len(frames) == len(packets) and all(np.array_equal(last[0], f) for f in last[1:])
