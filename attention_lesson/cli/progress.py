@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..pipeline.runner import beat_count
+from ..pipeline.plan import beat_count
 
 WIDTH = 28  # of the description column
 

@@ -9,6 +9,7 @@ A job whose hash matches and whose files all exist is skipped.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import shutil
 import subprocess
@@ -16,11 +17,16 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from attention_core import Lesson
 from scenes.registry import HERE as SCENES_DIR
 from scenes.registry import SceneInfo, step_file, step_name  # noqa: F401 - the names of steps' files
 
 from . import manifest
+
+if TYPE_CHECKING:
+    from .pieces import Part
 
 ROOT = SCENES_DIR.parent
 MEDIA = Path("media")  # default output root, relative to where the command runs
@@ -43,7 +49,7 @@ PIPELINE = Path(__file__).parent
 # every scene's output depends on these, besides its own file and words: the shared visuals, the core,
 # and the pipeline modules that turn a scene into files
 SHARED_CODE = (*sorted((SCENES_DIR / "common").glob("*.py")), *sorted((ROOT / "attention_core").glob("*.py")),
-               PIPELINE / "worker.py", PIPELINE / "ffmpeg.py", PIPELINE / "holds.py", PIPELINE / "slides.py")
+               PIPELINE / "worker.py", PIPELINE / "ffmpeg.py", PIPELINE / "holds.py", PIPELINE / "h264.py", PIPELINE / "slides.py")
 VOICE_CODE = (PIPELINE / "voice.py", SCENES_DIR / "common" / "speech.py")  # and i18n/<lang>/speech.toml
 
 
@@ -81,6 +87,13 @@ class Job:
     digest: str = ""
     files: list[str] = field(default_factory=list)
     lesson: Lesson | None = field(default=None, compare=False, repr=False)  # handed to the scene as data
+    part: "Part | None" = None  # drawn in pieces (pipeline/pieces.py): this job's piece, or the join
+
+    @property
+    def task(self) -> str:
+        """The job's name among the tasks of a run: a piece's is its scene's and its first step."""
+        steps = self.part.steps if self.part else None
+        return self.id if steps is None else f"{self.id}#{steps[0]}"
 
     @property
     def id(self) -> str:
@@ -116,6 +129,15 @@ def code_files(scene: SceneInfo, lang: str, voice: str | None = None) -> list[Pa
     if voice:
         files += [*VOICE_CODE, i18n / "speech.toml"]
     return [p for p in files if p.exists()]
+
+
+def beat_count(job: Job) -> int:
+    """How many steps a scene has, read from its source (self.beat(...) calls): a progress total."""
+    tree = ast.parse(job.scene.file.read_text(encoding="utf-8"))
+    return sum(
+        1 for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "beat"
+    ) or 1
 
 
 @lru_cache(maxsize=None)

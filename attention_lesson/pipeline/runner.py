@@ -12,7 +12,6 @@ however it ends.
 
 from __future__ import annotations
 
-import ast
 import multiprocessing as mp
 import os
 import queue
@@ -22,23 +21,14 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from . import manifest
-from .plan import Job, Result
+from . import manifest, pieces
+from .plan import VIDEO, Job, Result, beat_count
 
 _TMP_NAME = re.compile(rf"^{re.escape(manifest.TMP_PREFIX)}.+-(\d+)-[^-]+$")
 
 _cache_root: Path | None = None  # in a worker: where it claims its media folder
 _events = None
 _quiet = False
-
-
-def beat_count(job: Job) -> int:
-    """How many steps a scene has, read from its source (self.beat(...) calls): a progress total."""
-    tree = ast.parse(job.scene.file.read_text(encoding="utf-8"))
-    return sum(
-        1 for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "beat"
-    ) or 1
 
 
 def _alive(pid: int) -> bool:
@@ -108,28 +98,74 @@ def _pump(events, on_beat, stop: threading.Event) -> None:
             return
 
 
+def plan_tasks(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, tuple[Job, set[str]]]]:
+    """The run's tasks, the most steps first: each job, or its pieces (pipeline/pieces.py), whose join
+    waits for them (join task -> (the join, its pieces' tasks))."""
+    tasks, joins = [], {}
+    for job in jobs:
+        n = pieces.count(len(jobs), workers, beat_count(job)) if job.options.kind == VIDEO else 1
+        if n < 2:
+            tasks.append(job)
+            continue
+        parts, join = pieces.split(job, n, manifest.private_folder(job.out_dir, f"{job.id}-pieces"))
+        tasks += parts
+        joins[join.task] = (join, {p.task for p in parts})
+    return sorted(tasks, key=lambda t: -pieces.steps_drawn(t)), joins
+
+
 def _run(jobs, workers, cache_root, on_beat, on_done, quiet) -> list[Result]:
     # Fork with no other thread running in this process: a child inherits every lock as it was at fork
     # time, including those another thread held (a queue's feeder, a progress bar's refresh). So no
     # queue is written to before the fork, and the thread that relays progress starts after it.
-    by_id, results = {j.id: j for j in jobs}, []
+    tasks, joins = plan_tasks(jobs, workers)
     ctx = mp.get_context("fork")
-    events, stop = ctx.Queue(), threading.Event()
+    events, stop, finished = ctx.Queue(), threading.Event(), queue.SimpleQueue()
     pump = threading.Thread(target=_pump, args=(events, on_beat, stop), daemon=True)
     try:
-        with ctx.Pool(max(1, min(workers, len(jobs))), initializer=_init_worker,
+        with ctx.Pool(max(1, min(workers, len(tasks))), initializer=_init_worker,
                       initargs=(str(cache_root), events, quiet)) as pool:
             pump.start()
-            for r in pool.imap_unordered(_run_in_worker, jobs):
-                record(by_id[r.id], r)
-                on_done(r)
-                results.append(r)
+            for t in tasks:
+                _submit(pool, t, finished)
+            results = _collect(pool, finished, jobs, joins, on_done)
     finally:
         stop.set()
         if pump.is_alive():
             pump.join()
+        for join, _ in joins.values():
+            shutil.rmtree(join.part.folder, ignore_errors=True)
     order = {j.id: i for i, j in enumerate(jobs)}
     return sorted(results, key=lambda r: order[r.id])
+
+
+def _submit(pool, task: Job, finished) -> None:
+    """Render the task in a worker; its Result (or the error that stopped the worker) goes to finished."""
+    pool.apply_async(_run_in_worker, (task,), callback=finished.put,
+                     error_callback=lambda e: finished.put(Result(task.task, False, [], f"{type(e).__name__}: {e}")))
+
+
+def _collect(pool, finished, jobs: list[Job], joins, on_done) -> list[Result]:
+    """The jobs' results as they finish (a blocking queue.get, no polling). A piece's result only
+    counts towards its join, which starts once every piece is done (or fails with the first that
+    failed)."""
+    by_id, results, failed = {j.id: j for j in jobs}, [], {}
+    while len(results) < len(jobs):
+        r = finished.get()
+        join = next((t for t, (_, waits) in joins.items() if r.id in waits), None)
+        if join is None:
+            record(by_id[r.id], r)
+            on_done(r)
+            results.append(r)
+            continue
+        job, waits = joins[join]
+        waits.discard(r.id)
+        if not r.ok:
+            failed.setdefault(join, r)
+        if not waits and join in failed:
+            finished.put(Result(job.task, False, [], failed[join].error, failed[join].seconds))
+        elif not waits:
+            _submit(pool, job, finished)
+    return results
 
 
 def default_jobs() -> int:

@@ -17,7 +17,7 @@ from attention_core import load
 from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
 
-from . import ffmpeg, holds, manifest
+from . import ffmpeg, holds, manifest, skips
 from .plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result, step_file
 from .voice import Voice, cut, mux, track
 
@@ -186,6 +186,32 @@ def _video(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
     return _collect(job, scene, tmp, _sound(scene, voice)), voice
 
 
+def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+    """A piece of a scene (pipeline/pieces.py): the segments of its steps' animations, moved into the
+    pieces' folder for the join; no file of its own."""
+    from manim.utils.exceptions import EndSceneEarlyException
+
+    first = job.part.steps[0]
+    scene = None
+
+    def step(scene_id: str, beat: str) -> None:
+        skips.at_step(scene.renderer, len(scene.beats) - 1)
+        if on_beat is not None and len(scene.beats) > first:
+            on_beat(scene_id, beat)
+
+    voice = _voice(job, media_dir)
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=step, voice=voice)
+    try:
+        scene.render()
+    except EndSceneEarlyException:  # raised again by tear_down's wait, past the piece's last step
+        pass
+    writer = scene.renderer.file_writer
+    writer.join_all_encode_jobs()
+    for f in filter(None, writer.partial_movie_files):
+        Path(f).replace(job.part.folder / Path(f).name)
+    return {}, voice
+
+
 def _slides(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
     """The scene as a manim-slides Slide: a clip and notes per step."""
     from .slides import collect, slide_class
@@ -224,20 +250,22 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
 
     tune_malloc()
     holds.install()  # a held frame is converted to the video's pixel format once, not once a frame
+    skips.install()  # a part of a scene (pipeline/pieces.py) skips animations frame-exactly
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:
         if job.lesson is None:  # a job made without one: its lesson file
             job.lesson = load(job.options.lesson)
-        with tempconfig(manim_config(job, media_dir, tmp, quiet)):
-            files, voice = MAKERS[job.options.kind](job, job.scene.load(), media_dir, tmp, on_beat)
+        maker = _piece if job.part and not job.part.is_join else MAKERS[job.options.kind]
+        with tempconfig(manim_config(job, media_dir, tmp, quiet)), skips.drawing(job.part):
+            files, voice = maker(job, job.scene.load(), media_dir, tmp, on_beat)
         manifest.move_into(files, job.out_dir)
-        return Result(job.id, True, sorted(files), seconds=time.perf_counter() - start,
+        return Result(job.task, True, sorted(files), seconds=time.perf_counter() - start,
                       drafted=voice.drafted if voice else [])
     except BaseException as e:  # noqa: BLE001 - reported per scene, the others go on
         if isinstance(e, KeyboardInterrupt):
             raise
         tb = traceback.format_exc(limit=-3)
-        return Result(job.id, False, [], f"{type(e).__name__}: {e}\n{tb}", time.perf_counter() - start)
+        return Result(job.task, False, [], f"{type(e).__name__}: {e}\n{tb}", time.perf_counter() - start)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,103 @@
+"""The drawing side of scenes in pieces (pipeline/pieces.py): which animations a piece draws, the clock
+of the ones it skips, and the segments the join borrows.
+
+`install()` wraps manim's `CairoRenderer.play` in this process (once; manim's files stay as they are).
+It changes nothing unless a part is being drawn (`drawing(...)`, around one scene's render):
+- A skipped animation moves manim's clock by its run time; a drawn one by the frames it drew (one
+  1/fps per frame, a wait `int(run_time * fps)` frames at once). Here a skipped animation moves the
+  clock as drawing it would have, in the same steps, so a step's start, its wait's length (whole
+  frames, computed from the clock) and its subtitles are the same in a piece, in the join and in a
+  whole render.
+- `at_step(renderer, n)` (called as step n begins): a piece draws from its first step on (manim's
+  `from_animation_number` set to the next animation) and ends as its stop step begins
+  (`upto_animation_number`: manim ends the scene at the next animation).
+- In the join every animation is skipped and its segment is taken from the pieces' folder, under the
+  name manim gives it (`uncached_<number>`), so manim joins them as it joins its own.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from .pieces import Part
+
+NEVER = 10**9  # an animation number no scene reaches
+_manim_play = None
+_part: Part | None = None
+
+
+def install() -> None:
+    global _manim_play
+    if _manim_play is not None:
+        return
+    from manim.renderer.cairo_renderer import CairoRenderer
+
+    _manim_play = CairoRenderer.play
+    CairoRenderer.play = play
+
+
+@contextmanager
+def drawing(part: Part | None):
+    """Draw `part` of the scene rendered inside (None: all of it, as manim would)."""
+    global _part
+    from manim import config
+
+    saved = config.from_animation_number, config.upto_animation_number
+    _part = part
+    if part is not None:
+        config.from_animation_number = NEVER if part.is_join or part.steps[0] > 0 else 0
+    try:
+        yield
+    finally:
+        _part = None
+        config.from_animation_number, config.upto_animation_number = saved
+
+
+def at_step(renderer, n: int) -> None:
+    """Step n (from 0) begins: a piece starts drawing at its first step and ends at its stop step."""
+    from manim import config
+
+    if _part is None or _part.is_join:
+        return
+    first, stop = _part.steps
+    if n == first:
+        config.from_animation_number = renderer.num_plays
+    if n == stop:
+        config.upto_animation_number = renderer.num_plays - 1
+
+
+def play(self, scene, *args, **kwargs):
+    """manim's play; a skipped animation of a part moves the clock by the frames it would draw."""
+    before, number = self.time, self.num_plays
+    _manim_play(self, scene, *args, **kwargs)
+    if _part is None or not self.skip_animations:
+        return
+    self.time = clock(before, scene.duration, scene.is_current_animation_frozen_frame(), self.camera.frame_rate)
+    if _part.is_join:
+        borrow(self.file_writer, number, _part.folder)
+
+
+def clock(time: float, run_time: float, frozen: bool, fps: float) -> float:
+    """manim's clock after drawing an animation of run_time from `time` (its steps, in its order)."""
+    dt = 1 / fps
+    if frozen:  # freeze_current_frame: int(duration / dt) frames in one add_frame
+        return time + int(run_time / dt) * dt
+    for _ in range(len(np.arange(0, run_time, dt))):  # play_internal: a frame per step, add_frame each
+        time += 1 * dt
+    return time
+
+
+def segment_name(number: int, ext: str) -> str:
+    """The name manim gives an animation's segment when caching is off."""
+    return f"uncached_{number:05}{ext}"
+
+
+def borrow(writer, number: int, folder: Path) -> None:
+    """Put the pieces' segment of animation `number` where manim left None (skipped)."""
+    path = folder / segment_name(number, writer.output_plan.segment_extension)
+    if path.exists() and writer.partial_movie_files and writer.partial_movie_files[-1] is None:
+        writer.partial_movie_files[-1] = str(path)
+        writer.sections[-1].partial_movie_files[-1] = str(path)
