@@ -21,6 +21,11 @@
    and with the draft voice, with held frames converted once (`pipeline/holds.py`) against manim's
    conversion of every frame (`ATTENTION_LESSON_HOLDS=manim`), the two side by side, --repeats times
    (alternating which goes first); the median and the fastest of each (docs/performance.md).
+8. with --publish: for each quality (default low, medium, high), from fresh output and cache folders:
+   the naive way; `render --all -j N` silent and narrated by the draft voice (`--voice draft`); and
+   four scenes (scores, softmax, mixing, matrix) silent, in pieces (pipeline/pieces.py) and whole
+   (`ATTENTION_LESSON_PIECES=1`). Each with its core utilisation: the CPU time of the command and its
+   workers over N x its wall time (docs/performance.md).
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -29,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -183,6 +189,41 @@ def rerun_benchmark(work: Path) -> dict:
     return result
 
 
+FOUR = ["scores", "softmax", "mixing", "matrix"]
+
+
+def used(cmd, cwd, env=None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and every process it waited for)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = timed(cmd, cwd, env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def render_all(work: Path, quality: str, jobs: int, scenes: list[str], *extra: str, env=None) -> dict:
+    """`render` of the scenes from nothing (fresh output folder and worker caches): seconds, CPU
+    seconds and the utilisation of `jobs` cores."""
+    shutil.rmtree(work / "media", ignore_errors=True)
+    shutil.rmtree(work / "pub-out", ignore_errors=True)
+    wall, cpu = used([str(BIN / "attention-lesson"), "render", *(scenes or ["--all"]), "--quality", quality,
+                      "--out", str(work / "pub-out"), "-j", str(jobs), "-q", *extra], work, env)
+    return {"s": round(wall, 1), "cpu_s": round(cpu, 1), "utilisation": round(cpu / (jobs * wall), 3)}
+
+
+def publish_benchmark(work: Path, quality: str, jobs: int) -> dict:
+    """The naive way, the lesson silent and voiced, four scenes in pieces and whole: side by side."""
+    whole_env = {**os.environ, "ATTENTION_LESSON_PIECES": "1"}
+    r = {"naive_s": round(naive(work, quality), 1),
+         "silent": render_all(work, quality, jobs, []),
+         "voiced": render_all(work, quality, jobs, [], "--voice", "draft"),
+         "four_in_pieces": render_all(work, quality, jobs, FOUR),
+         "four_whole": render_all(work, quality, jobs, FOUR, env=whole_env)}
+    r["silent_ratio_to_naive"] = round(r["silent"]["s"] / r["naive_s"], 3)
+    r["voiced_ratio_to_silent"] = round(r["voiced"]["s"] / r["silent"]["s"], 3)
+    r["four_pieces_ratio_to_whole"] = round(r["four_in_pieces"]["s"] / r["four_whole"]["s"], 3)
+    return r
+
+
 def holds_run(work: Path, scene: str, quality: str, voice: bool, mode: str) -> float:
     """One scene rendered from nothing, held frames converted once ("once") or by manim ("manim")."""
     out = work / "holds-out"
@@ -226,7 +267,18 @@ def main() -> None:
     ap.add_argument("--holds", nargs="+", metavar="SCENE",
                     help="Only time held frames converted once against manim's way, for these scenes.")
     ap.add_argument("--repeats", type=int, default=2, help="With --holds: runs of each (default 2).")
+    ap.add_argument("--publish", action="store_true",
+                    help="Only time the lesson silent and voiced and four scenes in pieces and whole, "
+                         "against the naive way, with the core utilisation (default: every quality).")
     args = ap.parse_args()
+    if args.publish:
+        with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
+            results = {}
+            for q in args.quality or list(MANIM_Q):
+                results[q] = publish_benchmark(Path(tmp), q, args.jobs)
+                print(f"{q}: " + json.dumps(results[q]), flush=True)
+            print(json.dumps(results, indent=2))
+        return
     if args.holds:
         for q in args.quality or ["high"]:
             with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:

@@ -47,7 +47,8 @@ X264_OPTIONS.update({"x264-params": f"asm={asm}"} if (asm := x264_asm()) else {}
 
 def x264_args(pix_fmt: str = "yuv420p") -> list[str]:
     """The same settings as ffmpeg command-line arguments."""
-    return ["-c:v", "libx264", "-preset", X264_OPTIONS["preset"], "-crf", X264_OPTIONS["crf"], "-threads", X264_OPTIONS["threads"],
+    return ["-c:v", "libx264", "-preset", X264_OPTIONS["preset"], "-crf", X264_OPTIONS["crf"],
+            "-threads", X264_OPTIONS["threads"],
             *(["-x264-params", X264_OPTIONS["x264-params"]] if "x264-params" in X264_OPTIONS else []),
             "-pix_fmt", pix_fmt]
 

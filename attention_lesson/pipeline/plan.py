@@ -49,7 +49,8 @@ PIPELINE = Path(__file__).parent
 # every scene's output depends on these, besides its own file and words: the shared visuals, the core,
 # and the pipeline modules that turn a scene into files
 SHARED_CODE = (*sorted((SCENES_DIR / "common").glob("*.py")), *sorted((ROOT / "attention_core").glob("*.py")),
-               PIPELINE / "worker.py", PIPELINE / "ffmpeg.py", PIPELINE / "holds.py", PIPELINE / "h264.py", PIPELINE / "slides.py")
+               *(PIPELINE / f for f in ("worker.py", "ffmpeg.py", "holds.py", "h264.py", "skips.py", "pieces.py",
+                                        "slides.py")))
 VOICE_CODE = (PIPELINE / "voice.py", SCENES_DIR / "common" / "speech.py")  # and i18n/<lang>/speech.toml
 
 

@@ -103,7 +103,7 @@ def plan_tasks(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, tupl
     waits for them (join task -> (the join, its pieces' tasks))."""
     tasks, joins = [], {}
     for job in jobs:
-        n = pieces.count(len(jobs), workers, beat_count(job)) if job.options.kind == VIDEO else 1
+        n = pieces.count(len(jobs), workers, beat_count(job), job.options.quality) if job.options.kind == VIDEO else 1
         if n < 2:
             tasks.append(job)
             continue

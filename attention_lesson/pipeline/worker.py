@@ -201,6 +201,7 @@ def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
 
     voice = _voice(job, media_dir)
     scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=step, voice=voice)
+    scene.renderer.scene_finished = lambda s: None  # the join makes the scene's files, not a piece
     try:
         scene.render()
     except EndSceneEarlyException:  # raised again by tear_down's wait, past the piece's last step

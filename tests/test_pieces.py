@@ -1,0 +1,111 @@
+"""Scenes in pieces (pipeline/pieces.py, pipeline/skips.py): the ranges cover every step, and a scene
+drawn in pieces by two workers and joined equals the scene drawn whole: every frame, the sound, the
+subtitles, the steps' times and every step's clip."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from attention_lesson.pipeline import pieces, runner
+from scenes import registry
+from scenes.registry import SceneInfo
+
+from .cli_helpers import cli
+
+BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")
+
+
+@pytest.mark.parametrize("beats, n", [(1, 1), (2, 2), (7, 3), (12, 5), (5, 5)])
+def test_ranges_cover_every_step_once(beats, n):
+    r = pieces.ranges(beats, n)
+    assert len(r) == n and r[0][0] == 0 and r[-1][1] is None  # the last piece draws whatever follows
+    assert all(a < b for a, b in r[:-1]) and all(r[i][1] == r[i + 1][0] for i in range(n - 1))
+    sizes = [b - a for a, b in r[:-1] + [(r[-1][0], beats)]]
+    assert max(sizes) - min(sizes) <= 1
+
+
+def test_only_a_run_with_few_scenes_is_split(monkeypatch):
+    monkeypatch.delenv(pieces.ENV, raising=False)
+    assert pieces.count(12, 2, 8) == 1 and pieces.count(6, 2, 8) == 1  # enough scenes to go round
+    assert pieces.count(4, 2, 8) == 2 and pieces.count(1, 2, 8) == 6 and pieces.count(1, 2, 3) == 3
+    assert pieces.count(1, 1, 8) == 1  # one worker: nothing to share
+    assert pieces.count(1, 2, 8, "low") == 1  # 480p15: a piece costs more than it draws
+    monkeypatch.setenv(pieces.ENV, "1")
+    assert pieces.count(1, 2, 8) == 1
+
+
+def media(path, *args) -> bytes:
+    """Every decoded frame (rgb24) or, with -vn, every audio sample (s16), as bytes."""
+    kind = ["-f", "s16le", "-vn"] if "-vn" in args else ["-f", "rawvideo", "-pix_fmt", "rgb24"]
+    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), *kind, "-"], capture_output=True,
+                          check=True).stdout
+
+
+def render(out: str, jobs: int, *args: str) -> None:
+    cli("render", *args, "--sections", "--quality", "medium", "--fps", "10", "-j", str(jobs), "--out", out, "-q")
+
+
+@pytest.fixture
+def split_spy(monkeypatch):
+    """The tasks each run planned."""
+    planned = []
+    real = runner.plan_tasks
+
+    def spy(jobs, workers):
+        tasks, joins = real(jobs, workers)
+        planned.append([t.task for t in tasks])
+        return tasks, joins
+
+    monkeypatch.setattr(runner, "plan_tasks", spy)
+    return planned
+
+
+@pytest.mark.render
+@needs_espeak
+@pytest.mark.parametrize("scene, args", [
+    ("blink", ("--voice", "draft")),  # two steps, each a play and a spoken wait
+    ("softmax", ("--lang", "en", "--voice", "draft", "--context", "savings")),  # a heading, more steps
+], ids=["blink", "softmax"])
+def test_a_scene_in_pieces_equals_the_whole_scene(tmp_path, monkeypatch, split_spy, scene, args):
+    if scene == "blink":
+        monkeypatch.setattr(registry, "SCENES", (BLINK,))
+    monkeypatch.chdir(tmp_path)
+    render("whole", 1, scene, *args)
+    render("split", 2, scene, *args)
+    assert len(split_spy[0]) == 1 and len(split_spy[1]) >= 2  # -j 1: whole; -j 2: in pieces
+    whole, split = tmp_path / "whole", tmp_path / "split"
+    names = sorted(p.name for p in whole.iterdir() if p.name != "manifest.json")
+    assert sorted(p.name for p in split.iterdir() if p.name != "manifest.json") == names
+    for name in names:
+        if name.endswith(".mp4"):
+            a, b = media(whole / name), media(split / name)
+            assert len(a) == len(b) and a == b, name  # every frame, as many
+            assert media(whole / name, "-vn") == media(split / name, "-vn"), name  # the sound
+        else:
+            assert (whole / name).read_text(encoding="utf-8") == (split / name).read_text(encoding="utf-8"), name
+    steps = json.loads((split / f"{scene}.steps.json").read_text(encoding="utf-8"))["steps"]
+    assert len(steps) >= 2 and all(s["voice"] > 0 for s in steps)
+    assert not [p for p in split.iterdir() if p.name.startswith(".")]  # no pieces folder left behind
+
+
+@pytest.mark.render
+def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(registry, "SCENES", (BLINK,))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(pieces, "ranges", lambda beats, n: [(0, 1), (1, None)])
+    from attention_lesson.pipeline import skips
+
+    real = skips.at_step
+
+    def broken(renderer, n):  # the second piece fails as its step begins
+        if n == 1 and skips._part is not None and skips._part.steps == (1, None):
+            raise RuntimeError("piece broke")
+        real(renderer, n)
+
+    monkeypatch.setattr(skips, "at_step", broken)
+    out = cli("render", "blink", "-j", "2", "--quality", "medium", "--fps", "10", "--out", "v", code=1)
+    assert "piece broke" in out
+    assert not [p for p in (tmp_path / "v").iterdir() if p.suffix in (".mp4", ".srt") or p.name.startswith(".")]
