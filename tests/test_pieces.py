@@ -27,10 +27,11 @@ def test_ranges_cover_every_step_once(beats, n):
     assert max(sizes) - min(sizes) <= 1
 
 
-def test_only_a_run_with_few_scenes_is_split(monkeypatch):
+def test_only_a_run_with_fewer_scenes_than_workers_is_split(monkeypatch):
     monkeypatch.delenv(pieces.ENV, raising=False)
-    assert pieces.count(12, 2, 8) == 1 and pieces.count(6, 2, 8) == 1  # enough scenes to go round
-    assert pieces.count(4, 2, 8) == 2 and pieces.count(1, 2, 8) == 6 and pieces.count(1, 2, 3) == 3
+    assert pieces.count(12, 2, 8) == 1 and pieces.count(2, 2, 8) == 1  # a scene for every worker
+    assert pieces.count(1, 2, 8) == 3 and pieces.count(1, 2, 2) == 2  # each worker one, the last waits
+    assert pieces.count(2, 4, 8) == 3 and pieces.count(1, 8, 5) == 5
     assert pieces.count(1, 1, 8) == 1  # one worker: nothing to share
     assert pieces.count(1, 2, 8, "low") == 1  # 480p15: a piece costs more than it draws
     monkeypatch.setenv(pieces.ENV, "1")
@@ -50,13 +51,13 @@ def render(out: str, jobs: int, *args: str) -> None:
 
 @pytest.fixture
 def split_spy(monkeypatch):
-    """The tasks each run planned."""
+    """The tasks each run planned (the last pieces, started later, included)."""
     planned = []
     real = runner.plan_tasks
 
     def spy(jobs, workers):
         tasks, joins = real(jobs, workers)
-        planned.append([t.task for t in tasks])
+        planned.append([t.task for t in tasks] + [j.task for j, _ in joins.values()])
         return tasks, joins
 
     monkeypatch.setattr(runner, "plan_tasks", spy)
@@ -95,17 +96,17 @@ def test_a_scene_in_pieces_equals_the_whole_scene(tmp_path, monkeypatch, split_s
 def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "SCENES", (BLINK,))
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(pieces, "ranges", lambda beats, n: [(0, 1), (1, None)])
     from attention_lesson.pipeline import skips
 
-    real = skips.at_step
+    monkeypatch.setattr(pieces, "ranges", lambda beats, n: [(0, 1), (1, 2), (2, None)])
+    real = skips.bounds
 
     def broken(renderer, n):  # the second piece fails as its step begins
-        if n == 1 and skips._part is not None and skips._part.steps == (1, None):
+        if n == 1 and skips._part.steps == (1, 2):
             raise RuntimeError("piece broke")
         real(renderer, n)
 
-    monkeypatch.setattr(skips, "at_step", broken)
+    monkeypatch.setattr(skips, "bounds", broken)
     out = cli("render", "blink", "-j", "2", "--quality", "medium", "--fps", "10", "--out", "v", code=1)
     assert "piece broke" in out
     assert not [p for p in (tmp_path / "v").iterdir() if p.suffix in (".mp4", ".srt") or p.name.startswith(".")]

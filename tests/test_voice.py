@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from attention_lesson.cli import main
-from attention_lesson.pipeline.voice import RATE, TRUE_PEAK, measure
+from attention_lesson.pipeline.voice import RATE, TRUE_PEAK, loudness, measure
 from scenes import registry
 from scenes.common.captions import LINE_WIDTH, cues, lines, timed
 from scenes.common.style import VOICE_LEAD, VOICE_TAIL
@@ -261,3 +261,21 @@ def test_voice_status_recorded_draft_stale_and_flags(two_scenes):
                                   str(Path(__file__).parent / "lessons" / "tiny.toml")])
     row = json.loads(r.stdout)[0]
     assert row["state"] == "recorded" and row["flags"] == ["clipped"]
+
+
+@pytest.mark.parametrize("rate, seconds, dbfs", [(48_000, 3.0, -20.0), (22_050, 1.5, -9.0), (48_000, 0.8, -30.0)])
+def test_loudness_in_process_is_ffmpegs(tmp_path, rate, seconds, dbfs):
+    """The in-process BS.1770 measurement against ffmpeg's ebur128 filter, on noise shaped like speech
+    (bursts with pauses) at two sample rates; and silence is -inf."""
+    rng = np.random.default_rng(int(rate + seconds))
+    t = np.arange(int(rate * seconds)) / rate
+    envelope = (np.sin(2 * np.pi * 3 * t) > -0.3) * (0.5 + 0.5 * np.sin(2 * np.pi * 0.7 * t) ** 2)
+    x = rng.normal(0, 10 ** (dbfs / 20), len(t)) * envelope
+    samples = np.clip(x * 32767, -32768, 32767).astype(np.int16)
+    path = tmp_path / "noise.wav"
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1), w.setsampwidth(2), w.setframerate(rate)
+        w.writeframes(samples.tobytes())
+    ffmpeg_lufs, _ = measure(path)
+    assert abs(loudness(samples, rate) - ffmpeg_lufs) < 0.1, (loudness(samples, rate), ffmpeg_lufs)
+    assert loudness(np.zeros(rate, np.int16), rate) == float("-inf")

@@ -88,13 +88,13 @@ class Job:
     digest: str = ""
     files: list[str] = field(default_factory=list)
     lesson: Lesson | None = field(default=None, compare=False, repr=False)  # handed to the scene as data
-    part: "Part | None" = None  # drawn in pieces (pipeline/pieces.py): this job's piece, or the join
+    part: "Part | None" = None  # drawn in pieces (pipeline/pieces.py): which piece this job draws
 
     @property
     def task(self) -> str:
-        """The job's name among the tasks of a run: a piece's is its scene's and its first step."""
-        steps = self.part.steps if self.part else None
-        return self.id if steps is None else f"{self.id}#{steps[0]}"
+        """The job's name among the tasks of a run: a piece's is its scene's and its first step (the
+        last piece's is its scene's: it makes the job's files)."""
+        return self.id if self.part is None or self.part.joins else f"{self.id}#{self.part.steps[0]}"
 
     @property
     def id(self) -> str:

@@ -1,18 +1,17 @@
 """The drawing side of scenes in pieces (pipeline/pieces.py): which animations a piece draws, the clock
-of the ones it skips, and the segments the join borrows.
+of the ones it skips, and the segments the last piece borrows.
 
 `install()` wraps manim's `CairoRenderer.play` in this process (once; manim's files stay as they are).
 It changes nothing unless a part is being drawn (`drawing(...)`, around one scene's render):
+- Before each animation it looks at the scene's step (LessonScene.beats): a piece draws from its
+  first step on (manim's `from_animation_number` set to this animation as that step's first one
+  comes) and ends as its stop step begins (`upto_animation_number`: manim ends the scene there).
 - A skipped animation moves manim's clock by its run time; a drawn one by the frames it drew (one
   1/fps per frame, a wait `int(run_time * fps)` frames at once). Here a skipped animation moves the
   clock as drawing it would have, in the same steps, so a step's start, its wait's length (whole
-  frames, computed from the clock) and its subtitles are the same in a piece, in the join and in a
-  whole render.
-- `at_step(renderer, n)` (called as step n begins): a piece draws from its first step on (manim's
-  `from_animation_number` set to the next animation) and ends as its stop step begins
-  (`upto_animation_number`: manim ends the scene at the next animation).
-- In the join every animation is skipped and its segment is taken from the pieces' folder, under the
-  name manim gives it (`uncached_<number>`), so manim joins them as it joins its own.
+  frames, computed from the clock) and its subtitles are the same in a piece and in a whole render.
+- The last piece takes each animation it skips from the pieces' folder, under the name manim gives
+  it (`uncached_<number>`), so manim joins them with its own as one scene.
 """
 
 from __future__ import annotations
@@ -48,7 +47,8 @@ def drawing(part: Part | None):
     saved = config.from_animation_number, config.upto_animation_number
     _part = part
     if part is not None:
-        config.from_animation_number = NEVER if part.is_join or part.steps[0] > 0 else 0
+        config.from_animation_number = 0 if part.steps[0] == 0 else NEVER
+        config.upto_animation_number = NEVER
     try:
         yield
     finally:
@@ -56,27 +56,28 @@ def drawing(part: Part | None):
         config.from_animation_number, config.upto_animation_number = saved
 
 
-def at_step(renderer, n: int) -> None:
-    """Step n (from 0) begins: a piece starts drawing at its first step and ends at its stop step."""
+def bounds(renderer, step: int) -> None:
+    """The next animation is one of step `step` (from 0; -1 before the first): a piece starts drawing
+    at its first step and ends at its stop step."""
     from manim import config
 
-    if _part is None or _part.is_join:
-        return
     first, stop = _part.steps
-    if n == first:
+    if step >= first and config.from_animation_number == NEVER:
         config.from_animation_number = renderer.num_plays
-    if n == stop:
+    if stop is not None and step >= stop and config.upto_animation_number == NEVER:
         config.upto_animation_number = renderer.num_plays - 1
 
 
 def play(self, scene, *args, **kwargs):
     """manim's play; a skipped animation of a part moves the clock by the frames it would draw."""
+    if _part is not None:
+        bounds(self, len(getattr(scene, "beats", ())) - 1)
     before, number = self.time, self.num_plays
     _manim_play(self, scene, *args, **kwargs)
     if _part is None or not self.skip_animations:
         return
     self.time = clock(before, scene.duration, scene.is_current_animation_frozen_frame(), self.camera.frame_rate)
-    if _part.is_join:
+    if _part.joins:
         borrow(self.file_writer, number, _part.folder)
 
 

@@ -122,13 +122,53 @@ def synthesize(text: str, lang: str, out: Path) -> None:
                    check=True, capture_output=True)
 
 
-def loudness(path: Path) -> dict:
-    """ffmpeg loudnorm's measurement of a file (first pass): input_i, input_tp, input_lra, ..."""
-    err = subprocess.run(
-        ["ffmpeg", "-hide_banner", "-nostats", "-i", str(path), "-af",
-         f"loudnorm=I={LOUDNESS}:TP={PEAK_TARGET}:LRA={LOUDNESS_RANGE}:print_format=json", "-f", "null", "-"],
-        capture_output=True, text=True, check=True).stderr
-    return json.loads(err[err.rindex("{"):err.rindex("}") + 1])
+def k_weighting(rate: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """BS.1770's K-weighting at any sample rate: a +4 dB high shelf at 1500 Hz and a high-pass at
+    38 Hz, as biquads (b, a) from the Audio EQ Cookbook (pyloudnorm's derivation)."""
+    shelf_gain, w_shelf, w_pass = 10 ** (4.0 / 40), 2 * np.pi * 1500.0 / rate, 2 * np.pi * 38.0 / rate
+    A, cs, al = shelf_gain, np.cos(w_shelf), np.sin(w_shelf) / (2 / np.sqrt(2))
+    shelf = (np.array([A * ((A + 1) + (A - 1) * cs + 2 * np.sqrt(A) * al), -2 * A * ((A - 1) + (A + 1) * cs),
+                       A * ((A + 1) + (A - 1) * cs - 2 * np.sqrt(A) * al)]),
+             np.array([(A + 1) - (A - 1) * cs + 2 * np.sqrt(A) * al, 2 * ((A - 1) - (A + 1) * cs),
+                       (A + 1) - (A - 1) * cs - 2 * np.sqrt(A) * al]))
+    cp, ap = np.cos(w_pass), np.sin(w_pass) / (2 * 0.5)
+    high_pass = (np.array([(1 + cp) / 2, -(1 + cp), (1 + cp) / 2]), np.array([1 + ap, -2 * cp, 1 - ap]))
+    return [(b / a[0], a / a[0]) for b, a in (shelf, high_pass)]
+
+
+def loudness(samples: np.ndarray, rate: int = RATE) -> float:
+    """Integrated loudness (LUFS) of int16 mono samples, ITU-R BS.1770-4: K-weighted, 400 ms blocks
+    every 100 ms, gated at -70 LUFS and then 10 LU below the mean of what passed; -inf for silence.
+    In this process (ffmpeg's loudnorm was a process per measurement, two or three a voice)."""
+    from scipy.signal import lfilter
+
+    x = samples.astype(np.float64) / 32768
+    for b, a in k_weighting(rate):
+        x = lfilter(b, a, x)
+    block, hop = round(0.4 * rate), round(0.1 * rate)
+    x = np.pad(x, (0, max(block - len(x), 0)))
+    energy = np.concatenate([[0.0], np.cumsum(x * x)])
+    starts = np.arange(0, len(x) - block + 1, hop)
+    power = (energy[starts + block] - energy[starts]) / block
+    level = -0.691 + 10 * np.log10(np.maximum(power, 1e-20))
+    loud = power[level > -70]
+    if not len(loud):
+        return float("-inf")
+    gate = -0.691 + 10 * np.log10(loud.mean()) - 10
+    return float(-0.691 + 10 * np.log10(power[(level > -70) & (level > gate)].mean()))
+
+
+def pcm(path: Path) -> tuple[np.ndarray, int] | None:
+    """A 16-bit PCM WAV's samples (mono, int16) and rate, read in this process; None for anything else
+    (a recording in another format: ffmpeg decodes it)."""
+    try:
+        with wave.open(str(path), "rb") as w:
+            if w.getsampwidth() != 2:
+                return None
+            x = np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16).reshape(-1, w.getnchannels())
+            return x.mean(axis=1).astype(np.int16), w.getframerate()
+    except (wave.Error, EOFError):
+        return None
 
 
 def normalise(src: Path, dst: Path, passes: int = 3) -> None:
@@ -136,18 +176,23 @@ def normalise(src: Path, dst: Path, passes: int = 3) -> None:
     limiter, the gain corrected from a measurement of the result (the limiter takes some loudness off
     a peaky voice: espeak-ng's lines peak about 19 dB above their loudness). Not loudnorm's second pass:
     on a line shorter than its 3 s window it falls back to dynamic mode and barely raises the level
-    (measured: -31 LUFS for a 1.5 s line asked for -16)."""
-    level = loudness(src)["input_i"]
-    if level in ("-inf", "inf"):  # silence: nothing to measure, nothing to raise
+    (measured: -31 LUFS for a 1.5 s line asked for -16). Measured in this process (`loudness`): one
+    ffmpeg run a pass (a WAV), one more to decode another format."""
+    if pcm(src) is None:
+        plain = dst.with_name(f"plain-{dst.name}")
+        ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(plain))
+        src = plain
+    level = loudness(*pcm(src))
+    if level == float("-inf"):  # silence: nothing to measure, nothing to raise
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(dst))
         return
-    gain, ceiling = LOUDNESS - float(level), 10 ** (PEAK_TARGET / 20)
+    gain, ceiling = LOUDNESS - level, 10 ** (PEAK_TARGET / 20)
     for _ in range(passes):
         graph = (f"aresample={RATE},volume={gain:.2f}dB,"
                  f"alimiter=limit={ceiling:.4f}:level=false:attack=5:release=50:latency=true")
         ffmpeg.run("-i", str(src), "-af", graph, "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le",
                    str(dst))
-        miss = LOUDNESS - float(loudness(dst)["input_i"])
+        miss = LOUDNESS - loudness(read(dst))
         if abs(miss) < 0.5:
             return
         gain += miss

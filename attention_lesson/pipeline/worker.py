@@ -187,21 +187,13 @@ def _video(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
 
 
 def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
-    """A piece of a scene (pipeline/pieces.py): the segments of its steps' animations, moved into the
-    pieces' folder for the join; no file of its own."""
+    """A piece of a scene (pipeline/pieces.py) but its last: the segments of its steps' animations,
+    moved into the pieces' folder for the last piece to join; no file of its own."""
     from manim.utils.exceptions import EndSceneEarlyException
 
-    first = job.part.steps[0]
-    scene = None
-
-    def step(scene_id: str, beat: str) -> None:
-        skips.at_step(scene.renderer, len(scene.beats) - 1)
-        if on_beat is not None and len(scene.beats) > first:
-            on_beat(scene_id, beat)
-
     voice = _voice(job, media_dir)
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=step, voice=voice)
-    scene.renderer.scene_finished = lambda s: None  # the join makes the scene's files, not a piece
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, voice=voice)
+    scene.renderer.scene_finished = lambda s: None  # the last piece makes the scene's files
     try:
         scene.render()
     except EndSceneEarlyException:  # raised again by tear_down's wait, past the piece's last step
@@ -211,6 +203,20 @@ def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
     for f in filter(None, writer.partial_movie_files):
         Path(f).replace(job.part.folder / Path(f).name)
     return {}, voice
+
+
+def _progress(job: Job, on_beat):
+    """A piece's progress: the steps it draws only (each piece of a scene sees every step begin)."""
+    if job.part is None or on_beat is None:
+        return on_beat
+    first, stop = job.part.steps
+    seen = []
+
+    def forward(scene_id: str, beat: str) -> None:
+        seen.append(beat)
+        if len(seen) > first and (stop is None or len(seen) <= stop):
+            on_beat(scene_id, beat)
+    return forward
 
 
 def _slides(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
@@ -257,9 +263,9 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
     try:
         if job.lesson is None:  # a job made without one: its lesson file
             job.lesson = load(job.options.lesson)
-        maker = _piece if job.part and not job.part.is_join else MAKERS[job.options.kind]
+        maker = _piece if job.part and not job.part.joins else MAKERS[job.options.kind]
         with tempconfig(manim_config(job, media_dir, tmp, quiet)), skips.drawing(job.part):
-            files, voice = maker(job, job.scene.load(), media_dir, tmp, on_beat)
+            files, voice = maker(job, job.scene.load(), media_dir, tmp, _progress(job, on_beat))
         manifest.move_into(files, job.out_dir)
         return Result(job.task, True, sorted(files), seconds=time.perf_counter() - start,
                       drafted=voice.drafted if voice else [])
