@@ -110,3 +110,21 @@ def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatc
     out = cli("render", "blink", "-j", "2", "--quality", "medium", "--fps", "10", "--out", "v", code=1)
     assert "piece broke" in out
     assert not [p for p in (tmp_path / "v").iterdir() if p.suffix in (".mp4", ".srt") or p.name.startswith(".")]
+
+
+def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
+    from attention_lesson.pipeline import timings
+    from attention_lesson.pipeline.plan import Job, RenderOptions
+
+    opts = RenderOptions("lesson.toml", "river")
+    jobs = [Job(s, opts, tmp_path) for s in registry.available()[:4]]
+    by_steps, _ = runner.plan_tasks(jobs, 2)  # nothing known: the most steps first
+    assert [pieces.steps_drawn(j) for j in by_steps] == sorted((pieces.steps_drawn(j) for j in jobs), reverse=True)
+    known = {timings.key(j): t for j, t in zip(jobs, (1.0, 9.0, 3.0))}  # the fourth never timed
+    ordered, _ = runner.plan_tasks(jobs, 2, known)
+    assert [j.id for j in ordered][:1] == [jobs[1].id]  # 9 s
+    results = [runner.Result(j.id, True, [], seconds=s) for j, s in zip(jobs, (2.0, 4.0, 6.0, 8.0))]
+    timings.save(tmp_path, jobs, results)
+    assert timings.load(tmp_path) == {timings.key(j): s for j, s in zip(jobs, (2.0, 4.0, 6.0, 8.0))}
+    again, _ = runner.plan_tasks(jobs, 2, timings.load(tmp_path))
+    assert [j.id for j in again] == [j.id for j in reversed(jobs)]

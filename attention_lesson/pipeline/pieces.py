@@ -8,9 +8,10 @@ of its scene: the animations before them jump to their end without drawing (mani
 (`upto_animation_number`), leaving one movie segment per animation, named by its number, in the scene's
 pieces folder. The last piece starts once the others are done: it skips to its first step taking each
 skipped animation's segment from that folder, draws the rest, and lets manim join them as it joins its
-own: the movie, the step clips (sections) and the subtitles, with the sound laid from the same steps. Skipped animations move the scene's clock
-by exactly the frames they would have drawn (pipeline/skips.py), so every step starts at the frame it
-starts at in a whole render. The segments are the ones a whole render writes, so the join is exact.
+own: the movie, the step clips (sections) and the subtitles, with the sound laid from the same steps.
+Skipped animations move the scene's clock by exactly the frames they would have drawn
+(pipeline/skips.py), so every step starts at the frame it starts at in a whole render. The segments
+are the ones a whole render writes, so the join is exact.
 """
 
 from __future__ import annotations

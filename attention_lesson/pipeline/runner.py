@@ -17,11 +17,12 @@ import os
 import queue
 import re
 import shutil
+import statistics
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from . import manifest, pieces
+from . import manifest, pieces, timings
 from .plan import VIDEO, Job, Result, beat_count
 
 _TMP_NAME = re.compile(rf"^{re.escape(manifest.TMP_PREFIX)}.+-(\d+)-[^-]+$")
@@ -98,26 +99,38 @@ def _pump(events, on_beat, stop: threading.Event) -> None:
             return
 
 
-def plan_tasks(jobs: list[Job], workers: int) -> tuple[list[Job], dict[str, tuple[Job, set[str]]]]:
-    """The run's tasks, the most steps first: each job, or its pieces (pipeline/pieces.py), whose join
-    waits for them (join task -> (the join, its pieces' tasks))."""
+def plan_tasks(jobs: list[Job], workers: int, known: dict[str, float] | None = None
+               ) -> tuple[list[Job], dict[str, tuple[Job, set[str]]]]:
+    """The run's tasks, the longest first (by the last run's seconds where known, else by steps): each
+    job, or its pieces (pipeline/pieces.py), the last of which waits for the others (last piece's task
+    -> (it, the other pieces' tasks))."""
     tasks, joins = [], {}
     for job in jobs:
-        n = pieces.count(len(jobs), workers, beat_count(job), job.options.quality) if job.options.kind == VIDEO else 1
+        video = job.options.kind == VIDEO
+        n = pieces.count(len(jobs), workers, beat_count(job), job.options.quality) if video else 1
         if n < 2:
             tasks.append(job)
             continue
         parts, join = pieces.split(job, n, manifest.private_folder(job.out_dir, f"{job.id}-pieces"))
         tasks += parts
         joins[join.task] = (join, {p.task for p in parts})
-    return sorted(tasks, key=lambda t: -pieces.steps_drawn(t)), joins
+    cost = _costs(tasks, known or {})
+    return sorted(tasks, key=lambda t: -cost[t.task]), joins
+
+
+def _costs(tasks: list[Job], known: dict[str, float]) -> dict[str, float]:
+    """Each task's expected seconds: its scene's last time a step times the steps it draws; a scene
+    never timed gets the median of the others' (1 s a step when none is known)."""
+    per_step = {t.task: known[timings.key(t)] / beat_count(t) for t in tasks if timings.key(t) in known}
+    default = statistics.median(per_step.values()) if per_step else 1.0
+    return {t.task: pieces.steps_drawn(t) * per_step.get(t.task, default) for t in tasks}
 
 
 def _run(jobs, workers, cache_root, on_beat, on_done, quiet) -> list[Result]:
     # Fork with no other thread running in this process: a child inherits every lock as it was at fork
     # time, including those another thread held (a queue's feeder, a progress bar's refresh). So no
     # queue is written to before the fork, and the thread that relays progress starts after it.
-    tasks, joins = plan_tasks(jobs, workers)
+    tasks, joins = plan_tasks(jobs, workers, timings.load(cache_root))
     ctx = mp.get_context("fork")
     events, stop, finished = ctx.Queue(), threading.Event(), queue.SimpleQueue()
     pump = threading.Thread(target=_pump, args=(events, on_beat, stop), daemon=True)
@@ -128,6 +141,8 @@ def _run(jobs, workers, cache_root, on_beat, on_done, quiet) -> list[Result]:
             for t in tasks:
                 _submit(pool, t, finished)
             results = _collect(pool, finished, jobs, joins, on_done)
+        split = {j.id for j, _ in joins.values()}
+        timings.save(cache_root, [j for j in jobs if j.id not in split], results)
     finally:
         stop.set()
         if pump.is_alive():
