@@ -26,6 +26,9 @@
    four scenes (scores, softmax, mixing, matrix) silent, in pieces (pipeline/pieces.py) and whole
    (`ATTENTION_LESSON_PIECES=1`). Each with its core utilisation: the CPU time of the command and its
    workers over N x its wall time (docs/performance.md).
+9. with --w-edit: `render --all -j N` from nothing, then again after an edit of W_Q (every scene
+   re-renders), each with its core utilisation: the second run orders the scenes by the first run's
+   times (pipeline/timings.py).
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -226,6 +229,24 @@ def publish_benchmark(work: Path, quality: str, jobs: int) -> dict:
     return r
 
 
+W_Q_LINE = "[1.0, 0.0, 0.0, 0.0],  # geography"
+
+
+def w_edit_benchmark(work: Path, quality: str, jobs: int) -> dict:
+    """`render --all` from nothing, then after an edit of W_Q: seconds and utilisation of each."""
+    lesson = work / "lesson.toml"
+    shutil.copy(resolve("default"), lesson)
+    cold = render_all(work, quality, jobs, [], "--lesson", str(lesson))
+    text = lesson.read_text(encoding="utf-8")
+    assert W_Q_LINE in text
+    lesson.write_text(text.replace(W_Q_LINE, "[1.1, 0.0, 0.0, 0.0],  # geography"), encoding="utf-8")
+    cmd = [str(BIN / "attention-lesson"), "render", "--all", "--quality", quality, "--lesson", str(lesson),
+           "--out", str(work / "pub-out"), "-j", str(jobs), "-q"]
+    wall, cpu = used(cmd, work)
+    return {"cold": cold, "after_w_edit": {"s": round(wall, 1), "cpu_s": round(cpu, 1),
+                                           "utilisation": round(cpu / (jobs * wall), 3)}}
+
+
 def holds_run(work: Path, scene: str, quality: str, voice: bool, mode: str) -> float:
     """One scene rendered from nothing, held frames converted once ("once") or by manim ("manim")."""
     out = work / "holds-out"
@@ -272,7 +293,14 @@ def main() -> None:
     ap.add_argument("--publish", action="store_true",
                     help="Only time the lesson silent and voiced and four scenes in pieces and whole, "
                          "against the naive way, with the core utilisation (default: every quality).")
+    ap.add_argument("--w-edit", action="store_true",
+                    help="Only time render --all from nothing and again after an edit of W_Q.")
     args = ap.parse_args()
+    if args.w_edit:
+        with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
+            results = {q: w_edit_benchmark(Path(tmp), q, args.jobs) for q in args.quality or ["high"]}
+            print(json.dumps(results, indent=2))
+        return
     if args.publish:
         with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
             results = {}

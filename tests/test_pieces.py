@@ -55,8 +55,8 @@ def split_spy(monkeypatch):
     planned = []
     real = runner.plan_tasks
 
-    def spy(jobs, workers):
-        tasks, joins = real(jobs, workers)
+    def spy(jobs, workers, known=None):
+        tasks, joins = real(jobs, workers, known)
         planned.append([t.task for t in tasks] + [j.task for j, _ in joins.values()])
         return tasks, joins
 

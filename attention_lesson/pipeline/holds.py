@@ -1,12 +1,18 @@
-"""Held frames converted once: a wait (a step holding its last frame while its voice speaks) writes one
-picture `repeat` times, and manim converts the RGBA array to the stream's pixel format again for each of
-them. Here the picture is converted once and the same converted frame is encoded `repeat` times, at
-consecutive timestamps: every frame is still encoded (constant frame rate), with the same pixels.
+"""Held frames nearly free: a wait (a step holding its last frame while its voice speaks) writes one
+picture `repeat` times, and manim converts the RGBA array to the stream's pixel format and x264 codes it
+again for each of them.
+
+- A hold that is a whole mp4 segment (manim's `wait`: the segment's one write) is coded by x264 for its
+  first SETTLE frames only; every further frame is a P slice of skipped macroblocks numbered as the
+  next picture (`repeated`, pipeline/h264.py). Still one packet per frame: constant frame rate, the
+  same frame count and duration.
+- Any other hold is converted once and the same converted frame encoded `repeat` times (`encoded`).
 
 `install()` puts `write_frame` in place of manim's `VideoSegmentEncoder.write_frame` in this process
 (the worker does it before it renders); manim's files stay as they are. A single frame, or a stream
 whose pixel format is not known, goes through manim's own code. `ATTENTION_LESSON_HOLDS=manim` in the
-environment sends every frame through manim's code (to measure against; docs/performance.md).
+environment sends every frame through manim's code, `=encode` converts once but encodes every frame
+(to measure against; docs/performance.md).
 """
 
 from __future__ import annotations
@@ -15,25 +21,24 @@ import functools
 import os
 from fractions import Fraction
 
+from . import patches
+
 ENV = "ATTENTION_LESSON_HOLDS"
 _manim_write_frame = None  # manim's VideoSegmentEncoder.write_frame, once installed
 SETTLE = 12  # frames of a hold x264 codes before its last packet is repeated (see `repeated`)
 
 
 def install() -> None:
-    """Use `write_frame` for every video segment manim encodes in this process (once per process)."""
+    """Use `write_frame` for every video segment manim encodes in this process."""
     global _manim_write_frame
-    if _manim_write_frame is not None:
-        return
     from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-    _manim_write_frame = VideoSegmentEncoder.write_frame
-    VideoSegmentEncoder.write_frame = write_frame
+    _manim_write_frame = patches.replace(VideoSegmentEncoder, "write_frame", write_frame)
 
 
 def write_frame(self, pixels, *, repeat: int = 1) -> None:
-    """manim's write_frame (encode `pixels` at the segment's next timestamps), converting a held
-    picture to the stream's pixel format once, and repeating x264's packet of a settled hold."""
+    """manim's write_frame (encode `pixels` at the segment's next timestamps), a held picture
+    converted once and, where the hold is the whole segment, coded once (`repeated`)."""
     stream = getattr(self, "_stream", None)
     mode = os.environ.get(ENV, "")
     if repeat == 1 or mode == "manim" or not getattr(stream, "pix_fmt", None):
@@ -41,12 +46,14 @@ def write_frame(self, pixels, *, repeat: int = 1) -> None:
     self._validate_frame(pixels, repeat)
     try:
         frame = converted(stream, pixels)
-        packets = None
-        if mode != "encode" and self._next_pts == 0 and repeat >= 2 * SETTLE:
-            packets = repeated(self, frame, repeat)
-        for packet in packets if packets is not None else encoded(self, frame, repeat):
+        whole = mode != "encode" and self._next_pts == 0 and repeat >= 2 * SETTLE  # the segment is the hold
+        packets = repeated(self, frame, repeat) if whole else None
+        if packets is None:
+            packets = encoded(self, frame, repeat)  # moves _next_pts frame by frame
+        else:
+            self._next_pts += repeat
+        for packet in packets:
             self._container.mux(packet)
-        self._next_pts += repeat if packets is not None else 0
     except BaseException as error:
         raise self._operation_error("encode", error) from error
 

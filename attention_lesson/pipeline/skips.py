@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import patches
 from .pieces import Part
 
 NEVER = 10**9  # an animation number no scene reaches
@@ -30,12 +31,9 @@ _part: Part | None = None
 
 def install() -> None:
     global _manim_play
-    if _manim_play is not None:
-        return
     from manim.renderer.cairo_renderer import CairoRenderer
 
-    _manim_play = CairoRenderer.play
-    CairoRenderer.play = play
+    _manim_play = patches.replace(CairoRenderer, "play", play)
 
 
 @contextmanager
