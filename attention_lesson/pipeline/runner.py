@@ -161,8 +161,8 @@ def _submit(pool, task: Job, finished) -> None:
 
 def _collect(pool, finished, jobs: list[Job], joins, on_done) -> list[Result]:
     """The jobs' results as they finish (a blocking queue.get, no polling). A piece's result only
-    counts towards its join, which starts once every piece is done (or fails with the first that
-    failed)."""
+    counts towards its scene's last piece (`joins`), which starts once the others are done, or fails
+    with the first of them that failed."""
     by_id, results, failed = {j.id: j for j in jobs}, [], {}
     while len(results) < len(jobs):
         r = finished.get()
