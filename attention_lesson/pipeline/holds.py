@@ -100,7 +100,7 @@ def repeated(enc, frame, repeat: int):
         return None  # not the same sequence and picture parameters: the packets would not fit
     try:
         last, before = (h264.Slice.of_packet(skip.stream, bytes(p)) for p in (packets[-1], packets[-2]))
-    except h264.Unsupported:
+    except (h264.Unsupported, IndexError):  # a stream it does not rewrite, or a truncated header
         return None
     poc_step = (last.poc_lsb - before.poc_lsb) if last.poc_at is not None else 0
     copies = [_copy(packets[-1], skip.numbered(last.frame_num + i, (last.poc_lsb or 0) + i * poc_step), i)
@@ -128,7 +128,7 @@ def skip_slice(spec):
     try:
         skip = h264.Slice.of_packet(h264.Stream.from_headers(bytes(twin.codec_context.extradata)),
                                     bytes(packets[-1]))
-    except h264.Unsupported:
+    except (h264.Unsupported, IndexError):  # a stream it does not rewrite, or a truncated header
         return None
     return skip if _still(twin, packets) else None
 
