@@ -11,8 +11,8 @@ manim-slides' slides (manim-slides #577), and one path for every output keeps th
   with tone digits), reading the step's line made speakable (scenes/common/speech.py).
 - Every voice is normalised on its own to LOUDNESS LUFS (a measured gain, corrected from a measurement
   of the result, and a peak limiter at PEAK_TARGET for a true peak under TRUE_PEAK), 48 kHz mono, so
-  recordings made on different days match; the result is cached by content under the worker's media
-  folder.
+  recordings made on different days match; the result is cached by content in the workers' shared
+  cache folder (media/.cache/voice).
 """
 
 from __future__ import annotations

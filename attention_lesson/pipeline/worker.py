@@ -175,7 +175,9 @@ def _settings(job: Job) -> Settings:
 
 def _voice(job: Job, media_dir: Path) -> Voice | None:
     o = job.options
-    return Voice(o.voice, o.lang, media_dir / "voice") if o.voice else None
+    # one cache for every worker (media/.cache/voice): a line made by one is there for the others, and
+    # for the next run whichever worker draws its scene; each voice is written atomically
+    return Voice(o.voice, o.lang, media_dir.parent / "voice") if o.voice else None
 
 
 def _video(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
