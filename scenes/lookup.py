@@ -39,12 +39,7 @@ from scenes.common.mobjects import (
     word,
 )
 
-PLOT_W, PLOT_H = 7.0, 2.6  # the "weight as the chosen key's score moves" plot
 SAMPLES = 241  # points on the soft curve
-CURVE_WIDTH = 4.0
-DOT_R = 0.08  # the marker of the current score on a curve
-SWATCH = 0.6  # length of a legend's line sample
-BACK_ANGLE = 1.1  # radians: the bend of the gradient arrow back to the projections
 
 
 class Lookup(LessonScene):
@@ -146,17 +141,17 @@ class Lookup(LessonScene):
         soft_t = label(self.t("soft_title"), S.BODY_SIZE, S.TEXT)
         key = VGroup(label(self.t("ok"), S.LABEL_SIZE, S.HIGHLIGHT),
                      label(self.t("broken"), S.LABEL_SIZE, S.WRONG)).arrange(RIGHT, buff=S.BIG_GAP)
-        hard = VGroup(hard_row, self.back_arrow(hard_row, -1, -2, S.V_COLOR, self.t("hard_back"), BACK_ANGLE))
+        hard = VGroup(hard_row, self.back_arrow(hard_row, -1, -2, S.V_COLOR, self.t("hard_back"), S.BACK_ANGLE))
         soft = VGroup(soft_row, self.back_arrow(soft_row, -1, 0, S.HIGHLIGHT, self.t("backprop"),
-                                                BACK_ANGLE / 2))  # a long chord
+                                                S.BACK_ANGLE / 2))  # a long chord
         self.place_pipelines(hard_t, hard, soft_t, soft, key)
         self.show_pipelines(hard_t, hard, soft_t, soft, key)
 
     # -- the score plot (step) ---------------------------------------------------------------------
     def score_axes(self, lo: float, hi: float):
         """Axes for scores lo..hi against weights 0..1, and p(score, weight): a point on them."""
-        ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=PLOT_W,
-                  y_length=PLOT_H, tips=False,
+        ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=S.PLOT_W,
+                  y_length=S.PLOT_H, tips=False,
                   axis_config={"color": S.GRID, "include_ticks": False})
         p = lambda x, y: ax.c2p(x - lo, y)  # noqa: E731  a (score, weight) point
         return ax, p
@@ -167,16 +162,16 @@ class Lookup(LessonScene):
         c = self.chosen
         xs = np.linspace(lo, hi, SAMPLES)
         soft_w = weight_as_score_moves(self.s, c, xs, self.att.scale)  # [SAMPLES]
-        soft = VMobject(stroke_color=S.HIGHLIGHT, stroke_width=CURVE_WIDTH)
+        soft = VMobject(stroke_color=S.HIGHLIGHT, stroke_width=S.CURVE_WIDTH)
         soft.set_points_smoothly([p(x, w) for x, w in zip(xs, soft_w)])
         hard = VGroup(
-            Line(p(lo, 0), p(t, 0), stroke_color=S.DIM, stroke_width=CURVE_WIDTH),
-            Line(p(t, 1), p(hi, 1), stroke_color=S.DIM, stroke_width=CURVE_WIDTH),
+            Line(p(lo, 0), p(t, 0), stroke_color=S.DIM, stroke_width=S.CURVE_WIDTH),
+            Line(p(t, 1), p(hi, 1), stroke_color=S.DIM, stroke_width=S.CURVE_WIDTH),
         )
-        jump = DashedLine(p(t, 0), p(t, 1), stroke_color=S.WRONG, stroke_width=CURVE_WIDTH / 2)
+        jump = DashedLine(p(t, 0), p(t, 1), stroke_color=S.WRONG, stroke_width=S.CURVE_WIDTH / 2)
         now = DashedLine(p(sc, 0), p(sc, 1), stroke_color=S.GRID)
-        dots = VGroup(Dot(p(sc, 1), radius=DOT_R, color=S.DIM),
-                      Dot(p(sc, self.att.weights[self.focus][c]), radius=DOT_R, color=S.HIGHLIGHT))
+        dots = VGroup(Dot(p(sc, 1), radius=S.DOT_R, color=S.DIM),
+                      Dot(p(sc, self.att.weights[self.focus][c]), radius=S.DOT_R, color=S.HIGHLIGHT))
         return hard, jump, now, soft, dots
 
     def plot_labels(self, ax, p, lo: float, sc: float, t: float) -> tuple:
@@ -257,7 +252,7 @@ class Lookup(LessonScene):
         """The gradient's way back under a pipeline, from node `start` to node `end`, and its text."""
         arc = CurvedArrow(pipeline[0][start].get_bottom() + DOWN * S.GAP / 3,
                           pipeline[0][end].get_bottom() + DOWN * S.GAP / 3, angle=-bend,
-                          color=color, stroke_width=CURVE_WIDTH)
+                          color=color, stroke_width=S.CURVE_WIDTH)
         t = label(text, S.LABEL_SIZE, color).next_to(arc, DOWN, buff=S.GAP / 3)
         return VGroup(arc, t)
 
@@ -303,11 +298,11 @@ class Lookup(LessonScene):
 
     def legend_line(self, color, text, cell=False):
         """A line sample (or, for a value, a vector cell) and its text."""
-        swatch = Line(LEFT * SWATCH / 2, RIGHT * SWATCH / 2, stroke_color=color,
-                      stroke_width=CURVE_WIDTH)
+        swatch = Line(LEFT * S.SWATCH / 2, RIGHT * S.SWATCH / 2, stroke_color=color,
+                      stroke_width=S.CURVE_WIDTH)
         if cell:
-            swatch = VGroup(Rectangle(width=SWATCH / 2, height=SWATCH / 3, stroke_color=color,
-                                      stroke_width=2), Rectangle(width=SWATCH / 2,
-                                      height=SWATCH / 3, stroke_color=color, stroke_width=2)
+            swatch = VGroup(Rectangle(width=S.SWATCH / 2, height=S.SWATCH / 3, stroke_color=color,
+                                      stroke_width=2), Rectangle(width=S.SWATCH / 2,
+                                      height=S.SWATCH / 3, stroke_color=color, stroke_width=2)
                             ).arrange(RIGHT, buff=0)
         return VGroup(swatch, label(text, S.LABEL_SIZE, S.TEXT)).arrange(RIGHT, buff=S.GAP)

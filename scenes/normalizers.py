@@ -24,7 +24,6 @@ PUNCTUATION = ":：,，;；)）"
 SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: the font's glyphs are uneven
 
 
-BAR_H = 1.1  # tallest bar (weight 1) in the three stacked weight charts
 
 
 def _frame(m, color=S.HIGHLIGHT, pad_x=S.OUTLINE_PAD, pad_y=S.OUTLINE_PAD):
@@ -120,14 +119,14 @@ class Normalizers(LessonScene):
         charts = VGroup()
         for i, m in enumerate(MODES):
             bars = WeightBars(self.rows[m], self.att.tokens, fills=S.heat_color, scale_to=1,
-                              max_height=BAR_H, bar_w=S.BAR_W * 3 / 2, buff=S.GAP * 3 / 2)
+                              max_height=S.NORMALIZER_BAR_H, bar_w=S.BAR_W * 3 / 2, buff=S.GAP * 3 / 2)
             if i < len(MODES) - 1:  # the token names once, under the last chart
                 bars.remove(bars.token_labels)
             charts.add(bars)
         charts.arrange(DOWN, buff=S.GAP)
         names = VGroup(*(self.name(m) for m in MODES))
         for n, bars in zip(names, charts):
-            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(bars.baseline.get_y() + BAR_H / 3)
+            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(bars.baseline.get_y() + S.NORMALIZER_BAR_H / 3)
         left = min(n.get_left()[0] for n in names)
         for n in names:
             n.align_to([left, 0, 0], LEFT)

@@ -24,7 +24,6 @@ from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import WeightBars, fit, number_text, outline, shared_format, tex, word
 
-BAR_H = 1.8  # tallest bar (a weight of 1), leaving room for the sum below the chart
 
 
 class Softmax(LessonScene):
@@ -96,7 +95,7 @@ class Softmax(LessonScene):
         step = self.body_box()[0] / 2 / a.n  # the chart takes about half the width, whatever n is
         bar_w = float(np.clip(step * 2 / 3, S.BAR_W, S.BAR_W * 2))
         bars = WeightBars(a.scaled[f], a.tokens, color=S.DIM, bar_w=bar_w, buff=max(step - bar_w, S.GAP),
-                          max_height=BAR_H)
+                          max_height=S.SOFTMAX_BAR_H)
         low = min(m.get_bottom()[1] for m in (*bars.bars, *bars.value_labels))
         clash = bars.token_labels.get_top()[1] - (low - S.GAP / 2)
         if clash > 0:  # negative scores hang below the line: keep the key names clear of them

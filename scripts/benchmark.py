@@ -203,11 +203,13 @@ def used(cmd, cwd, env=None) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def render_all(work: Path, quality: str, jobs: int, scenes: list[str], *extra: str, env=None) -> dict:
-    """`render` of the scenes from nothing (fresh output folder and worker caches): seconds, CPU
-    seconds and the utilisation of `jobs` cores."""
-    shutil.rmtree(work / "media", ignore_errors=True)
-    shutil.rmtree(work / "pub-out", ignore_errors=True)
+def render_all(work: Path, quality: str, jobs: int, scenes: list[str], *extra: str, env=None,
+               fresh: bool = True) -> dict:
+    """`render` of the scenes (fresh: from nothing, fresh output folder and worker caches): seconds,
+    CPU seconds and the utilisation of `jobs` cores."""
+    if fresh:
+        shutil.rmtree(work / "media", ignore_errors=True)
+        shutil.rmtree(work / "pub-out", ignore_errors=True)
     wall, cpu = used([str(BIN / "attention-lesson"), "render", *(scenes or ["--all"]), "--quality", quality,
                       "--out", str(work / "pub-out"), "-j", str(jobs), "-q", *extra], work, env)
     return {"s": round(wall, 1), "cpu_s": round(cpu, 1), "utilisation": round(cpu / (jobs * wall), 3)}
@@ -240,11 +242,7 @@ def w_edit_benchmark(work: Path, quality: str, jobs: int) -> dict:
     text = lesson.read_text(encoding="utf-8")
     assert W_Q_LINE in text
     lesson.write_text(text.replace(W_Q_LINE, "[1.1, 0.0, 0.0, 0.0],  # geography"), encoding="utf-8")
-    cmd = [str(BIN / "attention-lesson"), "render", "--all", "--quality", quality, "--lesson", str(lesson),
-           "--out", str(work / "pub-out"), "-j", str(jobs), "-q"]
-    wall, cpu = used(cmd, work)
-    return {"cold": cold, "after_w_edit": {"s": round(wall, 1), "cpu_s": round(cpu, 1),
-                                           "utilisation": round(cpu / (jobs * wall), 3)}}
+    return {"cold": cold, "after_w_edit": render_all(work, quality, jobs, [], "--lesson", str(lesson), fresh=False)}
 
 
 def holds_run(work: Path, scene: str, quality: str, voice: bool, mode: str) -> float:

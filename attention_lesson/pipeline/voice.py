@@ -178,11 +178,12 @@ def normalise(src: Path, dst: Path, passes: int = 3) -> None:
     on a line shorter than its 3 s window it falls back to dynamic mode and barely raises the level
     (measured: -31 LUFS for a 1.5 s line asked for -16). Measured in this process (`loudness`): one
     ffmpeg run a pass (a WAV), one more to decode another format."""
-    if pcm(src) is None:
+    samples = pcm(src)
+    if samples is None:
         plain = dst.with_name(f"plain-{dst.name}")
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(plain))
-        src = plain
-    level = loudness(*pcm(src))
+        src, samples = plain, pcm(plain)
+    level = loudness(*samples)
     if level == float("-inf"):  # silence: nothing to measure, nothing to raise
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(dst))
         return
@@ -200,8 +201,7 @@ def normalise(src: Path, dst: Path, passes: int = 3) -> None:
 
 def read(path: Path) -> np.ndarray:
     """A normalised WAV's samples, int16 [samples]."""
-    with wave.open(str(path), "rb") as w:
-        return np.frombuffer(w.readframes(w.getnframes()), dtype=np.int16)
+    return pcm(path)[0]
 
 
 def write(samples: np.ndarray, path: Path) -> Path:
