@@ -9,6 +9,7 @@ from attention_core import __version__
 
 from .batch import batch_command
 from .check import check
+from .explorer import explorer
 from .handout import handout
 from .lesson import lesson
 from .list import list_scenes
@@ -37,3 +38,4 @@ main.add_command(sheet)
 main.add_command(handout)
 main.add_command(voice)
 main.add_command(batch_command)
+main.add_command(explorer)

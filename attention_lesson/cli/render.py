@@ -60,8 +60,9 @@ def print_outcome(report: Report, quiet: bool) -> None:
         click.echo(f"not made: {', '.join(p.product.name for p in report.products if not p.fresh)}", err=True)
     if not quiet:
         failed = len([f for f in report.failures if f.id in scene_ids])
-        click.echo(f"{len(report.todo) - failed} rendered, {len(report.fresh)} up to date, {failed} failed"
-                   + (f", {made_line(report)}" if report.products else "") + f" -> {report.out_dir}")
+        scenes = f"{len(report.todo) - failed} rendered, {len(report.fresh)} up to date, {failed} failed"
+        parts = ([scenes] if report.order else []) + ([made_line(report)] if report.products else [])
+        click.echo(", ".join(parts) + f" -> {report.out_dir}")
     for path in report.written:
         click.echo(str(path))
 

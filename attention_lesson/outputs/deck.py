@@ -1,6 +1,7 @@
 """Slide decks from the scenes' slides (pipeline/slides.py): manim-slides' converters join them into
 deck/index.html (RevealJS, with the reveal.js files from npm copied beside it: no network needed) or
 deck.pptx (a movie per slide), one slide per step of every scene, the narration as speaker notes.
+The HTML deck has a small link in its bottom-left corner to the explorer beside it (../explorer/).
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from attention_core import LANGS
+from scenes.common.i18n import catalog
+
 from ..pipeline.manifest import swap_folder
 from ..pipeline.plan import ROOT
 from ..pipeline.slides import presentation
@@ -25,6 +29,14 @@ REVEAL_DIR = "reveal.js"  # where the deck's copy of reveal.js sits, beside inde
 DECK_HTML = "deck/index.html"
 DECK_PPTX = "deck.pptx"
 PPTX_WIDTH = 1280  # slide width in px (PowerPoint's 13.33 in widescreen); the height keeps the aspect
+EXPLORER = "../explorer/index.html"  # the explorer, beside deck/ in the same output folder
+# bottom left, just above the progress bar: reveal's arrows are bottom right, the slide number shows in
+# the speaker view only; dim until hovered or focused, over the scenes' free margin
+EXPLORE_CSS = (".reveal a.explore{position:absolute;left:8px;bottom:8px;z-index:40;font-size:12px;"
+               "line-height:1.4;padding:1px 6px;border-radius:4px;color:#ddd;background:rgba(0,0,0,.45);"
+               "opacity:.6;text-decoration:none;font-family:sans-serif}"
+               ".reveal a.explore:hover,.reveal a.explore:focus-visible{opacity:1;color:#fff;"
+               "outline:2px solid #fff;outline-offset:1px}")
 
 
 def reveal_missing() -> str | None:
@@ -75,6 +87,7 @@ def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str =
             _mute_all(deck / "index.html")
         else:
             _start_slide(deck / "index.html", title, start)
+        _explore_link(deck / "index.html", lang or LANGS[0])
         _copy_reveal(deck)
         swap_folder(deck, out_dir / "deck")
     return out_dir / DECK_HTML
@@ -116,6 +129,18 @@ def _start_slide(page: Path, title: str, text: str) -> None:
     start = (f'<section data-start><h2>{html.escape(title)}</h2>'
              f'<p>{html.escape(text)}</p></section>')
     doc = re.sub(r'(<div class="slides">)', lambda m: m.group(1) + "\n" + start, doc, count=1)
+    page.write_text(doc, encoding="utf-8")
+
+
+def _explore_link(page: Path, lang: str) -> None:
+    """A link to the explorer in a corner of every slide (a child of .reveal, like its controls; an
+    ordinary link: focusable with Tab, opening in a new tab, no key handler of its own)."""
+    tr = catalog(lang)
+    link = (f'<a class="explore" href="{EXPLORER}" target="_blank" rel="noopener" '
+            f'title="{html.escape(tr("deck.explore_title"))}">{html.escape(tr("deck.explore"))} ↗</a>')
+    doc = page.read_text(encoding="utf-8")
+    doc = doc.replace("</head>", f"<style>{EXPLORE_CSS}</style>\n</head>", 1)
+    doc = re.sub(r'(<div class="reveal">)', lambda m: m.group(1) + "\n" + link, doc, count=1)
     page.write_text(doc, encoding="utf-8")
 
 

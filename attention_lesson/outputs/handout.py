@@ -4,7 +4,8 @@ A one-page summary (the formula, the four steps with the focus token's numbers, 
 then per scene and per step the step's last frame (rendered by the pipeline's frames variant, reused
 through the manifest) with its narration line, and the scene's numbers as tables typeset for print;
 then exercises generated from the lesson with blanks, and their answers at the end. Every number is
-from attention_core. The HTML is one file with the frames beside it in frames/; the PDF is printed
+from attention_core. The summary ends with a box naming the explorer (explorer/index.html beside the
+handout, or the address given): its QR code (segno, inline SVG), the address as a link, what it is for. The HTML is one file with the frames beside it in frames/; the PDF is printed
 from it by the Debian chromium (headless --print-to-pdf): it renders MathML, which WeasyPrint does not
 (WeasyPrint #59, #2171), and it reads the same system fonts as the video (Noto Sans CJK SC).
 """
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import segno
 
 from attention_core import attend, hard_lookup
 from scenes.common import style as S
@@ -28,6 +30,7 @@ from scenes.common.i18n import catalog
 from scenes.common.formats import number_text, shared_format
 
 HTML, PDF = "handout.html", "handout.pdf"
+EXPLORER = "explorer/index.html"  # the explorer page, relative to the handout
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
                  "--disable-background-networking", "--no-first-run", "--run-all-compositor-stages-before-draw"]
@@ -171,6 +174,11 @@ th { background: #eee; font-weight: normal; }
 ol.steps li { margin-bottom: 1.5mm; } .blank { display: inline-block; min-width: 28mm;
                border-bottom: 0.3mm solid #111; }
 .ex { break-inside: avoid; margin-bottom: 4mm; } math { font-size: 120%; }
+.explore { display: flex; align-items: center; gap: 4mm; margin-top: 6mm; padding: 2mm 4mm 2mm 2mm;
+           border: 0.3mm solid #999; border-radius: 2mm; break-inside: avoid; width: fit-content; }
+.explore svg.qr { width: 26mm; height: 26mm; flex: none; display: block; }
+.explore p { margin: 0 0 1mm; } .explore .title { font-weight: bold; font-size: 11pt; }
+.explore a { color: #111; word-break: break-all; }
 """
 
 
@@ -186,8 +194,18 @@ def _e(s) -> str:
     return html.escape(str(s))
 
 
-def _summary(lesson, att, context: str, lang: str, title: str) -> list[str]:
-    """The first page: the formula, the four steps with the focus's numbers, its row and output."""
+def _explore(url: str, lang: str) -> str:
+    """The box that names the explorer: a QR code of its address, the address as a link, what it is for."""
+    tr = catalog(lang)
+    qr = segno.make_qr(url, error="m").svg_inline(border=4, dark="#111", light="#fff", omitsize=True,
+                                                   svgclass="qr", title=url)
+    return (f"<aside class='explore'>{qr}<div><p class='title'>{_e(tr('handout.explore_title'))}</p>"
+            f"<p>{_e(tr('handout.explore_what'))}</p><p><a href='{_e(url)}'>{_e(url)}</a></p></div></aside>")
+
+
+def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str | None = None) -> list[str]:
+    """The first page: the formula, the four steps with the focus's numbers, its row and output, and
+    the box that names the explorer."""
     tr, f = catalog(lang), att.index(lesson.focus)
     colors = {"q": S.Q_COLOR.to_hex(), "k": S.K_COLOR.to_hex(), "v": S.V_COLOR.to_hex()}
     steps = [tr("handout.step_query", focus=lesson.focus, q=vec(att.q[f])),
@@ -207,7 +225,8 @@ def _summary(lesson, att, context: str, lang: str, title: str) -> list[str]:
                          list(att.tokens), np.array([att.scores[f], att.scaled[f], att.weights[f]]))),
             _table(Table(tr("handout.table_output"), [lesson.focus], list(lesson.dim_names(lang)),
                          att.output[f][None])),
-            f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p></section>"]
+            f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p>", _explore(explorer_url or EXPLORER, lang),
+            "</section>"]
 
 
 def _scene(out_dir: Path, sid: str, lesson, context: str, mode: str, lang: str) -> list[str]:
@@ -228,10 +247,11 @@ def _exercises(lesson, context: str, mode: str, lang: str) -> list[str]:
             *(f"<li>{_e(x.answer)}</li>" for x in exs), "</ol></section>"]
 
 
-def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str) -> str:
+def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str,
+         explorer_url: str | None = None) -> str:
     """The handout as one HTML page (the frames beside it, in frames/)."""
     att = attend(lesson, context, mode)
-    parts = [*_summary(lesson, att, context, lang, title),
+    parts = [*_summary(lesson, att, context, lang, title, explorer_url),
              *(p for sid in ids for p in _scene(out_dir, sid, lesson, context, mode, lang)),
              *_exercises(lesson, context, mode, lang)]
     lang_tag = {"zh": "zh-CN", "en": "en"}[lang]
@@ -240,15 +260,16 @@ def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[st
 
 
 def build_handout(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str],
-                  title: str) -> tuple[Path, Path]:
+                  title: str, explorer_url: str | None = None) -> tuple[Path, Path]:
     """handout.html (frames beside it in frames/) and handout.pdf in out_dir, both replaced atomically
-    once both are made."""
+    once both are made. `explorer_url`: the explorer's address for the summary's QR code (default: the
+    relative path explorer/index.html, where the explorer sits beside the handout)."""
     exe = chromium()
     if exe is None:
         raise RuntimeError(engine_missing())
     with tempfile.TemporaryDirectory(prefix=".tmp-handout-", dir=out_dir) as tmp:
         tmp = Path(tmp)
-        doc = page(out_dir, lesson, context, mode, lang, ids, title)
+        doc = page(out_dir, lesson, context, mode, lang, ids, title, explorer_url)
         (out_dir / f".tmp-{HTML}").write_text(doc, encoding="utf-8")  # beside frames/ so they load
         try:
             subprocess.run([exe, *CHROMIUM_ARGS, f"--user-data-dir={tmp / 'profile'}",

@@ -7,8 +7,9 @@
 | pptx | their slide clips | deck.pptx |
 | handout | every step's last frame | handout.html, handout.pdf |
 | sheet | each scene's last frame (png) | contact-sheet.png |
+| explorer | the lesson alone (no scene) | explorer/ (index.html, its scripts and style) |
 
-`lesson`, `slides`, `handout` and `sheet` make them through pipeline/build.py, `batch` on Dask workers:
+`lesson`, `slides`, `handout`, `sheet` and `explorer` make them through pipeline/build.py, `batch` on Dask workers:
 the same `Product` and the same functions below (module-level: Dask sends them by reference).
 """
 
@@ -19,6 +20,9 @@ from pathlib import Path
 from ..pipeline.join import join
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
 from ..pipeline.products import Product, ProductArgs
+from .explorer import FOLDER as EXPLORER_FOLDER
+from .explorer import INDEX as EXPLORER_INDEX
+from .explorer import build_explorer
 from .deck import DECK_HTML, DECK_PPTX, build_deck, reveal_missing
 from .handout import build_handout, engine_missing
 from .sheet import SHEET, contact_sheet
@@ -46,7 +50,7 @@ def deck_pptx(folder: Path, args: ProductArgs) -> list[str]:
 
 def handout(folder: Path, args: ProductArgs) -> list[str]:
     paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids),
-                          args.title)
+                          args.title, explorer_url=dict(args.extra).get("explorer_url"))
     return sorted(str(Path(p).resolve().relative_to(folder.resolve())) for p in paths)
 
 
@@ -55,6 +59,12 @@ def sheet(folder: Path, args: ProductArgs) -> list[str]:
     items = [(f"{n}. {title}", folder / f"{i}.png") for n, (i, title) in enumerate(zip(args.ids, args.titles), 1)]
     contact_sheet(items, folder / SHEET, dict(args.extra).get("cols", 4))
     return [SHEET]
+
+
+def explorer(folder: Path, args: ProductArgs) -> list[str]:
+    """The offline explorer page of the lesson, starting at the variant's context, normalizer and language."""
+    paths = build_explorer(folder, args.lesson(), args.lang, args.context, args.mode)
+    return sorted(str(p.relative_to(folder)) for p in paths)
 
 
 _DECK_CODE = ("attention_lesson/outputs/deck.py", "attention_lesson/pipeline/slides.py", "package-lock.json")
@@ -66,4 +76,7 @@ PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
 HANDOUT = Product("handout", handout, FRAMES, code=("attention_lesson/outputs/handout.py",),
                   label="handout.html, handout.pdf", check=engine_missing)
 SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=("attention_lesson/outputs/sheet.py",), label=SHEET)
+EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, label=EXPLORER_INDEX,
+                   code=("attention_lesson/outputs/explorer.py", "attention_lesson/web/core.js",
+                         "attention_lesson/web/explorer.js", "attention_lesson/web/explorer.css"))
 PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT)}

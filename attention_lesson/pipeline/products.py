@@ -56,7 +56,7 @@ class Product:
 
     name: str
     build: Callable[[Path, ProductArgs], list[str]]
-    made_from: str = VIDEO  # the scene jobs it needs: VIDEO, SLIDES, FRAMES or POSTER
+    made_from: str | None = VIDEO  # the scene jobs it needs: VIDEO, SLIDES, FRAMES, POSTER or None (none)
     needs_video: bool = False  # no such product for a png variant
     folder: str | None = None  # the product is this whole folder, replaced at once
     code: tuple[str, ...] = ()  # source files (relative to the project) its output depends on
@@ -82,7 +82,8 @@ def job_options(options: RenderOptions, made_from: str) -> RenderOptions:
 def product_digest(product: Product, args: ProductArgs, jobs: list[Job]) -> str:
     """What a product's output depends on: its scenes' digests in order, its arguments, the whole lesson
     file (a handout prints numbers no scene shows), its code and the versions."""
-    payload = {"product": product.name, "scenes": [[j.key, j.digest] for j in jobs],
+    scenes = [[j.key, j.digest] for j in jobs] if product.made_from else []
+    payload = {"product": product.name, "scenes": scenes,
                "args": {k: v for k, v in args.__dict__.items() if k not in ("lesson_text", "lesson_name")},
                "lesson": hashlib.sha256(args.lesson_text.encode()).hexdigest(),
                "versions": manifest.versions(slides=product.made_from == SLIDES)}

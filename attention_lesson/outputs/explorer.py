@@ -1,0 +1,121 @@
+"""The explorer: one self-contained folder (explorer/index.html, its script and style, the lesson as
+data) where a student changes the lesson's numbers and watches attention follow. It opens from
+file:// with no network and zips to take elsewhere.
+
+The page computes with web/core.js, attention_core's functions mirrored in JavaScript (checked against
+the core in tests/test_web_core.py); the view is web/explorer.js. What the page needs from Python is
+written into data.js: the lesson (vocab, W's, contexts, names), both catalogs' words, the palette, and
+the lesson's claims (which key its focus favours in each context, computed here by the core), which
+the page checks again with the student's numbers.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+from attention_core import LANGS, Lesson, attend
+from attention_core.diagnostics import TIE
+from scenes.common import style as S
+from scenes.common.i18n import catalog, lesson_title
+
+from ..pipeline.manifest import swap_folder
+from ..pipeline.plan import ROOT
+
+WEB = ROOT / "attention_lesson" / "web"
+ASSETS = ("core.js", "explorer.js", "explorer.css")  # copied as they are
+FOLDER = "explorer"
+INDEX = f"{FOLDER}/index.html"
+COMMON_WORDS = ("query", "key", "value", "weights", "scores", "output", "embedding", "sum",
+                "mode_scaled", "mode_unscaled", "mode_uniform")
+
+
+def words(lang: str) -> dict[str, str]:
+    """The page's words in one language: the explorer's catalog and the scenes' shared words."""
+    tr = catalog(lang)
+    entries = {k.removeprefix("explorer."): v for k, v in tr.entries.items() if k.startswith("explorer.")}
+    return entries | {f"common_{k}": tr(f"common.{k}") for k in COMMON_WORDS}
+
+
+def palette() -> dict:
+    """The scenes' palette (style.py) under the names the stylesheet uses."""
+    names = {"background": S.BACKGROUND, "text": S.TEXT, "dim": S.DIM, "grid": S.GRID, "cell": S.CELL_FILL,
+             "q": S.Q_COLOR, "k": S.K_COLOR, "v": S.V_COLOR, "x": S.X_COLOR, "emphasis": S.EMPHASIS,
+             "highlight": S.HIGHLIGHT, "wrong": S.WRONG}
+    return {name: c.to_hex() for name, c in names.items()} | {"heat": [c.to_hex() for c in S.HEAT_STOPS]}
+
+
+def claims(lesson: Lesson) -> dict[str, str]:
+    """context -> the key the lesson's focus gives the most weight there (scaled, the lesson's own
+    normalizer); a context where that weight is tied makes no claim."""
+    found = {}
+    for name in lesson.contexts:
+        att = attend(lesson, name)
+        row = att.weights[att.index(lesson.focus)]  # [n]
+        if (row >= row.max() - TIE).sum() == 1:
+            found[name] = att.tokens[int(row.argmax())]
+    return found
+
+
+def lesson_data(lesson: Lesson) -> dict:
+    """The lesson as the page reads it (and writes it back as TOML)."""
+    return {"vocab": {t: v.tolist() for t, v in lesson.vocab.items()},
+            "w_q": lesson.w_q.tolist(), "w_k": lesson.w_k.tolist(), "w_v": lesson.w_v.tolist(),
+            "contexts": {n: list(t) for n, t in lesson.contexts.items()}, "focus": lesson.focus,
+            "title": dict(lesson.title), "author": lesson.author,
+            "dimensions": {lang: list(d) for lang, d in lesson.dimensions.items()},
+            "context_labels": lesson.context_labels, "narration": lesson.narration}
+
+
+def page_data(lesson: Lesson, lang: str, context: str, mode: str) -> dict:
+    """Everything the page starts from: data.js's one object."""
+    return {"source": Path(lesson.source).name, "lesson": lesson_data(lesson), "claims": claims(lesson),
+            "start": {"lang": lang, "context": context, "mode": mode},
+            "titles": {la: lesson_title(lesson, la) for la in LANGS},
+            "words": {la: words(la) for la in LANGS}, "palette": palette(), "places": S.NUMBER_PLACES,
+            "tie": TIE}
+
+
+INDEX_HTML = """<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<link rel="stylesheet" href="explorer.css">
+</head>
+<body>
+<noscript>{title}: this page needs JavaScript.</noscript>
+<main id="app" aria-live="off"></main>
+<script src="data.js"></script>
+<script src="core.js"></script>
+<script src="explorer.js"></script>
+<script>Explorer.start(window.EXPLORER_DATA, AttentionCore);</script>
+</body>
+</html>
+"""
+
+
+def write_folder(folder: Path, data: dict) -> None:
+    """index.html, data.js and the web assets into an empty folder."""
+    lang = data["start"]["lang"]
+    title = data["words"][lang]["page_title"].format(title=data["titles"][lang])
+    (folder / "index.html").write_text(INDEX_HTML.format(lang=lang, title=html.escape(title)), encoding="utf-8")
+    payload = json.dumps(data, ensure_ascii=False, indent=1).replace("</", "<\\/")  # never ends the script
+    (folder / "data.js").write_text(f"window.EXPLORER_DATA = {payload};\n", encoding="utf-8")
+    for name in ASSETS:
+        shutil.copyfile(WEB / name, folder / name)
+
+
+def build_explorer(out_dir: Path, lesson: Lesson, lang: str, context: str, mode: str) -> list[Path]:
+    """out_dir/explorer/, replaced at once (never half-written); the files written."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".tmp-explorer-", dir=out_dir) as tmp:
+        new = Path(tmp) / FOLDER
+        new.mkdir()
+        write_folder(new, page_data(lesson, lang, context, mode))
+        swap_folder(new, out_dir / FOLDER)
+    return sorted((out_dir / FOLDER).iterdir())
