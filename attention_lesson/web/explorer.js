@@ -116,6 +116,7 @@
     };
     take("lang", (v) => v in data.words, (v) => (S.lang = v));
     take("context", (v) => v in data.lesson.contexts, (v) => (S.context = v));
+    S.query = Math.max(0, tokens().indexOf(data.lesson.focus));
     take("mode", (v) => core.MODES.includes(v), (v) => (S.mode = v));
     take("query", (v) => findQuery(v, tokens()) >= 0, (v) => (S.query = findQuery(v, tokens())));
     for (const [key, value] of p.entries()) {
@@ -476,7 +477,6 @@
   function load(hash) {
     Object.assign(S, copy({ vocab: data.lesson.vocab, w_q: data.lesson.w_q, w_k: data.lesson.w_k, w_v: data.lesson.w_v }));
     Object.assign(S, data.start);
-    S.query = Math.max(0, tokens().indexOf(data.lesson.focus));
     const bad = readHash(hash);
     draw();
     showNote(bad);

@@ -1,0 +1,274 @@
+"""The explorer (attention-lesson explorer): the page opened from file:// in Debian's chromium with the
+network blocked, its numbers read back from the DOM (data-value) and compared with attention_core for
+the same state: the default lesson, a clicked token, another normalizer, an edited W entry; the URL's
+state round-tripped and a bad one noted; the exported lesson file checked and its numbers; the layout
+of 2-, 4- and 8-token lessons (Chinese tokens too) at laptop and phone widths."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from attention_core import attend, attend_tokens, hard_lookup, load
+from attention_lesson.cli import main
+
+from .test_slides import CHROMIUM, CHROMIUM_ARGS
+
+LESSONS = Path(__file__).parent / "lessons"
+pytestmark = pytest.mark.xdist_group("explorer")
+
+
+def eight_by_eight() -> str:
+    """An 8-token lesson with 8 dimensions everywhere (the most the scenes lay out)."""
+    rng = np.random.default_rng(8)
+    row = lambda n: "[" + ", ".join(f"{x:.2f}" for x in rng.uniform(-2, 2, n)) + "]"  # noqa: E731
+    toks = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    lines = ['focus = "delta"', "[vocab]", *(f"{t} = {row(8)}" for t in toks), "[projections]"]
+    lines += [f"{m} = [" + ", ".join(row(8) for _ in range(8)) + "]" for m in ("w_q", "w_k", "w_v")]
+    lines += ["[contexts]", f"all = {json.dumps(toks)}", f"half = {json.dumps(toks[::-1][:5])}"]
+    return "\n".join(lines) + "\n"
+
+
+def build(tmp_path: Path, lesson: str = "default", lang: str = "zh", *extra: str) -> Path:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["explorer", "--lesson", lesson, "--lang", lang, "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return out / "explorer" / "index.html"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), "chromium is missing: run ./scripts/setup.sh"
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page opened offline: every request that is not a file (or data/blob) is refused and recorded,
+    as are console errors and page errors."""
+
+    def __init__(self, browser, index: Path, width: int = 1280, hash_: str = ""):
+        self.ctx = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
+        self.problems: list[str] = []
+        self.ctx.route("**/*", self._route)
+        self.p = self.ctx.new_page()
+        self.p.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(m.text))
+        self.p.on("pageerror", lambda e: self.problems.append(str(e)))
+        self.p.on("requestfailed", lambda r: self.problems.append(f"failed {r.url}"))
+        self.p.goto(index.as_uri() + hash_)
+        self.p.wait_for_selector("#matrix td")
+
+    def _route(self, route):
+        if route.request.url.startswith(("file:", "data:", "blob:")):
+            return route.continue_()
+        self.problems.append(f"network {route.request.url}")
+        return route.abort()
+
+    def values(self, selector: str) -> list[float]:
+        return [float(v) for v in self.p.eval_on_selector_all(selector, "els => els.map(e => e.dataset.value)")]
+
+    def weights(self) -> list[float]:
+        return self.values("#scores .num.weight")
+
+    def output(self) -> list[float]:
+        return self.values("#output .num")
+
+    def matrix(self) -> np.ndarray:
+        cells = self.p.eval_on_selector_all("#matrix td", "els => els.map(e => [+e.dataset.row, +e.dataset.col, +e.dataset.value])")
+        n = int(round(len(cells) ** 0.5))
+        m = np.full((n, n), np.nan)
+        for r, c, v in cells:
+            m[r, c] = v
+        return m
+
+    def close(self) -> list[str]:
+        self.ctx.close()
+        return self.problems
+
+
+def same(got, want) -> None:
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-12, atol=1e-12), (got, want)
+
+
+def test_default_lesson_shows_the_lesson_text_numbers(browser, tmp_path):
+    page = Page(browser, build(tmp_path))
+    lesson = load("default")
+    att = attend(lesson, "river")
+    bank = att.index("bank")
+    assert page.p.eval_on_selector_all("#scores .num.weight", "els => els.map(e => e.textContent)") == \
+        ["0.11", "0.07", "0.69", "0.14"]
+    assert page.p.eval_on_selector_all("#output .num", "els => els.map(e => e.textContent)") == \
+        ["1.43", "0.06", "0.14", "0.00"]
+    same(page.weights(), att.weights[bank])
+    same(page.output(), att.output[bank])
+    same(page.matrix(), att.weights)
+    labels = page.p.eval_on_selector_all("#matrix td", "els => els.map(e => e.getAttribute('aria-label'))")
+    assert labels[bank * 4 + 2] == "bank 关注 river：0.69"
+    same(page.values("#lookup .hard .out .num"), hard_lookup(att).output[bank])
+    assert page.p.eval_on_selector_all("#claims li", "els => els.map(e => e.dataset.holds)") == ["true", "true"]
+    assert page.p.evaluate("document.documentElement.lang") == "zh"
+    assert page.close() == []
+
+
+def test_a_click_a_mode_and_an_edit_give_the_cores_numbers(browser, tmp_path):
+    page = Page(browser, build(tmp_path, "default", "en"))
+    lesson = load("default")
+    page.p.click("#tokens button.token >> text=river")
+    att = attend(lesson, "river")
+    same(page.weights(), att.weights[2])
+    page.p.check("input[name=mode][value=unscaled]")
+    same(page.weights(), attend(lesson, "river", "unscaled").weights[2])
+    page.p.fill("input[data-matrix=w_q][data-r='3'][data-c='0']", "0.5")  # ambiguity -> geography: 2.3 -> 0.5
+    w_q = lesson.w_q.copy()
+    w_q[3, 0] = 0.5
+    edited = attend_tokens(replace(lesson, w_q=w_q), lesson.context("river"), "unscaled")
+    same(page.matrix(), edited.weights)
+    page.p.click("#matrix button[data-query='3']")
+    same(page.weights(), edited.weights[3])
+    same(page.output(), edited.output[3])
+    assert "edited: 1" in page.p.inner_text("#edit-w_q h3")
+    page.p.select_option("#context", "savings")
+    same(page.matrix(), attend_tokens(replace(lesson, w_q=w_q), lesson.context("savings"), "unscaled").weights)
+    assert page.close() == []
+
+
+def test_the_slider_moves_its_cell_and_the_numbers(browser, tmp_path):
+    page = Page(browser, build(tmp_path, "default", "en"))
+    lesson = load("default")
+    page.p.focus("input[data-matrix=x][data-r=river][data-c='0']")
+    slider = page.p.locator("#edit-x input[type=range]")
+    assert slider.get_attribute("aria-label") == "Slider for X river, geography"
+    slider.evaluate("s => { s.value = '-1.5'; s.dispatchEvent(new Event('input', {bubbles: true})); }")
+    assert page.p.input_value("input[data-matrix=x][data-r=river][data-c='0']") == "-1.5"
+    vocab = dict(lesson.vocab) | {"river": np.array([-1.5, 0, 0, 0])}
+    edited = attend_tokens(replace(lesson, vocab=vocab), lesson.context("river"))
+    same(page.weights(), edited.weights[3])
+    # the lesson says bank attends most to river; with river's geography negative it no longer does
+    assert page.p.get_attribute("#claims li[data-context=river]", "data-holds") == "false"
+    assert "no longer true" in page.p.inner_text("#claims li[data-context=river]")
+    page.p.click("#reset")
+    same(page.weights(), attend(lesson, "river").weights[3])
+    assert page.p.get_attribute("#claims li[data-context=river]", "data-holds") == "true"
+    assert page.close() == []
+
+
+def test_the_url_keeps_the_state_and_a_bad_one_is_noted(browser, tmp_path):
+    index = build(tmp_path, "default", "en")
+    page = Page(browser, index)
+    page.p.select_option("#context", "savings")
+    page.p.check("input[name=mode][value=uniform]")
+    page.p.fill("input[data-matrix=w_k][data-r='1'][data-c='1']", "3.25")
+    page.p.fill("input[data-matrix=x][data-r=savings][data-c='3']", "0.125")
+    page.p.click("#tokens button.token >> text=the")
+    hash_, weights, matrix = page.p.evaluate("location.hash"), page.weights(), page.matrix()
+    assert "context=savings" in hash_ and "mode=uniform" in hash_ and "query=the" in hash_
+    assert page.close() == []
+    again = Page(browser, index, hash_=hash_)
+    same(again.weights(), weights)
+    same(again.matrix(), matrix)
+    assert again.p.input_value("input[data-matrix=w_k][data-r='1'][data-c='1']") == "3.25"
+    assert again.p.is_hidden("#note")
+    again.p.reload()
+    same(again.matrix(), matrix)
+    assert again.close() == []
+    bad = "#context=lake&query=zz&mode=cosine&x.nope=1,2,3,4&x.bank=1,2&w_q=1,2;3,4&w_v=a,b,c,d;1,1,1,1;1,1,1,1;1,1,1,1&foo=1"
+    page = Page(browser, index, hash_=bad)
+    same(page.matrix(), attend(load("default"), "river").weights)
+    notes = page.p.eval_on_selector_all("#note li", "els => els.map(e => e.textContent)")
+    assert len(notes) == 8 and any("lake" in n for n in notes) and any("nope" in n for n in notes), notes
+    assert page.p.is_visible("#note")
+    assert page.close() == []
+
+
+def test_the_exported_lesson_checks_and_gives_the_pages_numbers(browser, tmp_path):
+    index = build(tmp_path, str(LESSONS / "apple-zh.toml"), "zh")
+    page = Page(browser, index, hash_="#mode=unscaled&context=company")
+    page.p.fill("input[data-matrix=w_v][data-r='0'][data-c='1']", "-0.75")
+    page.p.fill("input[data-matrix=x][data-r=股票][data-c='1']", "1e-3")
+    with page.p.expect_download() as info:
+        page.p.click("#export")
+    dest = tmp_path / info.value.suggested_filename
+    info.value.save_as(dest)
+    assert dest.name == "apple-zh-explored.toml"
+    weights, matrix, output = page.weights(), page.matrix(), page.output()
+    assert page.close() == []
+    runner = CliRunner()
+    assert runner.invoke(main, ["check", str(dest)]).exit_code == 0
+    got = json.loads(runner.invoke(main, ["numbers", "--lesson", str(dest), "--context", "company", "--mode",
+                                          "unscaled", "--json"]).output)
+    focus = got["tokens"].index("苹果")
+    same(got["weights"], matrix)
+    same(got["weights"][focus], weights)
+    same(got["output"][focus], output)
+    exported, original = load(dest), load(LESSONS / "apple-zh.toml")
+    assert exported.title == original.title and exported.context_labels == original.context_labels
+    assert exported.narration == original.narration and exported.dimensions == original.dimensions
+
+
+def test_the_language_switch_and_the_keyboard(browser, tmp_path):
+    page = Page(browser, build(tmp_path))
+    assert "探索页" in page.p.inner_text("h1")
+    page.p.click("button[data-lang=en]")
+    assert "explorer" in page.p.inner_text("h1") and page.p.evaluate("document.documentElement.lang") == "en"
+    assert "lang=en" in page.p.evaluate("location.hash")
+    focused = set()
+    for _ in range(12):
+        page.p.keyboard.press("Tab")
+        focused.add(page.p.evaluate("document.activeElement.className || document.activeElement.id"))
+    assert "token" in focused and "reset" in focused
+    assert page.close() == []
+
+
+OVERFLOW_JS = """() => {
+  const out = [];
+  const free = (e) => !e.closest('.scroll');
+  for (const e of document.querySelectorAll('h1,h2,h3,p,li,label,legend,button,.box,header,footer')) {
+    if (free(e) && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === 'visible')
+      out.push('overflows: ' + e.tagName + ' ' + e.textContent.slice(0, 40));
+  }
+  const boxes = [...document.querySelectorAll('.box, header')].map(e => [e, e.getBoundingClientRect()]);
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+    const [a, b] = [boxes[i][1], boxes[j][1]];
+    if (boxes[i][0].contains(boxes[j][0]) || boxes[j][0].contains(boxes[i][0])) continue;
+    if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+      out.push('overlap: ' + boxes[i][0].id + ' ' + boxes[j][0].id);
+  }
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth) out.push('page scrolls sideways: ' + doc.scrollWidth);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lesson", ["tiny.toml", "wide.toml", "apple-zh.toml", "eight"])
+def test_layouts_from_two_to_eight_tokens_at_laptop_and_phone_widths(browser, tmp_path, lesson):
+    if lesson == "eight":
+        (tmp_path / "eight.toml").write_text(eight_by_eight(), encoding="utf-8")
+        path = tmp_path / "eight.toml"
+    else:
+        path = LESSONS / lesson
+    for lang in ("zh", "en"):
+        index = build(tmp_path / lang, str(path), lang)
+        for width in (1280, 360):
+            page = Page(browser, index, width=width)
+            assert page.p.evaluate(OVERFLOW_JS) == [], (lesson, lang, width)
+            assert page.close() == []
+
+
+def test_the_page_is_a_product_a_rerun_leaves_alone(tmp_path):
+    index = build(tmp_path)
+    before = {p: p.stat().st_mtime_ns for p in index.parent.iterdir()}
+    result = CliRunner().invoke(main, ["explorer", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0 and "explorer up to date" in result.output
+    assert {p: p.stat().st_mtime_ns for p in index.parent.iterdir()} == before
+    data = (index.parent / "data.js").read_text(encoding="utf-8")
+    assert data.startswith("window.EXPLORER_DATA = {") and "</" not in data  # never closes a script
