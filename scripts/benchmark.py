@@ -29,6 +29,12 @@
 9. with --w-edit: `render --all -j N` from nothing, then again after an edit of W_Q (every scene
    re-renders), each with its core utilisation: the second run orders the scenes by the first run's
    times (pipeline/timings.py).
+10. with --explorer: the explorer page of the default lesson and of an 8-token, 8-dimension lesson
+   opened in Debian's chromium (Playwright, headless): 200 edits of W_Q entries, each typed into its
+   field; the time the page's script takes to recompute and redraw (explorer.js's own timings), that
+   and the browser's style and layout (forced at once), and the time from the input event to the next
+   frame painted (two requestAnimationFrame callbacks later),
+   median and 95th percentile.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -273,6 +279,53 @@ def holds_benchmark(work: Path, quality: str, scenes: list[str], repeats: int) -
                 "runs": [round(x, 1) for x in v]} for k, v in times.items()}
 
 
+EDIT_JS = """async ([n]) => {
+  const cells = [...document.querySelectorAll('input[data-matrix=w_q]')];
+  const frames = [], laid = [];
+  for (let i = 0; i < n; i++) {
+    const cell = cells[i % cells.length];
+    const t0 = performance.now();
+    cell.value = String(((i % 7) - 3) / 2);
+    cell.dispatchEvent(new Event('input', {bubbles: true}));
+    document.body.offsetHeight;  // style and layout, now
+    laid.push(performance.now() - t0);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    frames.push(performance.now() - t0);
+  }
+  return [Explorer.timings.slice(-n), laid, frames];
+}"""
+
+
+def _quantiles(xs: list[float]) -> dict:
+    xs = sorted(xs)
+    return {"median_ms": round(statistics.median(xs), 2), "p95_ms": round(xs[int(0.95 * (len(xs) - 1))], 2)}
+
+
+def explorer_benchmark(work: Path, edits: int = 200) -> dict:
+    """Edits of W_Q typed into the explorer of the default and an 8x8 lesson, timed in chromium."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_explorer import eight_by_eight
+    from tests.test_slides import CHROMIUM, CHROMIUM_ARGS
+
+    (work / "eight.toml").write_text(eight_by_eight(), encoding="utf-8")
+    results = {}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name, lesson in (("default (4 tokens)", "default"), ("8 tokens, 8 dims", str(work / "eight.toml"))):
+            out = work / name.split()[0]
+            subprocess.run([BIN / "attention-lesson", "explorer", "--lesson", lesson, "--out", str(out), "-q"],
+                           check=True, capture_output=True)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto((out / "explorer" / "index.html").as_uri())
+            script, laid, frames = page.evaluate(EDIT_JS, [edits])
+            results[name] = {"script": _quantiles(script), "script_style_layout": _quantiles(laid),
+                             "to_next_frame": _quantiles(frames)}
+            page.close()
+        browser.close()
+    return results
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quality", nargs="+", default=None, choices=list(MANIM_Q),
@@ -293,7 +346,13 @@ def main() -> None:
                          "against the naive way, with the core utilisation (default: every quality).")
     ap.add_argument("--w-edit", action="store_true",
                     help="Only time render --all from nothing and again after an edit of W_Q.")
+    ap.add_argument("--explorer", action="store_true",
+                    help="Only time edits in the explorer page (chromium): script and time to the next frame.")
     args = ap.parse_args()
+    if args.explorer:
+        with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
+            print(json.dumps(explorer_benchmark(Path(tmp)), indent=2))
+        return
     if args.w_edit:
         with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
             results = {q: w_edit_benchmark(Path(tmp), q, args.jobs) for q in args.quality or ["high"]}

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 # cairo/pango headers + pkg-config (manim's pycairo/manimpango), a CJK font for the Chinese text,
 # LaTeX with dvisvgm for MathTex, ffmpeg for joining clips, GIF palettes, ProRes and audio, espeak-ng for
 # the offline draft voice, chromium for the tests that click through an HTML slide deck (driven by
-# Playwright; it never downloads a browser).
+# Playwright; it never downloads a browser), zbar-tools for the tests that read the handout's QR code
+# back from its printed page (zbarimg; ~13 MB with its ImageMagick libraries).
 APT_PACKAGES=(
   libcairo2-dev libpango1.0-dev pkg-config
   fonts-noto-cjk
@@ -17,6 +18,7 @@ APT_PACKAGES=(
   espeak-ng
   poppler-utils
   chromium
+  zbar-tools
 )
 python3 -m venv --help >/dev/null 2>&1 || APT_PACKAGES+=(python3-venv)
 command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(npm)  # reveal.js for the HTML decks, from npm

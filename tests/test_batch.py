@@ -109,6 +109,15 @@ def test_handout_and_sheet_are_planned_from_their_own_jobs(fixtures):
     assert "4 to do in 4 tasks (0 shared between variants), 0 up to date, 1 variants" in out, out
 
 
+def test_the_explorer_is_planned_from_no_scene(fixtures):
+    """The explorer is made of the lesson alone: a plan of only it renders no scene."""
+    plan = write_plan(fixtures, lessons=["default"], contexts=["river", "savings"], scenes=["blink"],
+                      products=["explorer"])
+    out = cli("batch", str(plan), "--dry-run")
+    assert out.count("would build  explorer           -> explorer/index.html") == 2 and "render" not in out, out
+    assert "2 to do in 2 tasks (0 shared between variants), 0 up to date, 2 variants" in out, out
+
+
 def test_dry_run_lists_jobs_and_shares_identical_work(fixtures):
     """Two formats: each its own folder; the deck and its clips do not depend on the format, so the two
     variants share their tasks; a context a lesson lacks is skipped."""

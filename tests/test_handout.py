@@ -1,8 +1,11 @@
 """The handout read back as its readers get it: the PDF's text and images (pypdf), the HTML in chromium
 (Playwright): the focus token's numbers where the summary puts them, a frame per step, the answers
-equal to the core's, for the default lesson and for a lesson of other words and shape."""
+equal to the core's, for the default lesson and for a lesson of other words and shape; the summary's
+QR code for the explorer decoded from the printed page by zbarimg (zbar-tools, as a phone reads it)."""
 
 import re
+import shutil
+import subprocess
 import unicodedata
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from click.testing import CliRunner
 from attention_core import attend, load
 from attention_lesson.cli import main
 from attention_lesson.outputs import handout as H
+from scenes.common.i18n import catalog
 from scenes.common.mobjects import number_text
 
 from .cli_helpers import cli
@@ -33,6 +37,29 @@ def pdf_images(path: Path) -> int:
     from pypdf import PdfReader
 
     return sum(len(p.images) for p in PdfReader(str(path)).pages)
+
+
+def qr_on_first_page(pdf: Path) -> str:
+    """What the QR code on the PDF's first page says, read from the page as printed (150 dpi)."""
+    assert shutil.which("zbarimg"), "zbarimg is missing: run ./scripts/setup.sh"
+    png = pdf.with_name("page-1")
+    subprocess.run(["pdftoppm", "-r", "150", "-f", "1", "-l", "1", "-singlefile", "-png", str(pdf), str(png)],
+                   check=True, capture_output=True)
+    found = subprocess.run(["zbarimg", "-q", "--raw", str(png) + ".png"], capture_output=True, text=True,
+                           check=False)
+    assert found.returncode == 0, found.stderr  # 4: no code found
+    return found.stdout.strip()
+
+
+def check_explorer_box(out: Path, lang: str, url: str):
+    """The summary page names the explorer: a QR code of its address, the address as a link, what it is
+    for; all on the first page (the box adds no page)."""
+    tr, doc = catalog(lang), (out / "handout.html").read_text(encoding="utf-8")
+    assert doc.count("<svg") == 1 and "class=\"qr\"" in doc and f"<a href='{url}'>{url}</a>" in doc
+    summary = pdf_pages(out / "handout.pdf")[0].replace("\n", "")
+    for text in (tr("handout.explore_title"), tr("handout.explore_what"), url):
+        assert unicodedata.normalize("NFKC", text).replace(" ", "") in summary.replace(" ", ""), text
+    assert qr_on_first_page(out / "handout.pdf") == url
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +103,14 @@ def check_answers(default_zh):
 
 def test_another_lesson_in_english(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    out = tmp_path / "h"
-    cli("handout", SCENE, "--lesson", TINY, "--lang", "en", "--quality", "low", "--out", str(out), "-q")
+    out, url = tmp_path / "h", "https://example.org/x"
+    args = ("handout", SCENE, "--lesson", TINY, "--lang", "en", "--quality", "low", "--out", str(out))
+    cli(*args, "--explorer-url", url, "-q")
+    check_explorer_box(out, "en", url)
+    # the address is in the handout's digest: another one makes it again, the same one does not
+    assert "up to date   handout" in cli(*args, "--explorer-url", url, "--dry-run")
+    assert "would build  handout" in cli(*args, "--explorer-url", "https://example.org/y", "--dry-run")
+    assert "would build  handout" in cli(*args, "--dry-run")
     les = load(TINY)
     att = attend(les, None)
     f = att.index(les.focus)
@@ -123,6 +156,7 @@ def test_the_default_handout(default_zh):
     check_summary_and_frames(default_zh)
     check_answers(default_zh)
     check_html_in_chromium(default_zh)
+    check_explorer_box(default_zh, "zh", "explorer/index.html")
 
 
 def test_bad_lesson_and_missing_engine(tmp_path, monkeypatch):

@@ -1,6 +1,7 @@
 """Slide decks through the CLI, with real small renders of fixture scenes: the PowerPoint deck read
 back with python-pptx, the HTML deck clicked through in a real headless chromium (Debian's, driven by
-Playwright, with every non-file request blocked: the deck must work offline)."""
+Playwright, with every non-file request blocked: the deck must work offline), its corner link to the
+explorer in sight and clear of reveal's arrows and progress bar."""
 
 import json
 import re
@@ -14,7 +15,9 @@ from click.testing import CliRunner
 from PIL import Image
 
 from attention_lesson.cli import main
+from attention_lesson.outputs.deck import EXPLORER
 from scenes import registry
+from scenes.common.i18n import catalog
 from scenes.registry import SceneInfo
 from tests.fixtures.pulse import LINES
 
@@ -29,6 +32,16 @@ CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 CHROMIUM = "/usr/bin/chromium"  # installed by scripts/setup.sh; Playwright never downloads one
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+def explore_link(index: Path, lang: str) -> str:
+    """The deck's link to the explorer, in the deck's language."""
+    doc = index.read_text(encoding="utf-8")
+    links = re.findall(r'<a class="explore"[^>]*>[^<]*</a>', doc)
+    assert len(links) == 1, links
+    assert f'href="{EXPLORER}"' in links[0] and 'target="_blank"' in links[0]
+    assert f">{catalog(lang)('deck.explore')} ↗</a>" in links[0]
+    return links[0]
 
 
 def steps(lang):
@@ -90,6 +103,9 @@ def test_pptx_a_movie_and_notes_per_step(fixtures):
     manifest = json.loads((fixtures / "d" / "manifest.json").read_text(encoding="utf-8"))
     assert sorted(manifest) == ["@pptx", "blink", "blink@slides", "pulse@slides"]
     assert deck.stat().st_mtime_ns == before
+    # the same clips as an HTML deck (no render): its link to the explorer in Chinese
+    assert "0 rendered, 2 up to date" in cli("slides", "--to", "html", "--lang", "zh", "--out", "d")
+    assert CJK.search(explore_link(fixtures / "d" / "deck" / "index.html", "zh"))
 
 
 VIDEO = "Reveal.getCurrentSlide().slideBackgroundContentElement.querySelector('video')"
@@ -104,7 +120,8 @@ def test_html_deck_clicks_through_offline(fixtures):
     page_text = re.sub(r"<!--.*?-->", "", index.read_text(encoding="utf-8"), flags=re.S)
     refs = re.findall(r'(?:src|href|data-background-video)="([^"]+)"', page_text)
     assert refs and not [r for r in refs if "://" in r or r.startswith("//")]  # no network asset
-    assert all((index.parent / r).is_file() for r in refs)
+    explore_link(index, "en")  # beside deck/, made by its own command: not required here
+    assert all((index.parent / r).is_file() for r in refs if r != EXPLORER)
 
     assert Path(CHROMIUM).exists(), "chromium is missing: run ./scripts/setup.sh"
     problems, offline = [], []
@@ -127,6 +144,7 @@ def test_html_deck_clicks_through_offline(fixtures):
             page.goto(index.as_uri())
             page.wait_for_function("window.Reveal && Reveal.isReady()")
             assert page.evaluate("Reveal.getTotalSlides()") == len(steps("en"))
+            check_explore_link(page)
             for n, (line, loops) in enumerate(steps("en")):
                 assert page.evaluate("Reveal.getIndices().h") == n
                 # the slide's video has a source that loads and plays: time advances by playing
@@ -160,11 +178,32 @@ def test_html_deck_clicks_through_offline(fixtures):
             again.goto(index.as_uri() + "#/3")
             again.wait_for_function(f"""() => window.Reveal && Reveal.isReady() && (v => v &&
                 v.played.length > 0 && v.played.end(0) > 0.2)({VIDEO})""", timeout=15_000)
+            again.keyboard.press("Tab")  # the link takes the focus, and reveal's keys still work
+            assert again.evaluate("document.activeElement.className") == "explore"
+            again.keyboard.press("ArrowLeft")
+            again.wait_for_function("Reveal.getIndices().h === 2")
         finally:
             browser.close()
     assert problems == [] and offline == []
     shot = np.asarray(Image.open(fixtures / "slide.png").convert("L"), dtype=float)
     assert shot.shape == (540, 960) and shot.std() > 5  # a frame with something drawn on it
+
+
+def check_explore_link(page):
+    """The explorer's link is shown, inside the window, and covers neither reveal's arrows nor its
+    progress bar."""
+    link = page.locator("a.explore")
+    assert link.is_visible()
+    box = link.bounding_box()
+    assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 960 and box["y"] + box["height"] <= 540
+    others = page.evaluate("""[...document.querySelectorAll('.reveal .controls button, .reveal .progress')]
+        .map(e => e.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0)
+        .map(r => [r.left, r.top, r.right, r.bottom])""")
+    assert len(others) >= 2  # the arrows and the bar are there to be missed
+    x0, y0, x1, y1 = box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]
+    assert not [r for r in others if x0 < r[2] and r[0] < x1 and y0 < r[3] and r[1] < y1], (box, others)
+    on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).className", [(x0 + x1) / 2, (y0 + y1) / 2])
+    assert on_top == "explore"  # nothing drawn over it
 
 
 def test_dry_run_and_usage(fixtures):

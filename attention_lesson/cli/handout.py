@@ -34,9 +34,9 @@ def handout(ids, all_, lesson, context, mode, lang, quality, out, explorer_url, 
     the explorer), every step's last frame with its narration and numbers, exercises from the lesson
     with their answers; as handout.html (frames beside it in frames/) and handout.pdf (A4, printed by
     chromium)."""
-    from ..outputs.products import HANDOUT
+    from ..outputs.products import EXPLORER, HANDOUT
 
     scenes = in_lesson_order(pick_scenes(ids, all_ or not ids))
     options = make_options(lesson, context, mode, lang, quality, None, file_format="png", kind="frames")
     extra = (("explorer_url", explorer_url),) if explorer_url else ()  # in the handout's digest
-    execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT], extra=extra)
+    execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT, EXPLORER], extra=extra)

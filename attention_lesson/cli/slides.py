@@ -18,9 +18,9 @@ def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, voice, out,
            quiet):
     """Build a slide deck: every step of every scene is a slide that plays its animation on a
     click (a looping step loops), with the narration as speaker notes. Renders incrementally."""
-    from ..outputs.products import PRODUCTS
+    from ..outputs.products import EXPLORER, PRODUCTS
 
     scenes = pick_scenes(ids, all_ or not ids)
     les = load_lesson(lesson)
     options = make_options(les, context, mode, lang, quality, fps, voice=voice, file_format="mp4", kind="slides")
-    execute(les, scenes, options, out, jobs, force, dry_run, quiet, products=[PRODUCTS[to]])
+    execute(les, scenes, options, out, jobs, force, dry_run, quiet, products=[PRODUCTS[to]] + ([EXPLORER] if to == "html" else []))

@@ -5,8 +5,9 @@ then per scene and per step the step's last frame (rendered by the pipeline's fr
 through the manifest) with its narration line, and the scene's numbers as tables typeset for print;
 then exercises generated from the lesson with blanks, and their answers at the end. Every number is
 from attention_core. The summary ends with a box naming the explorer (explorer/index.html beside the
-handout, or the address given): its QR code (segno, inline SVG), the address as a link, what it is for. The HTML is one file with the frames beside it in frames/; the PDF is printed
-from it by the Debian chromium (headless --print-to-pdf): it renders MathML, which WeasyPrint does not
+handout, or the address given): its QR code (segno, inline SVG), the address as a link, what it is
+for. The HTML is one file with the frames beside it in frames/; the PDF is printed from it by the
+Debian chromium (headless --print-to-pdf): it renders MathML, which WeasyPrint does not
 (WeasyPrint #59, #2171), and it reads the same system fonts as the video (Noto Sans CJK SC).
 """
 

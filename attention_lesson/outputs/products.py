@@ -17,13 +17,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from attention_core import LANGS
+
 from ..pipeline.join import join
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
 from ..pipeline.products import Product, ProductArgs
+from .deck import DECK_HTML, DECK_PPTX, build_deck, reveal_missing
 from .explorer import FOLDER as EXPLORER_FOLDER
 from .explorer import INDEX as EXPLORER_INDEX
 from .explorer import build_explorer
-from .deck import DECK_HTML, DECK_PPTX, build_deck, reveal_missing
 from .handout import build_handout, engine_missing
 from .sheet import SHEET, contact_sheet
 
@@ -67,16 +69,23 @@ def explorer(folder: Path, args: ProductArgs) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in paths)
 
 
-_DECK_CODE = ("attention_lesson/outputs/deck.py", "attention_lesson/pipeline/slides.py", "package-lock.json")
+def catalogs(*names: str) -> tuple[str, ...]:
+    """The catalog files (both languages) a product's words come from: part of its code."""
+    return tuple(f"scenes/i18n/{lang}/{name}.toml" for name in names for lang in LANGS)
+
+
+_DECK_CODE = ("attention_lesson/outputs/deck.py", "attention_lesson/pipeline/slides.py", "package-lock.json",
+              *catalogs("deck", "common"))
 LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
                  code=("attention_lesson/pipeline/join.py", "attention_lesson/pipeline/ffmpeg.py",
                        "attention_lesson/pipeline/voice.py"))
 HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML, check=reveal_missing)
 PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
-HANDOUT = Product("handout", handout, FRAMES, code=("attention_lesson/outputs/handout.py",),
+HANDOUT = Product("handout", handout, FRAMES, code=("attention_lesson/outputs/handout.py", *catalogs("handout", "common")),
                   label="handout.html, handout.pdf", check=engine_missing)
 SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=("attention_lesson/outputs/sheet.py",), label=SHEET)
 EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, label=EXPLORER_INDEX,
                    code=("attention_lesson/outputs/explorer.py", "attention_lesson/web/core.js",
-                         "attention_lesson/web/explorer.js", "attention_lesson/web/explorer.css"))
-PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT)}
+                         "attention_lesson/web/explorer.js", "attention_lesson/web/explorer.css",
+                         "scenes/common/style.py", *catalogs("explorer", "common")))
+PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT, EXPLORER)}

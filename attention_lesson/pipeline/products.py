@@ -79,12 +79,16 @@ def job_options(options: RenderOptions, made_from: str) -> RenderOptions:
     return options
 
 
+ALONE_READS = ("lang", "context", "mode")  # all a product made of no scene reads of its arguments
+
+
 def product_digest(product: Product, args: ProductArgs, jobs: list[Job]) -> str:
     """What a product's output depends on: its scenes' digests in order, its arguments, the whole lesson
     file (a handout prints numbers no scene shows), its code and the versions."""
     scenes = [[j.key, j.digest] for j in jobs] if product.made_from else []
+    reads = args.__dict__ if product.made_from else {k: getattr(args, k) for k in ALONE_READS}
     payload = {"product": product.name, "scenes": scenes,
-               "args": {k: v for k, v in args.__dict__.items() if k not in ("lesson_text", "lesson_name")},
+               "args": {k: v for k, v in reads.items() if k not in ("lesson_text", "lesson_name")},
                "lesson": hashlib.sha256(args.lesson_text.encode()).hexdigest(),
                "versions": manifest.versions(slides=product.made_from == SLIDES)}
     return manifest.digest(payload, [ROOT / rel for rel in product.code], ROOT)

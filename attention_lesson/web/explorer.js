@@ -351,21 +351,68 @@
     return `<h2>${esc(w("tokens"))}</h2><div class="token-row">${buttons.join("")}</div>`;
   }
 
+  /** Make `el`'s children those of `html`, keeping every element whose place and tag are the same
+   *  (only changed text and attributes are written): an edit restyles and relays out the cells whose
+   *  numbers changed, not the whole box. */
+  function morph(el, html) {
+    if (el.lastHtml === html) return;
+    el.lastHtml = html;
+    const t = document.createElement("template");
+    t.innerHTML = html;
+    sync(el, t.content);
+  }
+
+  function sync(old, fresh) {
+    const a = [...old.childNodes];
+    const b = [...fresh.childNodes];
+    if (a.length !== b.length || a.some((n, i) => n.nodeName !== b[i].nodeName)) {
+      old.replaceChildren(...b);
+      return;
+    }
+    a.forEach((n, i) => {
+      if (n.nodeType === Node.TEXT_NODE) {
+        if (n.nodeValue !== b[i].nodeValue) n.nodeValue = b[i].nodeValue;
+        return;
+      }
+      if (n.nodeType !== Node.ELEMENT_NODE || n.isEqualNode(b[i])) return;
+      for (const { name } of [...n.attributes]) if (!b[i].hasAttribute(name)) n.removeAttribute(name);
+      for (const { name, value } of b[i].attributes) if (n.getAttribute(name) !== value) n.setAttribute(name, value);
+      sync(n, b[i]);
+    });
+  }
+
+  let hashTimer = null;
+  let lastWrite = -Infinity;
+  /** The URL follows the state: at once, unless it was written less than 250 ms ago, then 250 ms after
+   *  that write (Chromium ignores replaceState called more than 200 times in 10 s, as a dragged
+   *  slider would). */
+  function writeHash() {
+    if (hashTimer !== null) return; // the write already waiting takes the state as it is then
+    const write = () => {
+      hashTimer = null;
+      lastWrite = performance.now();
+      history.replaceState(null, "", `#${hashOf()}`);
+    };
+    const wait = lastWrite + 250 - performance.now();
+    if (wait <= 0) write();
+    else hashTimer = setTimeout(write, wait);
+  }
+
   /** Recompute everything from the state and redraw what depends on it (the inputs stay). */
   function update() {
     const t0 = performance.now();
     const att = core.attendTokens(lessonNow(), tokens(), S.mode);
-    $("#tokens").innerHTML = tokensHtml();
-    $("#qkv").innerHTML = qkvHtml(att);
-    $("#scores").innerHTML = scoresHtml(att);
-    $("#mix").innerHTML = mixHtml(att);
-    $("#matrix").innerHTML = weightMatrixHtml(att);
-    $("#lookup").innerHTML = lookupHtml(att);
+    morph($("#tokens"), tokensHtml());
+    morph($("#qkv"), qkvHtml(att));
+    morph($("#scores"), scoresHtml(att));
+    morph($("#mix"), mixHtml(att));
+    morph($("#matrix"), weightMatrixHtml(att));
+    morph($("#lookup"), lookupHtml(att));
     const claims = Object.entries(data.claims).map(([ctx, target]) => claimHtml(ctx, target));
-    $("#claims").innerHTML = claims.length ? `<h2>${esc(w("claims"))}</h2><ul>${claims.join("")}</ul>` : "";
+    morph($("#claims"), claims.length ? `<h2>${esc(w("claims"))}</h2><ul>${claims.join("")}</ul>` : "");
     $("#claims").classList.toggle("broken", $("#claims .broken") !== null);
     markEdited();
-    history.replaceState(null, "", `#${hashOf()}`);
+    writeHash();
     timings.push(performance.now() - t0);
   }
 
@@ -495,5 +542,8 @@
     load(location.hash);
   }
 
-  root.Explorer = { start, timings, lessonToml, state: S };
+  /** True once the URL holds the page's state (no write is waiting). */
+  const settled = () => hashTimer === null;
+
+  root.Explorer = { start, timings, lessonToml, settled, state: S };
 })(typeof globalThis !== "undefined" ? globalThis : this);

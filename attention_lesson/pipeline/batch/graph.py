@@ -89,7 +89,8 @@ def _expand_variant(v: Variant, batch_plan: BatchPlan, products: dict, token: st
     text = hashlib.sha256(v.lesson_file.read_bytes()).hexdigest()[:16]
     for kind in _kinds(batch_plan, wanted):
         mine = [p for p in wanted if p.made_from == kind]
-        report = plan_all(v.lesson, batch_plan.scenes, job_options(v.options, kind), v.out_dir, mine)
+        scenes = batch_plan.scenes if kind is not None else []  # a product of no scene: plan none
+        report = plan_all(v.lesson, scenes, job_options(v.options, kind), v.out_dir, mine)
         scene_tasks = {}
         for j in report.fresh:
             fresh.append(Unit(v, j.key, job=j))
