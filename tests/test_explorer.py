@@ -117,7 +117,20 @@ def test_default_lesson_shows_the_lesson_text_numbers(browser, tmp_path):
     same(page.values("#lookup .hard .out .num"), hard_lookup(att).output[bank])
     assert page.p.eval_on_selector_all("#claims li", "els => els.map(e => e.dataset.holds)") == ["true", "true"]
     assert page.p.evaluate("document.documentElement.lang") == "zh"
+    assert page.p.evaluate(BARE_NUMBERS_JS) == []
     assert page.close() == []
+
+
+# every shown number with decimals sits in an element carrying its full value (data-value)
+BARE_NUMBERS_JS = """() => {
+  const walk = document.createTreeWalker(document.querySelector('#app'), NodeFilter.SHOW_TEXT);
+  const bare = [];
+  while (walk.nextNode()) {
+    const n = walk.currentNode;
+    if (/-?\\d+\\.\\d{2}/.test(n.nodeValue) && !n.parentElement.closest('[data-value]')) bare.push(n.nodeValue);
+  }
+  return bare;
+}"""
 
 
 def test_a_click_a_mode_and_an_edit_give_the_cores_numbers(browser, tmp_path):

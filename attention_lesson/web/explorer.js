@@ -30,6 +30,12 @@
     return text.replace(/\{(\w+)\}/g, (_, f) => (f in fields ? fields[f] : `{${f}}`));
   }
 
+  /** A catalog line as HTML: its text escaped, its fields given as HTML (a number with its data-value). */
+  function wh(key, fields) {
+    return esc(w(key, Object.fromEntries(Object.keys(fields).map((f) => [f, `\u0000${f}\u0000`]))))
+      .replace(/\u0000(\w+)\u0000/g, (_, f) => fields[f]);
+  }
+
   function fmt(x) {
     const places = data.places;
     const shown = Math.abs(x) < 0.5 * 10 ** -places ? 0 : x; // never "-0.00"
@@ -272,15 +278,15 @@
   }
 
   function scaleWord(dk) {
-    if (S.mode === "scaled") return w("scale_scaled", { sqrt: fmt(Math.sqrt(dk)) });
-    return w(`scale_${S.mode}`);
+    if (S.mode === "scaled") return wh("scale_scaled", { sqrt: num(Math.sqrt(dk)) });
+    return esc(w(`scale_${S.mode}`));
   }
 
   function scoresHtml(att) {
     const i = S.query;
     const q = att.q[i];
     const head = `<tr><th scope="col">${esc(w("common_key"))}</th><th scope="col">${esc(w("raw"))}</th>` +
-      `<th scope="col">${esc(scaleWord(q.length))}</th><th scope="col">${esc(w("weight"))}</th></tr>`;
+      `<th scope="col">${scaleWord(q.length)}</th><th scope="col">${esc(w("weight"))}</th></tr>`;
     const rows = att.tokens.map((t, j) => {
       const terms = q.map((qi, d) => `<span class="term">${num(qi, "num role-q")}×${num(att.k[j][d], "num role-k")}</span>`);
       const wt = att.weights[i][j];
@@ -298,7 +304,7 @@
     const i = S.query;
     const names = dimNames(att.v[0].length);
     const head = `<tr><th></th>${names.map((n) => `<th scope="col">${esc(n)}</th>`).join("")}</tr>`;
-    const rows = att.tokens.map((t, j) => `<tr><th scope="row">${esc(w("mix_row", { weight: fmt(att.weights[i][j]), key: t }))}</th>` +
+    const rows = att.tokens.map((t, j) => `<tr><th scope="row">${wh("mix_row", { weight: num(att.weights[i][j]), key: esc(t) })}</th>` +
       att.v[j].map((x) => `<td>${num(att.weights[i][j] * x)}</td>`).join("") + "</tr>");
     const out = `<tr class="total" id="output"><th scope="row">${esc(w("output", { token: att.tokens[i] }))}</th>` +
       att.output[i].map((x) => `<td>${num(x, "num role-v")}</td>`).join("") + "</tr>";
@@ -338,11 +344,12 @@
     const best = Math.max(...row);
     const tied = toks.filter((_, j) => row[j] >= best - data.tie);
     const holds = tied.length === 1 && tied[0] === target;
-    let verdict = w("claim_holds", { target, weight: fmt(best) });
-    if (!holds) verdict = tied.length > 1 ? w("claim_tie", { tied: tied.join(", "), weight: fmt(best) })
-      : w("claim_broken", { top: tied[0], weight: fmt(best) });
+    const weight = num(best);
+    let verdict = wh("claim_holds", { target: esc(target), weight });
+    if (!holds) verdict = tied.length > 1 ? wh("claim_tie", { tied: esc(tied.join(", ")), weight })
+      : wh("claim_broken", { top: esc(tied[0]), weight });
     return `<li class="${holds ? "holds" : "broken"}" data-context="${esc(ctx)}" data-holds="${holds}">` +
-      `${esc(w("claim", { sentence: sentence(ctx), focus: data.lesson.focus, target }))}: <strong>${esc(verdict)}</strong></li>`;
+      `${esc(w("claim", { sentence: sentence(ctx), focus: data.lesson.focus, target }))}: <strong>${verdict}</strong></li>`;
   }
 
   function tokensHtml() {
