@@ -18,6 +18,7 @@ from .numbers import numbers
 from .render import render
 from .sheet import sheet
 from .slides import slides
+from .studio import studio
 from .voice import voice
 
 
@@ -39,3 +40,4 @@ main.add_command(handout)
 main.add_command(voice)
 main.add_command(batch_command)
 main.add_command(explorer)
+main.add_command(studio)

@@ -8,7 +8,7 @@ import unicodedata
 import click
 import numpy as np
 
-from attention_core import attend, hard_lookup
+from attention_core import attend, hard_lookup, numbers_json
 
 from .options import json_option, lesson_options
 
@@ -42,28 +42,6 @@ def dimension_names(lesson, k: int, prefix: str) -> list[str]:
     return names if len(names) == k and lesson.dimensions else [f"{prefix}{i + 1}" for i in range(k)]
 
 
-def as_dict(att, lesson, context_name: str) -> dict:
-    hard = hard_lookup(att)
-    return {
-        "lesson": lesson.source,
-        "context": context_name,
-        "tokens": list(att.tokens),
-        "mode": att.mode,
-        "d_k": att.d_k,
-        "scale": att.scale,
-        "x": att.x.tolist(),
-        "q": att.q.tolist(),
-        "k": att.k.tolist(),
-        "v": att.v.tolist(),
-        "scores": att.scores.tolist(),
-        "scaled": att.scaled.tolist(),
-        "weights": att.weights.tolist(),
-        "output": att.output.tolist(),
-        "hard_choice": hard.choice.tolist(),
-        "hard_output": hard.output.tolist(),
-    }
-
-
 @click.command()
 @lesson_options
 @json_option
@@ -71,7 +49,7 @@ def numbers(lesson, context, mode, as_json):
     """Print every intermediate (Q, K, V, scores, weights, output) of one context."""
     att = attend(lesson, context, mode)
     if as_json:
-        click.echo(json.dumps(as_dict(att, lesson, context)))
+        click.echo(json.dumps(numbers_json(lesson, context, mode)))
         return
     toks = list(att.tokens)
     click.echo(f"lesson {lesson.source}  context {context}: {' '.join(toks)}")

@@ -114,11 +114,11 @@ def plan_tasks(jobs: list[Job], workers: int, known: dict[str, float] | None = N
         parts, join = pieces.split(job, n, manifest.private_folder(job.out_dir, f"{job.id}-pieces"))
         tasks += parts
         joins[join.task] = (join, {p.task for p in parts})
-    cost = _costs(tasks, known or {})
+    cost = costs(tasks, known or {})
     return sorted(tasks, key=lambda t: -cost[t.task]), joins
 
 
-def _costs(tasks: list[Job], known: dict[str, float]) -> dict[str, float]:
+def costs(tasks: list[Job], known: dict[str, float]) -> dict[str, float]:
     """Each task's expected seconds: its scene's last time a step times the steps it draws; a scene
     never timed gets the median of the others' (1 s a step when none is known)."""
     per_step = {t.task: known[timings.key(t)] / beat_count(t) for t in tasks if timings.key(t) in known}
@@ -181,6 +181,69 @@ def _collect(pool, finished, jobs: list[Job], joins, on_done) -> list[Result]:
         elif not waits:
             _submit(pool, job, finished)
     return results
+
+
+class Cancelled(Exception):
+    """A warm worker's job stopped at a step's start because a newer run was asked for."""
+
+
+_generation = None  # in a warm worker: the shared number of the run the studio wants now
+
+
+def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
+    """A warm worker: manim and the scenes imported once, its media folder claimed once."""
+    global _generation
+    _init_worker(cache_root, events, quiet)
+    _generation = generation
+    from . import worker  # noqa: F401 - brings manim in now, not at the first job
+
+    import scenes.registry  # noqa: F401
+
+
+def _run_warm(job: Job, generation: int) -> Result:
+    from .worker import render
+
+    def on_beat(sid: str, beat: str) -> None:
+        if _generation.value != generation:
+            raise Cancelled(f"run {generation} was replaced by run {_generation.value}")
+        _events.put((generation, sid, beat))
+
+    return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_beat=on_beat)
+
+
+class WarmPool:
+    """Worker processes kept between runs (the studio's): manim stays imported, TeX and text caches
+    stay warm. `cancel()` makes every job of an older run stop at its next step's start (its private
+    folder removed, nothing written). Made with the spawn start method: the process that owns it may
+    run threads (a web server's), which a forked child would inherit in whatever state they were."""
+
+    def __init__(self, workers: int, cache_root: Path, on_beat: Callable[[int, str, str], None] = lambda *a: None):
+        ctx = mp.get_context("spawn")
+        self.generation = ctx.Value("i", 0)
+        self.events = ctx.Queue()
+        self.pool = ctx.Pool(workers, initializer=_init_warm,
+                             initargs=(str(cache_root), self.events, True, self.generation))
+        self.stop = threading.Event()
+        self.pump = threading.Thread(target=_pump, args=(self.events, on_beat, self.stop), daemon=True)
+        self.pump.start()
+
+    def cancel(self) -> int:
+        """Start a new run: the jobs of the older ones stop; the new run's number."""
+        with self.generation.get_lock():
+            self.generation.value += 1
+            return self.generation.value
+
+    def submit(self, job: Job, generation: int, done: Callable[[Result], None]) -> None:
+        """Render one job of run `generation` in a worker; done(result) is called from the pool's thread."""
+        self.pool.apply_async(_run_warm, (job, generation), callback=done,
+                              error_callback=lambda e: done(Result(job.task, False, [], f"{type(e).__name__}: {e}")))
+
+    def close(self) -> None:
+        """Stop the workers now (their private folders go with them: `sweep`)."""
+        self.cancel()
+        self.stop.set()
+        self.pool.terminate()
+        self.pool.join()
 
 
 def default_jobs() -> int:

@@ -16,6 +16,7 @@
   const data = {}; // what data.js gave: lesson, words, palette, claims, start
   const S = {}; // the state: lang, context, query (index), mode, vocab, w_q, w_k, w_v
   let core = null;
+  let editable = true; // the explorer edits its numbers; the studio's view shows the editor's
   const timings = []; // ms per update, for scripts/benchmark.py
 
   // -- small helpers ------------------------------------------------------------------------------
@@ -165,22 +166,22 @@
       <div role="group" aria-label="${esc(w("language"))}" class="langs">${langs.join("")}</div>
       <label class="field"><span>${esc(w("context"))}</span> <select id="context">${contexts.join("")}</select></label>
       <fieldset class="modes"><legend>${esc(w("mode"))}</legend>${modes.join("")}</fieldset>
-      <div class="actions"><button type="button" id="reset">${esc(w("reset"))}</button>
-      <button type="button" id="export">${esc(w("export"))}</button></div></div>`;
+      ${editable ? `<div class="actions"><button type="button" id="reset">${esc(w("reset"))}</button>
+      <button type="button" id="export">${esc(w("export"))}</button></div>` : ""}</div>`;
   }
 
   function frameHtml() {
     const title = esc(w("page_title", { title: data.titles[S.lang] }));
     const box = (id, extra = "") => `<section class="box" id="${id}" ${extra}></section>`;
-    return `<header><h1>${title}</h1><p class="intro">${esc(w("intro"))}</p>${controlsHtml()}
+    const intro = editable ? `<h1>${title}</h1><p class="intro">${esc(w("intro"))}</p>` : "";
+    return `<header>${intro}${controlsHtml()}
       <div id="note" role="status"></div></header>
       <section class="box wide" id="tokens"></section>
       ${box("claims", 'aria-live="polite"')}
-      <h2>${esc(w("inputs"))}</h2><p class="hint">${esc(w("inputs_hint"))}</p>
-      <div class="grid" id="inputs"></div>
-      <h2>${esc(w("computed"))}</h2>
+      ${editable ? `<h2>${esc(w("inputs"))}</h2><p class="hint">${esc(w("inputs_hint"))}</p>
+      <div class="grid" id="inputs"></div><h2>${esc(w("computed"))}</h2>` : ""}
       <div class="grid">${box("qkv")}${box("scores")}${box("mix")}${box("matrix")}${box("lookup")}</div>
-      <footer>${esc(w("footer", { source: data.source }))}</footer>`;
+      <footer>${esc(w(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
   }
 
   // -- the inputs: a number field per entry, a slider per matrix ----------------------------------
@@ -509,11 +510,11 @@
   /** The whole page for the state (a new language or context), then the numbers. */
   function draw() {
     document.documentElement.lang = S.lang;
-    document.title = w("page_title", { title: data.titles[S.lang] });
+    if (editable) document.title = w("page_title", { title: data.titles[S.lang] });
     const note = $("#note") ? $("#note").innerHTML : "";
     $("#app").innerHTML = frameHtml();
     $("#note").innerHTML = note;
-    $("#inputs").innerHTML = inputsHtml();
+    if (editable) $("#inputs").innerHTML = inputsHtml();
     update();
   }
 
@@ -536,9 +537,13 @@
     showNote(bad);
   }
 
-  function start(given, attentionCore) {
+  /** Start the page: `given` is data.js's object (or the studio's), `attentionCore` what computes
+   *  (AttentionCore, or the studio's numbers from the server); options.editable false shows the numbers
+   *  without their fields (the studio edits the lesson's text instead). */
+  function start(given, attentionCore, options = {}) {
     Object.assign(data, given);
     core = attentionCore;
+    editable = options.editable !== false;
     palette();
     const app = $("#app");
     app.addEventListener("click", onClick);
@@ -549,8 +554,21 @@
     load(location.hash);
   }
 
+  /** A new lesson (the studio's editor changed it): its numbers, the page's choices kept where they
+   *  still fit (the language, the context, the query, the normalizer). */
+  function replace(given, attentionCore = core) {
+    const keep = { lang: S.lang, context: S.context, mode: S.mode, query: S.query };
+    Object.assign(data, given);
+    core = attentionCore;
+    Object.assign(S, copy({ vocab: data.lesson.vocab, w_q: data.lesson.w_q, w_k: data.lesson.w_k, w_v: data.lesson.w_v }));
+    Object.assign(S, keep);
+    if (!(S.context in data.lesson.contexts)) S.context = data.start.context;
+    if (S.query >= tokens().length) S.query = Math.max(0, tokens().indexOf(data.lesson.focus));
+    draw();
+  }
+
   /** True once the URL holds the page's state (no write is waiting). */
   const settled = () => hashTimer === null;
 
-  root.Explorer = { start, timings, lessonToml, settled, state: S };
+  root.Explorer = { start, replace, timings, lessonToml, settled, state: S };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -1,0 +1,263 @@
+"""The studio's web app (Starlette): the page, its assets, the lesson's files and the JSON API.
+
+| request | answer |
+|---|---|
+| `GET /` | the page (the first time with `?token=`: sets the token's cookie) |
+| `GET /api/lesson` | `{"path", "text", "saved", "valid", "error"}`: the editor's latest text |
+| `PUT /api/lesson` (TOML) | 200 `{"numbers", "page", "run"}` or 422 `{"error": {"key", "line", "message"}}` |
+| `POST /api/save` (TOML, or empty: the working text) | `{"path", "saved"}` |
+| `GET /api/numbers?context=&mode=` | `numbers --json` of the working text |
+| `POST /api/render` `{"product", "quality", "lang", "voice"}` | 202 `{"job"}` |
+| `GET /api/events` | server-sent events: numbers, problem, plan, progress, frames, idle, render, file, error |
+| `GET /files/<path>` | a file of the output folder (media/), never one outside it |
+
+Every request passes guard.Guard first (token, Host, Origin). Handlers only parse, call the session,
+the drawer or the renders, and answer; nothing here renders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..pipeline.plan import MEDIA, RenderOptions
+from . import assets
+from .guard import Guard, cookie_name
+from .renders import PRODUCTS, QUALITIES, VOICES, RenderRequest
+from .session import Session, TextProblem
+
+MAX_TEXT = 1_000_000  # bytes: a lesson file is a few kB
+
+
+def error(status: int, message: str, key: str | None = None, line: int | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"key": key, "line": line, "message": message}}, status_code=status)
+
+
+class Bus:
+    """Server-sent events to every open page: one queue per subscriber, in the event loop. The newest
+    frames run's plan and frames are kept and replayed to a page that connects later."""
+
+    def __init__(self):
+        self.queues: set[asyncio.Queue] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.replay: dict[str, tuple[str, dict]] = {}
+
+    def publish(self, event: str, data: dict) -> None:
+        if event == "plan":
+            self.replay = {"plan": (event, data)}
+        elif event in ("frames", "idle") and data.get("run") == self._run():
+            self.replay[f"{event}:{data.get('scene')}"] = (event, data)
+        for q in self.queues:
+            q.put_nowait((event, data))
+
+    def _run(self) -> int | None:
+        return self.replay["plan"][1]["run"] if "plan" in self.replay else None
+
+    def subscribe(self) -> asyncio.Queue:
+        q: asyncio.Queue = asyncio.Queue()
+        for item in self.replay.values():
+            q.put_nowait(item)
+        self.queues.add(q)
+        return q
+
+    def emit(self, event: str, data: dict) -> None:
+        """publish, from any thread (the drawer's, a render's relay)."""
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.publish, event, data)
+
+
+@dataclass
+class Studio:
+    session: Session
+    options: RenderOptions  # the studio's frames: context, mode, language, quality
+    token: str
+    port: int
+    bus: Bus = field(default_factory=Bus)
+    drawer: object = None  # drawing.Drawer, started with the app
+    renders: object = None  # renders.Renders
+
+    def draw(self) -> int | None:
+        """Ask for the frames of the working text (its context may have been renamed)."""
+        if self.drawer is None:
+            return None
+        from dataclasses import replace
+
+        options = replace(self.options, context=self.session.lesson.context_name(self.session.context))
+        return self.drawer.request(self.session.lesson, options)
+
+
+async def body_text(request: Request) -> str:
+    raw = await request.body()
+    if len(raw) > MAX_TEXT:
+        raise TextProblem({"key": None, "line": None, "message": f"a lesson file of at most {MAX_TEXT} bytes"})
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise TextProblem({"key": None, "line": None, "message": f"UTF-8 text (undecodable byte at {e.start})"}) from None
+
+
+class Api:
+    """The routes' handlers, each a few lines: parse, ask the session (or drawer, renders), answer."""
+
+    def __init__(self, studio: Studio):
+        self.studio, self.s = studio, studio.session
+
+    async def page(self, request: Request) -> Response:
+        response = HTMLResponse(assets.page(self.s.lang))
+        if "token" in request.query_params:  # the guard checked it: the page's own requests carry it now
+            response.set_cookie(cookie_name(self.studio.port), self.studio.token, httponly=True, samesite="strict")
+        return response
+
+    async def get_lesson(self, request: Request) -> Response:
+        s = self.s
+        return JSONResponse({"path": str(s.path), "text": s.draft, "saved": s.saved, "valid": s.error is None,
+                             "error": s.error})
+
+    async def put_lesson(self, request: Request) -> Response:
+        s, bus = self.s, self.studio.bus
+        try:
+            numbers = s.accept(await body_text(request))
+        except TextProblem as p:
+            bus.publish("problem", {"error": p.error})
+            return JSONResponse({"error": p.error, "saved": s.saved}, status_code=422)
+        run = self.studio.draw()
+        bus.publish("numbers", {"numbers": numbers, "edit": s.edits, "run": run})
+        return JSONResponse({"numbers": numbers, "page": s.page(), "run": run, "edit": s.edits, "saved": s.saved})
+
+    async def save(self, request: Request) -> Response:
+        s = self.s
+        try:
+            text = await body_text(request)
+            s.save(text or None)
+        except TextProblem as p:
+            return JSONResponse({"error": p.error}, status_code=422)
+        except OSError as e:
+            return error(500, f"cannot write {s.path}: {e.strerror or e}", "path")
+        self.studio.bus.publish("saved", {"path": str(s.path), "saved": s.saved})
+        return JSONResponse({"path": str(s.path), "saved": s.saved})
+
+    async def numbers(self, request: Request) -> Response:
+        q = request.query_params
+        try:
+            return JSONResponse(self.s.numbers(q.get("context") or None, q.get("mode") or None))
+        except TextProblem as p:
+            return JSONResponse({"error": p.error}, status_code=422)
+
+    async def page_data(self, request: Request) -> Response:
+        return JSONResponse({"page": self.s.page(), "edit": self.s.edits})
+
+    async def render(self, request: Request) -> Response:
+        try:
+            body = json.loads(await request.body() or b"{}")
+            if not isinstance(body, dict):
+                raise ValueError("not an object")
+            req = render_request(self.studio, body)
+        except ValueError as e:
+            return error(400, f"expected a JSON object: {e}")
+        except TextProblem as p:
+            return JSONResponse({"error": p.error}, status_code=422)
+        job = await asyncio.to_thread(self.studio.renders.start, req)  # starting a process takes a moment
+        return JSONResponse({"job": job}, status_code=202)
+
+    async def events(self, request: Request) -> Response:
+        from sse_starlette.sse import EventSourceResponse
+
+        bus = self.studio.bus
+        q = bus.subscribe()
+
+        async def stream():
+            try:
+                yield {"event": "hello", "data": json.dumps({"edit": self.s.edits})}
+                while True:
+                    event, data = await q.get()
+                    yield {"event": event, "data": json.dumps(data, ensure_ascii=False)}
+            finally:
+                bus.queues.discard(q)
+
+        return EventSourceResponse(stream(), ping=15)
+
+    async def files(self, request: Request) -> Response:
+        root = MEDIA.resolve()
+        rel = request.path_params["path"]
+        path = (root / rel).resolve()
+        if not path.is_relative_to(root) or not path.is_file():
+            return error(404, f"no such file in the output folder: {rel}")
+        return FileResponse(path)
+
+
+def routes(studio: Studio) -> list[Route]:
+    api = Api(studio)
+    return [Route("/", api.page), Route("/api/lesson", api.get_lesson, methods=["GET"]),
+            Route("/api/lesson", api.put_lesson, methods=["PUT"]), Route("/api/save", api.save, methods=["POST"]),
+            Route("/api/numbers", api.numbers), Route("/api/page", api.page_data),
+            Route("/api/render", api.render, methods=["POST"]), Route("/api/events", api.events),
+            Route("/files/{path:path}", api.files), Route("/static/{path:path}", assets.static),
+            Route("/vendor/{path:path}", assets.vendor)]
+
+
+def render_request(studio: Studio, body: dict) -> RenderRequest:
+    """The page's render request, checked: TextProblem naming the key that is wrong."""
+    s = studio.session
+    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": ("zh", "en"), "voice": VOICES}
+    given = {"quality": "low", "lang": s.lang, "voice": "none"} | {k: body[k] for k in choices if k in body}
+    for key, allowed in choices.items():
+        if given.get(key) not in allowed:
+            raise TextProblem({"key": key, "line": None,
+                               "message": f"{key}: expected one of {', '.join(allowed)}, found {given.get(key)!r}"})
+    return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
+                         s.lesson.context_name(s.context), s.mode, s.text, s.path.name)
+
+
+async def watch(studio: Studio, stop: asyncio.Event) -> None:
+    """The lesson file edited elsewhere: its text reaches the pages within a second."""
+    from watchfiles import awatch
+
+    s = studio.session
+    name = s.path.name
+    async for _ in awatch(s.path.parent, watch_filter=lambda _c, p: Path(p).name == name, debounce=400,
+                          step=50, stop_event=stop, recursive=False):
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            text = s.path.read_text(encoding="utf-8")
+            state = s.on_disk(text)
+            if state == "same":
+                continue
+            if state == "replaced":  # no unsaved edits: the file's text is the working text now
+                with contextlib.suppress(TextProblem):
+                    s.accept(text)
+                    studio.draw()
+            studio.bus.publish("file", {"text": text, "state": state, "edit": s.edits, "error": s.error})
+
+
+def make_app(studio: Studio, hosts: set[str], workers: int) -> Guard:
+    from scenes.registry import available
+
+    from .drawing import Drawer
+    from .renders import Renders
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        studio.bus.loop = asyncio.get_running_loop()
+        studio.drawer = Drawer(workers, studio.bus.emit, available())
+        studio.renders = Renders(studio.bus.emit, MEDIA / ".cache" / f"studio-{studio.port}")
+        stop = asyncio.Event()
+        watcher = asyncio.create_task(watch(studio, stop))
+        studio.draw()
+        try:
+            yield
+        finally:
+            stop.set()
+            studio.bus.loop = None
+            await asyncio.to_thread(studio.renders.close)
+            await asyncio.to_thread(studio.drawer.close)
+            watcher.cancel()
+
+    app = Starlette(routes=routes(studio), lifespan=lifespan)
+    return Guard(app, studio.token, hosts, studio.port)

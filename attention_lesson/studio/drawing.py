@@ -1,0 +1,123 @@
+"""The studio's frames: the last frame of every step of the scenes whose inputs changed, drawn in the
+background at low quality by warm workers (pipeline/runner.WarmPool) after each valid edit.
+
+One thread plans and collects, so the server's event loop never waits on a render. A new edit cancels
+the drawing of the previous one: its jobs stop at their next step's start (nothing written), the drawer
+waits for them, then plans the newest text against the folder's manifest (unchanged scenes are not
+drawn again) and draws what is stale, the scenes expected to be quickest first (the first frames come
+soonest). Every event names its run (`run`): the page shows only the newest run's frames.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from attention_core import Lesson
+
+from ..pipeline import runner, timings
+from ..pipeline.plan import CACHE, FRAMES, MEDIA, RenderOptions, Result, plan
+
+STUDIO = MEDIA / "studio"  # the studio's frames, apart from the folders the commands write
+
+Emit = Callable[[str, dict], None]  # (event name, JSON data): must be safe to call from any thread
+
+
+@dataclass
+class Request:
+    run: int
+    lesson: Lesson
+    options: RenderOptions
+
+
+def frames_folder(options: RenderOptions) -> Path:
+    return STUDIO / options.folder_name()
+
+
+def steps_of(out_dir: Path, scene_id: str) -> list[dict]:
+    """A drawn scene's steps: name, narration and frame file (relative to media/), from its index."""
+    index = json.loads((out_dir / "frames" / f"{scene_id}.json").read_text(encoding="utf-8"))
+    rel = out_dir.relative_to(MEDIA)
+    return [{"step": s["step"], "narration": s["narration"], "frame": f"{rel}/{s['frame']}"} for s in index["steps"]]
+
+
+class Drawer:
+    """Draws the frames of the newest text asked for; one thread, a warm pool of worker processes."""
+
+    def __init__(self, workers: int, emit: Emit, scenes):
+        self.emit, self.scenes = emit, list(scenes)
+        self.pool = runner.WarmPool(workers, CACHE, on_beat=self._beat)
+        self.latest: Request | None = None
+        self.folders: set[Path] = set()  # where it drew: swept of dead workers' folders on close
+        self.wake = threading.Condition()
+        self.closed = False
+        self.thread = threading.Thread(target=self._loop, name="studio-drawer", daemon=True)
+        self.thread.start()
+
+    def request(self, lesson: Lesson, options: RenderOptions) -> int:
+        """Draw the frames of this lesson: cancels what is being drawn; the new run's number."""
+        run = self.pool.cancel()
+        with self.wake:
+            self.latest = Request(run, lesson, replace(options, kind=FRAMES, format="png"))
+            self.wake.notify()
+        return run
+
+    def close(self) -> None:
+        with self.wake:
+            self.closed = True
+            self.wake.notify()
+        self.pool.close()
+        for folder in self.folders:  # a job stopped mid-step leaves its private folder
+            runner.sweep(folder)
+
+    def _beat(self, run: int, scene_id: str, beat: str) -> None:
+        if run == self.pool.generation.value:  # only the newest run's steps
+            self.emit("progress", {"run": run, "scene": scene_id, "step": beat})
+
+    def _loop(self) -> None:
+        while True:
+            with self.wake:
+                while self.latest is None and not self.closed:
+                    self.wake.wait()
+                if self.closed:
+                    return
+                req, self.latest = self.latest, None
+            try:
+                self._draw(req)
+            except Exception as e:  # noqa: BLE001 - told to the page; the next edit tries again
+                self.emit("fault", {"run": req.run, "message": f"drawing frames: {type(e).__name__}: {e}"})
+
+    def _draw(self, req: Request) -> None:
+        """Plan against the manifest, announce every scene (the fresh ones with their frames), draw the
+        stale ones quickest first, announce each as it is done."""
+        out_dir = frames_folder(req.options)
+        self.folders.add(out_dir)
+        runner.sweep(out_dir)
+        todo, fresh = plan(req.lesson, self.scenes, req.options, out_dir)
+        stale = {j.id for j in todo}
+        self.emit("plan", {"run": req.run, "scenes": [
+            {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale} for s in self.scenes]})
+        for j in fresh:
+            self.emit("frames", {"run": req.run, "scene": j.id, "steps": steps_of(out_dir, j.id), "drawn": False})
+        cost = runner.costs(todo, timings.load(CACHE))
+        todo.sort(key=lambda j: cost[j.task])
+        done: queue.SimpleQueue[Result] = queue.SimpleQueue()
+        for job in todo:
+            self.pool.submit(job, req.run, done.put)
+        by_id = {j.id: j for j in todo}
+        results = [self._collect(req, out_dir, by_id, done.get()) for _ in todo]
+        timings.save(CACHE, todo, results)
+        self.emit("idle", {"run": req.run})
+
+    def _collect(self, req: Request, out_dir: Path, by_id: dict, result: Result) -> Result:
+        runner.record(by_id[result.id], result)  # a job that finished (even of an older run) is real
+        if result.ok:
+            self.emit("frames", {"run": req.run, "scene": result.id, "steps": steps_of(out_dir, result.id),
+                                 "drawn": True, "seconds": round(result.seconds, 2)})
+        elif not result.error.startswith("Cancelled"):
+            self.emit("fault", {"run": req.run, "scene": result.id, "message": result.error.splitlines()[0]})
+        return result

@@ -1,0 +1,73 @@
+"""The studio's door, as Jupyter keeps its own: a per-run token on every request, the Host header the
+studio's own (DNS rebinding), and no state-changing request from another Origin (cross-site requests).
+
+The token comes as `?token=`, as an `Authorization: token <t>` header, or as the cookie the page gets
+when it is first opened with `?token=` (so the page's own scripts, images and event stream carry it
+without putting it in every address). A refused request gets 403 and a JSON error, never a page.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs, urlsplit
+
+SAFE = {"GET", "HEAD", "OPTIONS"}
+
+
+def cookie_name(port: int) -> str:
+    return f"attention_studio_{port}"
+
+
+def _headers(scope) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+
+
+async def deny(send, status: int, message: str) -> None:
+    body = json.dumps({"error": {"key": None, "line": None, "message": message}}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Guard:
+    """ASGI middleware: refuses (403) what does not carry the token, names another host, or changes
+    state from another origin; lets the rest through to the app."""
+
+    def __init__(self, app, token: str, hosts: set[str], port: int):
+        self.app, self.token, self.port = app, token, port
+        self.hosts = {f"{h}:{port}" for h in hosts}
+        self.origins = {f"http://{h}" for h in self.hosts}
+
+    def problem(self, scope) -> str | None:
+        h = _headers(scope)
+        if h.get("host") not in self.hosts:
+            return f"Host {h.get('host')!r} is not this studio's ({', '.join(sorted(self.hosts))})"
+        origin = h.get("origin")
+        if scope["method"] not in SAFE and origin is not None and origin not in self.origins:
+            return f"requests that change something must come from the studio's own page, not from Origin {origin!r}"
+        if not self.has_token(scope, h):
+            return "this studio needs its token: open the address it printed (…/?token=…)"
+        return None
+
+    def has_token(self, scope, h: dict[str, str]) -> bool:
+        given = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token", [None])[0]
+        auth = h.get("authorization", "")
+        if given is None and auth.lower().startswith("token "):
+            given = auth[6:].strip()
+        if given is None and "cookie" in h:
+            morsel = SimpleCookie(h["cookie"]).get(cookie_name(self.port))
+            given = morsel.value if morsel else None
+        return given is not None and hmac.compare_digest(given.encode(), self.token.encode())
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if (why := self.problem(scope)) is not None:
+            return await deny(send, 403, why)
+        return await self.app(scope, receive, send)
+
+
+def same_origin(url: str, hosts: set[str]) -> bool:
+    return urlsplit(url).netloc in hosts

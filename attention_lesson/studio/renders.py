@@ -1,0 +1,152 @@
+"""The studio's render buttons: a product (the lesson video, the HTML or PPTX deck, the handout) of the
+text as it was when the button was pressed, made by the same code as the CLI's commands
+(pipeline.build with the product of outputs/products.py) into the same folders.
+
+Each render runs in a process of its own (spawn: the server's threads are not inherited), which writes
+the text to a snapshot file named like the lesson file (the output folder is named after it), builds,
+and reports its progress on a queue; a thread of the server relays it as events. A render in progress
+is not touched by later edits. Stopping the studio interrupts it as Ctrl-C would (the pipeline removes
+its temporary folders).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import queue
+import shutil
+import signal
+import tempfile
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from .drawing import Emit
+
+PRODUCTS = ("lesson", "html", "pptx", "handout")
+QUALITIES = ("low", "medium", "high")
+VOICES = ("none", "draft")
+
+
+@dataclass(frozen=True)
+class RenderRequest:
+    product: str
+    quality: str
+    lang: str
+    voice: str
+    context: str
+    mode: str
+    text: str  # the lesson file's text when the button was pressed
+    name: str  # the lesson file's name (the output folder's)
+
+
+class QueueProgress:
+    """pipeline.build's Progress, as messages on a queue: ("start", n), ("beat", scene, step), ("done", scene, ok)."""
+
+    def __init__(self, q):
+        self.q = q
+
+    def start(self, jobs) -> None:
+        self.q.put(("start", len(jobs)))
+
+    def beat(self, scene_id: str, beat: str) -> None:
+        self.q.put(("beat", scene_id, beat))
+
+    def done(self, result) -> None:
+        self.q.put(("done", result.id, result.ok))
+
+
+def _options(req: RenderRequest, lesson_file: Path):
+    from ..outputs.products import PRODUCTS as ALL
+    from ..pipeline.plan import RenderOptions
+    from ..pipeline.products import job_options
+
+    product = ALL[req.product]
+    base = RenderOptions(str(lesson_file.resolve()), req.context, req.mode, req.lang, req.quality, None, "mp4",
+                         voice=None if req.voice == "none" else req.voice)
+    return product, job_options(base, product.made_from)
+
+
+def render_main(req: RenderRequest, q, snapshots: str) -> None:
+    """In the render's process: the snapshot, the build, ("result", files relative to media/) or ("error", line)."""
+    from attention_core import load
+    from scenes.registry import available
+
+    from ..pipeline.build import build, output_folder
+    from ..pipeline.plan import MEDIA
+    from ..pipeline.runner import default_jobs
+
+    folder = Path(tempfile.mkdtemp(prefix="render-", dir=snapshots))
+    try:
+        lesson_file = folder / req.name
+        lesson_file.write_text(req.text, encoding="utf-8")
+        product, options = _options(req, lesson_file)
+        out_dir = output_folder(options)
+        report = build(load(lesson_file), list(available()), options, out_dir, jobs=default_jobs(),
+                       products=[product], progress=QueueProgress(q), quiet=True)
+        if report.failures:
+            q.put(("error", "; ".join(f"{f.id}: {f.error.splitlines()[0]}" for f in report.failures)))
+        else:
+            q.put(("result", [str(p.relative_to(MEDIA)) for p in report.files_of(product.name)]))
+    except KeyboardInterrupt:
+        q.put(("error", "stopped"))
+    except Exception as e:  # noqa: BLE001 - the page says what went wrong
+        q.put(("error", f"{type(e).__name__}: {e}"))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Renders:
+    """The renders started from the page, each in its own process."""
+
+    def __init__(self, emit: Emit, snapshots: Path):
+        self.emit, self.snapshots = emit, snapshots
+        self.ctx = mp.get_context("spawn")
+        self.running: dict[str, mp.Process] = {}
+        snapshots.mkdir(parents=True, exist_ok=True)
+
+    def start(self, req: RenderRequest) -> str:
+        job = uuid.uuid4().hex[:12]
+        q = self.ctx.Queue()
+        p = self.ctx.Process(target=render_main, args=(req, q, str(self.snapshots)), daemon=False)
+        p.start()
+        self.running[job] = p
+        threading.Thread(target=self._relay, args=(job, req, p, q), daemon=True).start()
+        self.emit("render", {"job": job, "product": req.product, "state": "started"})
+        return job
+
+    def _relay(self, job: str, req: RenderRequest, p, q) -> None:
+        """The render's messages as events until it ends; its result or error last."""
+        total, done = 0, 0
+        while True:
+            try:
+                msg = q.get(timeout=0.5)
+            except queue.Empty:  # a render killed from outside says nothing more
+                if p.is_alive():
+                    continue
+                msg = ("error", f"the render stopped (exit status {p.exitcode})")
+            if msg[0] == "start":
+                total = msg[1]
+            elif msg[0] == "done":
+                done += 1
+            elif msg[0] in ("result", "error"):
+                break
+            self.emit("render", {"job": job, "product": req.product, "state": "running", "done": done,
+                                 "total": total, "step": msg[2] if msg[0] == "beat" else None})
+        p.join()
+        self.running.pop(job, None)
+        key = "files" if msg[0] == "result" else "message"
+        self.emit("render", {"job": job, "product": req.product, "state": "done" if key == "files" else "failed",
+                             key: msg[1]})
+
+    def close(self, timeout: float = 20.0) -> None:
+        """Interrupt every render as Ctrl-C would, wait for it to clean up, then stop it."""
+        for p in list(self.running.values()):
+            if p.is_alive():
+                os.kill(p.pid, signal.SIGINT)
+        for p in list(self.running.values()):
+            p.join(timeout)
+            if p.is_alive():
+                p.terminate()
+        shutil.rmtree(self.snapshots, ignore_errors=True)

@@ -1,0 +1,121 @@
+"""Starting the studio: check what it needs, bind its port, print its address, serve until Ctrl-C.
+
+Why Starlette on uvicorn: an ASGI app whose routes, static files and server-sent events (sse-starlette)
+are each a few lines, on a server that handles Ctrl-C by shutting the app down (its lifespan stops the
+drawing workers and interrupts renders), with no framework bigger than the job. aiohttp would do as
+well; Starlette's ASGI middleware made the token, Host and Origin checks one small class.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib.util
+import ipaddress
+import os
+import secrets
+import socket
+import threading
+import webbrowser
+from dataclasses import dataclass
+from pathlib import Path
+
+from attention_core import LessonError
+
+REQUIRED = ("starlette", "uvicorn", "sse_starlette", "watchfiles")
+LOOPBACK = "127.0.0.1"
+
+
+class StudioError(Exception):
+    """Something the user must fix before the studio can start: one line."""
+
+
+@dataclass(frozen=True)
+class StudioArgs:
+    path: Path
+    context: str | None
+    mode: str
+    lang: str
+    quality: str
+    port: int
+    ip: str = LOOPBACK
+    browser: bool = True
+    workers: int = 2
+
+
+def missing() -> list[str]:
+    """What this machine lacks for the studio, each with its install command."""
+    from .assets import codemirror_missing
+
+    packages = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
+    problems = [f"the studio's Python packages ({', '.join(packages)}): pip install 'attention-lesson[studio]' "
+                "(or ./scripts/setup.sh)"] if packages else []
+    return problems + ([p] if (p := codemirror_missing()) else [])
+
+
+def check_file(path: Path) -> None:
+    if not path.is_file():
+        raise StudioError(f"{path}: no such lesson file; make one with: attention-lesson new {path}")
+    if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
+        raise StudioError(f"{path}: the studio saves by replacing the file, and this folder or file is not writable")
+
+
+def bind(ip: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ipaddress.ip_address(ip).version == 6 else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((ip, port))
+    except OSError as e:
+        sock.close()
+        why = "is in use (another studio? pick one with --port, or --port 0 for any free one)" \
+            if e.errno == errno.EADDRINUSE else f"cannot be opened: {e.strerror}"
+        raise StudioError(f"port {port} on {ip} {why}") from None
+    sock.listen(128)  # listening before the address is printed: an early request waits, never refused
+    return sock
+
+
+def hosts_for(ip: str) -> set[str]:
+    """The Host names a request may use: the loopback names, and the address the studio was bound to."""
+    return {"127.0.0.1", "localhost", "[::1]"} | ({f"[{ip}]" if ":" in ip else ip} if ip != "0.0.0.0" else set())
+
+
+def prepare(args: StudioArgs):
+    """The session and the app, checked; StudioError on anything the user must fix."""
+    from ..pipeline.plan import RenderOptions
+    from .session import Session, TextProblem
+
+    check_file(args.path)
+    try:
+        session = Session.open(args.path, args.context, args.mode, args.lang)
+    except (LessonError, TextProblem) as e:
+        raise StudioError(str(e)) from None
+    except UnicodeDecodeError as e:
+        raise StudioError(f"{args.path}: expected UTF-8 text, found an undecodable byte at {e.start}") from None
+    options = RenderOptions(str(args.path.resolve()), session.context, args.mode, args.lang, args.quality, None, "png")
+    return session, options
+
+
+def serve(args: StudioArgs, say) -> None:
+    """Run the studio until Ctrl-C; say(line) prints (the address first)."""
+    import uvicorn
+
+    from .app import Studio, make_app
+
+    if problems := missing():
+        raise StudioError("missing: " + "; ".join(problems))
+    session, options = prepare(args)
+    sock = bind(args.ip, args.port)
+    port = sock.getsockname()[1]
+    token = secrets.token_urlsafe(24)
+    studio = Studio(session, options, token, port)
+    app = make_app(studio, hosts_for(args.ip), args.workers)
+    url = f"http://{LOOPBACK if args.ip in (LOOPBACK, '0.0.0.0') else args.ip}:{port}/?token={token}"
+    say(url)
+    if args.browser:
+        threading.Timer(0.5, webbrowser.open, (url,)).start()
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it shut down on
+        pass
+    say("studio stopped")

@@ -1,0 +1,120 @@
+"""One studio session's lesson: the text the editor holds, the last text that passed the core's checks
+(its lesson and numbers), and the file on disk.
+
+No server here: the web app (app.py) calls these methods from its handlers, in the event loop (each is
+a parse or a small numpy pass: well under a millisecond for the lessons' sizes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from attention_core import LANGS, MODES, Lesson, LessonError, error_line, loads, numbers_json
+from scenes.common.i18n import catalog
+
+from ..outputs.explorer import page_data
+from ..pipeline.manifest import write_atomically
+
+
+def words() -> dict[str, dict[str, str]]:
+    """The studio's own words (its catalog), both languages."""
+    return {lang: {k.removeprefix("studio."): v for k, v in catalog(lang).entries.items() if k.startswith("studio.")}
+            for lang in LANGS}
+
+
+class TextProblem(Exception):
+    """A text the core refuses: its key, line and check's message, as the API's 422 carries them."""
+
+    def __init__(self, error: dict):
+        super().__init__(error["message"])
+        self.error = error
+
+
+def problem(text: str, e: LessonError) -> dict:
+    """A LessonError as JSON: the key it names, the line of the text it points at, check's message."""
+    return {"key": e.key, "line": error_line(text, e), "message": str(e)}
+
+
+@dataclass
+class Session:
+    path: Path  # the lesson file
+    context: str | None  # the studio's context and normalizer (its numbers and frames)
+    mode: str
+    lang: str
+    text: str = ""  # the last valid text (the working text: its numbers are the page's)
+    draft: str = ""  # the latest text the editor sent, valid or not (never lost on a reload)
+    disk: str = ""  # the file's text as last read or written
+    lesson: Lesson | None = None
+    error: dict | None = None  # the draft's problem, if it has one
+    edits: int = field(default=0)  # valid texts accepted so far (the frames' run numbers follow it)
+
+    @classmethod
+    def open(cls, path: Path, context: str | None, mode: str, lang: str) -> Session:
+        """The file's text as the first working text; LessonError if it does not pass the checks (the
+        CLI says so before the server starts) or names no such context."""
+        text = path.read_text(encoding="utf-8")
+        s = cls(path, context, mode, lang, disk=text)
+        s.accept(text)
+        s.context = s.lesson.context_name(context)
+        return s
+
+    @property
+    def saved(self) -> bool:
+        return self.draft == self.disk
+
+    def parse(self, text: str) -> Lesson:
+        """The text's lesson (named after the file); TextProblem if the core refuses it."""
+        try:
+            return loads(text, str(self.path))
+        except LessonError as e:
+            raise TextProblem(problem(text, e)) from None
+
+    def accept(self, text: str) -> dict:
+        """A new editor text: kept as the draft; if valid, the working text and lesson too, and its
+        numbers returned; TextProblem (the working text unchanged) if not."""
+        self.draft = text
+        try:
+            lesson = self.parse(text)
+        except TextProblem as p:
+            self.error = p.error
+            raise
+        if self.context is not None and self.context not in lesson.contexts:
+            self.context = None  # the context was renamed: the lesson's first
+        self.text, self.lesson, self.error = text, lesson, None
+        self.edits += 1
+        return self.numbers()
+
+    def numbers(self, context: str | None = None, mode: str | None = None) -> dict:
+        """`numbers --json` of the working lesson for a context and normalizer (the studio's by default)."""
+        if (mode or self.mode) not in MODES:
+            raise TextProblem({"key": "mode", "line": None, "message": f"mode: expected one of {', '.join(MODES)}"})
+        try:
+            return numbers_json(self.lesson, context or self.context, mode or self.mode)
+        except LessonError as e:
+            raise TextProblem({"key": "context", "line": None, "message": str(e)}) from None
+
+    def page(self) -> dict:
+        """What the page's views draw: the explorer's data, with every context's pass under every
+        normalizer computed here (the page shows the server's numbers, not its own)."""
+        data = page_data(self.lesson, self.lang, self.lesson.context_name(self.context), self.mode)
+        data["passes"] = {f"{name}|{mode}": numbers_json(self.lesson, name, mode)
+                          for name in self.lesson.contexts for mode in MODES}
+        return data | {"studio_words": words(), "path": str(self.path)}
+
+    def save(self, text: str | None = None) -> None:
+        """Write exactly `text` (the editor's; default the working text) to the file, atomically."""
+        text = self.text if text is None else text
+        write_atomically(self.path, text)
+        self.disk = text
+        if text != self.draft:
+            self.draft = text
+
+    def on_disk(self, text: str) -> str:
+        """The file changed on disk: "same" (ours), "replaced" (no unsaved edits: the file's text is the
+        editor's now) or "conflict" (the page asks before replacing unsaved edits)."""
+        if text == self.disk:
+            return "same"
+        unsaved = not self.saved
+        self.disk = text
+        return "conflict" if unsaved else "replaced"

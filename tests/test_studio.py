@@ -1,0 +1,296 @@
+"""The studio (attention-lesson studio): a real server in a process of its own on a free port, with two
+short fixture scenes registered (tests/fixtures/studio_cli.py), driven through its HTTP API and its
+event stream as a client would, and through its page in chromium (Playwright)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from attention_core import load, loads, numbers_json
+
+from .test_slides import CHROMIUM, CHROMIUM_ARGS
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.xdist_group("studio")
+BANK_ROW = "  [2.3, 2.3, 0.0, 0.0],  # ambiguity -> look for geography and finance"
+
+
+def start(folder: Path, *args: str) -> tuple[subprocess.Popen, str]:
+    """The studio on a free port in `folder`; its process and the address it printed first."""
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.fixtures.studio_cli", "studio", "--no-browser",
+                             "--port", "0", "-j", "1", *args], cwd=folder, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    url = proc.stdout.readline().strip()
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]{20,}", url), (url, proc.stderr.read())
+    return proc, url
+
+
+def stop(proc: subprocess.Popen) -> tuple[int, str, str]:
+    proc.send_signal(signal.SIGINT)  # as Ctrl-C in the terminal
+    out, err = proc.communicate(timeout=30)
+    return proc.returncode, out, err
+
+
+class Client:
+    """HTTP requests to the studio, with its token unless told otherwise; JSON answers."""
+
+    def __init__(self, url: str):
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname, parts.port
+        self.token = parts.query.split("=", 1)[1]
+
+    def request(self, method, path, body=None, token=True, headers=None):
+        c = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        h = {"Authorization": f"token {self.token}"} if token else {}
+        c.request(method, path, body=body.encode() if isinstance(body, str) else body, headers=h | (headers or {}))
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        ctype = r.getheader("content-type", "")
+        return r.status, json.loads(data) if "json" in ctype else data
+
+    def events(self) -> queue.Queue:
+        """The event stream, parsed in a thread: (event, data) items."""
+        q: queue.Queue = queue.Queue()
+        c = http.client.HTTPConnection(self.host, self.port)
+        c.request("GET", f"/api/events?token={self.token}")
+        r = c.getresponse()
+        assert r.status == 200 and r.getheader("content-type").startswith("text/event-stream")
+
+        def read():
+            event = None
+            for raw in r:
+                line = raw.decode().rstrip("\r\n")
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event:
+                    q.put((event, json.loads(line[5:].strip())))
+        threading.Thread(target=read, daemon=True).start()
+        return q
+
+
+def wait_for(q: queue.Queue, pred, timeout: float = 60.0):
+    end = time.monotonic() + timeout
+    while (left := end - time.monotonic()) > 0:
+        try:
+            item = q.get(timeout=left)
+        except queue.Empty:
+            break
+        if pred(*item):
+            return item
+    raise AssertionError("no such event in time")
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("studio")
+    shutil.copy(ROOT / "attention_core" / "lessons" / "default.toml", folder / "lesson.toml")
+    proc, url = start(folder)
+    client = Client(url)
+    yield folder, client, url
+    code, out, err = stop(proc)
+    assert code == 0 and "studio stopped" in out, (code, out, err)
+    assert "Traceback" not in err, err
+    assert not list((folder / "media").rglob(".tmp-*")), "a temporary folder was left"
+
+
+def test_an_edit_answers_with_the_cores_numbers(studio):
+    folder, client, _ = studio
+    text = (folder / "lesson.toml").read_text(encoding="utf-8").replace("savings = [0.0, 1.0, 0.0, 0.0]",
+                                                                       "savings = [0.0, 1.5, 0.0, 0.0]")
+    status, body = client.request("PUT", "/api/lesson", text)
+    assert status == 200, body
+    assert body["numbers"] == json.loads(json.dumps(numbers_json(loads(text, "lesson.toml"))))
+    status, got = client.request("GET", "/api/numbers?context=savings&mode=unscaled")
+    want = numbers_json(loads(text), "savings", "unscaled")
+    assert status == 200 and got["weights"] == want["weights"] and got["output"] == want["output"]
+    assert "1.5" not in (folder / "lesson.toml").read_text(encoding="utf-8")  # only Save writes
+
+
+def test_a_bad_edit_names_its_key_and_line_and_keeps_the_last_good_numbers(studio):
+    folder, client, _ = studio
+    good = (folder / "lesson.toml").read_text(encoding="utf-8")
+    assert client.request("PUT", "/api/lesson", good)[0] == 200
+    _, before = client.request("GET", "/api/numbers")
+    bad = good.replace(BANK_ROW, "  [2.3, 2.3, 0.0],")
+    status, body = client.request("PUT", "/api/lesson", bad)
+    line = next(n for n, s in enumerate(bad.splitlines(), 1) if s == "  [2.3, 2.3, 0.0],")
+    assert status == 422 and body["error"]["key"] == "projections.w_q row 4" and body["error"]["line"] == line
+    assert "expected 4 numbers" in body["error"]["message"]
+    assert client.request("GET", "/api/numbers")[1] == before
+    assert (folder / "lesson.toml").read_text(encoding="utf-8") == good
+    assert client.request("GET", "/api/lesson")[1]["text"] == bad  # the editor's text is kept, not lost
+    status, body = client.request("PUT", "/api/lesson", "focus = [")
+    assert status == 422 and body["error"]["line"] == 1 and "valid TOML" in body["error"]["message"]
+    assert client.request("PUT", "/api/lesson", good)[0] == 200
+
+
+def test_save_writes_exactly_the_text_atomically(studio):
+    folder, client, _ = studio
+    text = (folder / "lesson.toml").read_text(encoding="utf-8") + "\n# saved from the studio: 苹果\n"
+    assert client.request("PUT", "/api/lesson", text)[0] == 200
+    status, body = client.request("POST", "/api/save", text)
+    assert status == 200 and body["saved"] is True
+    assert (folder / "lesson.toml").read_bytes() == text.encode("utf-8")
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+
+
+def test_the_door_refuses_no_token_a_foreign_host_and_a_foreign_origin(studio):
+    _, client, _ = studio
+    status, body = client.request("GET", "/api/lesson", token=False)
+    assert status == 403 and "token" in body["error"]["message"]
+    assert client.request("GET", "/api/lesson", headers={"Authorization": "token nope"})[0] == 403
+    assert client.request("GET", f"/api/lesson?token={client.token}", token=False)[0] == 200
+    assert client.request("GET", "/api/lesson", headers={"Host": "evil.example:80"})[0] == 403
+    text = client.request("GET", "/api/lesson")[1]["text"]
+    status, body = client.request("PUT", "/api/lesson", text, headers={"Origin": "http://evil.example"})
+    assert status == 403 and "origin" in body["error"]["message"].lower()
+    own = f"http://127.0.0.1:{client.port}"
+    assert client.request("PUT", "/api/lesson", text, headers={"Origin": own})[0] == 200
+
+
+def test_files_only_from_the_output_folder(studio):
+    folder, client, _ = studio
+    for path in ("/files/../lesson.toml", "/files/%2e%2e/lesson.toml", "/files/..%2flesson.toml",
+                 "/files//etc/passwd", "/static/../pipeline/plan.py", "/vendor/../package.json",
+                 "/vendor/codemirror/package.json"):
+        status, body = client.request("GET", path)
+        assert status == 404 and "error" in body, (path, status)
+    assert client.request("GET", "/static/explorer.js")[0] == 200
+    assert client.request("GET", "/vendor/@codemirror/state/dist/index.js")[0] == 200
+
+
+def test_an_edit_elsewhere_reaches_the_event_stream(studio):
+    folder, client, _ = studio
+    path = folder / "lesson.toml"
+    text = path.read_text(encoding="utf-8")
+    assert client.request("PUT", "/api/lesson", text)[0] == 200  # nothing unsaved
+    events = client.events()
+    changed = text.replace("river   = [1.0, 0.0, 0.0, 0.0]", "river   = [1.25, 0.0, 0.0, 0.0]")
+    t0 = time.monotonic()
+    path.write_text(changed, encoding="utf-8")
+    _, data = wait_for(events, lambda e, d: e == "file", timeout=5)
+    assert time.monotonic() - t0 < 1.5 and data["state"] == "replaced" and data["text"] == changed
+    assert client.request("GET", "/api/numbers")[1]["x"][2][0] == 1.25
+    assert client.request("PUT", "/api/lesson", changed + "\n# unsaved\n")[0] == 200
+    path.write_text(text, encoding="utf-8")
+    _, data = wait_for(events, lambda e, d: e == "file", timeout=5)
+    assert data["state"] == "conflict"  # unsaved edits: the page asks before replacing them
+    assert client.request("GET", "/api/lesson")[1]["text"] == changed + "\n# unsaved\n"
+
+
+def test_quick_edits_draw_only_the_last_ones_frames(studio):
+    folder, client, _ = studio
+    events = client.events()
+    base = (folder / "lesson.toml").read_text(encoding="utf-8")
+    runs = []
+    for value in ("1.1", "1.2", "1.3"):  # bank's query changes: every fixture scene redraws
+        status, body = client.request("PUT", "/api/lesson", base.replace(BANK_ROW, f"  [{value}, 2.3, 0.0, 0.0],"))
+        assert status == 200
+        runs.append(body["run"])
+    assert runs == sorted(runs) and len(set(runs)) == 3
+    drawn = []
+    while True:
+        event, data = wait_for(events, lambda e, d: e in ("frames", "idle") and d["run"] == runs[-1])
+        if event == "idle":
+            break
+        drawn.append(data)
+    assert sorted(d["scene"] for d in drawn) == ["blink", "hush"] and all(d["drawn"] for d in drawn)
+    for d in drawn:
+        for step in d["steps"]:
+            png = folder / "media" / step["frame"]
+            assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    manifest = json.loads(next((folder / "media" / "studio").rglob("manifest.json")).read_text())
+    assert set(manifest) == {"blink@frames", "hush@frames"}
+    assert not list((folder / "media").rglob(".tmp-*"))
+
+
+def test_the_render_button_makes_the_lesson_video(studio):
+    folder, client, _ = studio
+    events = client.events()
+    status, body = client.request("POST", "/api/render", json.dumps({"product": "pdf"}))
+    assert status == 422 and body["error"]["key"] == "product"
+    status, body = client.request("POST", "/api/render", json.dumps({"product": "lesson", "quality": "low"}))
+    assert status == 202, body
+    _, done = wait_for(events, lambda e, d: e == "render" and d["job"] == body["job"] and d["state"] in ("done", "failed"),
+                       timeout=120)
+    assert done["state"] == "done", done
+    video = next(f for f in done["files"] if f.endswith("lesson.mp4"))
+    status, data = client.request("GET", f"/files/{video}")
+    assert status == 200 and data[4:8] == b"ftyp"
+
+
+def test_the_page_follows_typing(studio, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    folder, client, url = studio
+    text = (folder / "lesson.toml").read_text(encoding="utf-8")
+    assert client.request("PUT", "/api/lesson", text)[0] == 200
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 1000})
+        problems = []
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.on("console", lambda m: m.type == "error" and "422" not in m.text and problems.append(m.text))
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        edit_row(page, "[2.3, 2.3, 0.0, 0.0]", "[0.5, 2.3, 0.0, 0.0],")  # bank's query looks less for geography
+        page.wait_for_function("document.body.dataset.edit > 0")
+        want = numbers_json(loads(client.request("GET", "/api/lesson")[1]["text"]), None, "scaled")
+        got = [float(v) for v in page.eval_on_selector_all("#scores .num.weight", "els => els.map(e => e.dataset.value)")]
+        assert got == want["weights"][want["tokens"].index("bank")]
+        edit_row(page, "[0.5, 2.3, 0.0, 0.0]", "[0.5, 2.3, 0.0],")
+        page.wait_for_selector("#problem:not([hidden])")
+        sent = client.request("GET", "/api/lesson")[1]["text"]
+        line = next(n for n, s in enumerate(sent.splitlines(), 1) if s.strip() == "[0.5, 2.3, 0.0],")
+        assert page.get_attribute("#problem", "data-line") == str(line)
+        assert page.locator(".cm-lintRange-error").count() == 1
+        page.wait_for_selector(".strip[data-drawn=true] img", timeout=60000)
+        assert page.eval_on_selector(".strip[data-drawn=true] img", "i => i.complete && i.naturalWidth") > 0
+        browser.close()
+    assert problems == []
+
+
+def edit_row(page, contains: str, new_text: str) -> None:
+    """Replace the text of the editor's line that contains `contains` by typing, as a teacher would."""
+    page.locator(".cm-line", has_text=contains).first.click()
+    page.keyboard.press("Home")
+    page.keyboard.press("Shift+End")
+    page.keyboard.type(new_text)
+
+
+def test_startup_problems_are_one_line_and_exit_2(tmp_path):
+    env = os.environ | {"PYTHONPATH": str(ROOT)}
+    exe = Path(sys.executable).parent / "attention-lesson"
+    run = lambda *a: subprocess.run([exe, "studio", "--no-browser", *a],  # noqa: E731
+                                    cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    r = run("missing.toml")
+    assert r.returncode == 2 and "attention-lesson new missing.toml" in r.stderr and "Traceback" not in r.stderr
+    (tmp_path / "bad.toml").write_text("focus = [", encoding="utf-8")
+    r = run("bad.toml")
+    assert r.returncode == 2 and "valid TOML" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    shutil.copy(ROOT / "attention_core" / "lessons" / "default.toml", tmp_path / "lesson.toml")
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        r = run("lesson.toml", "--port", str(s.getsockname()[1]))
+    assert r.returncode == 2 and "is in use" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "media").exists()
+    assert load(tmp_path / "lesson.toml")  # untouched
