@@ -35,6 +35,12 @@
    and the browser's style and layout (forced at once), and the time from the input event to the next
    frame painted (two requestAnimationFrame callbacks later),
    median and 95th percentile.
+11. with --studio: `attention-lesson studio` of the default lesson (2 warm workers) in a fresh folder:
+   the cold drawing of every scene's frames; then, in chromium, a keystroke in the editor to the numbers
+   on the page (median of 20, the 60 ms debounce included); then edits through the API: a number only
+   the savings context uses, and an entry of W_Q (every scene), each to its first step's frame drawn,
+   its first scene done and its last, three times each (median). The keystroke's time is measured in
+   the page: from the editor's change to the animation frame after the new numbers are in the page.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -43,6 +49,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -326,6 +333,76 @@ def explorer_benchmark(work: Path, edits: int = 200) -> dict:
     return results
 
 
+def _studio_edit(client, events, text: str) -> tuple[float, float, float]:
+    """PUT one text; seconds to its run's first step frame drawn, first scene done, and idle."""
+    from tests.test_studio import wait_for
+
+    t0 = time.perf_counter()
+    status, body = client.request("PUT", "/api/lesson", text)
+    assert status == 200, body
+    run = body["run"]
+    wait_for(events, lambda e, d: e == "step" and d["run"] == run, timeout=300)
+    step = time.perf_counter() - t0
+    wait_for(events, lambda e, d: e == "frames" and d["run"] == run and d["drawn"], timeout=300)
+    scene = time.perf_counter() - t0
+    wait_for(events, lambda e, d: e == "idle" and d["run"] == run, timeout=300)
+    return step, scene, time.perf_counter() - t0
+
+
+def _keystrokes(url: str, n: int = 20) -> list[float]:
+    """Seconds from a key typed in the editor to the page's numbers of that text."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_slides import CHROMIUM, CHROMIUM_ARGS
+
+    times = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1440, "height": 1000})
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        page.locator(".cm-line", has_text="savings = [0.0, 1.0").first.click()
+        page.keyboard.press("End")
+        for i in range(n):
+            page.keyboard.type(" ")  # a space at the end of the line: a new text, the same numbers
+            page.wait_for_function(f"window.studioTimings.length > {i}")
+            page.wait_for_timeout(100)
+        times = [t / 1000 for t in page.evaluate("window.studioTimings")]
+        browser.close()
+    return times
+
+
+def studio_benchmark(work: Path, repeats: int = 3) -> dict:
+    from tests.test_studio import Client, wait_for
+
+    shutil.copy(resolve("default"), work / "lesson.toml")
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([BIN / "attention-lesson", "studio", "--no-browser", "--port", "0"], cwd=work,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().strip()
+    client = Client(url)
+    events = client.events()
+    try:
+        wait_for(events, lambda e, d: e == "idle", timeout=600)
+        cold = time.perf_counter() - t0
+        keys = _keystrokes(url)
+        text = (work / "lesson.toml").read_text(encoding="utf-8")
+        edits = {"savings": [], "w_q": []}
+        for i in range(repeats):  # each edit on top of the last: a savings edit leaves W_Q as it was
+            text = text.replace(re.search(r"savings = \[.*\]", text).group(0), f"savings = [0.0, 1.{i + 1}, 0.0, 0.0]")
+            edits["savings"].append(_studio_edit(client, events, text))
+            text = re.sub(r"\[[\d.]+, 2\.3, 0\.0, 0\.0\],  # ambiguity", f"[2.{i + 4}, 2.3, 0.0, 0.0],  # ambiguity", text)
+            edits["w_q"].append(_studio_edit(client, events, text))
+    finally:
+        proc.send_signal(__import__("signal").SIGINT)
+        proc.communicate(timeout=60)
+    med = lambda xs: round(statistics.median(xs), 2)  # noqa: E731
+    return {"cold_all_frames_s": round(cold, 1), "keystroke_to_numbers_ms": round(1000 * statistics.median(keys)),
+            "keystroke_p95_ms": round(1000 * sorted(keys)[int(0.95 * (len(keys) - 1))]),
+            **{f"{k}_{what}_s": med([t[i] for t in v]) for k, v in edits.items()
+               for i, what in enumerate(("first_step_frame", "first_scene", "all_frames"))}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quality", nargs="+", default=None, choices=list(MANIM_Q),
@@ -348,7 +425,13 @@ def main() -> None:
                     help="Only time render --all from nothing and again after an edit of W_Q.")
     ap.add_argument("--explorer", action="store_true",
                     help="Only time edits in the explorer page (chromium): script and time to the next frame.")
+    ap.add_argument("--studio", action="store_true",
+                    help="Only time the studio: keystroke to numbers, edit to first and last redrawn frame.")
     args = ap.parse_args()
+    if args.studio:
+        with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
+            print(json.dumps(studio_benchmark(Path(tmp)), indent=2))
+        return
     if args.explorer:
         with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
             print(json.dumps(explorer_benchmark(Path(tmp)), indent=2))

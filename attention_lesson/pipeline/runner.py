@@ -201,14 +201,20 @@ def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
 
 
 def _run_warm(job: Job, generation: int) -> Result:
+    """One job of run `generation`: its steps ("beat", scene, step) and, for frames, each step's PNG as
+    it is drawn ("frame", scene, n, step, bytes) go to the events queue; it stops at a step's start
+    once a newer run is asked for."""
     from .worker import render
 
     def on_beat(sid: str, beat: str) -> None:
         if _generation.value != generation:
             raise Cancelled(f"run {generation} was replaced by run {_generation.value}")
-        _events.put((generation, sid, beat))
+        _events.put((generation, "beat", sid, beat))
 
-    return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_beat=on_beat)
+    def on_frame(sid: str, n: int, beat: str, png: Path) -> None:
+        _events.put((generation, "frame", sid, n, beat, png.read_bytes()))
+
+    return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_beat=on_beat, on_frame=on_frame)
 
 
 class WarmPool:
@@ -217,14 +223,14 @@ class WarmPool:
     folder removed, nothing written). Made with the spawn start method: the process that owns it may
     run threads (a web server's), which a forked child would inherit in whatever state they were."""
 
-    def __init__(self, workers: int, cache_root: Path, on_beat: Callable[[int, str, str], None] = lambda *a: None):
+    def __init__(self, workers: int, cache_root: Path, on_event: Callable[..., None] = lambda *a: None):
         ctx = mp.get_context("spawn")
         self.generation = ctx.Value("i", 0)
         self.events = ctx.Queue()
         self.pool = ctx.Pool(workers, initializer=_init_warm,
                              initargs=(str(cache_root), self.events, True, self.generation))
         self.stop = threading.Event()
-        self.pump = threading.Thread(target=_pump, args=(self.events, on_beat, self.stop), daemon=True)
+        self.pump = threading.Thread(target=_pump, args=(self.events, on_event, self.stop), daemon=True)
         self.pump.start()
 
     def cancel(self) -> int:

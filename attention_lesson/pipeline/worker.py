@@ -7,6 +7,7 @@ an output path.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import time
@@ -232,18 +233,24 @@ def _slides(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
     return collect(job, scene, tmp / "slides", tmp, _title(job, scene), _sound(scene, voice)), voice
 
 
-def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
-    """The last frame of every step, as the scene draws it."""
+def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_beat, on_frame=None):
+    """The last frame of every step, as the scene draws it (each animation jumps to its end: the same
+    pixels, a third of the time). on_frame(scene_id, n, step, png) is told of each as it is saved."""
     saved: list[Path] = []
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat,
-                after_beat=lambda s, beat: saved.append(s.save_keyframe(tmp)))
+
+    def keep(s, beat: str) -> None:
+        saved.append(s.save_keyframe(tmp))
+        if on_frame is not None:
+            on_frame(job.id, len(saved), beat, saved[-1])
+
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, skip_animations=True, after_beat=keep)
     scene.render()
     return _frames(job, scene, saved, tmp), None
 
 
 def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
     """Only the steps: their lines and how long they last, nothing drawn."""
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat)
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, skip_animations=True)
     scene.renderer.update_frame = lambda *args, **kwargs: None  # nothing looks at a frame
     scene.render()
     return {job.main_file(): _steps(job, scene, tmp)}, None
@@ -252,9 +259,10 @@ def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
 MAKERS = {VIDEO: _video, POSTER: _video, SLIDES: _slides, FRAMES: _keyframes, STEPS: _steps_only}
 
 
-def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Result:
+def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False, on_frame=None) -> Result:
     """Render one job; never raises: a failure is a Result with ok=False and the error.
-    on_beat(scene_id, beat) is called as each step starts (progress); quiet hides manim's warnings."""
+    on_beat(scene_id, beat) is called as each step starts (progress); quiet hides manim's warnings;
+    on_frame(scene_id, n, step, png): a frames job's step frame, as soon as it is drawn."""
     from manim import tempconfig
 
     tune_malloc()
@@ -266,6 +274,8 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False) -> Resu
         if job.lesson is None:  # a job made without one: its lesson file
             job.lesson = load(job.options.lesson)
         maker = _piece if job.part and not job.part.joins else MAKERS[job.options.kind]
+        if maker is _keyframes and on_frame is not None:
+            maker = functools.partial(_keyframes, on_frame=on_frame)
         with tempconfig(manim_config(job, media_dir, tmp, quiet)), skips.drawing(job.part):
             files, voice = maker(job, job.scene.load(), media_dir, tmp, _progress(job, on_beat))
         manifest.move_into(files, job.out_dir)

@@ -8,7 +8,8 @@
 | `POST /api/save` (TOML, or empty: the working text) | `{"path", "saved"}` |
 | `GET /api/numbers?context=&mode=` | `numbers --json` of the working text |
 | `POST /api/render` `{"product", "quality", "lang", "voice"}` | 202 `{"job"}` |
-| `GET /api/events` | server-sent events: numbers, problem, plan, progress, frames, idle, render, file, error |
+| `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, render, file, saved |
+| `GET /api/preview/<run>/<scene>/<n>.png` | a step's frame as soon as it is drawn (the newest run's only) |
 | `GET /files/<path>` | a file of the output folder (media/), never one outside it |
 
 Every request passes guard.Guard first (token, Host, Origin). Handlers only parse, call the session,
@@ -184,6 +185,13 @@ class Api:
 
         return EventSourceResponse(stream(), ping=15)
 
+    async def preview(self, request: Request) -> Response:
+        p = request.path_params
+        png = self.studio.drawer.preview(p["run"], p["scene"], p["n"]) if self.studio.drawer else None
+        if png is None:
+            return error(404, "no such frame (a newer edit replaced it)")
+        return Response(png, media_type="image/png", headers={"Cache-Control": "no-store"})
+
     async def files(self, request: Request) -> Response:
         root = MEDIA.resolve()
         rel = request.path_params["path"]
@@ -200,6 +208,7 @@ def routes(studio: Studio) -> list[Route]:
             Route("/api/numbers", api.numbers), Route("/api/page", api.page_data),
             Route("/api/render", api.render, methods=["POST"]), Route("/api/events", api.events),
             Route("/files/{path:path}", api.files), Route("/static/{path:path}", assets.static),
+            Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview),
             Route("/vendor/{path:path}", assets.vendor)]
 
 

@@ -4,8 +4,9 @@ background at low quality by warm workers (pipeline/runner.WarmPool) after each 
 One thread plans and collects, so the server's event loop never waits on a render. A new edit cancels
 the drawing of the previous one: its jobs stop at their next step's start (nothing written), the drawer
 waits for them, then plans the newest text against the folder's manifest (unchanged scenes are not
-drawn again) and draws what is stale, the scenes expected to be quickest first (the first frames come
-soonest). Every event names its run (`run`): the page shows only the newest run's frames.
+drawn again) and draws what is stale, the scenes expected to be quickest first. Each step's frame is
+sent to the page as soon as the worker has drawn it (`step`, served from memory), the scene's files
+once it is done (`frames`). Every event names its run (`run`): the page shows only the newest run's.
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ class Drawer:
 
     def __init__(self, workers: int, emit: Emit, scenes):
         self.emit, self.scenes = emit, list(scenes)
-        self.pool = runner.WarmPool(workers, CACHE, on_beat=self._beat)
+        self.pool = runner.WarmPool(workers, CACHE, on_event=self._event)
         self.latest: Request | None = None
+        self.previews: dict[tuple[int, str, int], bytes] = {}  # (run, scene, n) -> a step's PNG, as drawn
         self.folders: set[Path] = set()  # where it drew: swept of dead workers' folders on close
         self.wake = threading.Condition()
         self.closed = False
@@ -74,9 +76,22 @@ class Drawer:
         for folder in self.folders:  # a job stopped mid-step leaves its private folder
             runner.sweep(folder)
 
-    def _beat(self, run: int, scene_id: str, beat: str) -> None:
-        if run == self.pool.generation.value:  # only the newest run's steps
-            self.emit("progress", {"run": run, "scene": scene_id, "step": beat})
+    def _event(self, run: int, kind: str, scene_id: str, *rest) -> None:
+        """A worker's news of run `run` (only the newest run's is told): a step begun, or drawn."""
+        if run != self.pool.generation.value:
+            return
+        if kind == "beat":
+            self.emit("progress", {"run": run, "scene": scene_id, "step": rest[0]})
+            return
+        n, step, png = rest
+        if any(key[0] != run for key in self.previews):
+            self.previews = {k: v for k, v in self.previews.items() if k[0] == run}
+        self.previews[(run, scene_id, n)] = png
+        self.emit("step", {"run": run, "scene": scene_id, "n": n, "step": step,
+                           "frame": f"/api/preview/{run}/{scene_id}/{n}.png"})
+
+    def preview(self, run: int, scene_id: str, n: int) -> bytes | None:
+        return self.previews.get((run, scene_id, n))
 
     def _loop(self) -> None:
         while True:

@@ -558,13 +558,17 @@
    *  still fit (the language, the context, the query, the normalizer). */
   function replace(given, attentionCore = core) {
     const keep = { lang: S.lang, context: S.context, mode: S.mode, query: S.query };
+    const shape = (d) => JSON.stringify([d.lesson.contexts, d.lesson.dimensions, d.lesson.focus, d.titles,
+      d.lesson.context_labels, d.lesson.w_q.length, d.lesson.w_q[0].length, d.lesson.w_v[0].length]);
+    const same = shape(data) === shape(given);
     Object.assign(data, given);
     core = attentionCore;
     Object.assign(S, copy({ vocab: data.lesson.vocab, w_q: data.lesson.w_q, w_k: data.lesson.w_k, w_v: data.lesson.w_v }));
     Object.assign(S, keep);
     if (!(S.context in data.lesson.contexts)) S.context = data.start.context;
     if (S.query >= tokens().length) S.query = Math.max(0, tokens().indexOf(data.lesson.focus));
-    draw();
+    if (same) update(); // only numbers changed: the elements stay, their text follows
+    else draw();
   }
 
   /** True once the URL holds the page's state (no write is waiting). */

@@ -20,6 +20,7 @@ const DEBOUNCE_MS = 60; // keystroke to numbers well within 200 ms
 const st = { lang: document.documentElement.lang, edit: 0, run: null, words: {}, editor: null,
   quiet: false, timer: null, started: false, sent: null };
 const $ = (sel) => document.querySelector(sel);
+const timings = (window.studioTimings = []); // ms from a keystroke to its numbers on screen (scripts/benchmark.py)
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const w = (key, fields = {}) => (st.words[st.lang][key] || key).replace(/\{(\w+)\}/g, (_, f) => (f in fields ? fields[f] : ""));
 
@@ -104,7 +105,7 @@ function startEditor(text) {
     parent: $("#editor"),
     extensions: [basicSetup, oneDark, EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(), linter(null),
       keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
-      EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) schedule(); })],
+      EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) { st.keyAt = performance.now(); schedule(); } })],
   });
 }
 
@@ -133,6 +134,8 @@ async function send() {
   newRun(r.json.run);
   Explorer.replace(r.json.page, serverCore(r.json.page));
   document.body.dataset.edit = st.edit; // for tests and the benchmark: the numbers on the page are this edit's
+  const keyAt = st.keyAt;
+  requestAnimationFrame(() => timings.push(performance.now() - keyAt)); // keystroke to the frame drawn
 }
 
 async function save() {
@@ -174,7 +177,7 @@ function onFrames(d) {
   if (!strip) return;
   strip.querySelector(".thumbs").innerHTML = d.steps.map((s, i) => {
     const src = `/files/${encodeURI(s.frame)}?run=${d.run}`;
-    return `<figure><a href="${src}" target="_blank" rel="noopener"><img src="${src}" width="160" height="90" ` +
+    return `<figure data-n="${i + 1}"${d.drawn ? ' class="new"' : ""}><a href="${src}" target="_blank" rel="noopener"><img src="${src}" width="160" height="90" ` +
       `alt="${esc(`${i + 1}. ${s.step}: ${s.narration}`)}" title="${esc(s.narration)}"></a>` +
       `<figcaption>${i + 1}. ${esc(s.step)}</figcaption></figure>`;
   }).join("");
@@ -182,6 +185,25 @@ function onFrames(d) {
   strip.dataset.drawn = d.drawn;
   strip.querySelector(".state").textContent = d.drawn ? w("redrawn", { seconds: d.seconds }) : w("fresh");
   if (d.drawn) $("#frames-status").textContent = w("drawn", { n: ++st.drawn, total: st.total });
+}
+
+/** A step's frame, as soon as a worker has drawn it (its scene's files come when the scene is done). */
+function onStep(d) {
+  if (d.run !== st.run) return;
+  const strip = document.querySelector(`.strip[data-scene="${CSS.escape(d.scene)}"]`);
+  if (!strip) return;
+  const thumbs = strip.querySelector(".thumbs");
+  let fig = thumbs.querySelector(`figure[data-n="${d.n}"]`) || thumbs.children[d.n - 1];
+  if (!fig) {
+    thumbs.insertAdjacentHTML("beforeend", `<figure data-n="${d.n}"><a target="_blank" rel="noopener"><img width="160" height="90"></a><figcaption></figcaption></figure>`);
+    fig = thumbs.lastElementChild;
+  }
+  fig.dataset.n = d.n;
+  fig.querySelector("img").src = d.frame;
+  fig.querySelector("a").href = d.frame;
+  fig.querySelector("figcaption").textContent = `${d.n}. ${d.step}`;
+  fig.classList.add("new");
+  strip.dataset.preview = d.run;
 }
 
 function onProgress(d) {
@@ -253,6 +275,7 @@ function listen() {
   on("plan", onPlan);
   on("frames", onFrames);
   on("progress", onProgress);
+  on("step", onStep);
   on("idle", (d) => { if (d.run === st.run) $("#frames-status").textContent = w("idle"); });
   on("render", onRenderEvent);
   on("file", onFile);
