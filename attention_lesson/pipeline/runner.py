@@ -17,6 +17,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import statistics
 import threading
 from collections.abc import Callable
@@ -191,8 +192,10 @@ _generation = None  # in a warm worker: the shared number of the run the studio 
 
 
 def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
-    """A warm worker: manim and the scenes imported once, its media folder claimed once."""
+    """A warm worker: manim and the scenes imported once, its media folder claimed once. Ctrl-C is
+    for the process that owns the pool (it stops the workers and sweeps what they leave)."""
     global _generation
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _init_worker(cache_root, events, quiet)
     _generation = generation
     from . import worker  # noqa: F401 - brings manim in now, not at the first job
