@@ -247,12 +247,22 @@ class WarmPool:
         self.pool.apply_async(_run_warm, (job, generation), callback=done,
                               error_callback=lambda e: done(Result(job.task, False, [], f"{type(e).__name__}: {e}")))
 
-    def close(self) -> None:
-        """Stop the workers now (their private folders go with them: `sweep`)."""
+    def close(self, timeout: float = 3.0) -> None:
+        """Stop the workers: a job being drawn stops at its next step's start, then every worker exits
+        as a process should (what it created is released, nothing reported leaked); one that does not
+        within `timeout` seconds is terminated (its private folder is left for `sweep`)."""
         self.cancel()
+        self.pool.close()
+        joiner = threading.Thread(target=self.pool.join, daemon=True)
+        joiner.start()
+        joiner.join(timeout)
+        if joiner.is_alive():
+            self.pool.terminate()
+            self.pool.join()
         self.stop.set()
-        self.pool.terminate()
-        self.pool.join()
+        self.pump.join()
+        self.events.close()  # its lock and semaphore released now, not reported as leaked at exit
+        self.events.join_thread()
 
 
 def default_jobs() -> int:

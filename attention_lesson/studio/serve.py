@@ -13,6 +13,7 @@ import importlib.util
 import ipaddress
 import os
 import secrets
+import signal
 import socket
 import threading
 import webbrowser
@@ -114,8 +115,13 @@ def serve(args: StudioArgs, say) -> None:
     if args.browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
+    signal.signal(signal.SIGTERM, _interrupt)  # uvicorn shuts down on it, then raises it again: ours
     try:
         uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it shut down on
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C (or SIGTERM) it shut down on
         pass
     say("studio stopped")
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt

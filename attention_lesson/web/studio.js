@@ -157,7 +157,7 @@ function newRun(run) {
 }
 
 function stripHtml(scene) {
-  return `<div class="strip" data-scene="${esc(scene.id)}" data-stale="${scene.stale}"><h3>${esc(scene.title)}` +
+  return `<div class="strip" data-scene="${esc(scene.id)}" data-title="${esc(scene.title)}" data-stale="${scene.stale}"><h3>${esc(scene.title)}` +
     ` <span class="state"></span></h3><div class="thumbs"></div></div>`;
 }
 
@@ -207,7 +207,9 @@ function onStep(d) {
 }
 
 function onProgress(d) {
-  if (d.run === st.run) $("#frames-status").textContent = w("drawing", { scene: d.scene, step: d.step });
+  const strip = document.querySelector(`.strip[data-scene="${CSS.escape(d.scene)}"]`);
+  const title = strip ? strip.dataset.title : d.scene;
+  if (d.run === st.run) $("#frames-status").textContent = w("drawing", { scene: title, step: d.step });
 }
 
 // -- renders ----------------------------------------------------------------------------------------
