@@ -40,7 +40,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing the project into .venv"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,studio]'
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,studio,voice]'
   touch "$stamp"
 fi
 
