@@ -41,6 +41,10 @@
    the savings context uses, and an entry of W_Q (every scene), each to its first step's frame drawn,
    its first scene done and its last, three times each (median). The keystroke's time is measured in
    the page: from the editor's change to the animation frame after the new numbers are in the page.
+12. with --neural: Piper with the bundled English voice: every English line of the default lesson
+   synthesised in one process and in --jobs processes at once (seconds of speech per second of wall
+   time, the model's load excluded); then `lesson --lang en` with `--voice neural` against
+   `--voice draft`, each from fresh output and cache folders.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README.
 """
 
@@ -403,6 +407,51 @@ def studio_benchmark(work: Path, repeats: int = 3) -> dict:
                for i, what in enumerate(("first_step_frame", "first_scene", "all_frames"))}}
 
 
+def _english_lines() -> list[str]:
+    out = subprocess.run([BIN / "attention-lesson", "voice", "script", "--lang", "en", "--format", "csv"],
+                         capture_output=True, text=True, check=True).stdout
+    import csv
+    import io
+
+    return [row["line"] for row in csv.DictReader(io.StringIO(out))]
+
+
+def _synthesise(lines: list[str]) -> tuple[float, float]:
+    """(seconds of speech, seconds spent) of Piper saying these lines, in this process."""
+    import wave
+
+    from attention_lesson.pipeline.speakers import speaker_for
+    from scenes.common.speech import speakable
+
+    speaker = speaker_for("neural", "en")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "line.wav"
+        speaker.say("warm up", out)  # the model's load
+        spoken, t0 = 0.0, time.perf_counter()
+        for line in lines:
+            speaker.say(speakable(line, "en"), out)
+            with wave.open(str(out)) as w:
+                spoken += w.getnframes() / w.getframerate()
+        return spoken, time.perf_counter() - t0
+
+
+def neural_benchmark(work: Path, jobs: int) -> dict:
+    from concurrent.futures import ProcessPoolExecutor
+
+    lines = _english_lines()
+    spoken, spent = _synthesise(lines)
+    with ProcessPoolExecutor(jobs) as pool:
+        t0 = time.perf_counter()
+        parts = list(pool.map(_synthesise, [lines[i::jobs] for i in range(jobs)]))
+        wall = time.perf_counter() - t0
+    results = {"lines": len(lines), "speech_s": round(spoken, 1), "one_process_speech_per_s": round(spoken / spent, 1),
+               f"{jobs}_processes_speech_per_s": round(sum(p[0] for p in parts) / wall, 1)}
+    for voice in ("draft", "neural"):
+        results[f"lesson_en_{voice}_s"] = round(lesson_time(work, "low", jobs, "--lang", "en", "--voice", voice), 1)
+    results["neural_over_draft"] = round(results["lesson_en_neural_s"] / results["lesson_en_draft_s"], 2)
+    return results
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quality", nargs="+", default=None, choices=list(MANIM_Q),
@@ -427,7 +476,13 @@ def main() -> None:
                     help="Only time edits in the explorer page (chromium): script and time to the next frame.")
     ap.add_argument("--studio", action="store_true",
                     help="Only time the studio: keystroke to numbers, edit to first and last redrawn frame.")
+    ap.add_argument("--neural", action="store_true",
+                    help="Only time the neural voice: synthesis rate, the English lesson neural against draft.")
     args = ap.parse_args()
+    if args.neural:
+        with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
+            print(json.dumps(neural_benchmark(Path(tmp), args.jobs), indent=2))
+        return
     if args.studio:
         with tempfile.TemporaryDirectory(prefix="attention-bench-") as tmp:
             print(json.dumps(studio_benchmark(Path(tmp)), indent=2))

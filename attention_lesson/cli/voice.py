@@ -70,7 +70,7 @@ def script(ids, lesson, context, mode, lang, out, fmt):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def status(ids, folder, lesson, context, mode, lang, as_json):
     """What speaks each step: its recording (with its length, loudness and peak; clipped or too quiet
-    flagged), or the draft voice. A recording is stale when its step's line changed after it was
+    flagged), or the neural voice (for a language that has one), or the draft voice. A recording is stale when its step's line changed after it was
     recorded: the line each recording was first seen with is kept in DIR/<lang>/recorded.json."""
     from ..pipeline.recording import status as step_states
 
@@ -82,6 +82,6 @@ def status(ids, folder, lesson, context, mode, lang, as_json):
         measures = (f"{r['seconds']:5.1f} s  {r['lufs']:6.1f} LUFS  peak {r['peak_dbtp']:5.1f} dBTP"
                     if "seconds" in r else "")
         flags = "  " + ", ".join(r["flags"]) if r.get("flags") else ""
-        click.echo(f"{r['state']:8}  {r['file']:40}  {measures}{flags}")
-    counts = {s: sum(r["state"] == s for r in rows) for s in ("recorded", "stale", "draft", "missing")}
+        click.echo(f"{r['state']:8}  {r['file']:40}  {measures or r['engine']}{flags}")
+    counts = {s: sum(r["state"] == s for r in rows) for s in ("recorded", "stale", "neural", "draft", "missing")}
     click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" of {len(rows)} steps")

@@ -9,6 +9,7 @@ import io
 from scenes.registry import available
 
 from ..pipeline.recording import Line
+from ..pipeline.speakers import speaker_for
 
 FORMATS = ("md", "csv")
 CSV_COLUMNS = ("file", "scene", "step", "line", "seconds", "draft_seconds")
@@ -29,14 +30,15 @@ def as_markdown(lines: list[Line], scenes, title: str, lesson, context: str, mod
            f"Lesson {lesson.source}, context {context}, mode {mode}. Save each recording under the name "
            "shown, relative to your recordings folder (wav; flac, mp3, m4a or ogg work too), then render "
            "with `--voice FOLDER`. A recording longer than the step's animations makes the step longer; "
-           "a step without a recording gets the draft voice."]
+           f"a step without a recording gets {speaker_for('recordings', lang).label}."]
+    voice = speaker_for("recordings", lang).label  # what speaks a step without a recording: the guide
     order = {s.id: i for i, s in enumerate(available(), 1)}  # a scene's number in the whole lesson
     for info in scenes:
         mine = [x for x in lines if x.scene == info.id]
         out += ["", f"## {order.get(info.id, '')}. {info.title(lang)} ({info.id})", ""]
         for x in mine:
             quoted = "\n".join(f"   > {part}" for part in x.line.splitlines() or [""])
-            guide = "" if x.draft is None else f"; the draft voice takes {x.draft:.1f} s"
+            guide = "" if x.draft is None else f"; {voice} takes {x.draft:.1f} s"
             out += [f"{x.n}. `{x.file}`: the step's animations last {x.seconds:.1f} s{guide}", "", quoted, ""]
         if out[-1] == "":
             out.pop()

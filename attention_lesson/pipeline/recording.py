@@ -56,14 +56,16 @@ def script_lines(report, lang: str) -> list[Line]:
 
 
 def draft_seconds(line: str, lang: str) -> float | None:
-    """How long the draft voice takes to say a line (espeak-ng, before any processing)."""
-    from .voice import synthesize
+    """How long the voice that speaks a step with no recording (the neural voice where the language
+    has one, else the draft voice) takes to say a line, before any processing: a guide."""
+    from .speakers import DRAFT, speaker_for
 
-    if espeak_version() is None:
+    speaker = speaker_for("recordings", lang)  # what a recordings folder falls back to
+    if speaker.kind == DRAFT and espeak_version() is None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        wav = Path(tmp) / "draft.wav"
-        synthesize(speakable(line, lang), lang, wav)
+        wav = Path(tmp) / "guide.wav"
+        speaker.say(speakable(line, lang), wav)
         with wave.open(str(wav)) as w:
             return w.getnframes() / w.getframerate()
 
@@ -73,19 +75,27 @@ def _sha(data: bytes) -> str:
 
 
 def step_status(folder: Path, x: Line, seen: dict) -> dict:
-    """One step: recorded / stale (its line changed since it was recorded) / draft (no recording, the
-    draft voice speaks it) / missing (no recording and no espeak-ng), and the recording's measures."""
+    """One step: recorded / stale (its line changed since it was recorded) / neural or draft (no
+    recording: that voice speaks it) / missing (no recording and no espeak-ng), which engine speaks it,
+    and the recording's measures."""
     from .voice import audio_seconds, measure, recording
 
-    rec = recording(folder, x.file.split("/")[0], x.scene, x.n, x.step)
+    from .speakers import DRAFT, speaker_for
+
+    lang = x.file.split("/")[0]
+    rec = recording(folder, lang, x.scene, x.n, x.step)
     row = {"file": x.file, "scene": x.scene, "step": x.step, "line": x.line}
     if rec is None:
-        return row | {"state": "draft" if espeak_version() else "missing"}
+        speaker = speaker_for(str(folder), lang)
+        if speaker.kind == DRAFT:
+            return row | {"state": "draft" if espeak_version() else "missing", "engine": speaker.label}
+        return row | {"state": "neural", "engine": speaker.label}
     key, line = _sha(rec.read_bytes()), _sha(x.line.encode())
     seen.setdefault(key, line)  # first seen now: recorded from the line as it is
     lufs, peak = measure(rec)
     flags = (["clipped"] if peak >= CLIP_DBTP else []) + (["too quiet"] if lufs < QUIET_LUFS else [])
     return row | {"file": str(rec.relative_to(folder)), "state": "recorded" if seen[key] == line else "stale",
+                  "engine": "recording",
                   "seconds": round(audio_seconds(rec) or 0.0, 2), "lufs": lufs, "peak_dbtp": peak,
                   "flags": flags}
 

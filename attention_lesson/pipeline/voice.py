@@ -7,8 +7,8 @@ own add_sound is not used: its audio reaches the scene's movie only, never the s
 manim-slides' slides (manim-slides #577), and one path for every output keeps them identical.
 
 - Recordings: DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg>, any rate, mono or stereo.
-- Draft: espeak-ng (voice cmn-latn-pinyin for zh: the plain cmn voice spells many characters as pinyin
-  with tone digits), reading the step's line made speakable (scenes/common/speech.py).
+- A step without a recording is spoken, its line made speakable (scenes/common/speech.py), by the
+  neural voice (Piper) or the draft voice (espeak-ng): pipeline/speakers.py says which.
 - Every voice is normalised on its own to LOUDNESS LUFS (a measured gain, corrected from a measurement
   of the result, and a peak limiter at PEAK_TARGET for a true peak under TRUE_PEAK), 48 kHz mono, so
   recordings made on different days match; the result is cached by content in the workers' shared
@@ -29,19 +29,18 @@ from pathlib import Path
 import numpy as np
 
 from scenes.common.speech import speakable
-from scenes.common.style import VOICE_LEAD
+from scenes.common.style import VOICE_LEAD, VOICE_TAIL
 
 from . import ffmpeg
-from .plan import espeak_version, step_name
+from .plan import step_name
+from .speakers import is_folder, speaker_for
 
-DRAFT = "draft"  # --voice draft: the synthetic voice for every step
 RATE = 48_000  # Hz, every track and clip
 LOUDNESS, TRUE_PEAK, LOUDNESS_RANGE = -16.0, -1.5, 11.0  # LUFS, dBTP, LU: speech for online video
 # the limiter's ceiling, below TRUE_PEAK: it limits samples, and inter-sample peaks and AAC add to them
 # (measured: a -1.5 ceiling gave -1.2 dBTP in the mp4, -2.5 gave -1.3 on the whole voiced lesson)
 PEAK_TARGET = -3.0
 EXTENSIONS = ("wav", "flac", "mp3", "m4a", "ogg")  # a recording's, in order of preference
-DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}
 AUDIO_CODECS = {"mp4": ["-c:a", "aac", "-b:a", "160k"], "mov": ["-c:a", "aac", "-b:a", "160k"],
                 "webm": ["-c:a", "libopus", "-b:a", "96k"]}  # gif and png carry no sound
 
@@ -113,15 +112,6 @@ def recording_problems(folder: Path, lang: str, scene_ids: list[str]) -> list[st
     return problems
 
 
-def synthesize(text: str, lang: str, out: Path) -> None:
-    """The draft voice reading `text` (already speakable) into a WAV file (espeak-ng writes WAV at
-    22.05 kHz whatever the name). Not -q: it silences -w too (writes no file, exit 0)."""
-    if espeak_version() is None:
-        raise VoiceError("the draft voice needs espeak-ng: run scripts/setup.sh (or: apt-get install espeak-ng)")
-    subprocess.run(["espeak-ng", "-v", DRAFT_VOICES[lang], "-w", str(out), text],
-                   check=True, capture_output=True)
-
-
 def k_weighting(rate: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """BS.1770's K-weighting at any sample rate: a +4 dB high shelf at 1500 Hz and a high-pass at
     38 Hz, as biquads (b, a) from the Audio EQ Cookbook (pyloudnorm's derivation)."""
@@ -171,19 +161,29 @@ def pcm(path: Path) -> tuple[np.ndarray, int] | None:
         return None
 
 
-def normalise(src: Path, dst: Path, passes: int = 3) -> None:
-    """src at LOUDNESS, peaks limited to PEAK_TARGET, RATE Hz mono 16-bit WAV: a gain and a peak
-    limiter, the gain corrected from a measurement of the result (the limiter takes some loudness off
-    a peaky voice: espeak-ng's lines peak about 19 dB above their loudness). Not loudnorm's second pass:
-    on a line shorter than its 3 s window it falls back to dynamic mode and barely raises the level
-    (measured: -31 LUFS for a 1.5 s line asked for -16). Measured in this process (`loudness`): one
-    ffmpeg run a pass (a WAV), one more to decode another format."""
+def in_step(samples: np.ndarray, rate: int) -> float:
+    """A voice's loudness as it will sound in its step: with the step's silence before (VOICE_LEAD) and
+    after it (VOICE_TAIL). Gating counts the 400 ms blocks that straddle a short line's edges, so a line
+    measured alone reads louder than it then sounds in the scene (measured: Piper's 1.5 s lines made a
+    -17.3 LUFS scene from lines at -16.5 measured alone)."""
+    pad = lambda s: np.zeros(round(s * rate), dtype=samples.dtype)  # noqa: E731
+    return loudness(np.concatenate([pad(VOICE_LEAD), samples, pad(VOICE_TAIL)]), rate)
+
+
+def normalise(src: Path, dst: Path, passes: int = 6) -> None:
+    """src at LOUDNESS (as heard in its step: `in_step`), peaks limited to PEAK_TARGET, RATE Hz mono
+    16-bit WAV: a gain and a peak limiter, the gain corrected from a measurement of the result (the
+    limiter takes some loudness off a peaky voice: espeak-ng's lines peak about 19 dB above their
+    loudness, Piper's at full scale 18 dB above). Not loudnorm's second pass: on a line shorter than its
+    3 s window it falls back to dynamic mode and barely raises the level (measured: -31 LUFS for a
+    1.5 s line asked for -16). Measured in this process (`loudness`): one ffmpeg run a pass (a WAV),
+    one more to decode another format."""
     samples = pcm(src)
     if samples is None:
         plain = dst.with_name(f"plain-{dst.name}")
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(plain))
         src, samples = plain, pcm(plain)
-    level = loudness(*samples)
+    level = in_step(*samples)
     if level == float("-inf"):  # silence: nothing to measure, nothing to raise
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(dst))
         return
@@ -193,8 +193,8 @@ def normalise(src: Path, dst: Path, passes: int = 3) -> None:
                  f"alimiter=limit={ceiling:.4f}:level=false:attack=5:release=50:latency=true")
         ffmpeg.run("-i", str(src), "-af", graph, "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le",
                    str(dst))
-        miss = LOUDNESS - loudness(read(dst))
-        if abs(miss) < 0.5:
+        miss = LOUDNESS - in_step(read(dst), RATE)
+        if abs(miss) < 0.25:
             return
         gain += miss
 
@@ -218,13 +218,15 @@ _CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()  # a cached voic
 
 class Voice:
     """The `voice` hook of a scene: (scene_id, n, step, line) -> seconds of speech. It finds or makes
-    the step's voice, normalised and cached, and remembers it (clips[n]) for the track."""
+    the step's voice (a recording, else the speaker of pipeline/speakers.py: neural or draft),
+    normalised and cached by content, and remembers it (clips[n]) for the track."""
 
     def __init__(self, source: str, lang: str, cache: Path):
-        self.folder = None if source == DRAFT else Path(source)
+        self.folder = Path(source) if is_folder(source) else None
         self.lang, self.cache = lang, cache
+        self.speaker = speaker_for(source, lang)
         self.clips: dict[int, Path] = {}
-        self.drafted: list[str] = []  # steps a recordings folder had no file for
+        self.drafted: list[str] = []  # steps a recordings folder had no file for (the speaker says them)
 
     def __call__(self, scene_id: str, n: int, step: str, line: str) -> float:
         rec = recording(self.folder, self.lang, scene_id, n, step) if self.folder else None
@@ -234,22 +236,25 @@ class Voice:
             if self.folder is not None:
                 self.drafted.append(f"{scene_id}/{step_name(n, step)}")
             text = speakable(line, self.lang)
-            key = hashlib.sha256(json.dumps([espeak_version(), DRAFT_VOICES[self.lang], text]).encode()
-                                 ).hexdigest()
+            key = hashlib.sha256(json.dumps([self.speaker.inputs(), text], sort_keys=True).encode()).hexdigest()
         key = hashlib.sha256(f"{key}:{_CODE}".encode()).hexdigest()[:32]  # and how it is processed
         wav = self.cache / f"{key}.wav"
         if not wav.exists():
-            self.cache.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=self.cache) as tmp:
-                src = rec
-                if src is None:
-                    src = Path(tmp) / "draft.wav"
-                    synthesize(text, self.lang, src)
-                out = Path(tmp) / "voice.wav"
-                normalise(src, out)
-                os.replace(out, wav)
+            self._make(wav, rec, None if rec is not None else text)
         self.clips[n] = wav
         return len(read(wav)) / RATE
+
+    def _make(self, wav: Path, rec: Path | None, text: str | None) -> None:
+        """The voice normalised into the cache, written atomically (another worker may want it too)."""
+        self.cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=self.cache) as tmp:
+            src = rec
+            if src is None:
+                src = Path(tmp) / "spoken.wav"
+                self.speaker.say(text, src)
+            out = Path(tmp) / "voice.wav"
+            normalise(src, out)
+            os.replace(out, wav)
 
 
 def track(steps, clips: dict[int, Path], seconds: float) -> np.ndarray:

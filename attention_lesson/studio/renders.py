@@ -26,7 +26,7 @@ from .drawing import Emit
 
 PRODUCTS = ("lesson", "html", "pptx", "handout")
 QUALITIES = ("low", "medium", "high")
-VOICES = ("none", "draft")
+VOICES = ("none", "draft", "neural")
 
 
 @dataclass(frozen=True)

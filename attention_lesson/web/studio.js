@@ -71,7 +71,7 @@ function frame(path) {
         <label>${esc(w("product"))} <select name="product">${opts("product", ["lesson", "html", "pptx", "handout"])}</select></label>
         <label>${esc(w("quality"))} <select name="quality">${opts("quality", ["low", "medium", "high"])}</select></label>
         <label>${esc(w("language"))} <select name="lang">${langs.join("")}</select></label>
-        <label>${esc(w("voice"))} <select name="voice">${opts("voice", ["none", "draft"])}</select></label>
+        <label>${esc(w("voice"))} <select name="voice">${opts("voice", ["none", "draft", "neural"])}</select></label>
         <button type="submit" id="render">${esc(w("start"))}</button>
       </form><ul id="renders"></ul></section>`;
 }

