@@ -12,9 +12,10 @@ from scenes.common.base import LessonScene
 from scenes.common.mobjects import NumberGrid, even_labels, fit, heatmap, label, number_text, outline
 
 
-def _frame(m, color=S.HIGHLIGHT, stroke=S.MARK_STROKE):
-    """A rounded, padded outline around a cell or a row the narration points at."""
-    return outline(m, color, buff=S.OUTLINE_PAD, stroke=stroke, corner=S.CORNER)
+def _frame(m, color=None, stroke=S.MARK_STROKE):
+    """A rounded, padded outline around a cell or a row the narration points at (highlight colour
+    unless given one)."""
+    return outline(m, color or S.HIGHLIGHT, buff=S.OUTLINE_PAD, stroke=stroke, corner=S.CORNER)
 
 
 class EdgeCases(LessonScene):

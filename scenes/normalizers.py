@@ -26,13 +26,15 @@ SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: th
 
 
 
-def _frame(m, color=S.HIGHLIGHT, pad_x=S.OUTLINE_PAD, pad_y=S.OUTLINE_PAD):
-    """A rounded outline around a row or a cell the narration points at."""
-    return outline(m, color, buff=(pad_x, pad_y), stroke=S.MARK_STROKE, corner=S.CORNER)
+def _frame(m, color=None, pad_x=S.OUTLINE_PAD, pad_y=S.OUTLINE_PAD):
+    """A rounded outline around a row or a cell the narration points at (highlight colour unless given
+    one)."""
+    return outline(m, color or S.HIGHLIGHT, buff=(pad_x, pad_y), stroke=S.MARK_STROKE, corner=S.CORNER)
 
 
-def rich(text: str, size: float = S.LABEL_SIZE, color=S.TEXT):
+def rich(text: str, size: float = S.LABEL_SIZE, color=None):
     """A label in which every √dₖ is typeset as the formula, sized to the text around it."""
+    color = color or S.TEXT
     if SQRT_DK not in text:
         return label(text, size, color)
     ref = label("d", size, color).height  # an ascender's height at this size

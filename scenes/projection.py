@@ -19,11 +19,12 @@ from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import NumberGrid, cell_width_for, label, number_text, outline, tex, vector, word
 
-ROLES = (  # (attribute of AttentionPass, colour, TeX name: W_Q and the Q matrix)
-    ("q", S.Q_COLOR, "Q"),
-    ("k", S.K_COLOR, "K"),
-    ("v", S.V_COLOR, "V"),
-)
+
+def role_colours():
+    """(attribute of AttentionPass, colour, TeX name: W_Q and the Q matrix), in the scene's theme."""
+    return (("q", S.Q_COLOR, "Q"), ("k", S.K_COLOR, "K"), ("v", S.V_COLOR, "V"))
+
+
 ROLE_NAMES = {"q": "query", "k": "key", "v": "value"}
 
 
@@ -59,8 +60,8 @@ class Projection(LessonScene):
         g.boxes.set_stroke(S.X_COLOR, width=2)
         return g
 
-    def outline_row(self, grid: NumberGrid, i: int, color=S.EMPHASIS):
-        return outline(grid.boxes[i], color)
+    def outline_row(self, grid: NumberGrid, i: int, color=None):
+        return outline(grid.boxes[i], color or S.EMPHASIS)
 
     # -- beats ---------------------------------------------------------------------------------
     def embeddings(self):
@@ -88,7 +89,7 @@ class Projection(LessonScene):
             x_name.next_to(xg.col_labels, UP, buff=S.GAP)
         x_block = VGroup(x_name, xg)
         outs = VGroup()
-        for attr, color, name in ROLES:
+        for attr, color, name in role_colours():
             g = NumberGrid(getattr(self.att, attr), row_labels=self.att.tokens, color=color)
             g.boxes.set_stroke(color, width=2)
             g.row_labels[self.focus][1].set_color(S.EMPHASIS)
@@ -100,7 +101,7 @@ class Projection(LessonScene):
         arrows = VGroup(*(
             Arrow(xg.boxes.get_right(), out[0].get_left(), buff=S.GAP / 2, stroke_color=color,
                   stroke_width=3, max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
-            for (_, color, _), out in zip(ROLES, outs)
+            for (_, color, _), out in zip(role_colours(), outs)
         ))
         self.place_body(VGroup(x_block, outs, arrows))
         marks = VGroup(self.outline_row(xg, self.focus),
@@ -154,7 +155,7 @@ class Projection(LessonScene):
         self.beat("same_input")
         f = self.focus
         rows = VGroup()
-        for attr, color, name in ROLES:
+        for attr, color, name in role_colours():
             op = tex(r"\times W_" + name, "=", color=color)
             op[1].set_color(S.TEXT)
             vec = vector(getattr(self.att, attr)[f], color)
@@ -187,7 +188,7 @@ class Projection(LessonScene):
         """What each vector is for: the question each role answers."""
         self.beat("roles")
         lines = VGroup()
-        for (attr, color, _), r in zip(ROLES, self.rows):
+        for (attr, color, _), r in zip(role_colours(), self.rows):
             name = word(self.t(f"common.{ROLE_NAMES[attr]}") + " " + attr, S.BODY_SIZE, color)
             question = word(self.t(f"ask_{attr}"), S.BODY_SIZE, S.TEXT)
             lines.add(VGroup(name, vector(getattr(self.att, attr)[self.focus], color), question))

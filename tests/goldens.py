@@ -1,9 +1,11 @@
 """Golden frames: the last frame of every step of every scene (low quality, zh, the default lesson's
-river context), kept as PNGs in tests/golden/ and compared within a small tolerance.
+river context), kept as PNGs in tests/golden/ (the dark theme) and tests/golden/light/ (the light
+theme), and compared within a small tolerance.
 
 On a difference the test writes, beside each other in tests/golden-diff/ (ignored by git),
 `<frame>.expected.png`, `<frame>.actual.png` and `<frame>.diff.png` (changed pixels in magenta over a
-dimmed copy of the expected frame) and names them in its message.
+dimmed copy of the expected frame; the light theme's in tests/golden-diff/light/) and names them in its
+message.
 
 After an intended visual change, regenerate them (and look at what changed before committing):
 
@@ -43,9 +45,10 @@ def _load(path: Path) -> np.ndarray:
     return np.asarray(Image.open(path).convert("RGB"), dtype=np.int16)  # [h, w, 3]
 
 
-def _write_diff(name: str, expected: np.ndarray, actual: np.ndarray, changed: np.ndarray):
-    DIFFS.mkdir(exist_ok=True)
-    stem = DIFFS / Path(name).stem
+def _write_diff(name: str, expected: np.ndarray, actual: np.ndarray, changed: np.ndarray, theme: str = "dark"):
+    diffs = DIFFS if theme == "dark" else DIFFS / theme
+    diffs.mkdir(parents=True, exist_ok=True)
+    stem = diffs / Path(name).stem
     paths = (stem.with_suffix(".expected.png"), stem.with_suffix(".actual.png"),
              stem.with_suffix(".diff.png"))
     Image.fromarray(expected.astype(np.uint8)).save(paths[0])
@@ -56,9 +59,14 @@ def _write_diff(name: str, expected: np.ndarray, actual: np.ndarray, changed: np
     return paths
 
 
-def compare(name: str, actual_png: Path) -> Mismatch | None:
+def folder(theme: str = "dark") -> Path:
+    """Where a theme's golden frames are: the dark theme's (the default's) at the top."""
+    return GOLDEN if theme == "dark" else GOLDEN / theme
+
+
+def compare(name: str, actual_png: Path, theme: str = "dark") -> Mismatch | None:
     """Compare one rendered frame with its golden; None when it matches."""
-    golden = GOLDEN / name
+    golden = folder(theme) / name
     if not golden.exists():
         return Mismatch(name, f"no golden frame {golden} (regenerate the goldens: see tests/goldens.py)")
     expected, actual = _load(golden), _load(actual_png)
@@ -69,25 +77,26 @@ def compare(name: str, actual_png: Path) -> Mismatch | None:
     share = float(changed.mean())
     if share <= CHANGED_SHARE:
         return None
-    files = _write_diff(name, expected, actual, changed)
+    files = _write_diff(name, expected, actual, changed, theme)
     return Mismatch(name, f"{share:.3%} of the pixels differ (tolerance {CHANGED_SHARE:.3%})", files)
 
 
-def compare_all(scene_id: str, frames_dir: Path, update: bool = False) -> list[Mismatch]:
-    """Compare every key frame a build of `scene_id` wrote into frames_dir with the goldens (or, with
-    update, replace that scene's goldens by them). Missing and extra frames are mismatches too."""
+def compare_all(scene_id: str, frames_dir: Path, update: bool = False, theme: str = "dark") -> list[Mismatch]:
+    """Compare every key frame a build of `scene_id` wrote into frames_dir with the theme's goldens (or,
+    with update, replace that scene's goldens by them). Missing and extra frames are mismatches too."""
     actual = {p.name: p for p in frames_dir.glob(f"{scene_id}-*.png")}
+    gold = folder(theme)
     if update:
-        GOLDEN.mkdir(exist_ok=True)
-        for old in GOLDEN.glob(f"{scene_id}-[0-9]*.png"):
+        gold.mkdir(exist_ok=True)
+        for old in gold.glob(f"{scene_id}-[0-9]*.png"):
             old.unlink()
         for name, p in actual.items():
-            Image.open(p).save(GOLDEN / name, optimize=True)
+            Image.open(p).save(gold / name, optimize=True)
         return []
-    expected = {p.name for p in GOLDEN.glob(f"{scene_id}-[0-9]*.png")}
+    expected = {p.name for p in gold.glob(f"{scene_id}-[0-9]*.png")}
     problems = [Mismatch(n, "a golden frame with no rendered step") for n in sorted(expected - set(actual))]
     for name in sorted(actual):
-        m = compare(name, actual[name])
+        m = compare(name, actual[name], theme)
         if m is not None:
             problems.append(m)
     return problems

@@ -37,7 +37,7 @@ class Watch:
         return [t for texts in self.texts.values() for t in texts]
 
 
-def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", lang="zh",
+def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", lang="zh", theme="dark",
           keyframes: Path | None = None):
     """Run a scene's construct in dry-run mode (animations skipped, nothing encoded), watching every
     step's end; return (scene, watch). media_dir holds manim's TeX and text caches: reuse it within
@@ -46,7 +46,7 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
     opts = {"dry_run": True, "write_to_movie": False, "disable_caching": True, "quality": "low_quality",
             "verbosity": "ERROR", "progress_bar": "none", "media_dir": str(media_dir)}
     watch = Watch(keyframes)
-    with Settings(lesson, context, mode, lang).applied(), tempconfig(opts):
+    with Settings(lesson, context, mode, lang, theme).applied(), tempconfig(opts):
         scene = cls(after_beat=watch)
         if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
             scene.renderer.update_frame = lambda *args, **kwargs: None

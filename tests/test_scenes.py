@@ -1,6 +1,7 @@
 """Every scene, built once per lesson shape and language and checked on that build: every step ends
 inside the frame with no two labels overlapping, every step has its narration, the numbers drawn are
-the core's, and (default lesson, zh, river) every step's last frame matches its golden frame."""
+the core's, and (default lesson, zh, river, in both themes) every step's last frame matches its golden
+frame."""
 
 from __future__ import annotations
 
@@ -21,14 +22,23 @@ from .random_lessons import random_lesson
 from .scene_harness import LESSONS, build
 
 SCENE_IDS = [s.id for s in available()]
-GOLDEN_CASE = ("default", "river", "zh")
+GOLDEN_CASES = [("default", "river", "zh", "dark"), ("default", "river", "zh", "light")]
 # (lesson, context, language): every lesson shape once: the 4-token default in zh (river, the goldens),
 # a 2-token lesson in zh, an 8-token one (6 named value dimensions, the widest labels, the English
 # catalog's longest lines in the most crowded layouts) in en, a lesson of Chinese tokens with context
 # labels in zh. A build costs 5-30 s: each case is one build per scene. (The default lesson in English
 # was a case of its own until the suite neared 10 minutes: the wide case lays out the same English
 # words with less room; test_speech still formats every English line of it.)
-CASES = [GOLDEN_CASE, ("tiny.toml", None, "zh"), ("wide.toml", None, "en"), ("apple-zh.toml", "company", "zh")]
+# The light theme's build of the default case: the light goldens, and every scene's layout and numbers in
+# the light theme (the layout checks read positions and sizes only: the same as the dark's, checked anyway).
+CASES = [*GOLDEN_CASES, ("tiny.toml", None, "zh", "dark"), ("wide.toml", None, "en", "dark"),
+         ("apple-zh.toml", "company", "zh", "dark")]
+
+
+def case_id(case) -> str:
+    lesson, context, lang, theme = case
+    return "-".join(map(str, (lesson, context, lang))) + ("" if theme == "dark" else f"-{theme}") + \
+        ("-golden" if case in GOLDEN_CASES else "")
 
 
 @pytest.fixture(scope="session")
@@ -128,13 +138,12 @@ def missing_numbers(scene_id, lesson, context, texts) -> list[str]:
 
 # -- one build per scene and case, everything checked on it ------------------------------------------
 
-@pytest.mark.parametrize("lesson,context,lang", CASES,
-                         ids=["-".join(map(str, c)) + ("-golden" if c == GOLDEN_CASE else "") for c in CASES])
+@pytest.mark.parametrize("lesson,context,lang,theme", CASES, ids=[case_id(c) for c in CASES])
 @pytest.mark.parametrize("scene_id", SCENE_IDS)
-def test_scene(scene_id, lesson, context, lang, media_dir, tmp_path, request):
-    golden = (lesson, context, lang) == GOLDEN_CASE
+def test_scene(scene_id, lesson, context, lang, theme, media_dir, tmp_path, request):
+    golden = (lesson, context, lang, theme) in GOLDEN_CASES
     scene, watch = build(BY_ID[scene_id], media_dir, lesson=lesson_path(lesson), context=context,
-                         lang=lang, keyframes=tmp_path if golden else None)
+                         lang=lang, theme=theme, keyframes=tmp_path if golden else None)
     assert watch.problems == [], "\n".join(watch.problems)
     assert watch.cjk_in_math == []
     assert len(scene.beats) >= 2 and list(watch.texts) == scene.beats
@@ -150,7 +159,8 @@ def test_scene(scene_id, lesson, context, lang, media_dir, tmp_path, request):
     assert missing_numbers(scene_id, les, context, watch.all_texts()) == []
     assert narration_problems([s.narration for s in scene.steps] + watch.all_texts(), les, context) == []
     if golden:
-        problems = compare_all(scene_id, tmp_path, update=request.config.getoption("--update-goldens"))
+        problems = compare_all(scene_id, tmp_path, update=request.config.getoption("--update-goldens"),
+                               theme=theme)
         assert not problems, "golden frames differ:\n" + "\n".join(map(str, problems))
 
 

@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import click
 
-from .options import lang_option, lesson_options, make_options, out_option, quality_option, quiet_option
+from .options import lang_option, lesson_options, make_options, out_option, quality_option, quiet_option, theme_option
 from .render import execute
 
 
 @click.command()
 @lesson_options
 @lang_option
+@theme_option()
 @quality_option(help="Whose videos' folder the page goes in (the explorer itself has no resolution).")
 @out_option("Output folder (default: the videos' folder of the same options); the page is DIR/explorer/.")
 @click.option("--force", is_flag=True, help="Write the page even if it is up to date.")
 @quiet_option
-def explorer(lesson, context, mode, lang, quality, out, force, quiet):
+def explorer(lesson, context, mode, lang, theme, quality, out, force, quiet):
     """Write explorer/index.html: one self-contained folder (no network, opens from file://) where a
     student changes any number of the lesson (an embedding, W_Q, W_K, W_V), the context, the query and
     the normalizer, and watches the scores, weights and output follow. --context, --mode and --lang are
     where the page starts; its state is kept in the address (a link gives the same page)."""
     from ..outputs.products import EXPLORER
 
-    options = make_options(lesson, context, mode, lang, quality, None)
+    options = make_options(lesson, context, mode, lang, quality, None, theme=theme)
     execute(lesson, [], options, out, None, force, False, quiet, products=[EXPLORER])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..outputs.handout import DEFAULT_THEME as HANDOUT_THEME
+from ..outputs.handout import FRAME_LAYOUTS, KEY_FRAMES
 from .options import (
     all_option,
     in_lesson_order,
@@ -14,6 +16,7 @@ from .options import (
     pick_scenes,
     quality_option,
     run_options_without_out,
+    theme_option,
 )
 from .render import execute
 
@@ -23,20 +26,26 @@ from .render import execute
 @all_option
 @lesson_options
 @lang_option
+@theme_option(HANDOUT_THEME)
 @quality_option("medium", "Resolution of the frames (medium: 720p, sharp enough for A4).")
+@click.option("--frames", "frames", type=click.Choice(FRAME_LAYOUTS), default=KEY_FRAMES, show_default=True,
+              help="key: each scene on one page, its steps' frames as numbered thumbnails; all: every "
+                   "step's frame large (more pages).")
 @out_option("Output folder (default: the videos' folder of the same options).")
 @click.option("--explorer-url", "explorer_url", metavar="URL", default=None,
               help="The address printed as the handout's QR code for the explorer; default the relative "
                    "path explorer/index.html.")
 @run_options_without_out
-def handout(ids, all_, lesson, context, mode, lang, quality, out, explorer_url, jobs, force, dry_run, quiet):
+def handout(ids, all_, lesson, context, mode, lang, theme, quality, frames, out, explorer_url, jobs, force,
+            dry_run, quiet):
     """A printable handout that follows the video step by step: a one-page summary (with a QR code for
-    the explorer), every step's last frame with its narration and numbers, exercises from the lesson
-    with their answers; as handout.html (frames beside it in frames/) and handout.pdf (A4, printed by
-    chromium)."""
+    the explorer), each scene on a page (its steps' frames with their narration, its numbers), exercises
+    from the lesson with their answers; as handout.html (frames beside it in frames/) and handout.pdf
+    (A4, printed by chromium). Light frames by default: little ink, and greys that print apart."""
     from ..outputs.products import EXPLORER, HANDOUT
 
     scenes = in_lesson_order(pick_scenes(ids, all_ or not ids))
-    options = make_options(lesson, context, mode, lang, quality, None, file_format="png", kind="frames")
-    extra = (("explorer_url", explorer_url),) if explorer_url else ()  # in the handout's digest
+    options = make_options(lesson, context, mode, lang, quality, None, file_format="png", kind="frames",
+                           theme=theme)
+    extra = ((("explorer_url", explorer_url),) if explorer_url else ()) + (("frames", frames),)  # in its digest
     execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT, EXPLORER], extra=extra)

@@ -10,7 +10,7 @@ from .render import execute
 
 @click.command()
 @render_options
-def lesson(lesson, context, mode, lang, quality, fps, file_format, transparent, sections, voice, out,
+def lesson(lesson, context, mode, lang, theme, quality, fps, file_format, transparent, sections, voice, out,
            jobs, force, dry_run, quiet):
     """Render the whole lesson and join it: lesson.<ext>, lesson.chapters.vtt, lesson.srt."""
     from scenes.registry import available
@@ -21,5 +21,6 @@ def lesson(lesson, context, mode, lang, quality, fps, file_format, transparent, 
         raise click.BadParameter("a joined lesson needs a video format (mp4, webm, mov or gif)",
                                  param_hint="--format")
     les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections, voice)
+    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections, voice,
+                           theme=theme)
     execute(les, list(available()), options, out, jobs, force, dry_run, quiet, products=[LESSON])

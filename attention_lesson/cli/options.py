@@ -66,6 +66,15 @@ def lang_option(f):
     )(f)
 
 
+def theme_option(default: str | None = None):
+    """--theme dark|light (style.THEMES); the videos' default (dark) unless the command names another."""
+    from scenes.common.style import DEFAULT_THEME, THEMES
+
+    return click.option("--theme", type=click.Choice(list(THEMES)), default=default or DEFAULT_THEME,
+                        show_default=True,
+                        help="Colours: dark, or light (white: for bright rooms, projectors and paper).")
+
+
 def json_option(f):
     return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
 
@@ -126,14 +135,15 @@ def _render_opts(video: bool) -> list:
                      help="Also one clip per step: <id>-<nn>-<step>.<ext>, for click-by-click slides."),
     ]
     return [
-        lesson_option, context_option, mode_option, lang_option, quality_option(),
+        lesson_option, context_option, mode_option, lang_option, theme_option(), quality_option(),
         click.option("--fps", type=click.IntRange(1, 120), default=None,
                      help="Frame rate (default: the quality's)."),
         *(video_only if video else []),
         click.option("--voice", metavar="SOURCE", default=None,
-                     help="Speak every step: 'draft' (an offline synthetic voice) or a folder of "
-                          "recordings, DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step "
-                          "without one gets the draft voice). Default: silent."),
+                     help="Speak every step: 'neural' (Piper, offline; English bundled), 'piper:PATH.onnx' "
+                          "(a Piper voice of your own), 'draft' (espeak-ng) or a folder of recordings, "
+                          "DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step without one gets "
+                          "the neural voice where the language has one, else the draft voice). Default: silent."),
         run_options,
     ]
 
@@ -178,23 +188,38 @@ def in_lesson_order(scenes):
     return sorted(scenes, key=lambda s: order.index(s.id) if s.id in order else len(order))
 
 
-def check_voice(voice: str | None) -> str | None:
-    """None, "draft" or the resolved path of an existing recordings folder (else a usage error)."""
-    if voice is None or voice == "draft":
+def check_voice(voice: str | None, lang: str = "zh") -> str | None:
+    """None, "draft", "neural", "piper:<resolved path>.onnx" or the resolved path of an existing
+    recordings folder; a usage error for anything else, one line (exit 2) for a neural voice that
+    cannot speak (a missing package, a bad voice file). Says on stderr when the language has no neural
+    voice and the draft voice speaks instead."""
+    from ..pipeline.speakers import DRAFT, NEURAL, PIPER, speaker_for, voice_problem
+
+    if voice is None or voice == DRAFT:
         return voice
+    if voice == NEURAL or voice.startswith(PIPER):
+        resolved = voice if voice == NEURAL else PIPER + str(Path(voice[len(PIPER):]).expanduser().resolve())
+        if problem := voice_problem(resolved, lang):
+            raise LessonFileError(f"--voice {voice}: {problem}")
+        if speaker_for(resolved, lang).kind == DRAFT:
+            click.echo(f"no neural voice for {lang}: the draft voice speaks every step "
+                       "(name one with --voice piper:PATH.onnx; see the README's Narration)", err=True)
+        return resolved
     folder = Path(voice)
     if not folder.is_dir():
-        raise click.BadParameter(f"{voice!r} is neither 'draft' nor a folder of recordings "
-                                 "(DIR/<lang>/<scene>/<nn>-<step>.wav ...)", param_hint="--voice")
+        raise click.BadParameter(f"{voice!r} is neither 'draft', 'neural', 'piper:PATH.onnx' nor a folder of "
+                                 "recordings (DIR/<lang>/<scene>/<nn>-<step>.wav ...)", param_hint="--voice")
     return str(folder.resolve())
 
 
 def make_options(lesson, context, mode, lang, quality, fps, file_format="mp4", transparent=False,
-                 sections=False, voice=None, kind="video"):
+                 sections=False, voice=None, kind="video", theme=None):
     """The render options of a command line, checked (a usage error, exit 2, if inconsistent)."""
     from ..pipeline.plan import RenderOptions
 
     if transparent and file_format not in ("webm", "mov", "png"):
         raise click.BadParameter("an alpha channel needs --format webm, mov or png", param_hint="--transparent")
+    from scenes.common.style import DEFAULT_THEME
+
     return RenderOptions(str(Path(lesson.source).resolve()), check_context(lesson, context), mode, lang, quality,
-                         fps, file_format, transparent, sections, check_voice(voice), kind)
+                         fps, file_format, transparent, sections, check_voice(voice, lang), kind, theme or DEFAULT_THEME)

@@ -50,7 +50,10 @@ def print_plan(report: Report) -> None:
 
 def print_outcome(report: Report, quiet: bool) -> None:
     if report.drafted:  # a recordings folder without some steps: say which, even when quiet
-        click.echo(f"no recording for {len(report.drafted)} steps, the draft voice speaks them: "
+        from ..pipeline.speakers import speaker_for
+
+        o = report.jobs[0].options
+        click.echo(f"no recording for {len(report.drafted)} steps, {speaker_for(o.voice, o.lang).label} speaks them: "
                    + ", ".join(report.drafted), err=True)
     scene_ids = {j.id for j in report.todo}
     for f in report.failures:
@@ -77,10 +80,11 @@ def made_line(report: Report) -> str:
 @click.argument("ids", nargs=-1, metavar="ID...")
 @all_option
 @render_options
-def render(ids, all_, lesson, context, mode, lang, quality, fps, file_format, transparent, sections,
+def render(ids, all_, lesson, context, mode, lang, theme, quality, fps, file_format, transparent, sections,
            voice, out, jobs, force, dry_run, quiet):
     """Render scenes: `render scores softmax` or `render --all`."""
     scenes = pick_scenes(ids, all_)
     les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections, voice)
+    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections, voice,
+                           theme=theme)
     execute(les, scenes, options, out, jobs, force, dry_run, quiet)

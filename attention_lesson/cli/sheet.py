@@ -6,28 +6,31 @@ from pathlib import Path
 
 import click
 
-from .options import jobs_option, lang_option, lesson_options, make_options, quiet_option
+from .options import jobs_option, lang_option, lesson_options, make_options, quiet_option, theme_option
 from .render import execute
 
 
 @click.command()
 @lesson_options
 @lang_option
+@theme_option()
 @click.option("--dest", type=click.Path(dir_okay=False), default=None,
-              help="PNG to write (default: media/preview/contact-sheet-<lang>.png).")
+              help="PNG to write (default: media/preview/contact-sheet-<lang>.png, -<lang>-light.png in the "
+                   "light theme).")
 @click.option("--cols", type=click.IntRange(1, 12), default=4, show_default=True)
 @jobs_option
 @quiet_option
-def sheet(lesson, context, mode, lang, dest, cols, jobs, quiet):
+def sheet(lesson, context, mode, lang, theme, dest, cols, jobs, quiet):
     """Render every scene's last frame (incrementally) and tile them into one PNG."""
     from scenes.registry import available
 
     from ..outputs.products import SHEET_PRODUCT
     from ..pipeline.manifest import publish
+    from ..pipeline.plan import theme_tag
 
-    options = make_options(lesson, context, mode, lang, "low", None, "png", kind="poster")
+    options = make_options(lesson, context, mode, lang, "low", None, "png", kind="poster", theme=theme)
     report = execute(lesson, list(available()), options, None, jobs, False, False, quiet,
                      products=[SHEET_PRODUCT], extra=(("cols", cols),))
-    target = Path(dest or f"media/preview/contact-sheet-{lang}.png")
+    target = Path(dest or f"media/preview/contact-sheet-{lang}{theme_tag(theme)}.png")
     publish(report.files_of("sheet")[0], target)
     click.echo(str(target))

@@ -14,7 +14,7 @@ from .render import execute
 @click.option("--to", type=click.Choice(["html", "pptx"]), default="html", show_default=True,
               help="html: deck/index.html (reveal.js, works offline); pptx: deck.pptx.")
 @slides_options
-def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, voice, out, jobs, force, dry_run,
+def slides(ids, all_, to, lesson, context, mode, lang, theme, quality, fps, voice, out, jobs, force, dry_run,
            quiet):
     """Build a slide deck: every step of every scene is a slide that plays its animation on a
     click (a looping step loops), with the narration as speaker notes. Renders incrementally."""
@@ -22,5 +22,6 @@ def slides(ids, all_, to, lesson, context, mode, lang, quality, fps, voice, out,
 
     scenes = pick_scenes(ids, all_ or not ids)
     les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, quality, fps, voice=voice, file_format="mp4", kind="slides")
+    options = make_options(les, context, mode, lang, quality, fps, voice=voice, file_format="mp4", kind="slides",
+                           theme=theme)
     execute(les, scenes, options, out, jobs, force, dry_run, quiet, products=[PRODUCTS[to]] + ([EXPLORER] if to == "html" else []))

@@ -1,7 +1,11 @@
 """Slide decks from the scenes' slides (pipeline/slides.py): manim-slides' converters join them into
 deck/index.html (RevealJS, with the reveal.js files from npm copied beside it: no network needed) or
 deck.pptx (a movie per slide), one slide per step of every scene, the narration as speaker notes.
-The HTML deck has a small link in its bottom-left corner to the explorer beside it (../explorer/).
+The HTML deck has a small link in its bottom-left corner to the explorer beside it (../explorer/), and
+reveal.js's theme of the scenes' background (black or white: its arrows, progress bar, start slide).
+A PowerPoint slide's poster (what thumbnails, the slide sorter, printed slides and PDF exports show, and
+the slide before its movie plays) is the step's last frame: manim-slides takes the first, which for
+every scene's first step is an empty background.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from attention_core import LANGS
+from scenes.common import style as S
 from scenes.common.i18n import catalog
 
 from ..pipeline.manifest import swap_folder
@@ -56,41 +61,68 @@ def _as_markdown(text: str) -> str:
 
 
 def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str = "",
-               lang: str = "", start: str | None = None) -> Path:
+               lang: str = "", start: str | None = None, theme: str = S.DEFAULT_THEME) -> Path:
     """Join the scenes' slides into one deck in out_dir (deck/ for html, deck.pptx); its path.
     `start`: the clips speak; the HTML deck opens on a start slide with this text (browsers play a
-    video with sound only after the viewer has clicked or pressed a key on the page)."""
-    from manim_slides.convert import PowerPoint, RevealJS
-
+    video with sound only after the viewer has clicked or pressed a key on the page). `theme`: the
+    scenes' (the HTML deck's reveal.js theme follows its background)."""
     configs = [presentation(out_dir, i) for i in ids]
     with tempfile.TemporaryDirectory(prefix=".tmp-deck-", dir=out_dir) as tmp:
         tmp = Path(tmp)
         if to == "pptx":
-            w, h = configs[0].resolution
-            with contextlib.redirect_stderr(io.StringIO()):  # its tqdm bars, whatever -q says
-                PowerPoint(presentation_configs=configs, width=PPTX_WIDTH,
-                           height=round(PPTX_WIDTH * h / w)).convert_to(tmp / DECK_PPTX)
-            _describe(tmp / DECK_PPTX, title, author, lang)
+            _pptx(configs, tmp / DECK_PPTX, title, author, lang)
             os.replace(tmp / DECK_PPTX, out_dir / DECK_PPTX)
             return out_dir / DECK_PPTX
-        for c in configs:
-            for s in c.slides:
-                s.notes = _as_markdown(s.notes)
-        deck = tmp / "deck"
-        # reveal.js from the copy beside the page; arrows to click (bottom right, off the drawing),
-        # a progress bar, the slide number in the speaker view (S), the slide in the URL (reload)
-        RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
-                 background_color=configs[0].background_color, controls="true", progress="true",
-                 slide_number="c/t", show_slide_number="speaker", hash="true",
-                 ).convert_to(deck / "index.html")
-        if start is None:
-            _mute_all(deck / "index.html")
-        else:
-            _start_slide(deck / "index.html", title, start)
-        _explore_link(deck / "index.html", lang or LANGS[0])
-        _copy_reveal(deck)
-        swap_folder(deck, out_dir / "deck")
+        _html(configs, tmp / "deck", title, lang, start, theme)
+        swap_folder(tmp / "deck", out_dir / "deck")
     return out_dir / DECK_HTML
+
+
+@contextlib.contextmanager
+def _posters_from_last_frames():
+    """While manim-slides' PowerPoint converter runs, the frame it reads of each slide's movie for the
+    poster is the last one (it asks for the first)."""
+    from manim_slides import convert
+
+    read = convert.read_image_from_video_file
+    convert.read_image_from_video_file = lambda file, frame_index: read(file, convert.FrameIndex.last)
+    try:
+        yield
+    finally:
+        convert.read_image_from_video_file = read
+
+
+def _pptx(configs, dest: Path, title: str, author: str, lang: str) -> None:
+    """deck.pptx: a movie per slide, the step's last frame its poster, the narration its notes."""
+    from manim_slides.convert import PowerPoint
+
+    w, h = configs[0].resolution
+    # (its tqdm bars go nowhere, whatever -q says)
+    with contextlib.redirect_stderr(io.StringIO()), _posters_from_last_frames():
+        PowerPoint(presentation_configs=configs, width=PPTX_WIDTH, height=round(PPTX_WIDTH * h / w)).convert_to(dest)
+    _describe(dest, title, author, lang)
+
+
+def _html(configs, deck: Path, title: str, lang: str, start: str | None, theme: str) -> None:
+    """deck/: index.html (reveal.js), its clips and the reveal.js files it names."""
+    from manim_slides.convert import RevealJS
+
+    for c in configs:
+        for s in c.slides:
+            s.notes = _as_markdown(s.notes)
+    # reveal.js from the copy beside the page; arrows to click (bottom right, off the drawing),
+    # a progress bar, the slide number in the speaker view (S), the slide in the URL (reload)
+    light = S.luminance(S.THEMES[theme].background) > 0.5
+    RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
+             background_color=configs[0].background_color, reveal_theme="white" if light else "black",
+             controls="true", progress="true", slide_number="c/t", show_slide_number="speaker", hash="true",
+             ).convert_to(deck / "index.html")
+    if start is None:
+        _mute_all(deck / "index.html")
+    else:
+        _start_slide(deck / "index.html", title, start)
+    _explore_link(deck / "index.html", lang or LANGS[0])
+    _copy_reveal(deck)
 
 
 def _describe(pptx: Path, title: str, author: str, lang: str) -> None:

@@ -15,6 +15,7 @@ import html
 import json
 import shutil
 import tempfile
+from dataclasses import fields
 from pathlib import Path
 
 from attention_core import LANGS, Lesson, attend
@@ -40,12 +41,15 @@ def words(lang: str) -> dict[str, str]:
     return entries | {f"common_{k}": tr(f"common.{k}") for k in COMMON_WORDS}
 
 
-def palette() -> dict:
-    """The scenes' palette (style.py) under the names the stylesheet uses."""
-    names = {"background": S.BACKGROUND, "text": S.TEXT, "dim": S.DIM, "grid": S.GRID, "cell": S.CELL_FILL,
-             "q": S.Q_COLOR, "k": S.K_COLOR, "v": S.V_COLOR, "x": S.X_COLOR, "emphasis": S.EMPHASIS,
-             "highlight": S.HIGHLIGHT, "wrong": S.WRONG}
-    return {name: c.to_hex() for name, c in names.items()} | {"heat": [c.to_hex() for c in S.HEAT_STOPS]}
+def palette(theme: str = S.DEFAULT_THEME) -> dict:
+    """A theme of the scenes' palette (style.py) under the names the stylesheet uses (the theme's field
+    names), the inks for text on heat colours, and the CSS color-scheme of its background (form
+    controls, scroll bars)."""
+    t = S.THEMES[theme]
+    colours = {f.name: getattr(t, f.name).to_hex() for f in fields(t) if f.name not in ("name", "heat")}
+    return colours | {"heat": [c.to_hex() for c in t.heat], "ink_dark": S.INKS[0].to_hex(),
+                      "ink_light": S.INKS[1].to_hex(),
+                      "scheme": "light" if S.luminance(t.background) > 0.5 else "dark"}
 
 
 def claims(lesson: Lesson) -> dict[str, str]:
@@ -70,12 +74,12 @@ def lesson_data(lesson: Lesson) -> dict:
             "context_labels": lesson.context_labels, "narration": lesson.narration}
 
 
-def page_data(lesson: Lesson, lang: str, context: str, mode: str) -> dict:
+def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S.DEFAULT_THEME) -> dict:
     """Everything the page starts from: data.js's one object."""
     return {"source": Path(lesson.source).name, "lesson": lesson_data(lesson), "claims": claims(lesson),
             "start": {"lang": lang, "context": context, "mode": mode},
             "titles": {la: lesson_title(lesson, la) for la in LANGS},
-            "words": {la: words(la) for la in LANGS}, "palette": palette(), "places": S.NUMBER_PLACES,
+            "words": {la: words(la) for la in LANGS}, "palette": palette(theme), "places": S.NUMBER_PLACES,
             "tie": TIE}
 
 
@@ -110,12 +114,13 @@ def write_folder(folder: Path, data: dict) -> None:
         shutil.copyfile(WEB / name, folder / name)
 
 
-def build_explorer(out_dir: Path, lesson: Lesson, lang: str, context: str, mode: str) -> list[Path]:
+def build_explorer(out_dir: Path, lesson: Lesson, lang: str, context: str, mode: str,
+                   theme: str = S.DEFAULT_THEME) -> list[Path]:
     """out_dir/explorer/, replaced at once (never half-written); the files written."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".tmp-explorer-", dir=out_dir) as tmp:
         new = Path(tmp) / FOLDER
         new.mkdir()
-        write_folder(new, page_data(lesson, lang, context, mode))
+        write_folder(new, page_data(lesson, lang, context, mode, theme))
         swap_folder(new, out_dir / FOLDER)
     return sorted((out_dir / FOLDER).iterdir())

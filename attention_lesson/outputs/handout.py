@@ -1,15 +1,19 @@
-"""The classroom handout: handout.html and handout.pdf (A4) from the same lesson file and scenes.
+"""The classroom handout: handout.html and handout.pdf (A4) from the same lesson file and scenes, made
+to be printed: light frames by default (the light theme), little ink, greys that print apart.
 
 A one-page summary (the formula, the four steps with the focus token's numbers, the Q/K/V colours);
-then per scene and per step the step's last frame (rendered by the pipeline's frames variant, reused
-through the manifest) with its narration line, and the scene's numbers as tables typeset for print;
-then exercises generated from the lesson with blanks, and their answers at the end. Every number is
-from attention_core. The summary ends with a box naming the explorer (explorer/index.html beside the
-handout, or the address given): its QR code (segno, inline SVG), the address as a link, what it is
-for. The HTML is one file with the frames beside it in frames/; the PDF is printed from it by the
-Debian chromium (headless --print-to-pdf): it renders MathML, which WeasyPrint does not
-(WeasyPrint #59, #2171), and it reads the same system fonts as the video (Noto Sans CJK SC).
-"""
+then each scene on one page: every step's last frame (rendered by the pipeline's frames variant, reused
+through the manifest) as a grid of numbered thumbnails with the step's narration line beneath each, and
+the scene's numbers as tables typeset for print (`frames="all"`: every frame large instead, as many
+pages as they take); then exercises generated from the lesson with blanks, and their answers, each on
+pages of their own. Every number is from attention_core. A figure or a table is never split across
+pages (CSS break-inside); the thumbnails of a scene get as few columns (as large) as let its page hold
+it, measured by the browser that lays the page out (a script in the page; FIT). The summary ends with
+a box naming the explorer (explorer/index.html beside the handout, or the address given): its QR code
+(segno, inline SVG), the address as a link, what it is for. The HTML is one file with the frames beside
+it in frames/; the PDF is printed from it by the Debian chromium (headless --print-to-pdf): it renders
+MathML, which WeasyPrint does not (WeasyPrint #59, #2171), and it reads the same system fonts as the
+video (Noto Sans CJK SC)."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 import segno
+from PIL import Image
 
 from attention_core import attend, hard_lookup
 from scenes.common import style as S
@@ -31,6 +36,9 @@ from scenes.common.i18n import catalog
 from scenes.common.formats import number_text, shared_format
 
 HTML, PDF = "handout.html", "handout.pdf"
+KEY_FRAMES, ALL_FRAMES = "key", "all"  # a scene as one page of thumbnails, or every frame large
+FRAME_LAYOUTS = (KEY_FRAMES, ALL_FRAMES)
+DEFAULT_THEME = "light"  # the handout's: little ink, and greys that print apart
 EXPLORER = "explorer/index.html"  # the explorer page, relative to the handout
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
@@ -155,17 +163,31 @@ FORMULA = ('<math display="block"><mrow><mi>Attention</mi><mo>(</mo><mi style="c
            '<msup><mi style="color:{k}">K</mi><mi>⊤</mi></msup></mrow><msqrt><msub><mi>d</mi><mi>k</mi>'
            '</msub></msqrt></mfrac><mo>)</mo></mrow><mi style="color:{v}">V</mi></mrow></math>')
 
+PAGE_H_MM = 297 - 14 - 16  # A4 less the @page margins: what one scene's page may hold
+MAX_COLS = 5  # thumbnails a row at most (a scene of many steps, or many numbers)
 CSS = """
-@page { size: A4; margin: 14mm 14mm 16mm; }
+@page { size: A4; margin: 14mm 14mm 16mm;
+        @bottom-center { content: counter(page) " / " counter(pages); font: 8pt "Noto Sans CJK SC", sans-serif;
+                         color: #555; } }
 body { font-family: "Noto Sans CJK SC", "Noto Sans", sans-serif; font-size: 10.5pt; color: #111;
        line-height: 1.45; margin: 0 auto; max-width: 182mm; }
 h1 { font-size: 20pt; margin: 0 0 2mm; } h2 { font-size: 14pt; margin: 6mm 0 2mm; break-after: avoid; }
 h3 { font-size: 11pt; margin: 4mm 0 1mm; break-after: avoid; }
 .summary { break-after: page; } .scene { break-before: page; } .exercises, .answers { break-before: page; }
+.scene > h2:first-child { margin-top: 0; }
 figure { margin: 2mm 0 4mm; break-inside: avoid; }
-figure img { width: 100%; max-height: 95mm; object-fit: contain; display: block; background: #111;
-             border-radius: 2mm; }
+figure img { width: 100%; display: block; border: 0.3mm solid #c8ccd2; border-radius: 1mm; box-sizing: border-box; }
+.all figure img { max-height: 95mm; object-fit: contain; }
 figcaption { margin-top: 1.5mm; }
+.shots { display: grid; grid-template-columns: repeat(var(--cols), minmax(0, 1fr)); gap: 3mm 4mm; }
+.shots figure { margin: 0; }
+.shots .pic { position: relative; }
+.shots .n { position: absolute; left: 1.2mm; top: 1.2mm; min-width: 4.6mm; height: 4.6mm; padding: 0 0.8mm;
+            box-sizing: border-box; border: 0.3mm solid #111; border-radius: 2.3mm; background: #fff;
+            font-size: 7.5pt; line-height: 4mm; text-align: center; font-weight: bold; }
+.shots figcaption { margin-top: 1mm; font-size: 8.5pt; line-height: 1.35; }
+.numbers { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0 6mm; margin-top: 3mm; }
+.numbers table { margin: 1mm 0 2mm; font-size: 8.5pt; }
 table { border-collapse: collapse; margin: 2mm 0 4mm; break-inside: avoid; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: bold; padding-bottom: 1mm; }
 th, td { border: 0.3mm solid #999; padding: 0.8mm 2mm; text-align: right; }
@@ -175,12 +197,27 @@ th { background: #eee; font-weight: normal; }
 ol.steps li { margin-bottom: 1.5mm; } .blank { display: inline-block; min-width: 28mm;
                border-bottom: 0.3mm solid #111; }
 .ex { break-inside: avoid; margin-bottom: 4mm; } math { font-size: 120%; }
+.answers li { break-inside: avoid; margin-bottom: 2mm; }
 .explore { display: flex; align-items: center; gap: 4mm; margin-top: 6mm; padding: 2mm 4mm 2mm 2mm;
            border: 0.3mm solid #999; border-radius: 2mm; break-inside: avoid; width: fit-content; }
 .explore svg.qr { width: 26mm; height: 26mm; flex: none; display: block; }
 .explore p { margin: 0 0 1mm; } .explore .title { font-weight: bold; font-size: 11pt; }
 .explore a { color: #111; word-break: break-all; }
 """
+# Each scene of key frames on one page: the largest thumbnails (fewest columns) with which its section
+# fits PAGE_H_MM, measured by the browser that lays it out (fonts, line breaks, table widths); without
+# a script the section keeps the columns it was written with.
+FIT = """<script>
+(() => {{
+  const page = {page} * 96 / 25.4 - 2;  // CSS px, less a rounding margin
+  for (const s of document.querySelectorAll("section.scene.key")) {{
+    for (let c = 2; c <= {most}; c++) {{
+      s.style.setProperty("--cols", c);
+      if (s.getBoundingClientRect().height <= page) break;
+    }}
+  }}
+}})();
+</script>""".format(page=PAGE_H_MM, most=MAX_COLS)
 
 
 def _table(t: Table) -> str:
@@ -204,11 +241,12 @@ def _explore(url: str, lang: str) -> str:
             f"<p>{_e(tr('handout.explore_what'))}</p><p><a href='{_e(url)}'>{_e(url)}</a></p></div></aside>")
 
 
-def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str | None = None) -> list[str]:
-    """The first page: the formula, the four steps with the focus's numbers, its row and output, and
-    the box that names the explorer."""
-    tr, f = catalog(lang), att.index(lesson.focus)
-    colors = {"q": S.Q_COLOR.to_hex(), "k": S.K_COLOR.to_hex(), "v": S.V_COLOR.to_hex()}
+def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str | None = None,
+             theme: str = DEFAULT_THEME) -> list[str]:
+    """The first page: the formula, the four steps with the focus's numbers, its row and output, the
+    Q/K/V colours of the theme, and the box that names the explorer."""
+    tr, f, t = catalog(lang), att.index(lesson.focus), S.THEMES[theme]
+    colors = {"q": t.q.to_hex(), "k": t.k.to_hex(), "v": t.v.to_hex()}
     steps = [tr("handout.step_query", focus=lesson.focus, q=vec(att.q[f])),
              tr("handout.step_scores", scores=vec(att.scores[f]), scaled=vec(att.scaled[f]),
                 sqrt=number_text(att.sqrt_d_k)),
@@ -230,14 +268,34 @@ def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str
             "</section>"]
 
 
-def _scene(out_dir: Path, sid: str, lesson, context: str, mode: str, lang: str) -> list[str]:
-    """A scene: every step's frame with its narration, then its numbers as tables."""
+def _thumbnail(out_dir: Path, title: str, n: int, step: dict) -> str:
+    """A step's last frame, small, its number on it and its narration beneath (the frame's size given,
+    so the page is laid out before the image loads)."""
+    with Image.open(out_dir / step["frame"]) as im:
+        w, h = im.size
+    return (f"<figure><div class='pic'><img src='{_e(step['frame'])}' width='{w}' height='{h}' "
+            f"alt='{_e(title)} {n}'><span class='n'>{n}</span></div>"
+            f"<figcaption>{_e(step['narration'])}</figcaption></figure>")
+
+
+def _scene(out_dir: Path, number: int, sid: str, lesson, context: str, mode: str, lang: str,
+           frames: str = KEY_FRAMES) -> list[str]:
+    """A scene: its steps' frames with their narration, then its numbers as tables. KEY_FRAMES: one
+    page, the frames a grid of numbered thumbnails; ALL_FRAMES: every frame large, as many pages as
+    they take."""
     index = json.loads((out_dir / "frames" / f"{sid}.json").read_text(encoding="utf-8"))
-    parts = [f"<section class='scene'><h2>{_e(index['title'])}</h2>"]
-    for n, s in enumerate(index["steps"], start=1):
-        parts.append(f"<figure><img src='{_e(s['frame'])}' alt='{_e(index['title'])} {n}'>"
-                     f"<figcaption>{n}. {_e(s['narration'])}</figcaption></figure>")
-    return parts + [_table(t) for t in tables(sid, lesson, context, mode, lang)] + ["</section>"]
+    title, steps = index["title"], index["steps"]
+    numbers = [_table(t) for t in tables(sid, lesson, context, mode, lang)]
+    head = f"<h2>{number}. {_e(title)}</h2>"
+    if frames == ALL_FRAMES:
+        return [f"<section class='scene all'>{head}",
+                *(f"<figure><img src='{_e(s['frame'])}' alt='{_e(title)} {n}'>"
+                  f"<figcaption>{n}. {_e(s['narration'])}</figcaption></figure>" for n, s in enumerate(steps, 1)),
+                *numbers, "</section>"]
+    cols = 2 if len(steps) <= 4 else 3  # until the page's script fits it
+    return [f"<section class='scene key' style='--cols:{cols}'>{head}<div class='shots'>",
+            *(_thumbnail(out_dir, title, n, s) for n, s in enumerate(steps, 1)),
+            "</div><div class='numbers'>", *numbers, "</div></section>"]
 
 
 def _exercises(lesson, context: str, mode: str, lang: str) -> list[str]:
@@ -249,28 +307,30 @@ def _exercises(lesson, context: str, mode: str, lang: str) -> list[str]:
 
 
 def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str,
-         explorer_url: str | None = None) -> str:
+         explorer_url: str | None = None, theme: str = DEFAULT_THEME, frames: str = KEY_FRAMES) -> str:
     """The handout as one HTML page (the frames beside it, in frames/)."""
     att = attend(lesson, context, mode)
-    parts = [*_summary(lesson, att, context, lang, title, explorer_url),
-             *(p for sid in ids for p in _scene(out_dir, sid, lesson, context, mode, lang)),
+    parts = [*_summary(lesson, att, context, lang, title, explorer_url, theme),
+             *(p for n, sid in enumerate(ids, 1) for p in _scene(out_dir, n, sid, lesson, context, mode, lang, frames)),
              *_exercises(lesson, context, mode, lang)]
     lang_tag = {"zh": "zh-CN", "en": "en"}[lang]
     return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-            f"<style>{CSS}</style></head><body>{''.join(parts)}</body></html>")
+            f"<style>{CSS}</style></head><body>{''.join(parts)}{FIT}</body></html>")
 
 
 def build_handout(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str],
-                  title: str, explorer_url: str | None = None) -> tuple[Path, Path]:
+                  title: str, explorer_url: str | None = None, theme: str = DEFAULT_THEME,
+                  frames: str = KEY_FRAMES) -> tuple[Path, Path]:
     """handout.html (frames beside it in frames/) and handout.pdf in out_dir, both replaced atomically
     once both are made. `explorer_url`: the explorer's address for the summary's QR code (default: the
-    relative path explorer/index.html, where the explorer sits beside the handout)."""
+    relative path explorer/index.html, where the explorer sits beside the handout). `theme`: the frames'
+    (the page itself is always black on white paper); `frames`: KEY_FRAMES or ALL_FRAMES."""
     exe = chromium()
     if exe is None:
         raise RuntimeError(engine_missing())
     with tempfile.TemporaryDirectory(prefix=".tmp-handout-", dir=out_dir) as tmp:
         tmp = Path(tmp)
-        doc = page(out_dir, lesson, context, mode, lang, ids, title, explorer_url)
+        doc = page(out_dir, lesson, context, mode, lang, ids, title, explorer_url, theme, frames)
         (out_dir / f".tmp-{HTML}").write_text(doc, encoding="utf-8")  # beside frames/ so they load
         try:
             subprocess.run([exe, *CHROMIUM_ARGS, f"--user-data-dir={tmp / 'profile'}",

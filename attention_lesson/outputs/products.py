@@ -26,7 +26,7 @@ from .deck import DECK_HTML, DECK_PPTX, build_deck, reveal_missing
 from .explorer import FOLDER as EXPLORER_FOLDER
 from .explorer import INDEX as EXPLORER_INDEX
 from .explorer import build_explorer
-from .handout import build_handout, engine_missing
+from .handout import KEY_FRAMES, build_handout, engine_missing
 from .sheet import SHEET, contact_sheet
 
 
@@ -36,7 +36,7 @@ def join_lesson(folder: Path, args: ProductArgs) -> list[str]:
 
 
 def _deck(folder: Path, args: ProductArgs, to: str) -> list[str]:
-    build_deck(folder, list(args.ids), to, args.title, args.author, args.lang, args.start)
+    build_deck(folder, list(args.ids), to, args.title, args.author, args.lang, args.start, args.theme)
     if to == "pptx":
         return [DECK_PPTX]
     return sorted(str(p.relative_to(folder)) for p in (folder / "deck").rglob("*") if p.is_file())
@@ -51,21 +51,23 @@ def deck_pptx(folder: Path, args: ProductArgs) -> list[str]:
 
 
 def handout(folder: Path, args: ProductArgs) -> list[str]:
-    paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids),
-                          args.title, explorer_url=dict(args.extra).get("explorer_url"))
+    extra = dict(args.extra)
+    paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids), args.title,
+                          explorer_url=extra.get("explorer_url"), theme=args.theme,
+                          frames=extra.get("frames", KEY_FRAMES))
     return sorted(str(Path(p).resolve().relative_to(folder.resolve())) for p in paths)
 
 
 def sheet(folder: Path, args: ProductArgs) -> list[str]:
     """Every scene's last frame, numbered and titled, in one PNG."""
     items = [(f"{n}. {title}", folder / f"{i}.png") for n, (i, title) in enumerate(zip(args.ids, args.titles), 1)]
-    contact_sheet(items, folder / SHEET, dict(args.extra).get("cols", 4))
+    contact_sheet(items, folder / SHEET, dict(args.extra).get("cols", 4), args.theme)
     return [SHEET]
 
 
 def explorer(folder: Path, args: ProductArgs) -> list[str]:
     """The offline explorer page of the lesson, starting at the variant's context, normalizer and language."""
-    paths = build_explorer(folder, args.lesson(), args.lang, args.context, args.mode)
+    paths = build_explorer(folder, args.lesson(), args.lang, args.context, args.mode, args.theme)
     return sorted(str(p.relative_to(folder)) for p in paths)
 
 

@@ -1,4 +1,5 @@
-"""A contact sheet: one thumbnail per scene (its last frame), titled, in lesson order."""
+"""A contact sheet: one thumbnail per scene (its last frame), titled, in lesson order, on the scenes'
+theme's background."""
 
 from __future__ import annotations
 
@@ -33,8 +34,9 @@ def _font(size: int):
         return ImageFont.load_default()
 
 
-def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4) -> Path:
-    """items: (caption, png) in order -> one PNG grid written atomically to dest."""
+def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4, theme: str = S.DEFAULT_THEME) -> Path:
+    """items: (caption, png) in order -> one PNG grid written atomically to dest, in the theme's colours."""
+    colours = S.THEMES[theme]
     thumbs = []
     for caption, png in items:
         im = Image.open(png).convert("RGB")
@@ -43,13 +45,13 @@ def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4) -> P
     th = max(im.height for _, im in thumbs)
     rows = -(-len(thumbs) // cols)
     sheet = Image.new("RGB", (cols * (THUMB_W + PAD) + PAD, rows * (th + CAPTION_H + PAD) + PAD),
-                      _rgb(S.BACKGROUND))
+                      _rgb(colours.background))
     draw, font = ImageDraw.Draw(sheet), _font(CAPTION_SIZE)
     for n, (caption, im) in enumerate(thumbs):
         x = PAD + (n % cols) * (THUMB_W + PAD)
         y = PAD + (n // cols) * (th + CAPTION_H + PAD)
         sheet.paste(im, (x, y))
-        draw.text((x, y + th + 6), caption, fill=_rgb(S.TEXT), font=font)
+        draw.text((x, y + th + 6), caption, fill=_rgb(colours.text), font=font)
     png = io.BytesIO()
     sheet.quantize(colors=256).save(png, format="PNG", optimize=True)  # a palette keeps the README light
     write_atomically(dest, png.getvalue())

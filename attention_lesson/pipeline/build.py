@@ -71,19 +71,19 @@ class Report:
 
 
 def output_folder(options: RenderOptions, out: str | Path | None = None) -> Path:
-    """--out, or media/<lesson>/<context>-<mode>-<lang>-<resolution><fps>[-alpha][-voice]."""
+    """--out, or media/<lesson>/<context>-<mode>-<lang>-<resolution><fps>[-light][-alpha][-voice]."""
     return Path(out) if out else MEDIA / options.folder_name()
 
 
 def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions, extra: tuple = ()) -> ProductArgs:
     """What every product of these scene jobs is told: scenes and titles in order, the lesson's title,
-    author and file, the options; a voiced deck's start slide."""
+    author and file, the options (the theme among them); a voiced deck's start slide."""
     lang = options.lang
     start = catalog(lang)("common.deck_start") if options.voice else None
     return ProductArgs(tuple(j.id for j in jobs), tuple(j.scene.title(lang) for j in jobs), options.format,
                        options.frame_rate, lesson_title(lesson, lang), lesson.author, lang, options.context,
                        options.mode, Path(lesson.source).name,
-                       Path(lesson.source).read_text(encoding="utf-8"), start, extra)
+                       Path(lesson.source).read_text(encoding="utf-8"), start, extra, options.theme)
 
 
 def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, products=(),
@@ -112,7 +112,9 @@ def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs
           quiet: bool = False, extra: tuple = ()) -> Report:
     """Render the scenes of `options` into out_dir that are not up to date there (all with force), then
     make the products that are not. A dry run only plans; quiet hides manim's warnings."""
-    if options.voice not in (None, "draft"):  # bad recordings stop everything before it starts
+    from .speakers import is_folder
+
+    if is_folder(options.voice):  # bad recordings stop everything before it starts
         from .voice import recording_problems
 
         if problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes]):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from attention_core import Lesson
 from scenes.registry import HERE as SCENES_DIR
+from scenes.common.style import DEFAULT_THEME
 from scenes.registry import SceneInfo, step_file, step_name  # noqa: F401 - the names of steps' files
 
 from . import manifest
@@ -51,7 +52,13 @@ PIPELINE = Path(__file__).parent
 SHARED_CODE = (*sorted((SCENES_DIR / "common").glob("*.py")), *sorted((ROOT / "attention_core").glob("*.py")),
                *(PIPELINE / f for f in ("worker.py", "ffmpeg.py", "holds.py", "h264.py", "skips.py", "pieces.py",
                                         "slides.py")))
-VOICE_CODE = (PIPELINE / "voice.py", SCENES_DIR / "common" / "speech.py")  # and i18n/<lang>/speech.toml
+# and i18n/<lang>/speech.toml
+VOICE_CODE = (PIPELINE / "voice.py", PIPELINE / "speakers.py", SCENES_DIR / "common" / "speech.py")
+
+
+def theme_tag(theme: str) -> str:
+    """What a theme adds to a file or folder name: nothing for the default theme, "-light" for light."""
+    return "" if theme == DEFAULT_THEME else f"-{theme}"
 
 
 @dataclass(frozen=True)
@@ -65,18 +72,21 @@ class RenderOptions:
     format: str = "mp4"
     transparent: bool = False
     sections: bool = False
-    voice: str | None = None  # None (silent), "draft" or the resolved path of a recordings folder
+    voice: str | None = None  # None (silent), "draft", "neural", "piper:<path>.onnx" or a recordings folder
     kind: str = VIDEO  # one of KINDS
+    theme: str = DEFAULT_THEME  # a name of scenes.common.style.THEMES
 
     @property
     def frame_rate(self) -> int:
         return self.fps or DEFAULT_FPS[self.quality]
 
     def folder_name(self) -> str:
-        """The default output folder under media/: one per lesson and option set."""
-        tag = f"{QUALITIES[self.quality][1]}{self.frame_rate}"
+        """The default output folder under media/: one per lesson and option set (the default theme's
+        without its name: `...-480p15` is dark, `...-480p15-light` light)."""
+        tag = f"{QUALITIES[self.quality][1]}{self.frame_rate}{theme_tag(self.theme)}"
         alpha = "-alpha" if self.transparent else ""
-        voiced = "-voice" if self.voice else ""
+        voiced = "" if not self.voice else "-neural" if self.voice == "neural" or self.voice.startswith("piper:") \
+            else "-voice"
         return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
 
 
@@ -152,11 +162,14 @@ def espeak_version() -> str | None:
 
 def voice_inputs(scene: SceneInfo, options: RenderOptions) -> dict:
     """What a scene's voice depends on besides its lines: each recording of its steps (name and a hash
-    of its bytes), and the draft voice's version (the steps without a recording use it)."""
+    of its bytes), and who speaks the steps without one (the engine, a neural voice's model content
+    and settings: pipeline/speakers.py)."""
+    from .speakers import is_folder, speaker_for
+
     if not options.voice:
         return {}
-    inputs = {"espeak": espeak_version()}
-    if options.voice != "draft":
+    inputs = {"speaker": speaker_for(options.voice, options.lang).inputs()}
+    if is_folder(options.voice):
         folder = Path(options.voice) / options.lang / scene.id
         inputs["recordings"] = {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
                                 for p in sorted(folder.glob("*")) if p.is_file()}

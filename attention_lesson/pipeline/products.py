@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from attention_core import Lesson, parse
+from scenes.common.style import DEFAULT_THEME
 
 from . import manifest
 from .plan import FRAMES, POSTER, ROOT, SLIDES, VIDEO, Job, RenderOptions, Result
@@ -43,6 +44,7 @@ class ProductArgs:
     lesson_text: str
     start: str | None = None  # a voiced deck's start slide text
     extra: tuple = ()  # (name, value) pairs only one product reads (the sheet's columns)
+    theme: str = DEFAULT_THEME  # the scenes' colours, and the product's own (handout, sheet, deck, explorer)
 
     def lesson(self) -> Lesson:
         return parse(tomllib.loads(self.lesson_text), self.lesson_name)
@@ -79,7 +81,7 @@ def job_options(options: RenderOptions, made_from: str) -> RenderOptions:
     return options
 
 
-ALONE_READS = ("lang", "context", "mode")  # all a product made of no scene reads of its arguments
+ALONE_READS = ("lang", "context", "mode", "theme")  # all a product made of no scene reads of its arguments
 
 
 def product_digest(product: Product, args: ProductArgs, jobs: list[Job]) -> str:

@@ -60,13 +60,16 @@
 
   // -- colour: style.py's heat_color and text_on ----------------------------------------------------
   const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const luminance = (c) => c.map((v) => v / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const contrast = (a, b) => { const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
   function heat(t) {
     const stops = data.palette.heat.map(rgb);
     const pos = Math.min(1, Math.max(0, t)) * (stops.length - 1);
     const i = Math.min(Math.floor(pos), stops.length - 2);
     const c = stops[i].map((a, j) => Math.round(a + (stops[i + 1][j] - a) * (pos - i)));
-    const [r, g, b] = c.map((v) => v / 255);
-    const ink = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 ? "#111111" : data.palette.text;
+    const [dark, light] = [data.palette.ink_dark, data.palette.ink_light];
+    const ink = contrast(c, rgb(dark)) >= contrast(c, rgb(light)) ? dark : light;
     return `background:rgb(${c.join(",")});color:${ink}`;
   }
 

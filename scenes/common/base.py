@@ -14,7 +14,8 @@ returns how long the step's spoken line lasts (seconds, or None for none): the s
 VOICE_LEAD + that + VOICE_TAIL, the voice starting VOICE_LEAD into it. The scene itself never touches
 audio; `self.steps` records when each step ran and how long its voice is, for whoever lays the track.
 The subtitles follow the voice: the line in cues of at most two lines, spread over the voice (or the
-whole step when there is none).
+whole step when there is none), each long enough to read, running on into the step around the voice
+where that is too short (scenes/common/captions.py).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from attention_core import Lesson, attend, hard_lookup, load
 
 from ..registry import step_file
 from . import style as S
-from .captions import timed
+from .captions import least_step, spoken, timed
 from .i18n import catalog
 from .mobjects import fit, frame_box, label, mixed_line
 from .settings import Settings
@@ -74,6 +75,7 @@ class LessonScene(Scene):
     def setup(self):
         lesson, settings = self._given
         self.settings = settings or Settings.from_env()
+        S.use_theme(self.settings.theme)  # every colour this scene draws is this theme's
         self.lesson = lesson if lesson is not None else load(self.settings.lesson)
         self.context_name = self.lesson.context_name(self.settings.context)
         self.att = attend(self.lesson, self.context_name, self.settings.mode)
@@ -112,11 +114,11 @@ class LessonScene(Scene):
                 "context": self.lesson.context_label(self.context_name, self.lang),
                 "n": self.att.n, "d_k": self.att.d_k}
 
-    def paragraph(self, key: str, size: float = S.BODY_SIZE, color=S.TEXT) -> VGroup:
+    def paragraph(self, key: str, size: float = S.BODY_SIZE, color=None) -> VGroup:
         """A catalog entry of this scene (a string or a list of lines) as centred lines; `$...$` parts
         are TeX, whose braces the catalog doubles (every entry is formatted with the scene's fields)."""
         lines = self.tr.lines(f"{self.scene_id.replace('-', '_')}.{key}", **self.fields())
-        return VGroup(*(mixed_line(s, size, color) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
+        return VGroup(*(mixed_line(s, size, color or S.TEXT) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
 
     # -- beats -----------------------------------------------------------------------------------
     def beat(self, key: str, loop: bool = False) -> None:
@@ -143,17 +145,14 @@ class LessonScene(Scene):
         step, self._step = self._step, None
         if step is None:
             return
-        need = max(S.MIN_BEAT, len(step.narration) / S.READ_CHARS_PER_SECOND[self.lang])
-        if step.voice is not None:
-            need = max(need, S.VOICE_LEAD + step.voice + S.VOICE_TAIL)
+        need = least_step(step.narration, self.lang, step.voice, 1 / config.frame_rate)
         frames = round((need - (self.renderer.time - step.start)) * config.frame_rate)  # whole frames:
         if frames >= 1:  # manim warns about a wait shorter than one frame
             self.wait(frames / config.frame_rate)
         step.end = self.renderer.time
         self.steps.append(step)
-        spoken = (step.start + S.VOICE_LEAD, step.start + S.VOICE_LEAD + step.voice) if step.voice \
-            else (step.start, step.end)
-        for text, start, end in timed(step.narration, self.lang, *spoken):
+        span = spoken(step.start, step.end, step.voice)
+        for text, start, end in timed(step.narration, self.lang, *span, within=(step.start, step.end)):
             self.add_subcaption(text, duration=end - start, offset=start - step.end)
         if self.after_beat is not None:
             self.after_beat(self, self.beats[-1])

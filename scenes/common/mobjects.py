@@ -37,11 +37,12 @@ def _light(m: Mobject) -> Mobject:
     return m
 
 
-def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor = S.TEXT, **kw) -> Text:
-    return _light(Text(s, font=S.FONT, font_size=size, color=color, **kw))
+def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None, **kw) -> Text:
+    """A text in the lesson's font (in the theme's text colour unless given one)."""
+    return _light(Text(s, font=S.FONT, font_size=size, color=color or S.TEXT, **kw))
 
 
-def word(s: str, size: float = S.LABEL_SIZE, color: ManimColor = S.TEXT) -> VGroup:
+def word(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None) -> VGroup:
     """A label whose box spans the font's full line height, so words in a row share a baseline
     ("by" and "the" sit on one line instead of each being centred on its own ink)."""
     ref = label("|" + s, size, color)  # the bar spans ascender to descender
@@ -77,23 +78,23 @@ class NumberGrid(VGroup):
         *,
         row_labels: Sequence[str] | None = None,
         col_labels: Sequence[str] | None = None,
-        color: ManimColor = S.TEXT,
+        color: ManimColor | None = None,
         fills: Callable[[float], ManimColor] | None = None,
         formatter: Callable[[float], str] | None = None,
         cell_w: float = S.CELL_W,
         cell_h: float = S.CELL_H,
         number_size: float = S.NUMBER_SIZE,
-        label_color: ManimColor = S.DIM,
+        label_color: ManimColor | None = None,
         label_size: float = S.LABEL_SIZE,
     ):
         super().__init__()
         self.values = np.atleast_2d(np.asarray(values, dtype=float))  # [r, c]
-        self.color, self.fills = color, fills
+        self.color, self.fills = color or S.TEXT, fills
         self.shared = formatter is None  # one table, one number format (recomputed for new values)
         self.formatter = formatter or shared_format(self.values)
         self.number_size = number_size
         self._add_cells(cell_w, cell_h)
-        self._add_labels(row_labels or [], col_labels or [], cell_w, cell_h, label_color, label_size)
+        self._add_labels(row_labels or [], col_labels or [], cell_w, cell_h, label_color or S.DIM, label_size)
 
     def _add_cells(self, cell_w: float, cell_h: float) -> None:
         """The boxes, rows stacked, and a number in each."""
@@ -186,8 +187,9 @@ def heatmap(weights: np.ndarray, tokens: Sequence[str], **kw) -> NumberGrid:
 
 
 class TokenChip(VGroup):
-    def __init__(self, token: str, color: ManimColor = S.TEXT, size: float = S.BODY_SIZE):
+    def __init__(self, token: str, color: ManimColor | None = None, size: float = S.BODY_SIZE):
         super().__init__()
+        color = color or S.TEXT
         self.token = token
         self.text = word(token, size, color)
         self.frame = RoundedRectangle(
@@ -200,7 +202,7 @@ class TokenChip(VGroup):
 class TokenRow(VGroup):
     """A sentence as a row of token chips; chip(i) is the i-th token."""
 
-    def __init__(self, tokens: Sequence[str], color: ManimColor = S.TEXT, size: float = S.BODY_SIZE,
+    def __init__(self, tokens: Sequence[str], color: ManimColor | None = None, size: float = S.BODY_SIZE,
                  buff: float = S.GAP):
         super().__init__(*(TokenChip(t, color, size) for t in tokens))
         self.arrange(RIGHT, buff=buff)
@@ -215,12 +217,12 @@ class WeightBars(VGroup):
     Bars share a baseline; heights follow |value| / max|value| (negative values hang below).
     """
 
-    def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor = S.TEXT,
+    def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor | None = None,
                  max_height: float = S.BAR_MAX_H, bar_w: float = S.BAR_W, buff: float = S.GAP,
                  scale_to: float | None = None, formatter: Callable[[float], str] | None = None,
                  fills: Callable[[float], ManimColor] | None = None):
         super().__init__()
-        self.max_height, self.bar_w, self.color = max_height, bar_w, color
+        self.max_height, self.bar_w, self.color = max_height, bar_w, color or S.TEXT
         self.fills = fills
         self.values = np.asarray(values, dtype=float)
         self.shared = formatter is None  # one row of bars, one number format (recomputed for new values)
@@ -283,42 +285,42 @@ class WeightBars(VGroup):
         return target
 
 
-def outline(m: Mobject, color: ManimColor = S.HIGHLIGHT, *, buff: float | tuple[float, float] = 0.0,
+def outline(m: Mobject, color: ManimColor | None = None, *, buff: float | tuple[float, float] = 0.0,
             stroke: float = S.OUTLINE_STROKE, corner: float = 0.0, height: float | None = None) -> Rectangle:
     """A frame around a cell, a row or a bar the narration points at: `buff` away from it (one value,
     or x and y), rounded with `corner`; `height` fixes its height (a band exactly one cell high never
     crosses the text of the rows around it)."""
     from manim import SurroundingRectangle
 
-    frame = SurroundingRectangle(m, color=color, buff=buff, stroke_width=stroke, corner_radius=corner)
+    frame = SurroundingRectangle(m, color=color or S.HIGHLIGHT, buff=buff, stroke_width=stroke, corner_radius=corner)
     if height is not None:
         frame.stretch_to_fit_height(height)
     return frame
 
 
 def attention_lines(src: Mobject, targets: Sequence[Mobject], weights: Sequence[float],
-                    color: ManimColor = S.EMPHASIS, threshold: float = 0.0) -> VGroup:
+                    color: ManimColor | None = None, threshold: float = 0.0) -> VGroup:
     """Lines from one query to its keys, thicker and more opaque the larger the weight."""
     lines = VGroup()
     for t, w in zip(targets, weights):
         if w <= threshold:
             continue
         width = S.LINE_MIN + (S.LINE_MAX - S.LINE_MIN) * float(w)
-        lines.add(Line(src.get_bottom(), t.get_top(), stroke_color=color, stroke_width=width,
+        lines.add(Line(src.get_bottom(), t.get_top(), stroke_color=color or S.EMPHASIS, stroke_width=width,
                        stroke_opacity=min(1.0, S.LINE_MIN_OPACITY + float(w))))
     return lines
 
 
-def weight_arrow(start, end, w: float, color: ManimColor = S.EMPHASIS):
+def weight_arrow(start, end, w: float, color: ManimColor | None = None):
     """An arrow whose thickness follows an attention weight in [0, 1]."""
     from manim import Arrow
 
-    return Arrow(start, end, buff=S.ARROW_BUFF, stroke_color=color,
+    return Arrow(start, end, buff=S.ARROW_BUFF, stroke_color=color or S.EMPHASIS,
                  stroke_width=S.LINE_MIN + (S.ARROW_MAX - S.LINE_MIN) * float(w),
                  max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
 
 
-def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimColor = S.TEXT,
+def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimColor | None = None,
                 width: float | None = None) -> VGroup:
     """Several lines of text, left-aligned, scaled down to a width if given."""
     g = VGroup(*(label(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT, buff=S.LINE_GAP)
@@ -330,14 +332,14 @@ def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimCol
 _TEX_TEMPLATE = None
 
 
-def tex(*parts: str, color: ManimColor = S.TEXT, scale: float = S.MATH_SCALE):
+def tex(*parts: str, color: ManimColor | None = None, scale: float = S.MATH_SCALE):
     """MathTex in the lesson's template (no CJK inside: Chinese goes in `label`)."""
     global _TEX_TEMPLATE
     from manim import MathTex, TexTemplate
 
     if _TEX_TEMPLATE is None:
         _TEX_TEMPLATE = TexTemplate(documentclass=S.TEX_DOCUMENTCLASS, preamble=S.TEX_PREAMBLE)
-    return _light(MathTex(*parts, color=color, tex_template=_TEX_TEMPLATE).scale(scale))
+    return _light(MathTex(*parts, color=color or S.TEXT, tex_template=_TEX_TEMPLATE).scale(scale))
 
 
 def attention_formula():
@@ -395,7 +397,7 @@ def cell_width_for(names: Sequence[str], size: float = S.LABEL_SIZE, minimum: fl
     return max(minimum, widest + S.GAP / 2)
 
 
-def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor = S.TEXT) -> VGroup:
+def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
     """One line of text with formulas in it: "除以 $\\sqrt{d_k}$ = 2" -> label, math, label.
 
     Text between `$` signs goes to `math` (never put Chinese there), the rest to `label`; the math is

@@ -1,4 +1,4 @@
-"""What a scene renders: lesson, context, mode and language.
+"""What a scene renders: lesson, context, mode, language and theme.
 
 The pipeline hands a scene its Settings (and the parsed lesson) directly. The ATTENTION_* variables are
 the interface for plain `manim render scenes/<id>.py <Class>`: unset ones take the defaults, so every
@@ -11,11 +11,14 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from .style import DEFAULT_THEME
+
 ENV = {
     "lesson": "ATTENTION_LESSON",
     "context": "ATTENTION_CONTEXT",
     "mode": "ATTENTION_MODE",
     "lang": "ATTENTION_LANG",
+    "theme": "ATTENTION_THEME",
 }
 
 
@@ -25,11 +28,13 @@ class Settings:
     context: str | None = None  # None = the lesson's first context
     mode: str = "scaled"
     lang: str = "zh"
+    theme: str = DEFAULT_THEME  # a name of style.THEMES
 
     @classmethod
     def from_env(cls) -> "Settings":
         get = lambda k: os.environ.get(ENV[k]) or None  # noqa: E731
-        return cls(get("lesson"), get("context"), get("mode") or "scaled", get("lang") or "zh")
+        return cls(get("lesson"), get("context"), get("mode") or "scaled", get("lang") or "zh",
+                   get("theme") or DEFAULT_THEME)
 
     def to_env(self) -> dict[str, str]:
         return {ENV[k]: str(v) for k, v in self.__dict__.items() if v is not None}

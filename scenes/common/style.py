@@ -1,12 +1,28 @@
 """The visual constants every scene shares, in one place: palette, type, spacing, the shared mobjects'
 sizes, timing. A constant only one scene uses sits at the top of that scene's file.
 
-The palette is the Okabe–Ito set (distinguishable with the common colour-vision deficiencies; checked by
-tests/test_palette.py with a CVD simulation) and viridis for heat. Q, K and V keep their colour for the
-whole lesson.
+The palette is a theme: one named set of colours (`THEMES`: dark, the default for videos and decks, and
+light, for bright rooms and paper) for the background, text, muted text, grid lines, cells, the Q/K/V
+roles, embeddings, emphasis, highlight, mistakes and the heat ramp. Scenes name a colour only through
+this module (`S.TEXT`, `S.Q_COLOR`, `S.heat_color(w)`): each name reads the active theme, set by the
+scene as it starts (`use_theme`), so it must be read while drawing, never at import (a default
+argument, a module constant). Whoever colours outside a scene (handout, contact sheet, explorer) names
+the theme: `THEMES["light"].q`.
+
+Both themes keep the rules tests/test_palette.py checks: every text colour at least 4.5:1 against the
+background and the cells (WCAG AA), grid lines 3:1; the six role colours at least 12 apart (CAM02-UCS
+ΔE) for normal vision and simulated deuteranopia, protanopia and tritanopia; Q, K and V at least 10 apart
+in lightness (L*, and the L* of the grey a naive printer driver makes, 0.299 R + 0.587 G + 0.114 B), so
+they stay apart printed in grey; a heat ramp whose lightness moves away from the background as the weight
+grows, for every viewer; black or white text on any heat colour at 4.5:1 (text_on). Dark is the
+Okabe–Ito set, lightened where it failed (Q, emphasis, wrong, grid), with viridis for heat; light was
+searched under the same rules (docs/palette.md), with ColorBrewer's YlGnBu for heat. Q, K and V keep
+their colour for the whole lesson.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,37 +47,111 @@ class Color(str):
 
 
 # -- palette ------------------------------------------------------------------------------------
-BACKGROUND = Color("#111318")
-TEXT = Color("#EDEDED")
-DIM = Color("#9AA0A8")
-GRID = Color("#4A4F59")
-CELL_FILL = Color("#1D2129")
+@dataclass(frozen=True)
+class Theme:
+    """One named set of colours: every colour a scene, the handout, the contact sheet or the explorer
+    uses."""
 
-Q_COLOR = Color("#56B4E9")  # sky blue: what a token looks for
-K_COLOR = Color("#E69F00")  # orange: what a token offers to be matched
-V_COLOR = Color("#009E73")  # bluish green: what a token gives when attended to
-X_COLOR = Color("#C8C8C8")  # embeddings: neutral
-EMPHASIS = Color("#9B59D0")  # purple: main targets, the focus (darker than Q for deuteranopes)
-HIGHLIGHT = Color("#F0E442")  # yellow: "look here", the right way
-WRONG = Color("#D55E00")  # vermillion: a mistake
+    name: str
+    background: Color
+    text: Color
+    dim: Color  # secondary text: labels of rows and columns, the sentence
+    grid: Color  # cell borders, baselines
+    cell: Color  # a number cell's fill
+    q: Color  # what a token looks for
+    k: Color  # what a token offers to be matched
+    v: Color  # what a token gives when attended to
+    x: Color  # embeddings: neutral
+    emphasis: Color  # main targets, the focus
+    highlight: Color  # "look here", the right way
+    wrong: Color  # a mistake
+    heat: tuple[Color, ...]  # stops from weight 0 to weight 1
 
 
-# viridis stops: perceptually uniform and colour-blind safe, dark (low weight) to bright (high)
-HEAT_STOPS = [Color(c) for c in ("#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725")]
+DARK = Theme(
+    "dark", background=Color("#111318"), text=Color("#EDEDED"), dim=Color("#9AA0A8"), grid=Color("#686D77"),
+    cell=Color("#1D2129"),
+    q=Color("#87D6FC"),  # sky blue, lighter than Okabe–Ito's #56B4E9: apart from K in grey
+    k=Color("#E69F00"),  # orange
+    v=Color("#009E73"),  # bluish green
+    x=Color("#C8C8C8"),
+    emphasis=Color("#A970DB"),  # purple (darker than Q for deuteranopes), 4.6:1 on a cell
+    highlight=Color("#F0E442"),  # yellow
+    wrong=Color("#DB6624"),  # vermillion, 4.6:1 on a cell
+    # viridis: perceptually uniform and colour-blind safe, dark (low weight) to bright (high)
+    heat=tuple(Color(c) for c in ("#440154", "#3B528B", "#21918C", "#5EC962", "#FDE725")),
+)
+LIGHT = Theme(
+    "light", background=Color("#FFFFFF"), text=Color("#1A1C20"), dim=Color("#5F656E"), grid=Color("#878C94"),
+    cell=Color("#FFFFFF"),  # white cells: text at full contrast, no tint to print
+    q=Color("#0A1E9C"),  # deep blue
+    k=Color("#AA6509"),  # ochre orange
+    v=Color("#046740"),  # green
+    x=Color("#474747"),
+    emphasis=Color("#7428E0"),  # violet
+    highlight=Color("#D01F86"),  # magenta: a highlighter pen (no yellow reads as text on white)
+    wrong=Color("#920B12"),  # dark red
+    # ColorBrewer YlGnBu (print-friendly, colour-blind safe), pale (low weight) to blue (high); it stops
+    # at #225EA8: its darker stops are Q's deep blue
+    heat=tuple(Color(c) for c in ("#EDF8B1", "#C7E9B4", "#7FCDBB", "#41B6C4", "#1D91C0", "#225EA8")),
+)
+THEMES = {t.name: t for t in (DARK, LIGHT)}
+DEFAULT_THEME = DARK.name  # videos and decks; the handout's default is light
+INKS = (Color("#000000"), Color("#FFFFFF"))  # text on a heat colour: whichever reads better
+# the module's colour names, each a field of the active theme (module __getattr__ below)
+PALETTE = {"BACKGROUND": "background", "TEXT": "text", "DIM": "dim", "GRID": "grid", "CELL_FILL": "cell",
+           "Q_COLOR": "q", "K_COLOR": "k", "V_COLOR": "v", "X_COLOR": "x", "EMPHASIS": "emphasis",
+           "HIGHLIGHT": "highlight", "WRONG": "wrong", "HEAT_STOPS": "heat"}
+_active = DARK
 
 
-def heat_color(value: float, low: float = 0.0, high: float = 1.0) -> Color:
-    """The one number-to-colour function: value in [low, high] along viridis."""
+def use_theme(name: str) -> Theme:
+    """Make `name` the theme the palette's names read (a scene does this as it starts); returns it."""
+    global _active
+    if name not in THEMES:
+        raise ValueError(f"unknown theme {name!r}; the themes are: {', '.join(THEMES)}")
+    _active = THEMES[name]
+    return _active
+
+
+def theme(name: str | None = None) -> Theme:
+    """The theme called `name`, or the active one."""
+    return _active if name is None else THEMES[name]
+
+
+def __getattr__(name: str):
+    """S.TEXT, S.Q_COLOR, ...: the active theme's colour (PEP 562: asked for names not defined here)."""
+    if name in PALETTE:
+        return getattr(_active, PALETTE[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def luminance(color) -> float:
+    """WCAG 2 relative luminance of an sRGB colour."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in Color(color).to_rgb()]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a, b) -> float:
+    """WCAG 2 contrast ratio of two colours, 1 to 21."""
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def heat_color(value: float, low: float = 0.0, high: float = 1.0, theme: Theme | None = None) -> Color:
+    """The one number-to-colour function: value in [low, high] along the theme's heat ramp."""
+    stops = (theme or _active).heat
     t = 0.0 if high == low else float(np.clip((value - low) / (high - low), 0.0, 1.0))
-    pos = t * (len(HEAT_STOPS) - 1)
-    i = min(int(pos), len(HEAT_STOPS) - 2)
-    return HEAT_STOPS[i].interpolate(HEAT_STOPS[i + 1], pos - i)
+    pos = t * (len(stops) - 1)
+    i = min(int(pos), len(stops) - 2)
+    return stops[i].interpolate(stops[i + 1], pos - i)
 
 
 def text_on(fill) -> Color:
-    """Dark or light text, whichever reads on the given fill (a colour of this module or manim's)."""
-    r, g, b = Color(fill if isinstance(fill, str) else fill.to_hex()[:7]).to_rgb()
-    return Color("#111111") if 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5 else TEXT
+    """Black or white text, whichever has the higher contrast on the fill (a colour of this module or
+    manim's): at least 4.58:1 on any colour."""
+    c = Color(fill if isinstance(fill, str) else fill.to_hex()[:7])
+    return max(INKS, key=lambda ink: contrast(ink, c))
 
 
 # -- type ---------------------------------------------------------------------------------------

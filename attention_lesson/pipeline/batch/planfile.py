@@ -1,5 +1,5 @@
-"""The plan file: a TOML list of lessons, contexts, modes, languages, qualities, formats, scenes and
-products, read and checked before anything starts. Their combinations are the variants, each rendered
+"""The plan file: a TOML list of lessons, contexts, modes, languages, themes, qualities, formats, scenes
+and products, read and checked before anything starts. Their combinations are the variants, each rendered
 into its own folder under `out`, named as `render` names it."""
 
 from __future__ import annotations
@@ -11,14 +11,16 @@ from pathlib import Path
 
 from attention_core import LANGS, MODES, Lesson, LessonError, parse
 from attention_core.lesson import packaged_lessons, resolve
+from scenes.common.style import DEFAULT_THEME, THEMES
 from scenes.registry import SceneInfo
 
 from ..plan import FORMATS, MEDIA, QUALITIES, RenderOptions
 
 DEFAULT_OUT = MEDIA / "batch"
-PLAN_LISTS = ("lessons", "contexts", "modes", "langs", "qualities", "formats", "scenes", "products")
+PLAN_LISTS = ("lessons", "contexts", "modes", "langs", "themes", "qualities", "formats", "scenes", "products")
 PLAN_PATHS = ("out", "shared")
 SCENES = "scenes"  # the product that is the scene videos themselves
+HANDOUT = "handout"
 
 
 class PlanError(ValueError):
@@ -31,7 +33,7 @@ class Variant:
     lesson_file: Path
     options: RenderOptions  # the videos' options (format is the variant's)
     out_dir: Path
-    name: str  # its folder under the plan's out: <lesson>/<context>-<mode>-<lang>-<res><fps>[-<format>]
+    name: str  # its folder under the plan's out: <lesson>/<context>-<mode>-<lang>-<res><fps>[-light][-<format>]
 
 
 @dataclass
@@ -129,8 +131,9 @@ def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]
             if ctx not in les.contexts:
                 notes.append(f"{file.stem} has no context {ctx!r}: skipped")
                 continue
-            for mode, lang, quality in itertools.product(lists["modes"], lists["langs"], lists["qualities"]):
-                options = RenderOptions(str(file), ctx, mode, lang, quality, None, fmt)
+            for mode, lang, theme, quality in itertools.product(lists["modes"], lists["langs"], lists["themes"],
+                                                                lists["qualities"]):
+                options = RenderOptions(str(file), ctx, mode, lang, quality, None, fmt, theme=theme)
                 folder = options.folder_name() + (f"-{fmt}" if suffix else "")
                 variants.append(Variant(les, file, options, out / folder, folder))
     return variants, notes
@@ -149,10 +152,20 @@ def _video_notes(path: Path, names: list[str], products: dict, variants: list[Va
     return []
 
 
+def _theme_notes(names: list[str], variants: list[Variant]) -> list[str]:
+    """A handout made in the dark theme prints its frames dark: say so (the handout command's default is
+    light)."""
+    if HANDOUT in names and any(v.options.theme == DEFAULT_THEME for v in variants):
+        return [f'a handout of a {DEFAULT_THEME} variant has {DEFAULT_THEME} frames (much ink); '
+                f'themes = ["light"] makes the printable one']
+    return []
+
+
 def _lists(path: Path, data: dict, scenes: list[SceneInfo], products: dict) -> dict:
     lists = {
         "modes": _choices(path, data, "modes", MODES, "mode", ["scaled"]),
         "langs": _choices(path, data, "langs", LANGS, "language", [LANGS[0]]),
+        "themes": _choices(path, data, "themes", list(THEMES), "theme", [DEFAULT_THEME]),
         "qualities": _choices(path, data, "qualities", list(QUALITIES), "quality", ["low"]),
         "formats": _choices(path, data, "formats", FORMATS, "format", ["mp4"]),
         "scenes": _choices(path, data, "scenes", [s.id for s in scenes], "scene", None),
@@ -177,6 +190,6 @@ def read_plan(path: Path, scenes: list[SceneInfo], products: dict) -> BatchPlan:
     loaded = _load_lessons(path, lists["lessons"])
     _check_contexts(path, lists["contexts"], loaded)
     variants, notes = _variants(loaded, lists, out)
-    notes += _video_notes(path, lists["products"], products, variants)
+    notes += _video_notes(path, lists["products"], products, variants) + _theme_notes(lists["products"], variants)
     chosen = [s for s in scenes if lists["scenes"] is None or s.id in lists["scenes"]]  # in lesson order
     return BatchPlan(path, variants, chosen, lists["products"], out, shared, list(dict.fromkeys(notes)))
