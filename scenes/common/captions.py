@@ -1,18 +1,119 @@
 """Subtitle cues: a narration line cut into cues of at most two lines, each line about as long as a
 subtitle line may be (42 characters in English, 16 in Chinese, where a Latin letter or digit counts
-half), never inside a word or a number. No manim import."""
+half), and timed so that a viewer can read them. No manim import.
+
+Where a line may break: never inside a bracketed vector, a number with its sign and decimals, a Latin
+word or formula (O(n²d), √dₖ); never before punctuation nor after an opening bracket, never beside an
+`=` or an arrow; in Chinese only between words as jieba (dictionary-based) cuts them, never inside one
+of `TERMS`; in English never inside a run of Chinese characters (a token's name). Of the places left,
+the fewest cues that fit are chosen (or up to two more where that spares awkward breaks), then the
+breaks that cost least: after a sentence, a clause, a comma, then anywhere else; dearer before a
+Chinese particle (的, 了...) or beside a one-character word, or after an English article or
+preposition; cues and their lines of about even length.
+
+Timing (`timed`): the cues share their spoken span (the voice's, or the whole step's) in proportion to
+their length, as a voice reads at an even pace; no cue is shown for less than `MIN_CUE` or read
+faster than `CUE_CHARS_PER_SECOND` (the Netflix timed-text guidelines' figures): where the span is too
+short for that, the cues run on past its end, then start before its start, within the step.
+`least_step` is how long a step must last for that (the scene waits for it). See docs/subtitles.md.
+"""
 
 from __future__ import annotations
 
+import logging
+import math
 import re
+import threading
+from functools import lru_cache
+
+from . import style as S
 
 LINE_WIDTH = {"zh": 16.0, "en": 42.0}  # per subtitle line, in full-width characters for zh
 LINES_PER_CUE = 2
-# a unit never split: a bracketed vector; a Latin word or number with its sign, decimals and percent; one CJK character;
-# a run of spaces; any other character
-_UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?|[\[(]?[+\-−]?[A-Za-z0-9_.%·√ₖᵀ'’/=×→-]+[\]),.;:!?]?|\s+|.")
+MIN_CUE = 5 / 6  # seconds: the shortest a cue is shown
+CUE_CHARS_PER_SECOND = {"zh": 9.0, "en": 20.0}  # the fastest a cue is read (every character but line breaks)
+_SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this much longer than it needs
+
+# a piece never split: a bracketed vector; a Latin word, number or formula with its sign, decimals and
+# percent; a run of spaces; any other character
+_UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?"
+                   r"|[\[(]?[+\-−]?[A-Za-z0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
-_BREAK_AFTER = set("，。；：！？、,.;:!?)")
+_SENTENCE, _CLAUSE, _COMMA = set("。！？.!?"), set("；：;:"), set("，、,")
+_NO_START = set("，。；：！？、,.;:!?)]）」』”’'…%")  # never begins a line
+_NO_END = set("([（「『“‘")  # never ends one
+_INFIX = set("=→")  # never at a line's end or start
+_PARTICLES = set("的了着地得吗呢吧")  # a Chinese line should not begin with one
+_EN_BEFORE = {"and", "or", "but", "so", "while", "because", "of", "to", "in", "on", "at", "by", "for",
+              "with", "from", "into", "over", "than", "that", "which", "where", "when"}  # good to break before
+_EN_GLUE = {"a", "an", "the", "its", "their", "each", "every", "no", "not", "is", "are"} | _EN_BEFORE - {
+    "so", "while", "because", "that", "which", "where", "when"}  # bad to break after
+# the lesson's words that jieba's dictionary lacks or cuts wrong (雅|可比, 两|两, 等|变, 原点|积): kept whole
+TERMS = ("雅可比", "两两", "等变", "点积")
+_BALANCE = 4.0  # the weight of cues of uneven length against a break's cost
+_LINE_BALANCE = 1.5  # of a cue's two lines of uneven length; and a line under a quarter of the width:
+_SHORT_LINE = 1.5
+_PER_CUE = 1.0  # what one more cue costs
+
+
+# -- where a line may break ------------------------------------------------------------------------
+
+_LOCK = threading.Lock()
+_TOKENIZER = None
+
+
+def segmenter():
+    """jieba's tokenizer with its default dictionary, read once per process on first use (about half a
+    second) from the file in the package. jieba's own `initialize` would log to stderr and read or
+    write a cache file in the temp folder, which it trusts without checking for the default
+    dictionary; this neither logs nor touches a file but the package's."""
+    global _TOKENIZER
+    with _LOCK:
+        if _TOKENIZER is None:
+            import jieba
+
+            logging.getLogger("jieba").setLevel(logging.WARNING)
+            tokenizer = jieba.Tokenizer()
+            tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(tokenizer.get_dict_file())
+            tokenizer.initialized = True
+            _TOKENIZER = tokenizer
+    return _TOKENIZER
+
+
+def words(text: str) -> list[str]:
+    """The text as jieba's words (spaces and punctuation are words of their own)."""
+    return list(segmenter().cut(text))
+
+
+def _word_cuts(text: str) -> set[int]:
+    """Offsets between two of jieba's words, none inside one of TERMS."""
+    cuts, at = set(), 0
+    for w in words(text):
+        at += len(w)
+        cuts.add(at)
+    for term in TERMS:
+        for m in re.finditer(re.escape(term), text):
+            cuts -= set(range(m.start() + 1, m.end()))
+    return cuts
+
+
+def _may_break(text: str, at: int) -> bool:
+    before, after = text[:at].rstrip(), text[at:]
+    if not before or after[:1].isspace():  # spaces stay with the piece before them
+        return False
+    nxt = after.lstrip()[:1]
+    return not (before[-1] in _NO_END or before[-1] in _INFIX or nxt in _NO_START or nxt in _INFIX)
+
+
+def pieces(text: str, lang: str) -> list[str]:
+    """The text cut where a line may break (each piece keeps the spaces after it)."""
+    cuts = {m.start() for m in _UNIT.finditer(text)}
+    if lang == "zh" and _CJK.search(text):
+        cuts &= _word_cuts(text)
+    elif _CJK.search(text):  # Chinese in another language's line is a name (a token): kept whole
+        cuts = {c for c in cuts if not (_CJK.match(text[c - 1]) and _CJK.match(text[c]))}
+    bounds = [0, *sorted(c for c in cuts if 0 < c < len(text) and _may_break(text, c)), len(text)]
+    return [text[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
 def _width(s: str, lang: str) -> float:
@@ -21,68 +122,177 @@ def _width(s: str, lang: str) -> float:
     return sum(1.0 if _CJK.match(c) else 0.5 for c in s)
 
 
-def _units(text: str) -> list[str]:
+def _cost(ps: list[str], k: int, lang: str) -> float:
+    """What breaking a line between ps[k - 1] and ps[k] costs."""
+    last, first = ps[k - 1].rstrip()[-1], ps[k].lstrip()[:1]
+    if last in _SENTENCE:
+        return 0.0
+    if last in _CLAUSE | _COMMA:
+        return 0.3 if last in _CLAUSE else 0.5
+    if lang == "zh":  # dearer before a particle, or beside a one-character word (维 of 金融维, 中 of 句中)
+        single = any(len(p.strip()) == 1 and _CJK.match(p.strip()) for p in ps[k - 1:k + 1])
+        return 2.5 if first in _PARTICLES else 1.8 if single else 1.0
+    before, after = ps[k - 1].strip().lower(), ps[k].strip().lower().rstrip(",.;:")
+    return 2.5 if before in _EN_GLUE else 0.7 if after in _EN_BEFORE else 1.0
+
+
+# -- lines and cues ---------------------------------------------------------------------------------
+
+class _Layout:
+    """The pieces of one line of narration laid out as cues of lines (a dynamic programme)."""
+
+    def __init__(self, ps: list[str], lang: str):
+        self.ps, self.lang, self.n = ps, lang, len(ps)
+        self.limit = LINE_WIDTH.get(lang, LINE_WIDTH["en"])
+        self._lines, self.breaks = {}, [0.0] + [_cost(ps, k, lang) for k in range(1, len(ps))]
+        self._sums, self._trail = [0.0], [_width(p, lang) - _width(p.rstrip(), lang) for p in ps]
+        for p in ps:
+            self._sums.append(self._sums[-1] + _width(p, lang))
+
+    def width(self, i: int, j: int) -> float:
+        """Of pieces i..j on a line (without the spaces after the last)."""
+        return self._sums[j] - self._sums[i] - self._trail[j - 1] if j > i else 0.0
+
+    def fits(self, i: int, j: int) -> bool:  # one line: within the limit, or one piece that cannot break
+        return j - i == 1 or self.width(i, j) <= self.limit
+
+    def lines(self, i: int, j: int) -> tuple[float, int | None]:
+        """(cost, where its second line starts or None) of pieces i..j as one cue; cost inf: no fit."""
+        if (i, j) not in self._lines:
+            best = (0.0, None) if self.fits(i, j) else (math.inf, None)
+            for k in range(i + 1, j) if best[0] else ():
+                if self.fits(i, k) and self.fits(k, j):
+                    a, b = self.width(i, k), self.width(k, j)
+                    uneven = _LINE_BALANCE * ((a - b) / self.limit) ** 2
+                    short = _SHORT_LINE if min(a, b) < self.limit / 4 else 0.0
+                    best = min(best, (uneven + short + self.breaks[k], k))
+            self._lines[i, j] = best
+        return self._lines[i, j]
+
+    def layers(self, extra: int = 2) -> list[dict[int, tuple[float, int]]]:
+        """best[m][j] = (cost, where the last cue starts) of pieces 0..j in m + 1 cues, up to `extra`
+        more cues than the fewest that fit. A cue's cost: its lines', the break before it and its width
+        squared (for a given count of cues, the least sum of squares is the most even)."""
+        best: list[dict[int, tuple[float, int]]] = [{}]
+        for j in range(1, self.n + 1):
+            if self.lines(0, j)[0] < math.inf:
+                best[0][j] = (self._cue_cost(0, j), 0)
+        while len(best) <= self.n and (self.n not in best[-1] or len(best) < self._fewest(best) + extra):
+            prev, layer = best[-1], {}
+            for j in range(1, self.n + 1):
+                options = []
+                for i in range(j - 1, 0, -1):  # the last cue: pieces i..j, as long as two lines hold
+                    if j - i > 2 and self.width(i, j) > LINES_PER_CUE * self.limit:
+                        break
+                    if i in prev and self.lines(i, j)[0] < math.inf:
+                        options.append((prev[i][0] + self._cue_cost(i, j), i))
+                if options:
+                    layer[j] = min(options)
+            best.append(layer)
+        return best
+
+    def _fewest(self, best) -> int:
+        return next((m + 1 for m, layer in enumerate(best) if self.n in layer), self.n + 1)
+
+    def _cue_cost(self, i: int, j: int) -> float:
+        square = (self.width(i, j) / (LINES_PER_CUE * self.limit)) ** 2
+        return self.lines(i, j)[0] + _BALANCE * square + 2 * self.breaks[i]
+
+    def text(self, i: int, j: int) -> str:
+        return "".join(self.ps[i:j]).strip()
+
+
+@lru_cache(maxsize=4096)
+def _laid_out(text: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    """The text as cues, each a tuple of its lines: the fewest cues that fit, then the least cost."""
+    layout = _Layout(pieces(text.strip(), lang), lang)
+    n = len(layout.ps)
+    if not n:
+        return ((text,),)
+    best = layout.layers()
+    total = (layout.width(0, n) / (LINES_PER_CUE * layout.limit)) ** 2
+    # the fewest cues that fit, or up to two more where that spares enough awkward breaks
+    _, m = min((layer[n][0] - _BALANCE * total / (m + 1) + _PER_CUE * m, m)
+               for m, layer in enumerate(best) if n in layer)
+    starts = []
+    for layer in reversed(best[:m + 1]):
+        starts.insert(0, layer[starts[0] if starts else n][1])
     out = []
-    for m in _UNIT.finditer(text):
-        out.append(m.group())
-    return out
+    for i, j in zip(starts, starts[1:] + [n]):
+        k = layout.lines(i, j)[1]
+        out.append((layout.text(i, j),) if k is None else (layout.text(i, k), layout.text(k, j)))
+    return tuple(out)
 
 
 def lines(text: str, lang: str) -> list[str]:
-    """The text wrapped into as few subtitle lines as fit, of about even length, broken only between
-    units, never before punctuation, and after punctuation where there is some late in the line."""
-    limit = LINE_WIDTH.get(lang, LINE_WIDTH["en"])
-    units = _units(text.strip())
-    total = _width("".join(units), lang)
-    target = min(limit, total / max(1, -(-total // limit)) * 1.1)  # even lines, as few as fit
-    result, line = [], []
-    for i, u in enumerate(units):
-        if line and "".join(line).strip() and u[0] not in _BREAK_AFTER \
-                and _width("".join(line) + u.rstrip(), lang) > target \
-                and not _pause_within(line, units[i:], lang, limit):
-            cut = _last_break(line, lang, target)
-            result.append("".join(line[:cut]).strip())
-            line = line[cut:]
-        line.append(u)
-    if "".join(line).strip():
-        result.append("".join(line).strip())
-    return [r for r in result if r]
-
-
-def _pause_within(line: list[str], rest: list[str], lang: str, limit: float, reach: int = 3) -> bool:
-    """Whether punctuation comes within `reach` units and the line still fits the limit with it: then
-    the line runs on to it rather than breaking a word or phrase just before a pause."""
-    for k, u in enumerate(rest[:reach], start=1):
-        if u[-1] in _BREAK_AFTER:
-            return _width("".join(line + rest[:k]).rstrip(), lang) <= limit
-    return False
-
-
-def _last_break(line: list[str], lang: str, limit: float) -> int:
-    """How many of a full line's units to keep: up to its last punctuation in its second half, else
-    up to its last space in its last third, else all."""
-    for share, ends in ((1 / 2, _BREAK_AFTER), (2 / 3, {" "})):
-        for k in range(len(line) - 1, 0, -1):
-            if _width("".join(line[:k]), lang) < limit * share:
-                break
-            if line[k - 1][-1] in ends:
-                return k
-    return len(line)
+    """The text's subtitle lines, cue after cue."""
+    return [line for cue in _laid_out(text, lang) for line in cue]
 
 
 def cues(text: str, lang: str) -> list[str]:
     """The text as subtitle cues of at most LINES_PER_CUE lines each (lines joined by a newline)."""
-    ls = lines(text, lang)
-    return ["\n".join(ls[i:i + LINES_PER_CUE]) for i in range(0, len(ls), LINES_PER_CUE)] or [text]
+    return ["\n".join(cue) for cue in _laid_out(text, lang)]
 
 
-def timed(text: str, lang: str, start: float, end: float) -> list[tuple[str, float, float]]:
-    """Cues spread over [start, end] in proportion to their length (a voice reads at an even pace)."""
+# -- timing -----------------------------------------------------------------------------------------
+
+def reading_time(cue: str, lang: str) -> float:
+    """The least a cue may be shown: MIN_CUE, or its characters at CUE_CHARS_PER_SECOND."""
+    cps = CUE_CHARS_PER_SECOND.get(lang, CUE_CHARS_PER_SECOND["en"])
+    return max(MIN_CUE, len(cue.replace("\n", "")) / cps)
+
+
+def least_time(text: str, lang: str) -> float:
+    """The least time the text's cues need together, as `timed` plans them."""
+    return sum(reading_time(c, lang) + _SLACK for c in cues(text, lang))
+
+
+def least_step(text: str, lang: str, voice: float | None = None, frame: float = 0.0) -> float:
+    """How long a step with this line (and a voice this long) lasts at the least: MIN_BEAT, its
+    narration pace, its cues' reading time (plus `frame`, as the scene waits whole frames), and
+    VOICE_LEAD + its voice + VOICE_TAIL."""
+    need = max(S.MIN_BEAT, len(text) / S.READ_CHARS_PER_SECOND[lang], least_time(text, lang) + frame)
+    return max(need, S.VOICE_LEAD + voice + S.VOICE_TAIL) if voice is not None else need
+
+
+def spoken(start: float, end: float, voice: float | None) -> tuple[float, float]:
+    """The span of a step [start, end] its cues follow: its voice's, from VOICE_LEAD in, or all of it."""
+    return (start + S.VOICE_LEAD, start + S.VOICE_LEAD + voice) if voice else (start, end)
+
+
+def timed(text: str, lang: str, start: float, end: float,
+          within: tuple[float, float] | None = None) -> list[tuple[str, float, float]]:
+    """The cues over [start, end] in proportion to their length (a voice reads at an even pace), one
+    after the other, in whole milliseconds; each given at least its `reading_time`, the span run on past
+    its end and then before its start as far as `within` (the step; default: the span itself) allows.
+    Where even that is too short, the cues share what there is in proportion to their reading times."""
     cs = cues(text, lang)
-    weights = [max(_width(c.replace("\n", ""), lang), 1.0) for c in cs]
-    total, t, out = sum(weights), start, []
-    for c, w in zip(cs, weights):
-        d = (end - start) * w / total
-        out.append((c, t, t + d))
-        t += d
-    return out
+    need = [reading_time(c, lang) + _SLACK for c in cs]
+    lo, hi = within or (start, end)
+    lo, hi = math.ceil(lo * 1000 - 1e-6) / 1000, math.floor(hi * 1000 + 1e-6) / 1000
+    a, b = max(lo, start), min(hi, end)
+    if b - a < sum(need):
+        b = min(hi, a + sum(need))
+        a = max(lo, b - sum(need))
+    durations = _spread([max(_width(c.replace("\n", ""), lang), 1.0) for c in cs], need, b - a)
+    bounds = [a]
+    for d in durations[:-1]:
+        bounds.append(bounds[-1] + d)
+    bounds = [round(t, 3) for t in bounds] + [round(b, 3)]
+    return [(c, s, e) for c, s, e in zip(cs, bounds, bounds[1:])]
+
+
+def _spread(weights: list[float], least: list[float], span: float) -> list[float]:
+    """Durations summing to `span` in proportion to `weights`, none shorter than its `least`: those that
+    would be get their least, the others share the rest in proportion. Where the least do not fit,
+    in proportion to them."""
+    if sum(least) >= span:
+        return [span * x / sum(least) for x in least]
+    fixed: set[int] = set()
+    while True:
+        free = [i for i in range(len(weights)) if i not in fixed]
+        scale = (span - sum(least[i] for i in fixed)) / sum(weights[i] for i in free)
+        short = {i for i in free if weights[i] * scale < least[i]}
+        if not short:
+            return [least[i] if i in fixed else weights[i] * scale for i in range(len(weights))]
+        fixed |= short
