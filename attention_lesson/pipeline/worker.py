@@ -171,7 +171,7 @@ def tune_malloc() -> bool:
 
 def _settings(job: Job) -> Settings:
     o = job.options
-    return Settings(o.lesson, o.context, o.mode, o.lang)
+    return Settings(o.lesson, o.context, o.mode, o.lang, o.theme)
 
 
 def _voice(job: Job, media_dir: Path) -> Voice | None:
@@ -250,8 +250,8 @@ def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_beat, on_frame=None
 
 def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
     """Only the steps: their lines and how long they last, nothing drawn."""
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, skip_animations=True)
-    scene.renderer.update_frame = lambda *args, **kwargs: None  # nothing looks at a frame
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat)  # not skipped: manim's clock
+    scene.renderer.update_frame = lambda *args, **kwargs: None  # then moves by whole frames, as in a video
     scene.render()
     return {job.main_file(): _steps(job, scene, tmp)}, None
 
