@@ -85,6 +85,7 @@ def assert_manifest_true(folder: Path, lesson_file, context, lang, scenes=(BLINK
     ({"lessons": ["default"], "contexts": ["lake"]}, "'lake' is in none of the lessons (default: river, savings"),
     ({"lessons": ["default"], "modes": ["cosine"]}, "unknown mode 'cosine'"),
     ({"lessons": ["default"], "langs": ["fr"]}, "unknown language 'fr'"),
+    ({"lessons": ["default"], "themes": ["sepia"]}, "themes: unknown theme 'sepia'; choose from: dark, light"),
     ({"lessons": ["missing.toml"]}, "'missing.toml' is neither a lesson file"),
     ({"lessons": ["default"], "products": ["video"]}, "unknown product 'video'"),
     ({"lessons": ["default"], "qualitys": ["low"]}, "unknown key 'qualitys'"),
@@ -107,6 +108,21 @@ def test_handout_and_sheet_are_planned_from_their_own_jobs(fixtures):
     assert "would render blink@frames" in out and "would build  handout" in out, out
     assert "would render blink@poster" in out and "would build  sheet" in out, out
     assert "4 to do in 4 tasks (0 shared between variants), 0 up to date, 1 variants" in out, out
+
+
+def test_themes_are_variants_of_their_own(fixtures):
+    """Each theme is a variant in its own folder (the light one's name ends in -light); a handout of a
+    dark variant is noted (its frames print dark), none of a light one."""
+    plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"], themes=["dark", "light"],
+                      products=["scenes", "handout"], out="o")
+    out = cli("batch", str(plan), "--dry-run")
+    for folder in ("o/default/river-scaled-zh-480p15", "o/default/river-scaled-zh-480p15-light"):
+        assert f"\n{folder}\n" in "\n" + out, out
+    assert out.count("would render blink@frames") == 2 and out.count("would build  handout") == 2, out
+    assert 'note: a handout of a dark variant has dark frames (much ink); themes = ["light"]' in out, out
+    light = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"], themes=["light"],
+                       products=["handout"], out="o")
+    assert "note:" not in cli("batch", str(light), "--dry-run")
 
 
 def test_the_explorer_is_planned_from_no_scene(fixtures):

@@ -1,8 +1,11 @@
-"""The handout read back as its readers get it: the PDF's text and images (pypdf), the HTML in chromium
-(Playwright): the focus token's numbers where the summary puts them, a frame per step, the answers
-equal to the core's, for the default lesson and for a lesson of other words and shape; the summary's
-QR code for the explorer decoded from the printed page by zbarimg (zbar-tools, as a phone reads it)."""
+"""The handout read back as its readers get it: the PDF's text and images (pypdf), its pages as printed
+(pdftoppm, in grey), the HTML in chromium (Playwright): for the whole default lesson at most 16 pages,
+each scene on one page with a frame per step, every page light (little ink), the focus token's numbers
+where the summary puts them, the answers equal to the core's; for a lesson of other words and shape in
+English, its every-step large frames in the dark theme; the summary's QR code for the explorer decoded
+from the printed page by zbarimg (zbar-tools, as a phone reads it)."""
 
+import json
 import re
 import shutil
 import subprocess
@@ -24,6 +27,8 @@ from .cli_helpers import cli
 pytestmark = pytest.mark.render
 TINY = str(Path(__file__).parent / "lessons" / "tiny.toml")
 SCENE = "softmax"  # quick to draw; its four steps are four frames
+MAX_PAGES = 16  # the default lesson's handout: a summary, a page per scene, exercises, answers
+MIN_LUMINANCE = 0.85  # every printed page's mean, 0 black to 1 white: little ink
 
 
 def pdf_pages(path: Path) -> list[str]:
@@ -62,19 +67,60 @@ def check_explorer_box(out: Path, lang: str, url: str):
     assert qr_on_first_page(out / "handout.pdf") == url
 
 
+def as_read(text: str) -> str:
+    """A pattern for `text` as pypdf reads it back: some CJK characters come out as CJK radicals that
+    NFKC leaves as they are (见 as ⻅, U+2EC5), so any radical stands for a CJK character."""
+    return "".join(f"(?:{re.escape(c)}|[\u2e80-\u2fdf])" if "\u4e00" <= c <= "\u9fff" else re.escape(c)
+                   for c in unicodedata.normalize("NFKC", text))
+
+
+def page_luminance(pdf: Path) -> list[float]:
+    """Each page's mean grey as printed in grey (pdftoppm -gray, 20 dpi), 0 black to 1 white."""
+    from PIL import Image
+
+    subprocess.run(["pdftoppm", "-r", "20", "-gray", "-png", str(pdf), str(pdf.with_name("grey"))], check=True,
+                   capture_output=True)
+    return [float(np.asarray(Image.open(p), dtype=float).mean() / 255)
+            for p in sorted(pdf.parent.glob("grey-*.png"))]
+
+
+def pdf_page_images(path: Path) -> list[int]:
+    from pypdf import PdfReader
+
+    return [len(p.images) for p in PdfReader(str(path)).pages]
+
+
 @pytest.fixture(scope="module")
 def default_zh(tmp_path_factory):
+    """The default handout of the whole default lesson (light frames, key frames), at low quality."""
     out = tmp_path_factory.mktemp("handout-zh")
     with pytest.MonkeyPatch.context() as mp:  # manim's caches (media/.cache) private to this test
         mp.chdir(out)
-        printed = cli("handout", SCENE, "--quality", "low", "--out", str(out), "-q")
+        printed = cli("handout", "--all", "--quality", "low", "--out", str(out), "-q")
     assert str(out / "handout.pdf") in printed and str(out / "handout.html") in printed
     return out
 
 
+def check_a_page_per_scene(default_zh):
+    """Summary, one page per scene (its title, and every one of its steps' frames, on it), exercises,
+    answers: at most 16 pages, every step's frame in the PDF once, every page light."""
+    from scenes.registry import available
+
+    pages, images = pdf_pages(default_zh / "handout.pdf"), pdf_page_images(default_zh / "handout.pdf")
+    scenes = list(available())
+    assert len(pages) == 1 + len(scenes) + 2 <= MAX_PAGES, len(pages)
+    for n, (info, text, found) in enumerate(zip(scenes, pages[1:], images[1:]), start=1):
+        steps = json.loads((default_zh / "frames" / f"{info.id}.json").read_text(encoding="utf-8"))["steps"]
+        assert text.startswith(f"{n + 1} / {len(pages)}"), text[:20]  # the page's number, printed
+        assert re.search(as_read(f"{n}. {info.title('zh')}"), text) and found == len(steps), (info.id, found)
+    assert images[0] == images[-1] == images[-2] == 0
+    assert sum(images) == len(list((default_zh / "frames").glob("*.png")))
+    light = page_luminance(default_zh / "handout.pdf")
+    assert len(light) == len(pages) and min(light) >= MIN_LUMINANCE, light
+
+
 def check_summary_and_frames(default_zh):
     pages = pdf_pages(default_zh / "handout.pdf")
-    assert 4 <= len(pages) <= 8, len(pages)  # summary, the scene's steps, exercises, answers
     summary = pages[0]
     assert "注意力机制" in summary and "Query" in summary
     # the four steps with bank's numbers: query, scores (raw and scaled), weights, output
@@ -82,8 +128,7 @@ def check_summary_and_frames(default_zh):
                           ("softmax", "[0.11, 0.07, 0.69, 0.14]"), ("混合", "[1.43, 0.06, 0.14, 0.00]")):
         line = next(x for x in summary.splitlines() if step in x and "[" in x)
         assert numbers in line, (step, line)
-    assert pdf_images(default_zh / "handout.pdf") == 4  # one frame per step of the scene
-    assert len(list((default_zh / "frames").glob(f"{SCENE}-*.png"))) == 4
+    assert len(list((default_zh / "frames").glob(f"{SCENE}-*.png"))) == 4  # one frame per step
 
 
 def check_answers(default_zh):
@@ -102,15 +147,19 @@ def check_answers(default_zh):
 
 
 def test_another_lesson_in_english(tmp_path, monkeypatch):
+    """Every step's frame large, in the dark theme: the frames' pages take ink (the luminance check tells
+    them from the light ones)."""
     monkeypatch.chdir(tmp_path)
     out, url = tmp_path / "h", "https://example.org/x"
-    args = ("handout", SCENE, "--lesson", TINY, "--lang", "en", "--quality", "low", "--out", str(out))
+    args = ("handout", SCENE, "--lesson", TINY, "--lang", "en", "--quality", "low", "--out", str(out),
+            "--frames", "all", "--theme", "dark")
     cli(*args, "--explorer-url", url, "-q")
     check_explorer_box(out, "en", url)
     # the address is in the handout's digest: another one makes it again, the same one does not
     assert "up to date   handout" in cli(*args, "--explorer-url", url, "--dry-run")
     assert "would build  handout" in cli(*args, "--explorer-url", "https://example.org/y", "--dry-run")
     assert "would build  handout" in cli(*args, "--dry-run")
+    assert "would build  handout" in cli(*args[:-4], "--explorer-url", url, "--dry-run")  # key frames, light
     les = load(TINY)
     att = attend(les, None)
     f = att.index(les.focus)
@@ -123,7 +172,9 @@ def test_another_lesson_in_english(tmp_path, monkeypatch):
     pages = pdf_pages(out / "handout.pdf")
     assert not re.search(r"[\u4e00-\u9fff]", "".join(pages))  # English throughout
     assert all(x.answer.split()[-1].strip("()") in pages[-1].replace("\n", " ") for x in exs)
-    assert pdf_images(out / "handout.pdf") == len(list((out / "frames").glob("*.png")))
+    assert pdf_images(out / "handout.pdf") == len(list((out / "frames").glob("*.png"))) == 4
+    ink = [lum for lum, n in zip(page_luminance(out / "handout.pdf"), pdf_page_images(out / "handout.pdf")) if n]
+    assert ink and max(ink) < MIN_LUMINANCE, ink
 
 
 def check_html_in_chromium(default_zh):
@@ -146,13 +197,14 @@ def check_html_in_chromium(default_zh):
             mathml = page.evaluate("document.querySelector('math').getBoundingClientRect().height")
         finally:
             browser.close()
-    assert problems == [] and broken == [] and count == 4
+    assert problems == [] and broken == [] and count == len(list((default_zh / "frames").glob("*.png")))
     assert mathml > 20  # the formula is laid out as MathML, not shown as raw tags
 
 
 def test_the_default_handout(default_zh):
-    """One handout, read three ways (drawn once: each check on its own would draw it again on another
+    """One handout, read four ways (drawn once: each check on its own would draw it again on another
     test worker)."""
+    check_a_page_per_scene(default_zh)
     check_summary_and_frames(default_zh)
     check_answers(default_zh)
     check_html_in_chromium(default_zh)

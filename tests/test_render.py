@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from scenes import registry
 from scenes.registry import SceneInfo
 
 from .cli_helpers import cli
+from .cue_rules import srt_cues, step_problems
 
 pytestmark = pytest.mark.render
 
@@ -180,6 +182,16 @@ def test_lesson_has_a_chapter_per_scene(two_scenes):
     assert vtt.startswith("WEBVTT") and vtt.count(" --> ") == 2
     srt = (fixtures / "l" / "lesson.srt").read_text(encoding="utf-8")
     assert srt.count(" --> ") == 4
+    # the joined cues: readable, each inside its step in lesson time, none past its chapter's end
+    cues, steps = srt_cues(srt), []
+    for sid, chapter in zip(("blink", "blink2"), chapters):
+        info = json.loads((fixtures / "l" / f"{sid}.steps.json").read_text(encoding="utf-8"))
+        at = float(chapter["start_time"])
+        steps += [SimpleNamespace(narration=s["narration"], start=at + s["start"], end=at + s["end"])
+                  for s in info["steps"]]
+        own = [c for c in cues if at <= c[1] < float(chapter["end_time"])]
+        assert len(own) == 2 and own[-1][2] <= float(chapter["end_time"]) + 1e-6, (own, chapter)
+    assert step_problems(steps, cues, "zh") == []
 
 
 def test_unknown_scene_is_usage_error(fixtures):
@@ -297,3 +309,24 @@ def test_frame_buffers_stay_in_the_heap_in_a_dask_worker():
     assert before > 0.9 * pages  # every buffer faulted in anew
     assert tuned == "True"
     assert after < 0.05 * pages  # reused from the heap
+
+
+def test_the_theme_names_the_folder_and_colours_the_frames(fixtures):
+    """The light theme renders into its own folder (-light; dark, the default, keeps its name) with its
+    background; an unknown theme is a usage error naming --theme."""
+    from PIL import Image
+
+    from scenes.common.style import DARK, LIGHT
+
+    assert str(Path("media/default/river-scaled-zh-480p15/blink.mp4")) in cli("render", "blink", "--dry-run")
+    assert str(Path("media/default/river-scaled-zh-480p15-light/blink.mp4")) in \
+        cli("render", "blink", "--theme", "light", "--dry-run")
+    for theme, colours in (("light", LIGHT), ("dark", DARK)):
+        cli("render", "blink", "--theme", theme, "--format", "png", "--out", theme, "-q")
+        corner = Image.open(fixtures / theme / "blink.png").convert("RGB").getpixel((2, 2))
+        assert "#%02X%02X%02X" % corner == colours.background, theme
+    les = load(None)
+    dark, light = (RenderOptions(les.source, "river", theme=t) for t in ("dark", "light"))
+    assert input_digest(les, BLINK, dark) != input_digest(les, BLINK, light)
+    r = CliRunner().invoke(main, ["render", "blink", "--theme", "sepia"])
+    assert r.exit_code == 2 and "'--theme'" in r.output and "Traceback" not in r.output

@@ -1,8 +1,10 @@
 """Slide decks through the CLI, with real small renders of fixture scenes: the PowerPoint deck read
-back with python-pptx, the HTML deck clicked through in a real headless chromium (Debian's, driven by
-Playwright, with every non-file request blocked: the deck must work offline), its corner link to the
-explorer in sight and clear of reveal's arrows and progress bar."""
+back with python-pptx (every slide's poster its step's last frame, decoded from the slide's own movie),
+the HTML deck clicked through in a real headless chromium (Debian's, driven by Playwright, with every
+non-file request blocked: the deck must work offline), its corner link to the explorer in sight and
+clear of reveal's arrows and progress bar; a light deck."""
 
+import io
 import json
 import re
 import subprocess
@@ -59,12 +61,43 @@ def fixtures(monkeypatch, tmp_path):
     return tmp_path
 
 
+def posters_and_frames(deck: Path, folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per slide: its movie's poster, and the first and the last frame of the movie itself (decoded
+    from the deck: what PowerPoint and LibreOffice show and play), as RGB arrays."""
+    import av
+    from pptx import Presentation
+    from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+    from pptx.shapes.picture import Movie
+
+    found = []
+    for n, slide in enumerate(Presentation(str(deck)).slides):
+        movie = next(s for s in slide.shapes if isinstance(s, Movie))
+        poster = np.asarray(Image.open(io.BytesIO(movie.poster_frame.blob)).convert("RGB"), dtype=int)
+        media = next(r.target_part for r in slide.part.rels.values() if r.reltype == RT.VIDEO)
+        (folder / f"slide-{n}.mp4").write_bytes(media.blob)
+        with av.open(str(folder / f"slide-{n}.mp4")) as clip:
+            frames = [np.asarray(f.to_image(), dtype=int) for f in clip.decode(video=0)]
+        found.append((poster, frames[0], frames[-1]))
+    return found
+
+
+def check_posters(deck: Path, folder: Path) -> list[np.ndarray]:
+    """Every slide's poster is its step's last frame, not the movie's first (which, for the first step
+    of a scene, is the empty background); returns the posters."""
+    shown = posters_and_frames(deck, folder)
+    for n, (poster, first, last) in enumerate(shown):
+        assert poster.shape == last.shape and np.abs(poster - last).max() <= 2, n
+    assert np.abs(shown[0][0] - shown[0][1]).mean() > 1  # the first slide's movie starts before its drawing
+    return [poster for poster, _, _ in shown]
+
+
 def test_pptx_a_movie_and_notes_per_step(fixtures):
     from pptx import Presentation
     from pptx.shapes.picture import Movie
 
     out = cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d", "-q")
     deck = fixtures / "d" / "deck.pptx"
+    check_posters(deck, fixtures)
     assert str(Path("d") / "deck.pptx") in out
     props = Presentation(str(deck)).core_properties  # the lesson's, no python-pptx template default
     assert props.title == "注意力机制" and props.language == "zh-CN"
@@ -187,6 +220,24 @@ def test_html_deck_clicks_through_offline(fixtures):
     assert problems == [] and offline == []
     shot = np.asarray(Image.open(fixtures / "slide.png").convert("L"), dtype=float)
     assert shot.shape == (540, 960) and shot.std() > 5  # a frame with something drawn on it
+
+
+def test_a_light_deck(fixtures):
+    """--theme light: the clips' and the posters' background is the light theme's, the HTML deck's
+    reveal.js theme white (its arrows, bar and start slide on white)."""
+    from scenes.common.style import LIGHT
+
+    cli("slides", "pulse", "--to", "pptx", "--theme", "light", "--out", "l", "-q")
+    white = np.array(LIGHT.background.to_rgb()) * 255
+    for poster in check_posters(fixtures / "l" / "deck.pptx", fixtures):
+        assert np.abs(poster[2, 2] - white).max() <= 2 and poster.mean() > 200
+    assert "0 rendered, 1 up to date" in cli("slides", "pulse", "--to", "html", "--theme", "light", "--out", "l")
+    page = (fixtures / "l" / "deck" / "index.html").read_text(encoding="utf-8")
+    assert 'href="reveal.js/dist/theme/white.css"' in page and (fixtures / "l" / "deck" / "reveal.js" / "dist" /
+                                                                "theme" / "white.css").is_file()
+    assert set(re.findall(r'data-background-color="([^"]*)"', page)) == {"white"}  # manim-slides names it
+    assert str(Path("media/default/river-scaled-zh-480p15-light/deck.pptx")) in \
+        cli("slides", "pulse", "--to", "pptx", "--theme", "light", "--dry-run")
 
 
 def check_explore_link(page):

@@ -176,18 +176,18 @@ h3 { font-size: 11pt; margin: 4mm 0 1mm; break-after: avoid; }
 .summary { break-after: page; } .scene { break-before: page; } .exercises, .answers { break-before: page; }
 .scene > h2:first-child { margin-top: 0; }
 figure { margin: 2mm 0 4mm; break-inside: avoid; }
-figure img { width: 100%; display: block; border: 0.3mm solid #c8ccd2; border-radius: 1mm; box-sizing: border-box; }
+figure img { width: 100%; height: auto; display: block; border: 0.3mm solid #c8ccd2; border-radius: 1mm; box-sizing: border-box; }
 .all figure img { max-height: 95mm; object-fit: contain; }
 figcaption { margin-top: 1.5mm; }
 .shots { display: grid; grid-template-columns: repeat(var(--cols), minmax(0, 1fr)); gap: 3mm 4mm; }
 .shots figure { margin: 0; }
-.shots .pic { position: relative; }
-.shots .n { position: absolute; left: 1.2mm; top: 1.2mm; min-width: 4.6mm; height: 4.6mm; padding: 0 0.8mm;
-            box-sizing: border-box; border: 0.3mm solid #111; border-radius: 2.3mm; background: #fff;
-            font-size: 7.5pt; line-height: 4mm; text-align: center; font-weight: bold; }
 .shots figcaption { margin-top: 1mm; font-size: 8.5pt; line-height: 1.35; }
-.numbers { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0 6mm; margin-top: 3mm; }
-.numbers table { margin: 1mm 0 2mm; font-size: 8.5pt; }
+.shots .n { display: inline-block; min-width: 4.2mm; height: 4.2mm; padding: 0 0.7mm; margin-right: 1.2mm;
+            box-sizing: border-box; border: 0.3mm solid #111; border-radius: 2.1mm; font-size: 7pt;
+            line-height: 3.6mm; text-align: center; font-weight: bold; vertical-align: 0.3mm; }
+.numbers { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0 5mm; margin-top: 3mm;
+           font-size: calc(var(--num, 8.5) * 1pt); line-height: 1.3; }
+.numbers table { margin: 1mm 0 2mm; } .numbers th, .numbers td { padding: 0.5mm 1.4mm; }
 table { border-collapse: collapse; margin: 2mm 0 4mm; break-inside: avoid; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: bold; padding-bottom: 1mm; }
 th, td { border: 0.3mm solid #999; padding: 0.8mm 2mm; text-align: right; }
@@ -204,20 +204,26 @@ ol.steps li { margin-bottom: 1.5mm; } .blank { display: inline-block; min-width:
 .explore p { margin: 0 0 1mm; } .explore .title { font-weight: bold; font-size: 11pt; }
 .explore a { color: #111; word-break: break-all; }
 """
-# Each scene of key frames on one page: the largest thumbnails (fewest columns) with which its section
-# fits PAGE_H_MM, measured by the browser that lays it out (fonts, line breaks, table widths); without
-# a script the section keeps the columns it was written with.
+TABLE_PT = (8.5, 7.5, 6.5)  # the numbers' sizes, tried in turn where a scene's tables are many and large
+# Each scene of key frames on one page: the largest numbers, then the largest thumbnails (fewest
+# columns), with which its section fits PAGE_H_MM, measured by the browser that lays it out (fonts, line
+# breaks, table widths); what fits in none (a lesson of many tokens) goes on, never splitting a figure or
+# a table. Without a script a section keeps the columns it was written with.
 FIT = """<script>
 (() => {{
   const page = {page} * 96 / 25.4 - 2;  // CSS px, less a rounding margin
+  const fits = (s) => s.getBoundingClientRect().height <= page;
   for (const s of document.querySelectorAll("section.scene.key")) {{
-    for (let c = 2; c <= {most}; c++) {{
-      s.style.setProperty("--cols", c);
-      if (s.getBoundingClientRect().height <= page) break;
+    search: for (const pt of {sizes}) {{
+      s.style.setProperty("--num", pt);
+      for (let c = 2; c <= {most}; c++) {{
+        s.style.setProperty("--cols", c);
+        if (fits(s)) break search;
+      }}
     }}
   }}
 }})();
-</script>""".format(page=PAGE_H_MM, most=MAX_COLS)
+</script>""".format(page=PAGE_H_MM, most=MAX_COLS, sizes=list(TABLE_PT))
 
 
 def _table(t: Table) -> str:
@@ -269,13 +275,12 @@ def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str
 
 
 def _thumbnail(out_dir: Path, title: str, n: int, step: dict) -> str:
-    """A step's last frame, small, its number on it and its narration beneath (the frame's size given,
-    so the page is laid out before the image loads)."""
+    """A step's last frame, small, with its number and narration beneath (the frame's size given, so the
+    page is laid out before the image loads)."""
     with Image.open(out_dir / step["frame"]) as im:
         w, h = im.size
-    return (f"<figure><div class='pic'><img src='{_e(step['frame'])}' width='{w}' height='{h}' "
-            f"alt='{_e(title)} {n}'><span class='n'>{n}</span></div>"
-            f"<figcaption>{_e(step['narration'])}</figcaption></figure>")
+    return (f"<figure><img src='{_e(step['frame'])}' width='{w}' height='{h}' alt='{_e(title)} {n}'>"
+            f"<figcaption><span class='n'>{n}</span>{_e(step['narration'])}</figcaption></figure>")
 
 
 def _scene(out_dir: Path, number: int, sid: str, lesson, context: str, mode: str, lang: str,
