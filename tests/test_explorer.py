@@ -7,6 +7,7 @@ of 2-, 4- and 8-token lessons (Chinese tokens too) at laptop and phone widths.""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -290,3 +291,24 @@ def test_the_page_is_a_product_a_rerun_leaves_alone(tmp_path):
     assert {p: p.stat().st_mtime_ns for p in index.parent.iterdir()} == before
     data = (index.parent / "data.js").read_text(encoding="utf-8")
     assert data.startswith("window.EXPLORER_DATA = {") and "</" not in data  # never closes a script
+
+
+def test_the_light_theme(browser, tmp_path):
+    """--theme light: the page in the light theme's colours (and color-scheme), every number on the
+    heat map in black or white as style.text_on picks it; the theme is in the page's digest."""
+    from scenes.common.style import LIGHT, contrast, text_on
+
+    page = Page(browser, build(tmp_path, "default", "en", "--theme", "light"))
+    css = page.p.evaluate("""() => { const s = getComputedStyle(document.body);
+        return [s.backgroundColor, s.color, getComputedStyle(document.documentElement).colorScheme]; }""")
+    rgb = lambda c: "rgb(%d, %d, %d)" % tuple(round(x * 255) for x in c.to_rgb())  # noqa: E731
+    assert css == [rgb(LIGHT.background), rgb(LIGHT.text), "light"]
+    cells = page.p.eval_on_selector_all("#matrix td", """els => els.map(e => [getComputedStyle(e).backgroundColor,
+        getComputedStyle(e).color])""")
+    as_hex = lambda s: "#%02X%02X%02X" % tuple(map(int, re.findall(r"\d+", s)[:3]))  # noqa: E731
+    assert len(cells) == 16 and len({bg for bg, _ in cells}) > 3  # a ramp, not one colour
+    for bg, ink in cells:
+        assert as_hex(ink) == text_on(as_hex(bg)) and contrast(as_hex(ink), as_hex(bg)) >= 4.5, (bg, ink)
+    assert page.close() == []
+    again = CliRunner().invoke(main, ["explorer", "--lang", "en", "--out", str(tmp_path / "out")])
+    assert again.exit_code == 0 and "explorer made" in again.output, again.output  # dark: made again
