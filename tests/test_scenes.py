@@ -17,6 +17,7 @@ from scenes.common.i18n import catalog
 from scenes.common.mobjects import number_text
 from scenes.registry import BY_ID, SCENES, available
 
+from .cue_rules import step_problems
 from .goldens import compare_all
 from .random_lessons import random_lesson
 from .scene_harness import LESSONS, build
@@ -155,6 +156,9 @@ def test_scene(scene_id, lesson, context, lang, theme, media_dir, tmp_path, requ
     assert [c for sub in subs for c in sub.content if not c.isspace()] == \
         [c for s in scene.steps for c in s.narration if not c.isspace()]
     assert max(sub.content.count("\n") for sub in subs) <= 1
+    # each long enough and slow enough to read, inside its step, no word split (tests/cue_rules.py)
+    cues = [(sub.content, sub.start.total_seconds(), sub.end.total_seconds()) for sub in subs]
+    assert step_problems(scene.steps, cues, lang) == []
     les = load(lesson_path(lesson))
     assert missing_numbers(scene_id, les, context, watch.all_texts()) == []
     assert narration_problems([s.narration for s in scene.steps] + watch.all_texts(), les, context) == []
