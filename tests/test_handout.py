@@ -119,6 +119,28 @@ def check_a_page_per_scene(default_zh):
     assert len(light) == len(pages) and min(light) >= MIN_LUMINANCE, light
 
 
+def check_legend_prints_apart(default_zh):
+    """The summary's Q, K and V swatches, found by their colour on the page as printed in colour, are
+    at least 10 apart in L* on the same page printed in grey (pdftoppm -gray: a naive driver's grey)."""
+    from colorspacious import cspace_convert
+    from PIL import Image
+
+    from scenes.common.style import LIGHT
+
+    pdf = default_zh / "handout.pdf"
+    for grey in ("", "-gray"):
+        subprocess.run(["pdftoppm", "-r", "100", "-f", "1", "-l", "1", "-singlefile", "-png", *filter(None, [grey]),
+                        str(pdf), str(pdf.with_name(f"summary{grey}"))], check=True, capture_output=True)
+    colour = np.asarray(Image.open(pdf.with_name("summary.png")).convert("RGB"), dtype=int)
+    printed = np.asarray(Image.open(pdf.with_name("summary-gray.png")).convert("L"), dtype=float) / 255
+    lightness = {}
+    for role in "qkv":
+        swatch = np.abs(colour - np.array(getattr(LIGHT, role).to_rgb()) * 255).max(axis=2) <= 3
+        assert swatch.sum() > 100, role  # a 4 mm square at 100 dpi is about 250 pixels
+        lightness[role] = cspace_convert([float(np.median(printed[swatch]))] * 3, "sRGB1", "CIELab")[0]
+    assert min(abs(lightness[a] - lightness[b]) for a, b in ("qk", "qv", "kv")) >= 10, lightness
+
+
 def check_summary_and_frames(default_zh):
     pages = pdf_pages(default_zh / "handout.pdf")
     summary = pages[0]
@@ -202,9 +224,10 @@ def check_html_in_chromium(default_zh):
 
 
 def test_the_default_handout(default_zh):
-    """One handout, read four ways (drawn once: each check on its own would draw it again on another
+    """One handout, read five ways (drawn once: each check on its own would draw it again on another
     test worker)."""
     check_a_page_per_scene(default_zh)
+    check_legend_prints_apart(default_zh)
     check_summary_and_frames(default_zh)
     check_answers(default_zh)
     check_html_in_chromium(default_zh)
