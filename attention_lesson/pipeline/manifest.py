@@ -71,7 +71,8 @@ def hash_files(h, paths, root: Path) -> None:
 
 def versions(slides: bool = False) -> dict:
     """The versions every output depends on (manim-slides' too for a deck's clips)."""
-    found = {"manim": version("manim"), "attention-lesson": __version__}
+    found = {"manim": version("manim"), "attention-lesson": __version__,
+             "jieba": version("jieba")}  # where Chinese subtitle cues break
     if slides:
         found["manim-slides"] = version("manim-slides")
     return found
