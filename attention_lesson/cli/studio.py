@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from .options import LessonFileError, context_option, jobs_option, lang_option, mode_option, quality_option
+from .options import (LessonFileError, context_option, jobs_option, lang_option, mode_option, quality_option,
+                      theme_option)
 
 
 @click.command()
@@ -14,6 +15,7 @@ from .options import LessonFileError, context_option, jobs_option, lang_option, 
 @context_option
 @mode_option
 @lang_option
+@theme_option()
 @quality_option(help="Quality of the frames redrawn after each edit (low: 480p15, the quickest).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port on 127.0.0.1 (0: any free one).")
@@ -21,7 +23,7 @@ from .options import LessonFileError, context_option, jobs_option, lang_option, 
               help="Address to listen on. Another than 127.0.0.1 lets other machines in (with the token).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page; only print its address.")
 @jobs_option
-def studio(file, context, mode, lang, quality, port, ip, no_browser, jobs):
+def studio(file, context, mode, lang, theme, quality, port, ip, no_browser, jobs):
     """Start the studio: a local web page where the lesson FILE (default lesson.toml) is edited with its
     numbers updated at every keystroke, the last frame of every step of the changed scenes redrawn in
     the background, and the lesson, decks and handout rendered with one button. Prints the page's
@@ -31,7 +33,7 @@ def studio(file, context, mode, lang, quality, port, ip, no_browser, jobs):
     if ip != "127.0.0.1":
         click.echo(f"warning: the studio listens on {ip}: anyone who can reach it and has the token can edit "
                    "and save the lesson file", err=True)
-    args = StudioArgs(Path(file), context, mode, lang, quality, port, ip, not no_browser, jobs or 2)
+    args = StudioArgs(Path(file), context, mode, lang, quality, port, ip, not no_browser, jobs or 2, theme)
     try:
         serve(args, lambda line: click.echo(line))
     except StudioError as e:

@@ -7,7 +7,7 @@
 | `PUT /api/lesson` (TOML) | 200 `{"numbers", "page", "run"}` or 422 `{"error": {"key", "line", "message"}}` |
 | `POST /api/save` (TOML, or empty: the working text) | `{"path", "saved"}` |
 | `GET /api/numbers?context=&mode=` | `numbers --json` of the working text |
-| `POST /api/render` `{"product", "quality", "lang", "voice"}` | 202 `{"job"}` |
+| `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` |
 | `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, render, file, saved |
 | `GET /api/preview/<run>/<scene>/<n>.png` | a step's frame as soon as it is drawn (the newest run's only) |
 | `GET /files/<path>` | a file of the output folder (media/), never one outside it |
@@ -214,15 +214,19 @@ def routes(studio: Studio) -> list[Route]:
 
 def render_request(studio: Studio, body: dict) -> RenderRequest:
     """The page's render request, checked: TextProblem naming the key that is wrong."""
+    from scenes.common.style import THEMES
+
     s = studio.session
-    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": ("zh", "en"), "voice": VOICES}
-    given = {"quality": "low", "lang": s.lang, "voice": "none"} | {k: body[k] for k in choices if k in body}
+    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": ("zh", "en"), "voice": VOICES,
+               "theme": tuple(THEMES)}
+    theme = "light" if body.get("product") == "handout" else s.theme  # as the commands: a handout prints light
+    given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme} | {k: body[k] for k in choices if k in body}
     for key, allowed in choices.items():
         if given.get(key) not in allowed:
             raise TextProblem({"key": key, "line": None,
                                "message": f"{key}: expected one of {', '.join(allowed)}, found {given.get(key)!r}"})
     return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
-                         s.lesson.context_name(s.context), s.mode, s.text, s.path.name)
+                         s.lesson.context_name(s.context), s.mode, s.text, s.path.name, given["theme"])
 
 
 async def watch(studio: Studio, stop: asyncio.Event) -> None:

@@ -39,6 +39,7 @@ class RenderRequest:
     mode: str
     text: str  # the lesson file's text when the button was pressed
     name: str  # the lesson file's name (the output folder's)
+    theme: str = "dark"
 
 
 class QueueProgress:
@@ -64,7 +65,7 @@ def _options(req: RenderRequest, lesson_file: Path):
 
     product = ALL[req.product]
     base = RenderOptions(str(lesson_file.resolve()), req.context, req.mode, req.lang, req.quality, None, "mp4",
-                         voice=None if req.voice == "none" else req.voice)
+                         voice=None if req.voice == "none" else req.voice, theme=req.theme)
     return product, job_options(base, product.made_from)
 
 

@@ -41,6 +41,7 @@ class StudioArgs:
     ip: str = LOOPBACK
     browser: bool = True
     workers: int = 2
+    theme: str | None = None  # the frames' and the page's (default: the scenes' default theme)
 
 
 def missing() -> list[str]:
@@ -82,6 +83,8 @@ def hosts_for(ip: str) -> set[str]:
 
 def prepare(args: StudioArgs):
     """The session and the app, checked; StudioError on anything the user must fix."""
+    from scenes.common.style import DEFAULT_THEME
+
     from ..pipeline.plan import RenderOptions
     from .session import Session, TextProblem
 
@@ -92,7 +95,10 @@ def prepare(args: StudioArgs):
         raise StudioError(str(e)) from None
     except UnicodeDecodeError as e:
         raise StudioError(f"{args.path}: expected UTF-8 text, found an undecodable byte at {e.start}") from None
-    options = RenderOptions(str(args.path.resolve()), session.context, args.mode, args.lang, args.quality, None, "png")
+    theme = args.theme or DEFAULT_THEME
+    session.theme = theme
+    options = RenderOptions(str(args.path.resolve()), session.context, args.mode, args.lang, args.quality, None, "png",
+                            theme=theme)
     return session, options
 
 

@@ -48,6 +48,7 @@ class Session:
     lesson: Lesson | None = None
     error: dict | None = None  # the draft's problem, if it has one
     edits: int = field(default=0)  # valid texts accepted so far (the frames' run numbers follow it)
+    theme: str = "dark"  # the page's palette (the frames' theme)
 
     @classmethod
     def open(cls, path: Path, context: str | None, mode: str, lang: str) -> Session:
@@ -97,7 +98,7 @@ class Session:
     def page(self) -> dict:
         """What the page's views draw: the explorer's data, with every context's pass under every
         normalizer computed here (the page shows the server's numbers, not its own)."""
-        data = page_data(self.lesson, self.lang, self.lesson.context_name(self.context), self.mode)
+        data = page_data(self.lesson, self.lang, self.lesson.context_name(self.context), self.mode, self.theme)
         data["passes"] = {f"{name}|{mode}": numbers_json(self.lesson, name, mode)
                           for name in self.lesson.contexts for mode in MODES}
         return data | {"studio_words": words(), "path": str(self.path)}

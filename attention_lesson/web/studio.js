@@ -99,11 +99,15 @@ function showSaved(saved) {
   $("#status").className = saved ? "saved" : "unsaved";
 }
 
-function startEditor(text) {
+/** Whether a "#rrggbb" background is dark (the editor then takes CodeMirror's One Dark theme). */
+const isDark = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+  .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0) < 0.5;
+
+function startEditor(text, background) {
   st.editor = new EditorView({
     doc: text,
     parent: $("#editor"),
-    extensions: [basicSetup, oneDark, EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(), linter(null),
+    extensions: [basicSetup, ...(isDark(background) ? [oneDark] : []), EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(), linter(null),
       keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
       EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) { st.keyAt = performance.now(); schedule(); } })],
   });
@@ -293,7 +297,7 @@ async function main() {
   frame(lesson.json.path);
   $("#title").textContent = w("page_title", { title: page.json.page.titles[st.lang] });
   document.title = $("#title").textContent;
-  startEditor(lesson.json.text);
+  startEditor(lesson.json.text, page.json.page.palette.background);
   showSaved(lesson.json.saved);
   showProblem(lesson.json.error);
   Explorer.start(page.json.page, serverCore(page.json.page), { editable: false });
