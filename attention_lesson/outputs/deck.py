@@ -78,6 +78,24 @@ def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str =
     return out_dir / DECK_HTML
 
 
+def last_frame(file: Path):
+    """A movie's last frame as a PIL image, decoded from its last keyframe on (not from its start: a
+    1080p60 lesson's clips are tens of thousands of frames)."""
+    from collections import deque
+
+    import av
+
+    with av.open(str(file)) as movie:
+        stream = movie.streams.video[0]
+        if stream.duration:
+            movie.seek(stream.duration, stream=stream, backward=True, any_frame=False)
+        frames = deque(movie.decode(stream), maxlen=1)
+        if not frames:  # a seek past every keyframe: from the start
+            movie.seek(0, stream=stream)
+            frames = deque(movie.decode(stream), maxlen=1)
+        return frames[0].to_image()
+
+
 @contextlib.contextmanager
 def _posters_from_last_frames():
     """While manim-slides' PowerPoint converter runs, the frame it reads of each slide's movie for the
@@ -85,7 +103,7 @@ def _posters_from_last_frames():
     from manim_slides import convert
 
     read = convert.read_image_from_video_file
-    convert.read_image_from_video_file = lambda file, frame_index: read(file, convert.FrameIndex.last)
+    convert.read_image_from_video_file = lambda file, frame_index: last_frame(file)
     try:
         yield
     finally:
