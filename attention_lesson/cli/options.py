@@ -222,4 +222,5 @@ def make_options(lesson, context, mode, lang, quality, fps, file_format="mp4", t
     from scenes.common.style import DEFAULT_THEME
 
     return RenderOptions(str(Path(lesson.source).resolve()), check_context(lesson, context), mode, lang, quality,
-                         fps, file_format, transparent, sections, check_voice(voice, lang), kind, theme or DEFAULT_THEME)
+                         fps, file_format, transparent, sections, check_voice(voice, lang), kind,
+                         theme or DEFAULT_THEME)

@@ -176,7 +176,8 @@ h3 { font-size: 11pt; margin: 4mm 0 1mm; break-after: avoid; }
 .summary { break-after: page; } .scene { break-before: page; } .exercises, .answers { break-before: page; }
 .scene > h2:first-child { margin-top: 0; }
 figure { margin: 2mm 0 4mm; break-inside: avoid; }
-figure img { width: 100%; height: auto; display: block; border: 0.3mm solid #c8ccd2; border-radius: 1mm; box-sizing: border-box; }
+figure img { width: 100%; height: auto; display: block; border: 0.3mm solid #c8ccd2; border-radius: 1mm;
+             box-sizing: border-box; }
 .all figure img { max-height: 95mm; object-fit: contain; }
 figcaption { margin-top: 1.5mm; }
 .shots { display: grid; grid-template-columns: repeat(var(--cols), minmax(0, 1fr)); gap: 3mm 4mm; }
