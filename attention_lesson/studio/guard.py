@@ -11,7 +11,7 @@ from __future__ import annotations
 import hmac
 import json
 from http.cookies import SimpleCookie
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
 
 SAFE = {"GET", "HEAD", "OPTIONS"}
 
@@ -68,6 +68,3 @@ class Guard:
             return await deny(send, 403, why)
         return await self.app(scope, receive, send)
 
-
-def same_origin(url: str, hosts: set[str]) -> bool:
-    return urlsplit(url).netloc in hosts
