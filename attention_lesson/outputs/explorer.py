@@ -37,8 +37,7 @@ COMMON_WORDS = ("query", "key", "value", "weights", "scores", "output", "embeddi
 def words(lang: str) -> dict[str, str]:
     """The page's words in one language: the explorer's catalog and the scenes' shared words."""
     tr = catalog(lang)
-    entries = {k.removeprefix("explorer."): v for k, v in tr.entries.items() if k.startswith("explorer.")}
-    return entries | {f"common_{k}": tr(f"common.{k}") for k in COMMON_WORDS}
+    return tr.table("explorer") | {f"common_{k}": tr(f"common.{k}") for k in COMMON_WORDS}
 
 
 def palette(theme: str = S.DEFAULT_THEME) -> dict:

@@ -31,7 +31,7 @@ from starlette.routing import Route
 
 from ..pipeline.plan import MEDIA, RenderOptions
 from . import assets
-from .guard import Guard, cookie_name
+from .guard import Guard, cookie_name, error_body
 from .renders import PRODUCTS, QUALITIES, VOICES, RenderRequest
 from .session import Session, TextProblem
 
@@ -39,7 +39,7 @@ MAX_TEXT = 1_000_000  # bytes: a lesson file is a few kB
 
 
 def error(status: int, message: str, key: str | None = None, line: int | None = None) -> JSONResponse:
-    return JSONResponse({"error": {"key": key, "line": line, "message": message}}, status_code=status)
+    return JSONResponse(error_body(message, key, line), status_code=status)
 
 
 class Bus:

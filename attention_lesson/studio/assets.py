@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
 from ..pipeline.plan import ROOT
+from .guard import error_body
 
 WEB = ROOT / "attention_lesson" / "web"
 NODE = ROOT / "node_modules"
@@ -88,7 +89,7 @@ def _inside(root: Path, rel: str) -> Path | None:
 
 
 def _missing(rel: str) -> JSONResponse:
-    return JSONResponse({"error": {"key": None, "line": None, "message": f"no such file: {rel}"}}, status_code=404)
+    return JSONResponse(error_body(f"no such file: {rel}"), status_code=404)
 
 
 async def static(request: Request) -> Response:

@@ -24,8 +24,13 @@ def _headers(scope) -> dict[str, str]:
     return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
 
 
+def error_body(message: str, key: str | None = None, line: int | None = None) -> dict:
+    """The studio's one error shape, for every refusal and every bad request."""
+    return {"error": {"key": key, "line": line, "message": message}}
+
+
 async def deny(send, status: int, message: str) -> None:
-    body = json.dumps({"error": {"key": None, "line": None, "message": message}}).encode()
+    body = json.dumps(error_body(message)).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

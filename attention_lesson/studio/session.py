@@ -19,8 +19,7 @@ from ..pipeline.manifest import write_atomically
 
 def words() -> dict[str, dict[str, str]]:
     """The studio's own words (its catalog), both languages."""
-    return {lang: {k.removeprefix("studio."): v for k, v in catalog(lang).entries.items() if k.startswith("studio.")}
-            for lang in LANGS}
+    return {lang: catalog(lang).table("studio") for lang in LANGS}
 
 
 class TextProblem(Exception):

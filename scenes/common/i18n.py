@@ -32,6 +32,11 @@ class Catalog:
     def __contains__(self, key: str) -> bool:
         return key in self.entries
 
+    def table(self, name: str) -> dict[str, str | list[str]]:
+        """One table's entries, by their keys within it (a page's words, sent to it whole)."""
+        prefix = f"{name}."
+        return {k.removeprefix(prefix): v for k, v in self.entries.items() if k.startswith(prefix)}
+
 
 def _flatten(prefix: str, table: dict, out: dict) -> None:
     for k, v in table.items():
