@@ -195,7 +195,7 @@ def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
     """A warm worker: manim and the scenes imported once, its media folder claimed once. Ctrl-C is
     for the process that owns the pool (it stops the workers and sweeps what they leave)."""
     global _generation
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # and blocked since it started: _ignoring_ctrl_c
     _init_worker(cache_root, events, quiet)
     _generation = generation
     from . import worker  # noqa: F401 - brings manim in now, not at the first job
@@ -220,6 +220,18 @@ def _run_warm(job: Job, generation: int) -> Result:
     return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_beat=on_beat, on_frame=on_frame)
 
 
+def _ignoring_ctrl_c(start):
+    """start() with Ctrl-C blocked, so the processes it starts never receive it, from their first
+    instruction (a blocked signal stays blocked across spawn's exec; the initializer alone left the
+    interpreter's start-up and imports open to a Ctrl-C, and a traceback). Blocked, not ignored: a
+    Ctrl-C that comes meanwhile reaches this process as soon as the workers are started."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class WarmPool:
     """Worker processes kept between runs (the studio's): manim stays imported, TeX and text caches
     stay warm. `cancel()` makes every job of an older run stop at its next step's start (its private
@@ -230,8 +242,8 @@ class WarmPool:
         ctx = mp.get_context("spawn")
         self.generation = ctx.Value("i", 0)
         self.events = ctx.Queue()
-        self.pool = ctx.Pool(workers, initializer=_init_warm,
-                             initargs=(str(cache_root), self.events, True, self.generation))
+        self.pool = _ignoring_ctrl_c(lambda: ctx.Pool(workers, initializer=_init_warm,
+                                                      initargs=(str(cache_root), self.events, True, self.generation)))
         self.stop = threading.Event()
         self.pump = threading.Thread(target=_pump, args=(self.events, on_event, self.stop), daemon=True)
         self.pump.start()
