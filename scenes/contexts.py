@@ -74,7 +74,7 @@ class Contexts(LessonScene):
             return ["single"]
         return (["uniform"] if self.flat else []) + ([] if self.two_way() else ["one_way"])
 
-    # -- beats -----------------------------------------------------------------------------------
+    # -- steps -----------------------------------------------------------------------------------
     def construct(self):
         self.show_heading()
         self.build()
@@ -201,7 +201,7 @@ class Contexts(LessonScene):
 
     def same_embedding(self):
         """One embedding for the focus; the sentences around it, their keys in orange."""
-        self.beat("same_embedding")
+        self.step("same_embedding")
         self.play(FadeIn(self.emb_g, shift=DOWN * S.GAP))
         for r in self.rows:
             self.play(FadeIn(r["name"]), FadeIn(r["chips"], shift=RIGHT * S.GAP), run_time=S.RUN)
@@ -210,14 +210,14 @@ class Contexts(LessonScene):
 
     def weights(self):
         """Under every token, the focus's weight for it."""
-        self.beat("weights")
+        self.step("weights")
         for r in self.rows:
             self.play(LaggedStart(*(FadeIn(c, shift=DOWN * S.GAP / 2) for c in r["cells"]),
                                   lag_ratio=S.FAST / S.SLOW), run_time=S.RUN)
 
     def outputs(self):
         """Mixing each context's values gives a different output."""
-        self.beat("outputs")
+        self.step("outputs")
         self.play(FadeIn(self.dim_labels), run_time=S.FAST)
         for r in self.rows:
             grow = [GrowArrow(m) if isinstance(m, Arrow) else FadeIn(m) for m in r["head"]]
@@ -225,7 +225,7 @@ class Contexts(LessonScene):
 
     def difference(self):
         """The two outputs subtracted dimension by dimension (or: nothing to compare)."""
-        self.beat("difference")
+        self.step("difference")
         if self.single:
             self.play(Write(self.diff_group))
             return

@@ -83,10 +83,10 @@ class Cost(LessonScene):
         """A cost's name and its order, e.g. "time O(n²d)"."""
         return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT), tex(source, color=color)).arrange(RIGHT, buff=S.GAP)
 
-    # -- beats -----------------------------------------------------------------------------------
+    # -- steps -----------------------------------------------------------------------------------
     def pairs(self):
         """The pair grid for n, 2n, 4n tokens: n² grows four times when n doubles."""
-        self.beat("pairs")
+        self.step("pairs")
         n = self.att.n
         sizes = [n * m for m in MULTIPLIERS]
         cell = GRID_H / max(sizes)
@@ -123,7 +123,7 @@ class Cost(LessonScene):
 
     def complexity(self):
         """QKᵀ drawn to shape: O(n²d) time, O(n²) memory; the value mixing costs its own products."""
-        self.beat("complexity")
+        self.step("complexity")
         self.clear_body()
         scores, mixing = self.products()
         s_costs, m_costs = self.product_costs()
@@ -169,7 +169,7 @@ class Cost(LessonScene):
 
     def scope(self):
         """This lesson's model against production models, aspect by aspect."""
-        self.beat("scope")
+        self.step("scope")
         self.clear_body()
         vals = {"d_model": self.lesson.d_model, "d_k": self.att.d_k}
         rows = [
@@ -198,7 +198,7 @@ class Cost(LessonScene):
 
     def named_dims(self):
         """The named dimensions make the output readable; real embedding coordinates need not mean anything."""
-        self.beat("named_dims")
+        self.step("named_dims")
         self.clear_body()
         named = len(self.dims) == self.lesson.d_model
         widest = max(word(d, S.LABEL_SIZE).width for d in self.dims) + S.GAP  # names unsqueezed

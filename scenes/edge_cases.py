@@ -44,7 +44,7 @@ class EdgeCases(LessonScene):
         self.permutation()
         self.no_positions()
 
-    # -- the matrix beats -------------------------------------------------------------------------
+    # -- the matrix steps -------------------------------------------------------------------------
     def build_matrix(self):
         """The weights with their axes, the row sums beside them (shown later), notes below."""
         att = self.att
@@ -95,7 +95,7 @@ class EdgeCases(LessonScene):
 
     def self_attention(self):
         """The diagonal takes part: the focus gives itself a share."""
-        self.beat("self_attention")
+        self.step("self_attention")
         self.build_matrix()
         self.play(FadeIn(self.matrix))
         f = self.focus
@@ -104,21 +104,21 @@ class EdgeCases(LessonScene):
 
     def row_sums(self):
         """Every row sums to one; the displayed, rounded numbers may not."""
-        self.beat("row_sums")
+        self.step("row_sums")
         self.play(FadeIn(self.sums, shift=LEFT * S.GAP / 2))
         f = self.focus
         self.show_note("sums", _frame(VGroup(self.heat.row(f), self.sums.row(f))))
 
     def asymmetry(self):
         """focus→other and other→focus: two different cells, two different numbers."""
-        self.beat("asymmetry")
+        self.step("asymmetry")
         f, o = self.focus, self.other
         self.show_note("asym", _frame(self.heat.box(f, o)), _frame(self.heat.box(o, f), S.EMPHASIS))
 
     # -- order ---------------------------------------------------------------------------------------
     def permutation(self):
         """Reverse the tokens with their vectors: the outputs come out reversed the same way."""
-        self.beat("permutation")
+        self.step("permutation")
         self.clear_body()
         att, perm = self.att, self.perm
         left = self.outputs_grid(att.output, att.tokens, self.t("original"), self.fields()["sentence"])
@@ -156,7 +156,7 @@ class EdgeCases(LessonScene):
 
     def no_positions(self):
         """The focus gets the same output in either order: nothing here sees word order."""
-        self.beat("no_positions")
+        self.step("no_positions")
         self.play(*(Create(fr) for fr in self.focus_frames))
         for n in self.order_notes:
             self.play(FadeIn(n, shift=UP * S.GAP / 2), run_time=S.RUN)

@@ -65,14 +65,14 @@ class Lookup(LessonScene):
         self.show_heading()
         self.hard_pick()
         self.soft_mix()
-        self.step()
+        self.gradient_step()
         self.value_gradient()
         self.learn()
 
-    # -- beats -------------------------------------------------------------------------------------
+    # -- steps -------------------------------------------------------------------------------------
     def hard_pick(self):
         """Argmax: one value row is taken whole; the near match next to it gives nothing."""
-        self.beat("hard_pick")
+        self.step("hard_pick")
         f, r = self.focus, self.runner
         self.hard_panel = self.panel(
             self.t("hard_title"), WeightBars(self.hard.weights[f], self.att.tokens, color=S.DIM, scale_to=1,
@@ -104,15 +104,15 @@ class Lookup(LessonScene):
 
     def soft_mix(self):
         """Softmax weights: every value row takes part, in proportion to its match."""
-        self.beat("soft_mix")
+        self.step("soft_mix")
         title, chart, out_t, out, note = self.soft_panel
         self.play(FadeIn(title), FadeIn(chart))
         self.play(FadeIn(out_t), FadeIn(out, shift=DOWN * S.GAP))
         self.play(FadeIn(note))
 
-    def step(self):
+    def gradient_step(self):
         """Move the chosen key's score: the hard weight jumps once and is flat elsewhere; the soft one glides."""
-        self.beat("step")
+        self.step("step")
         self.clear_body()
         sc, t = float(self.s[self.chosen]), float(self.s[self.runner])  # the current score and the one where argmax switches
         margin = max(sc - t, self.att.sqrt_d_k)
@@ -128,13 +128,13 @@ class Lookup(LessonScene):
 
     def value_gradient(self):
         """The hard output is the chosen value row itself: that row still has a gradient."""
-        self.beat("value_gradient")
+        self.step("value_gradient")
         self.play(FadeIn(self.legend[2], shift=UP * S.GAP))
 
     def learn(self):
         """Both pipelines, column by column: the soft one is differentiable end to end, so the error
         reaches the projections; the hard one breaks at argmax and only the chosen value row learns."""
-        self.beat("learn")
+        self.step("learn")
         self.clear_body()
         hard_row, soft_row = self.pipelines()
         hard_t = label(self.t("hard_title"), S.BODY_SIZE, S.DIM)

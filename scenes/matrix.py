@@ -66,7 +66,7 @@ class AttentionMatrix(LessonScene):
         """The uniform lines when the weights are all equal."""
         return ["uniform"] if self.flat else []
 
-    # -- beats -----------------------------------------------------------------------------------
+    # -- steps -----------------------------------------------------------------------------------
     def construct(self):
         self.show_heading()
         self.build()
@@ -165,20 +165,20 @@ class AttentionMatrix(LessonScene):
 
     def axes(self):
         """An empty n×n grid: the querying tokens down the side, the keys across the top."""
-        self.beat("axes")
+        self.step("axes")
         self.play(Create(self.empty.boxes), run_time=S.RUN)
         self.play(FadeIn(self.grid.row_labels, shift=RIGHT * S.GAP), FadeIn(self.query_axis))
         self.play(FadeIn(self.keys, shift=DOWN * S.GAP), FadeIn(self.key_axis))
 
     def raw_scores(self):
         """The focus's row: its query against every key, raw dot products."""
-        self.beat("raw_scores")
+        self.step("raw_scores")
         self.play(Create(self.focus_band), self.grid.row_labels[self.focus].animate.set_color(S.EMPHASIS))
         self.play(FadeIn(self.raw), FadeIn(self.raw_caption, shift=LEFT * S.GAP))
 
     def heat(self):
         """The same row after the normalizer: weights, coloured by heat."""
-        self.beat("heat")
+        self.step("heat")
         f = self.focus
         self.play(ReplacementTransform(self.raw, self.grid.row(f)),
                   ReplacementTransform(self.raw_caption, self.heat_caption), run_time=S.SLOW)
@@ -186,20 +186,20 @@ class AttentionMatrix(LessonScene):
 
     def row_pulse(self):
         """Row i is query i's split over the keys: the row pulses (a looping slide in a deck)."""
-        self.beat("row_pulse", loop=True)
+        self.step("row_pulse", loop=True)
         self.play(Indicate(VGroup(self.focus_band, self.grid.row(self.focus)),
                            scale_factor=PULSE_SCALE, color=S.EMPHASIS), run_time=S.SLOW)
 
     def parallel(self):
         """Every other query computed the same way, all at once: the full matrix."""
-        self.beat("parallel")
+        self.step("parallel")
         others = [i for i in range(self.att.n) if i != self.focus]
         self.play(*(FadeIn(self.grid.row(i)) for i in others), run_time=S.SLOW)
         self.remove(*(self.empty.boxes[i] for i in others))
 
     def lines(self):
         """Purple lines from the focus to its keys, as thick as the weights; still a mix."""
-        self.beat("lines")
+        self.step("lines")
         self.play(FadeOut(self.heat_caption), run_time=S.FAST)
         shown = VGroup(self.grid, self.keys, self.key_axis, self.query_axis, self.focus_band)
         self.play(shown.animate.shift(-self.centring), run_time=S.RUN)

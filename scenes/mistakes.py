@@ -58,10 +58,10 @@ class Mistakes(LessonScene):
         return NumberGrid(np.asarray(rows), row_labels=row_labels, col_labels=self.att.tokens,
                           fills=S.heat_color)
 
-    # -- beats -----------------------------------------------------------------------------------
+    # -- steps -----------------------------------------------------------------------------------
     def intro(self):
         """The four mistakes, listed."""
-        self.beat("intro")
+        self.step("intro")
         lead = label(self.t("intro"), S.BODY_SIZE, S.DIM)
         items = VGroup(*(
             VGroup(word(f"{i}.", S.BODY_SIZE, S.WRONG), word(self.t(key), S.BODY_SIZE, S.TEXT))
@@ -76,7 +76,7 @@ class Mistakes(LessonScene):
 
     def qkv(self):
         """(a) q, k, v of the focus differ; its own key is not necessarily its best match."""
-        self.beat("qkv")
+        self.step("qkv")
         self.clear_body()
         left = self.roles()
         right = self.own_key()
@@ -167,7 +167,7 @@ class Mistakes(LessonScene):
 
     def axis(self):
         """(b) softmax over the columns against softmax along each query's keys."""
-        self.beat("axis")
+        self.step("axis")
         self.clear_body()
         f = self.focus
         wrong_w = wrong_axis_weights(self.att.scaled)  # each column sums to one
@@ -203,7 +203,7 @@ class Mistakes(LessonScene):
 
     def sqrt(self):
         """(c) dropping √dₖ changes the weights a lot; larger scores still saturate the scaled softmax."""
-        self.beat("sqrt")
+        self.step("sqrt")
         self.clear_body()
         f = self.focus
         scaled = attend(self.lesson, self.context_name, "scaled").weights[f]
@@ -239,7 +239,7 @@ class Mistakes(LessonScene):
 
     def transposed(self):
         """(d) rows are the querying tokens, columns the keys: focus→target, not target→focus."""
-        self.beat("transposed")
+        self.step("transposed")
         self.clear_body()
         f, t = self.focus, self.target
         fields = {"focus": self.lesson.focus, "target": self.att.tokens[t]}

@@ -72,7 +72,7 @@ class Mixing(LessonScene):
         return (["uniform"] if self.flat else []) + (["shared"] if dominant(self.w) is None else []) \
             + ([] if self.grows else ["flat"])
 
-    # -- beats -----------------------------------------------------------------------------------
+    # -- steps -----------------------------------------------------------------------------------
     def construct(self):
         self.show_heading()
         self.build_table()
@@ -136,14 +136,14 @@ class Mixing(LessonScene):
 
     def values_and_weights(self):
         """The value of every token, and beside it the focus's weight for that token."""
-        self.beat("values")
+        self.step("values")
         self.play(Write(self.formula))
         self.play(FadeIn(self.vgrid), FadeIn(self.v_head))
         self.play(FadeIn(self.wcol, shift=RIGHT * S.GAP), FadeIn(self.w_head), FadeIn(self.times))
 
     def scale_values(self):
         """Every row multiplied by its weight: the top key's row stays large, the others shrink."""
-        self.beat("scale")
+        self.step("scale")
         scaled = self.vgrid.new_values(self.w[:, None] * self.att.v)
         self.play(ReplacementTransform(self.vgrid, scaled), ReplacementTransform(self.v_head, self.wv_head),
                   ReplacementTransform(self.times, self.arrows), run_time=S.SLOW)
@@ -153,7 +153,7 @@ class Mixing(LessonScene):
 
     def sum_columns(self):
         """Each column summed into one number of the output."""
-        self.beat("sum")
+        self.step("sum")
         self.play(FadeIn(self.rule), FadeIn(self.outv.boxes), FadeIn(self.out_label))
         self.play(LaggedStart(*(
             TransformFromCopy(VGroup(*(self.vgrid.number(i, j) for i in range(self.att.n))),
@@ -163,7 +163,7 @@ class Mixing(LessonScene):
 
     def strengthened(self):
         """The output beside the focus's own value: the most-grown dimension framed."""
-        self.beat("strengthened")
+        self.step("strengthened")
         compared = self.comparison()
         shares, mix_note = self.shares_chart()
         self.place_strengthened(VGroup(compared, shares), mix_note)
@@ -233,7 +233,7 @@ class Mixing(LessonScene):
 
     def still_a_mix(self):
         """Every key's share of the mix: the output is a blend, not one token's value."""
-        self.beat("mix")
+        self.step("mix")
         bars_title, bars, mix_note = self.mix
         self.play(FadeIn(bars_title), FadeIn(bars, shift=UP * S.GAP))
         self.play(FadeIn(mix_note))

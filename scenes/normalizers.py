@@ -85,10 +85,10 @@ class Normalizers(LessonScene):
         tag = label(self.t("current"), S.SMALL_SIZE, S.DIM)
         return VGroup(n, tag).arrange(RIGHT, buff=S.GAP / 2)
 
-    # -- beats -------------------------------------------------------------------------------------
+    # -- steps -------------------------------------------------------------------------------------
     def same_scores(self):
         """One row of raw scores, and the three rules that turn it into weights."""
-        self.beat("same_scores")
+        self.step("same_scores")
         f = self.focus
         scores = NumberGrid(self.att.scores[f], col_labels=self.att.tokens,
                             row_labels=[self.t("raw_row", focus=self.lesson.focus)])
@@ -116,7 +116,7 @@ class Normalizers(LessonScene):
 
     def three_weights(self):
         """Three weight charts, one per mode, stacked so each key's bars line up."""
-        self.beat("three_weights")
+        self.step("three_weights")
         self.clear_body()
         charts = VGroup()
         for i, m in enumerate(MODES):
@@ -169,19 +169,19 @@ class Normalizers(LessonScene):
 
     def no_sqrt(self):
         """No √dₖ: the same keys, a sharper distribution."""
-        self.beat("no_sqrt")
+        self.step("no_sqrt")
         self.point_at("unscaled")
         self.play(FadeIn(self.notes["unscaled"], shift=UP * S.GAP / 2))
 
     def uniform(self):
         """Uniform: every weight 1/n, whatever the scores."""
-        self.beat("uniform")
+        self.step("uniform")
         self.point_at("uniform")
         self.play(FadeOut(self.notes["unscaled"]), FadeIn(self.notes["uniform"], shift=UP * S.GAP / 2))
 
     def outputs(self):
         """The values, their mean, and the three outputs: Uniform's output is the mean."""
-        self.beat("outputs")
+        self.step("outputs")
         self.clear_body()
         left = self.values_and_mean()
         right = self.mode_outputs()
@@ -240,7 +240,7 @@ class Normalizers(LessonScene):
 
     def diagnostic(self):
         """One strip per mode: the lesson's standard and two labelled diagnostic contrasts."""
-        self.beat("diagnostic")
+        self.step("diagnostic")
         self.clear_body()
         cells = []
         for m in MODES:

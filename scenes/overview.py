@@ -29,7 +29,7 @@ class Overview(LessonScene):
 
     def idea(self):
         """Every token's vector comes to depend on the others: lines from the sentence into the focus."""
-        self.beat("idea")
+        self.step("idea")
         row = TokenRow(self.att.tokens)
         self.place_body(row, S.SHARE_ROW).shift(UP)
         f = row.chip(self.focus)
@@ -46,7 +46,7 @@ class Overview(LessonScene):
 
     def soft_lookup(self):
         """Hard lookup takes one value; soft lookup takes every value, weighted by the match."""
-        self.beat("soft_lookup")
+        self.step("soft_lookup")
         self.play(FadeOut(self.idea_row), run_time=S.FAST)
         w = self.att.weights[self.focus]
         hard = WeightBars(self.hard.weights[self.focus], self.att.tokens, color=S.DIM, scale_to=1)
@@ -72,7 +72,7 @@ class Overview(LessonScene):
 
     def two_sentences(self):
         """The same focus embedding, two contexts, two different outputs."""
-        self.beat("two_sentences")
+        self.step("two_sentences")
         self.play(FadeOut(self.lookup_body), run_time=S.FAST)
         named = self.lesson.d_model == self.lesson.d_v  # the names are the value dimensions
         emb = vector(self.lesson.vocab[self.lesson.focus], S.X_COLOR,
@@ -110,7 +110,7 @@ class Overview(LessonScene):
 
     def formula(self):
         """All queries at once: the formula, with Q, K, V in their colours."""
-        self.beat("formula")
+        self.step("formula")
         self.play(FadeOut(self.sentences_body), run_time=S.FAST)
         f = attention_formula()
         note = label(self.t("formula_note"), S.BODY_SIZE, S.DIM)

@@ -63,10 +63,10 @@ class Projection(LessonScene):
     def outline_row(self, grid: NumberGrid, i: int, color=None):
         return outline(grid.boxes[i], color or S.EMPHASIS)
 
-    # -- beats ---------------------------------------------------------------------------------
+    # -- steps ---------------------------------------------------------------------------------
     def embeddings(self):
         """The input: one embedding per token, the rows of X; the focus token's row outlined."""
-        self.beat("embeddings")
+        self.step("embeddings")
         grid = self.x_grid(self.att.x)
         name = tex("X", color=S.X_COLOR)
         caption = label(self.t("x_caption"), S.BODY_SIZE, S.TEXT)
@@ -81,7 +81,7 @@ class Projection(LessonScene):
 
     def three_projections(self):
         """X goes through three matrices: every token gets a query, a key and a value."""
-        self.beat("three_projections")
+        self.step("three_projections")
         self.play(FadeOut(self.x_body), run_time=S.FAST)
         xg = self.x_grid(self.att.x)
         x_name = tex("X", color=S.X_COLOR).next_to(xg.boxes, UP, buff=S.GAP)
@@ -114,7 +114,7 @@ class Projection(LessonScene):
 
     def query_product(self):
         """The focus row times W_Q, written out: the row's non-zero entries pick rows of W_Q."""
-        self.beat("query_product")
+        self.step("query_product")
         self.play(FadeOut(self.proj_body), run_time=S.FAST)
         f, lesson = self.focus, self.lesson
         x = self.att.x[f]
@@ -152,7 +152,7 @@ class Projection(LessonScene):
 
     def same_input(self):
         """The same embedding through W_K and W_V: three different vectors, not one."""
-        self.beat("same_input")
+        self.step("same_input")
         f = self.focus
         rows = VGroup()
         for attr, color, name in role_colours():
@@ -186,7 +186,7 @@ class Projection(LessonScene):
 
     def roles(self):
         """What each vector is for: the question each role answers."""
-        self.beat("roles")
+        self.step("roles")
         lines = VGroup()
         for (attr, color, _), r in zip(role_colours(), self.rows):
             name = word(self.t(f"common.{ROLE_NAMES[attr]}") + " " + attr, S.BODY_SIZE, color)

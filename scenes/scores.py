@@ -35,7 +35,7 @@ class Scores(LessonScene):
                 "sqrt_d_k": number_text(a.sqrt_d_k), "scale": number_text(a.scale), "divisions": divisions}
 
     def variants(self) -> list[str]:
-        """A beat may have a line of its own for the diagnostic modes (say.<beat>_<mode>)."""
+        """A step may have a line of its own for the diagnostic modes (say.<step>_<mode>)."""
         return [self.att.mode]
 
     @property
@@ -66,7 +66,7 @@ class Scores(LessonScene):
         scaled_head.move_to([scaled.get_center()[0], header_y, 0])
         self.q, self.k, self.raw, self.scaled_col = q, k, raw, scaled
         self.key_head, self.raw_head, self.scaled_head = key_head, raw_head, scaled_head
-        # the cells start empty: their numbers come in beat by beat
+        # the cells start empty: their numbers come in step by step
         return VGroup(q, k, key_head, raw_head, scaled_head, raw.boxes, scaled.boxes, raw.numbers,
                       scaled.numbers)
 
@@ -86,10 +86,10 @@ class Scores(LessonScene):
         name = word(self.t("for_key", token=a.tokens[j]), S.BODY_SIZE, S.K_COLOR)
         return VGroup(name, expr).arrange(RIGHT, buff=S.GAP / 2)
 
-    # -- beats ---------------------------------------------------------------------------------
+    # -- steps ---------------------------------------------------------------------------------
     def query_meets_keys(self):
         """The focus query above the key matrix, columns aligned: a dot product with every row."""
-        self.beat("query_meets_keys")
+        self.step("query_meets_keys")
         table = self.build_table()
         self.slot = [self.paragraph("dot_rule"), self.dot_product_line(), self.paragraph("match_note"),
                      self.paragraph(f"scale_{self.att.mode}")]
@@ -107,7 +107,7 @@ class Scores(LessonScene):
 
     def one_dot_product(self):
         """The best-matching key's dot product written out, term by term; its score fills a cell."""
-        self.beat("one_dot_product")
+        self.step("one_dot_product")
         j = self.best
         name, expr = line = self.slot[1]
         self.marks = VGroup(
@@ -123,7 +123,7 @@ class Scores(LessonScene):
 
     def all_scores(self):
         """Every key's raw score; larger means a better match under this projection, nothing more."""
-        self.beat("all_scores")
+        self.step("all_scores")
         rest = [row[0] for i, row in enumerate(self.raw.numbers) if i != self.best]
         self.play(FadeOut(self.expr_line), FadeOut(self.marks[0]), run_time=S.FAST)
         self.play(*(FadeIn(c) for c in rest))
@@ -131,7 +131,7 @@ class Scores(LessonScene):
 
     def scale_step(self):
         """Divide by √d_k (scaled), or not (unscaled: × 1), or ignore the scores (uniform: × 0)."""
-        self.beat("scale_step")
+        self.step("scale_step")
         cells = [row[0] for row in self.scaled_col.numbers]
         self.play(FadeOut(self.slot[2]), FadeOut(self.marks[1]), run_time=S.FAST)
         self.play(FadeIn(self.scaled_head), FadeIn(self.scaled_col.boxes), FadeIn(self.slot[3]))
@@ -139,7 +139,7 @@ class Scores(LessonScene):
 
     def why_divide(self):
         """Why √d_k: score variance grows with the dimension; less saturation risk, no guarantee."""
-        self.beat("why_divide")
+        self.step("why_divide")
         self.clear_body()
         assume = self.paragraph("assume", S.BODY_SIZE, S.DIM)
         grow = tex(r"\mathrm{Var}(q\cdot k)=d_k", r"\quad\Rightarrow\quad",

@@ -147,7 +147,7 @@ class Softmax(LessonScene):
 
     def place_all(self, body: VGroup, unit_bar: VGroup, bars: WeightBars, lines: tuple[VGroup, ...]):
         """Place the body and the unit bar with room under it for the tallest of the lines (the sum of
-        beat 3, the reading of beat 4), then put each line there, scaled as the body was."""
+        step 3, the reading of step 4), then put each line there, scaled as the body was."""
         tallest = max(lines, key=lambda m: m.height).copy()
         tallest.next_to(unit_bar, DOWN, buff=S.GAP).match_x(bars.baseline)
         natural = bars.baseline.width
@@ -165,10 +165,10 @@ class Softmax(LessonScene):
         half = config.frame_width / 2 - S.MARGIN
         return max(0, -half - m.get_left()[0]) - max(0, m.get_right()[0] - half)
 
-    # -- beats -------------------------------------------------------------------------------------
+    # -- steps -------------------------------------------------------------------------------------
     def scores_in(self):
         """The focus row's scaled scores, one bar per key, along the key axis."""
-        self.beat("scores_in")
+        self.step("scores_in")
         self.build()
         self.play(FadeIn(self.head_scores))
         self.play(FadeIn(self.bars, shift=UP * S.GAP))
@@ -176,7 +176,7 @@ class Softmax(LessonScene):
 
     def to_weights(self):
         """softmax: every score through e^s, divided by the row's total; the bars become weights."""
-        self.beat("to_weights")
+        self.step("to_weights")
         self.play(Write(self.formula), FadeIn(self.formula_note))
         # replaced, not morphed in place: the bars' labels are the weights' own text from here on
         self.play(ReplacementTransform(self.bars, self.weights),
@@ -185,7 +185,7 @@ class Softmax(LessonScene):
 
     def sum_to_one(self):
         """The weights stack into one unit bar: the exact sum is one, the rounded labels need not be."""
-        self.beat("sum_to_one")
+        self.step("sum_to_one")
         pieces = [bar.copy() for bar in self.bars.bars]
         self.play(*(ReplacementTransform(p, s) for p, s in zip(pieces, self.stack)), run_time=S.SLOW)
         self.play(FadeIn(self.brace), FadeIn(self.exact))
@@ -193,7 +193,7 @@ class Softmax(LessonScene):
 
     def reading(self):
         """How the focus token's attention is shared: most to the top key, some to itself, the rest."""
-        self.beat("reading")
+        self.step("reading")
         w, top = self.row, self.top
         marks = VGroup()
         if all(w[top] > w[j] for j in range(self.att.n) if j != top):  # a main key only if there is one

@@ -25,9 +25,9 @@ class Watch:
     texts: dict[str, list[str]] = field(default_factory=dict)  # step -> the strings of its Text mobjects
     cjk_in_math: list[str] = field(default_factory=list)
 
-    def __call__(self, scene, beat: str) -> None:
-        self.problems += [f"{beat}: {p}" for p in layout_problems(scene)]
-        self.texts[beat] = [t.text for t in visible_texts(scene) if isinstance(t, Text)]
+    def __call__(self, scene, step: str) -> None:
+        self.problems += [f"{step}: {p}" for p in layout_problems(scene)]
+        self.texts[step] = [t.text for t in visible_texts(scene) if isinstance(t, Text)]
         self.cjk_in_math += [s.tex_string for m in scene.mobjects for s in m.get_family()
                              if isinstance(s, SingleStringMathTex) and CJK.search(s.tex_string)]
         if self.keyframes is not None:
@@ -47,7 +47,7 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
             "verbosity": "ERROR", "progress_bar": "none", "media_dir": str(media_dir)}
     watch = Watch(keyframes)
     with Settings(lesson, context, mode, lang, theme).applied(), tempconfig(opts):
-        scene = cls(after_beat=watch)
+        scene = cls(after_step=watch)
         if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
             scene.renderer.update_frame = lambda *args, **kwargs: None
         scene.render()

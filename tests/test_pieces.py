@@ -18,12 +18,12 @@ BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")
 
 
-@pytest.mark.parametrize("beats, n", [(1, 1), (2, 2), (7, 3), (12, 5), (5, 5)])
-def test_ranges_cover_every_step_once(beats, n):
-    r = pieces.ranges(beats, n)
+@pytest.mark.parametrize("steps, n", [(1, 1), (2, 2), (7, 3), (12, 5), (5, 5)])
+def test_ranges_cover_every_step_once(steps, n):
+    r = pieces.ranges(steps, n)
     assert len(r) == n and r[0][0] == 0 and r[-1][1] is None  # the last piece draws whatever follows
     assert all(a < b for a, b in r[:-1]) and all(r[i][1] == r[i + 1][0] for i in range(n - 1))
-    sizes = [b - a for a, b in r[:-1] + [(r[-1][0], beats)]]
+    sizes = [b - a for a, b in r[:-1] + [(r[-1][0], steps)]]
     assert max(sizes) - min(sizes) <= 1
 
 
@@ -98,7 +98,7 @@ def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     from attention_lesson.pipeline import skips
 
-    monkeypatch.setattr(pieces, "ranges", lambda beats, n: [(0, 1), (1, 2), (2, None)])
+    monkeypatch.setattr(pieces, "ranges", lambda steps, n: [(0, 1), (1, 2), (2, None)])
     real = skips.bounds
 
     def broken(renderer, n):  # the second piece fails as its step begins

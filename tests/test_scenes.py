@@ -147,8 +147,8 @@ def test_scene(scene_id, lesson, context, lang, theme, media_dir, tmp_path, requ
                          lang=lang, theme=theme, keyframes=tmp_path if golden else None)
     assert watch.problems == [], "\n".join(watch.problems)
     assert watch.cjk_in_math == []
-    assert len(scene.beats) >= 2 and list(watch.texts) == scene.beats
-    assert [s.step for s in scene.steps] == scene.beats
+    assert len(scene.step_keys) >= 2 and list(watch.texts) == scene.step_keys
+    assert [s.step for s in scene.steps] == scene.step_keys
     subs = scene.renderer.file_writer.subcaptions
     for sub in subs:
         assert sub.content.strip() and sub.end > sub.start

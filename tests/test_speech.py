@@ -34,12 +34,12 @@ def scene_lines(scene) -> list[tuple[str, str]]:
     variant for other data, e.g. the two-context lines of a one-context lesson, is skipped)."""
     own = f"{scene.scene_id.replace('-', '_')}.say."
     names = [k[len(own):] for k in scene.tr.entries if k.startswith(own)]
-    beats = [n for n in names if not any(n.startswith(b + "_") for b in names if b != n)]
+    steps = [n for n in names if not any(n.startswith(b + "_") for b in names if b != n)]
     fields = scene.fields()
     out = {}
-    for beat in beats:
-        picked = next((f"{beat}_{v}" for v in scene.variants() if f"{beat}_{v}" in names), beat)
-        out[own + picked] = scene.narration(beat)
+    for step in steps:
+        picked = next((f"{step}_{v}" for v in scene.variants() if f"{step}_{v}" in names), step)
+        out[own + picked] = scene.narration(step)
     for name in names:
         if own + name not in out:
             try:

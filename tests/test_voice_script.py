@@ -33,13 +33,13 @@ def built(tmp_path_factory):
     out = {}
     for key, lesson, lang in [("zh", None, "zh"), ("tiny-en", TINY, "en")]:
         scene, _ = build(BY_ID[SCENE], media, lesson=lesson, lang=lang)
-        assert scene.beats == [s.step for s in scene.steps]
+        assert scene.step_keys == [s.step for s in scene.steps]
         out[key] = scene
     return out
 
 
 def expected_files(scene, lang):
-    return [f"{lang}/{SCENE}/{n:02d}-{beat}.wav" for n, beat in enumerate(scene.beats, 1)]
+    return [f"{lang}/{SCENE}/{n:02d}-{step}.wav" for n, step in enumerate(scene.step_keys, 1)]
 
 
 def check_markdown(built):
@@ -55,7 +55,7 @@ def check_markdown(built):
     assert [float(s) for _, _, s in items] == [round(s.end - s.start, 1) for s in scene.steps]
     quoted = re.findall(r"^   > (.*)$", md, re.M)
     assert quoted == [s.narration for s in scene.steps]
-    to_weights = quoted[scene.beats.index("to_weights")]
+    to_weights = quoted[scene.step_keys.index("to_weights")]
     assert "[0.46, 0, 2.3, 0.69]" in to_weights and "[0.11, 0.07, 0.69, 0.14]" in to_weights
     assert all(CJK.search(line) for line in quoted)
 
@@ -74,7 +74,7 @@ def check_csv_to_out(built, tmp_path):
         assert next(csv.reader(f)) == ["file", "scene", "step", "line", "seconds", "draft_seconds"]
     assert [r["file"] for r in rows] == expected_files(scene, "zh")
     assert [r["scene"] for r in rows] == [SCENE] * n
-    assert [r["step"] for r in rows] == scene.beats
+    assert [r["step"] for r in rows] == scene.step_keys
     assert [r["line"] for r in rows] == [s.narration for s in scene.steps]
     assert [float(r["seconds"]) for r in rows] == pytest.approx([s.end - s.start for s in scene.steps],
                                                                 abs=0.006)

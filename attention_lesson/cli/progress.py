@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..pipeline.plan import beat_count
+from ..pipeline.plan import step_count
 
 WIDTH = 28  # of the description column
 
@@ -39,11 +39,11 @@ class Bars:
                                  transient=False, auto_refresh=False)
         self.progress.__enter__()
         self.whole = self.progress.add_task("all scenes", total=len(jobs))
-        self.totals = {j.id: beat_count(j) for j in jobs}
+        self.totals = {j.id: step_count(j) for j in jobs}
         self.tasks = {j.id: self.progress.add_task(f"  {j.id}", total=self.totals[j.id]) for j in jobs}
 
-    def beat(self, scene_id: str, beat: str) -> None:
-        self.progress.update(self.tasks[scene_id], advance=1, description=f"  {scene_id}: {beat}"[:WIDTH],
+    def step(self, scene_id: str, step: str) -> None:
+        self.progress.update(self.tasks[scene_id], advance=1, description=f"  {scene_id}: {step}"[:WIDTH],
                              refresh=True)
 
     def done(self, result) -> None:

@@ -40,7 +40,7 @@ class BadInput(Exception):
 
 class Progress(Protocol):
     def start(self, jobs: list[Job]) -> None: ...
-    def beat(self, scene_id: str, beat: str) -> None: ...
+    def step(self, scene_id: str, step: str) -> None: ...
     def done(self, result: Result) -> None: ...
 
 
@@ -136,7 +136,7 @@ def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs
 def _render(report: Report, jobs: int, progress: Progress | None, quiet: bool) -> None:
     from .runner import run
 
-    hooks = {} if progress is None else {"on_beat": progress.beat, "on_done": progress.done}
+    hooks = {} if progress is None else {"on_step": progress.step, "on_done": progress.done}
     if progress is not None:
         progress.start(report.todo)
     results = run(report.todo, jobs, CACHE, quiet=quiet, **hooks)

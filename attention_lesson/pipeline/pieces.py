@@ -21,7 +21,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .plan import VIDEO, Job, beat_count
+from .plan import VIDEO, Job, step_count
 
 ENV = "ATTENTION_LESSON_PIECES"  # at most this many pieces a scene (1: never split; for measuring)
 
@@ -39,7 +39,7 @@ class Part:
         return self.steps[1] is None
 
 
-def count(n_jobs: int, workers: int, beats: int, quality: str = "high") -> int:
+def count(n_jobs: int, workers: int, steps: int, quality: str = "high") -> int:
     """How many pieces a scene is drawn in: one, unless the run has fewer scenes than workers (some
     worker would have none); then enough that every worker draws one and the last, which waits for
     them, is one more. Never more than the scene's steps, and never at 480p15.
@@ -51,14 +51,14 @@ def count(n_jobs: int, workers: int, beats: int, quality: str = "high") -> int:
     scene took 5.4 s in six pieces, 3.2 s whole."""
     if workers < 2 or n_jobs >= workers or quality == "low":
         return 1
-    most = int(os.environ.get(ENV) or beats)
-    return max(1, min(beats, most, math.ceil((workers + 1) / n_jobs)))
+    most = int(os.environ.get(ENV) or steps)
+    return max(1, min(steps, most, math.ceil((workers + 1) / n_jobs)))
 
 
-def ranges(beats: int, n: int) -> list[tuple[int, int | None]]:
-    """The steps 0..beats-1 in n consecutive ranges of nearly equal length, the last open-ended (a
+def ranges(steps: int, n: int) -> list[tuple[int, int | None]]:
+    """The steps 0..steps-1 in n consecutive ranges of nearly equal length, the last open-ended (a
     scene may start more steps than its source names: the last piece draws whatever follows)."""
-    bounds = sorted({round(i * beats / n) for i in range(n)})
+    bounds = sorted({round(i * steps / n) for i in range(n)})
     return [(a, b) for a, b in zip(bounds, bounds[1:])] + [(bounds[-1], None)]
 
 
@@ -66,7 +66,7 @@ def split(job: Job, n: int, folder: Path) -> tuple[list[Job], Job]:
     """A video job as n pieces: the first n - 1, and the last, which joins them (and so waits)."""
     if job.options.kind != VIDEO or n < 2:
         raise ValueError("only a video job is drawn in pieces")
-    pieces = [replace(job, part=Part(folder, r)) for r in ranges(beat_count(job), n)]
+    pieces = [replace(job, part=Part(folder, r)) for r in ranges(step_count(job), n)]
     return pieces[:-1], pieces[-1]
 
 
@@ -75,6 +75,6 @@ def split(job: Job, n: int, folder: Path) -> tuple[list[Job], Job]:
 def steps_drawn(job: Job) -> int:
     """How many steps a task draws (a whole job: all; a piece: its range)."""
     if job.part is None:
-        return beat_count(job)
+        return step_count(job)
     first, stop = job.part.steps
-    return (stop if stop is not None else max(beat_count(job), first + 1)) - first
+    return (stop if stop is not None else max(step_count(job), first + 1)) - first

@@ -142,12 +142,12 @@ def code_files(scene: SceneInfo, lang: str, voice: str | None = None) -> list[Pa
     return [p for p in files if p.exists()]
 
 
-def beat_count(job: Job) -> int:
-    """How many steps a scene has, read from its source (self.beat(...) calls): a progress total."""
+def step_count(job: Job) -> int:
+    """How many steps a scene has, read from its source (self.step(...) calls): a progress total."""
     tree = ast.parse(job.scene.file.read_text(encoding="utf-8"))
     return sum(
         1 for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "beat"
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
     ) or 1
 
 

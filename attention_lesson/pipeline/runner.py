@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import manifest, pieces, timings
-from .plan import VIDEO, Job, Result, beat_count
+from .plan import VIDEO, Job, Result, step_count
 
 _TMP_NAME = re.compile(rf"^{re.escape(manifest.TMP_PREFIX)}.+-(\d+)-[^-]+$")
 
@@ -70,11 +70,11 @@ def _run_in_worker(job: Job) -> Result:
     from .worker import render
 
     return render(job, manifest.media_folder(_cache_root), quiet=_quiet,
-                  on_beat=lambda sid, beat: _events.put((sid, beat)))
+                  on_step=lambda sid, step: _events.put((sid, step)))
 
 
 def run(jobs: list[Job], workers: int, cache_root: Path,
-        on_beat: Callable[[str, str], None] = lambda sid, beat: None,
+        on_step: Callable[[str, str], None] = lambda sid, step: None,
         on_done: Callable[[Result], None] = lambda r: None, quiet: bool = False) -> list[Result]:
     """Render every job; a failing job is reported in its Result and the others still finish."""
     folders = sorted({j.out_dir for j in jobs})
@@ -83,17 +83,17 @@ def run(jobs: list[Job], workers: int, cache_root: Path,
     try:
         for d in folders:  # a re-render first forgets the old entry: files are about to be replaced
             manifest.forget(d, [j.key for j in jobs if j.out_dir == d])
-        return _run(jobs, workers, cache_root, on_beat, on_done, quiet)
+        return _run(jobs, workers, cache_root, on_step, on_done, quiet)
     finally:  # also on Ctrl-C: the workers are gone by now, and so are their folders
         for d in folders:
             sweep(d)
 
 
-def _pump(events, on_beat, stop: threading.Event) -> None:
-    """Relay the workers' step events to on_beat until stopped."""
+def _pump(events, on_step, stop: threading.Event) -> None:
+    """Relay the workers' step events to on_step until stopped."""
     while not stop.is_set():
         try:
-            on_beat(*events.get(timeout=0.1))
+            on_step(*events.get(timeout=0.1))
         except queue.Empty:
             continue
         except (EOFError, OSError):
@@ -108,7 +108,7 @@ def plan_tasks(jobs: list[Job], workers: int, known: dict[str, float] | None = N
     tasks, joins = [], {}
     for job in jobs:
         video = job.options.kind == VIDEO
-        n = pieces.count(len(jobs), workers, beat_count(job), job.options.quality) if video else 1
+        n = pieces.count(len(jobs), workers, step_count(job), job.options.quality) if video else 1
         if n < 2:
             tasks.append(job)
             continue
@@ -122,19 +122,19 @@ def plan_tasks(jobs: list[Job], workers: int, known: dict[str, float] | None = N
 def costs(tasks: list[Job], known: dict[str, float]) -> dict[str, float]:
     """Each task's expected seconds: its scene's last time a step times the steps it draws; a scene
     never timed gets the median of the others' (1 s a step when none is known)."""
-    per_step = {t.task: known[timings.key(t)] / beat_count(t) for t in tasks if timings.key(t) in known}
+    per_step = {t.task: known[timings.key(t)] / step_count(t) for t in tasks if timings.key(t) in known}
     default = statistics.median(per_step.values()) if per_step else 1.0
     return {t.task: pieces.steps_drawn(t) * per_step.get(t.task, default) for t in tasks}
 
 
-def _run(jobs, workers, cache_root, on_beat, on_done, quiet) -> list[Result]:
+def _run(jobs, workers, cache_root, on_step, on_done, quiet) -> list[Result]:
     # Fork with no other thread running in this process: a child inherits every lock as it was at fork
     # time, including those another thread held (a queue's feeder, a progress bar's refresh). So no
     # queue is written to before the fork, and the thread that relays progress starts after it.
     tasks, joins = plan_tasks(jobs, workers, timings.load(cache_root))
     ctx = mp.get_context("fork")
     events, stop, finished = ctx.Queue(), threading.Event(), queue.SimpleQueue()
-    pump = threading.Thread(target=_pump, args=(events, on_beat, stop), daemon=True)
+    pump = threading.Thread(target=_pump, args=(events, on_step, stop), daemon=True)
     try:
         with ctx.Pool(max(1, min(workers, len(tasks))), initializer=_init_worker,
                       initargs=(str(cache_root), events, quiet)) as pool:
@@ -204,20 +204,20 @@ def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
 
 
 def _run_warm(job: Job, generation: int) -> Result:
-    """One job of run `generation`: its steps ("beat", scene, step) and, for frames, each step's PNG as
+    """One job of run `generation`: its steps ("step", scene, step) and, for frames, each step's PNG as
     it is drawn ("frame", scene, n, step, bytes) go to the events queue; it stops at a step's start
     once a newer run is asked for."""
     from .worker import render
 
-    def on_beat(sid: str, beat: str) -> None:
+    def on_step(sid: str, step: str) -> None:
         if _generation.value != generation:
             raise Cancelled(f"run {generation} was replaced by run {_generation.value}")
-        _events.put((generation, "beat", sid, beat))
+        _events.put((generation, "step", sid, step))
 
-    def on_frame(sid: str, n: int, beat: str, png: Path) -> None:
-        _events.put((generation, "frame", sid, n, beat, png.read_bytes()))
+    def on_frame(sid: str, n: int, step: str, png: Path) -> None:
+        _events.put((generation, "frame", sid, n, step, png.read_bytes()))
 
-    return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_beat=on_beat, on_frame=on_frame)
+    return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_step=on_step, on_frame=on_frame)
 
 
 def _ignoring_ctrl_c(start):

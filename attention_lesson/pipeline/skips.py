@@ -3,7 +3,7 @@ of the ones it skips, and the segments the last piece borrows.
 
 `install()` wraps manim's `CairoRenderer.play` in this process (once; manim's files stay as they are).
 It changes nothing unless a part is being drawn (`drawing(...)`, around one scene's render):
-- Before each animation it looks at the scene's step (LessonScene.beats): a piece draws from its
+- Before each animation it looks at the scene's step (LessonScene.steps): a piece draws from its
   first step on (manim's `from_animation_number` set to this animation as that step's first one
   comes) and ends as its stop step begins (`upto_animation_number`: manim ends the scene there).
 - A skipped animation moves manim's clock by its run time; a drawn one by the frames it drew (one
@@ -69,7 +69,7 @@ def bounds(renderer, step: int) -> None:
 def play(self, scene, *args, **kwargs):
     """manim's play; a skipped animation of a part moves the clock by the frames it would draw."""
     if _part is not None:
-        bounds(self, len(getattr(scene, "beats", ())) - 1)
+        bounds(self, len(getattr(scene, "step_keys", ())) - 1)
     before, number = self.time, self.num_plays
     _manim_play(self, scene, *args, **kwargs)
     if _part is None or not self.skip_animations:

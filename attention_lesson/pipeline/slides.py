@@ -20,7 +20,7 @@ from .voice import cut, mux
 
 
 def slide_class(cls):
-    """`cls` as a manim-slides Slide: every step (beat) starts a slide with its line as notes."""
+    """`cls` as a manim-slides Slide: every step starts a slide with its line as notes."""
     from manim import Scene, config
     from manim_slides import Slide
     from manim_slides.slide.base import BaseSlide
@@ -32,10 +32,10 @@ def slide_class(cls):
 
         # Slide.__init__ and Slide.render set config keys manim 0.22 no longer has (write_to_movie:
         # video is the default output; flush_cache; max_files_cached=inf): the same steps here.
-        def __init__(self, *args, lesson=None, settings=None, on_beat=None, after_beat=None, voice=None,
+        def __init__(self, *args, lesson=None, settings=None, on_step=None, after_step=None, voice=None,
                      **kwargs):
             self.set_data(lesson, settings)
-            self.set_hooks(on_beat, after_beat, voice)
+            self.set_hooks(on_step, after_step, voice)
             BaseSlide.__init__(self, *args, **kwargs)
 
         def render(self, *args, **kwargs):
@@ -66,7 +66,7 @@ def collect(job: Job, scene, folder: Path, tmp: Path, title: str, sound=None) ->
     from manim_slides.config import PresentationConfig
 
     config = PresentationConfig.from_file(folder / f"{scene}.json")
-    steps = scene.beats if len(scene.beats) == len(config.slides) else [None] * len(config.slides)
+    steps = scene.step_keys if len(scene.step_keys) == len(config.slides) else [None] * len(config.slides)
     files: dict[str, Path] = {}
     data = json.loads(config.model_dump_json())
     for n, (slide, entry, step) in enumerate(zip(config.slides, data["slides"], steps), start=1):

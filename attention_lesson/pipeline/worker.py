@@ -181,21 +181,21 @@ def _voice(job: Job, media_dir: Path) -> Voice | None:
     return Voice(o.voice, o.lang, media_dir.parent / "voice") if o.voice else None
 
 
-def _video(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+def _video(job: Job, cls, media_dir: Path, tmp: Path, on_step):
     """The scene's videos (with their sound, sidecars and step clips)."""
     voice = _voice(job, media_dir)
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, voice=voice)
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_step=on_step, voice=voice)
     scene.render()
     return _collect(job, scene, tmp, _sound(scene, voice)), voice
 
 
-def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_step):
     """A piece of a scene (pipeline/pieces.py) but its last: the segments of its steps' animations,
     moved into the pieces' folder for the last piece to join; no file of its own."""
     from manim.utils.exceptions import EndSceneEarlyException
 
     voice = _voice(job, media_dir)
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, voice=voice)
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_step=on_step, voice=voice)
     scene.renderer.scene_finished = lambda s: None  # the last piece makes the scene's files
     try:
         scene.render()
@@ -208,49 +208,49 @@ def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
     return {}, voice
 
 
-def _progress(job: Job, on_beat):
+def _progress(job: Job, on_step):
     """A piece's progress: the steps it draws only (each piece of a scene sees every step begin)."""
-    if job.part is None or on_beat is None:
-        return on_beat
+    if job.part is None or on_step is None:
+        return on_step
     first, stop = job.part.steps
     seen = []
 
-    def forward(scene_id: str, beat: str) -> None:
-        seen.append(beat)
+    def forward(scene_id: str, step: str) -> None:
+        seen.append(step)
         if len(seen) > first and (stop is None or len(seen) <= stop):
-            on_beat(scene_id, beat)
+            on_step(scene_id, step)
     return forward
 
 
-def _slides(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+def _slides(job: Job, cls, media_dir: Path, tmp: Path, on_step):
     """The scene as a manim-slides Slide: a clip and notes per step."""
     from .slides import collect, slide_class
 
     voice = _voice(job, media_dir)
     scene = slide_class(cls)(output_folder=(tmp / "slides").resolve(), lesson=job.lesson,
-                             settings=_settings(job), on_beat=on_beat, voice=voice)
+                             settings=_settings(job), on_step=on_step, voice=voice)
     scene.render()
     return collect(job, scene, tmp / "slides", tmp, _title(job, scene), _sound(scene, voice)), voice
 
 
-def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_beat, on_frame=None):
+def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_step, on_frame=None):
     """The last frame of every step, as the scene draws it (each animation jumps to its end: the same
     pixels, a third of the time). on_frame(scene_id, n, step, png) is told of each as it is saved."""
     saved: list[Path] = []
 
-    def keep(s, beat: str) -> None:
+    def keep(s, step: str) -> None:
         saved.append(s.save_keyframe(tmp))
         if on_frame is not None:
-            on_frame(job.id, len(saved), beat, saved[-1])
+            on_frame(job.id, len(saved), step, saved[-1])
 
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat, skip_animations=True, after_beat=keep)
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_step=on_step, skip_animations=True, after_step=keep)
     scene.render()
     return _frames(job, scene, saved, tmp), None
 
 
-def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
+def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_step):
     """Only the steps: their lines and how long they last, nothing drawn."""
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_beat=on_beat)  # not skipped: manim's clock
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_step=on_step)  # not skipped: manim's clock
     scene.renderer.update_frame = lambda *args, **kwargs: None  # then moves by whole frames, as in a video
     scene.render()
     return {job.main_file(): _steps(job, scene, tmp)}, None
@@ -259,9 +259,9 @@ def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_beat):
 MAKERS = {VIDEO: _video, POSTER: _video, SLIDES: _slides, FRAMES: _keyframes, STEPS: _steps_only}
 
 
-def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False, on_frame=None) -> Result:
+def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_frame=None) -> Result:
     """Render one job; never raises: a failure is a Result with ok=False and the error.
-    on_beat(scene_id, beat) is called as each step starts (progress); quiet hides manim's warnings;
+    on_step(scene_id, step) is called as each step starts (progress); quiet hides manim's warnings;
     on_frame(scene_id, n, step, png): a frames job's step frame, as soon as it is drawn."""
     from manim import tempconfig
 
@@ -277,7 +277,7 @@ def render(job: Job, media_dir: Path, on_beat=None, quiet: bool = False, on_fram
         if maker is _keyframes and on_frame is not None:
             maker = functools.partial(_keyframes, on_frame=on_frame)
         with tempconfig(manim_config(job, media_dir, tmp, quiet)), skips.drawing(job.part):
-            files, voice = maker(job, job.scene.load(), media_dir, tmp, _progress(job, on_beat))
+            files, voice = maker(job, job.scene.load(), media_dir, tmp, _progress(job, on_step))
         manifest.move_into(files, job.out_dir)
         return Result(job.task, True, sorted(files), seconds=time.perf_counter() - start,
                       drafted=voice.drafted if voice else [])

@@ -80,7 +80,7 @@ class Drawer:
         """A worker's news of run `run` (only the newest run's is told): a step begun, or drawn."""
         if run != self.pool.generation.value:
             return
-        if kind == "beat":
+        if kind == "step":
             self.emit("progress", {"run": run, "scene": scene_id, "step": rest[0]})
             return
         n, step, png = rest

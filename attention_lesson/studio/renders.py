@@ -43,7 +43,7 @@ class RenderRequest:
 
 
 class QueueProgress:
-    """pipeline.build's Progress, as messages on a queue: ("start", n), ("beat", scene, step), ("done", scene, ok)."""
+    """pipeline.build's Progress, as messages on a queue: ("start", n), ("step", scene, step), ("done", scene, ok)."""
 
     def __init__(self, q):
         self.q = q
@@ -51,8 +51,8 @@ class QueueProgress:
     def start(self, jobs) -> None:
         self.q.put(("start", len(jobs)))
 
-    def beat(self, scene_id: str, beat: str) -> None:
-        self.q.put(("beat", scene_id, beat))
+    def step(self, scene_id: str, step: str) -> None:
+        self.q.put(("step", scene_id, step))
 
     def done(self, result) -> None:
         self.q.put(("done", result.id, result.ok))
@@ -134,7 +134,7 @@ class Renders:
             elif msg[0] in ("result", "error"):
                 break
             self.emit("render", {"job": job, "product": req.product, "state": "running", "done": done,
-                                 "total": total, "step": msg[2] if msg[0] == "beat" else None})
+                                 "total": total, "step": msg[2] if msg[0] == "step" else None})
         p.join()
         self.running.pop(job, None)
         key = "files" if msg[0] == "result" else "message"

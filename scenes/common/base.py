@@ -1,15 +1,15 @@
 """LessonScene: the base of every lesson scene.
 
-setup() loads the lesson and runs the core once; a scene's construct() is a short list of beats.
-beat(key) starts a manim section named after the step and attaches the step's narration line (from the
+setup() loads the lesson and runs the core once; a scene's construct() is a short list of steps.
+step(key) starts a manim section named after the step and attaches the step's narration line (from the
 catalog) as a subcaption spanning the whole step, so every render has an .srt and every step can be cut
 into its own clip. A step lasts at least as long as its line takes to read.
 
 The pipeline hands a scene its parsed lesson and settings (`lesson=`, `settings=`); plain `manim render`
 reads them from the ATTENTION_* variables (scenes/common/settings.py). Whoever builds a scene can watch
-its steps through two constructor arguments: `on_beat(scene_id, beat)`
-as a step starts (the pipeline's progress bars) and `after_beat(scene, beat)` when a step ends, with the
-frame complete (the tests' layout checks and golden frames). A third, `voice(scene_id, n, beat, line)`,
+its steps through two constructor arguments: `on_step(scene_id, step)`
+as a step starts (the pipeline's progress bars) and `after_step(scene, step)` when a step ends, with the
+frame complete (the tests' layout checks and golden frames). A third, `voice(scene_id, n, step, line)`,
 returns how long the step's spoken line lasts (seconds, or None for none): the step then lasts at least
 VOICE_LEAD + that + VOICE_TAIL, the voice starting VOICE_LEAD into it. The scene itself never touches
 audio; `self.steps` records when each step ran and how long its voice is, for whoever lays the track.
@@ -36,7 +36,7 @@ from .i18n import catalog
 from .mobjects import fit, frame_box, label, mixed_line
 from .settings import Settings
 
-KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every beat (plain manim)
+KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every step (plain manim)
 
 
 @dataclass
@@ -55,11 +55,11 @@ class LessonScene(Scene):
     contexts = "current"  # "all": the scene shows every context of the lesson (read by the registry)
 
     def __init__(self, *args, lesson: Lesson | None = None, settings: Settings | None = None,
-                 on_beat: Callable[[str, str], None] | None = None,
-                 after_beat: Callable[["LessonScene", str], None] | None = None,
+                 on_step: Callable[[str, str], None] | None = None,
+                 after_step: Callable[["LessonScene", str], None] | None = None,
                  voice: Callable[[str, int, str, str], float | None] | None = None, **kwargs):
         self.set_data(lesson, settings)
-        self.set_hooks(on_beat, after_beat, voice)
+        self.set_hooks(on_step, after_step, voice)
         super().__init__(*args, **kwargs)
 
     def set_data(self, lesson: Lesson | None = None, settings: Settings | None = None) -> None:
@@ -67,10 +67,10 @@ class LessonScene(Scene):
         hands them over. Without them (plain `manim render`) both come from the ATTENTION_* variables."""
         self._given = (lesson, settings)
 
-    def set_hooks(self, on_beat=None, after_beat=None, voice=None) -> None:
+    def set_hooks(self, on_step=None, after_step=None, voice=None) -> None:
         """Callbacks as each step starts (scene id, step) and once it ends (scene, step); the voice of
         a step (scene id, step number from 1, step, line) -> its length in seconds or None."""
-        self.on_beat, self.after_beat, self.voice = on_beat, after_beat, voice
+        self.on_step, self.after_step, self.voice = on_step, after_step, voice
 
     def setup(self):
         lesson, settings = self._given
@@ -87,7 +87,7 @@ class LessonScene(Scene):
         self.camera.background_color = S.BACKGROUND
         self._step: Step | None = None
         self._pending_heading = None
-        self.beats: list[str] = []
+        self.step_keys: list[str] = []
         self.steps: list[Step] = []
 
     # -- text ----------------------------------------------------------------------------------
@@ -98,15 +98,15 @@ class LessonScene(Scene):
 
     def variants(self) -> list[str]:
         """Narration variants that fit this render's data, most specific first (e.g. "uniform"):
-        a step's line `say.<beat>_<variant>` replaces `say.<beat>` where the catalog has one."""
+        a step's line `say.<step>_<variant>` replaces `say.<step>` where the catalog has one."""
         return []
 
-    def narration(self, beat: str) -> str:
+    def narration(self, step: str) -> str:
         own = self.scene_id.replace("-", "_")
         for v in self.variants():
-            if f"{own}.say.{beat}_{v}" in self.tr:
-                return self.t(f"say.{beat}_{v}", **self.fields())
-        return self.t(f"say.{beat}", **self.fields())
+            if f"{own}.say.{step}_{v}" in self.tr:
+                return self.t(f"say.{step}_{v}", **self.fields())
+        return self.t(f"say.{step}", **self.fields())
 
     def fields(self) -> dict:
         """Values a catalog line may name: {focus}, {context}, ... Scenes add their own."""
@@ -120,19 +120,19 @@ class LessonScene(Scene):
         lines = self.tr.lines(f"{self.scene_id.replace('-', '_')}.{key}", **self.fields())
         return VGroup(*(mixed_line(s, size, color or S.TEXT) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
 
-    # -- beats -----------------------------------------------------------------------------------
-    def beat(self, key: str, loop: bool = False) -> None:
+    # -- steps -----------------------------------------------------------------------------------
+    def step(self, key: str, loop: bool = False) -> None:
         """Close the previous step and start the step `key`: a section (a slide when rendered as
         slides) plus its narration line. A `loop` step replays on its own in a slide deck, so its
         animations should end where they started (a pulse, say)."""
         self._close_line()
         line = self.narration(key)
-        self.beats.append(key)
-        voice = self.voice(self.scene_id, len(self.beats), key, line) if self.voice else None
+        self.step_keys.append(key)
+        voice = self.voice(self.scene_id, len(self.step_keys), key, line) if self.voice else None
         self.open_step(key, line, loop and voice is None)  # a spoken step plays once, at its voice's pace
         self._step = Step(key, line, self.renderer.time, voice=voice)
-        if self.on_beat is not None:
-            self.on_beat(self.scene_id, key)
+        if self.on_step is not None:
+            self.on_step(self.scene_id, key)
         if self._pending_heading is not None:  # the heading opens the first step
             self.play(FadeIn(self._pending_heading, shift=DOWN * S.GAP), run_time=S.FAST)
             self._pending_heading = None
@@ -154,15 +154,15 @@ class LessonScene(Scene):
         span = spoken(step.start, step.end, step.voice)
         for text, start, end in timed(step.narration, self.lang, *span, within=(step.start, step.end)):
             self.add_subcaption(text, duration=end - start, offset=start - step.end)
-        if self.after_beat is not None:
-            self.after_beat(self, self.beats[-1])
+        if self.after_step is not None:
+            self.after_step(self, self.step_keys[-1])
         if os.environ.get(KEYFRAMES_ENV):
             self.save_keyframe(Path(os.environ[KEYFRAMES_ENV]))
 
     def save_keyframe(self, folder: Path) -> Path:
-        """The frame as it stands at the end of a beat, as <scene>-<nn>-<beat>.png."""
+        """The frame as it stands at the end of a step, as <scene>-<nn>-<step>.png."""
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / step_file(self.scene_id, len(self.beats), self.beats[-1], "png")
+        path = folder / step_file(self.scene_id, len(self.step_keys), self.step_keys[-1], "png")
         self.renderer.update_frame(self)
         self.camera.get_image().save(path)
         return path
@@ -185,9 +185,9 @@ class LessonScene(Scene):
         return VGroup(title, sentence)
 
     def show_heading(self, key: str = "title", text: str | None = None) -> VGroup:
-        """Show the heading; called before the first beat, it fades in as that step begins."""
+        """Show the heading; called before the first step, it fades in as that step begins."""
         self.header = self.heading(key, text)
-        if self.beats:
+        if self.step_keys:
             self.play(FadeIn(self.header, shift=DOWN * S.GAP), run_time=S.FAST)
         else:
             self._pending_heading = self.header
