@@ -23,13 +23,22 @@ from .diagnostics import (
     weight_as_score_moves,
     wrong_axis_weights,
 )
-from .lesson import LANGS, MAX_DIMS, MAX_TOKENS, Lesson, LessonError, error_line, load, loads, locate, parse
+from .lesson import (
+    LANGS,
+    MAX_DIMS,
+    MAX_TOKENS,
+    Lesson,
+    LessonError,
+    load,
+    loads,
+    parse,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "MODES", "LANGS", "MAX_DIMS", "MAX_TOKENS", "AttentionPass", "HardLookup", "Intermediates",
     "Lesson", "LessonError", "attend", "dominant", "attend_tokens", "dot_product_attention", "hard_lookup",
-    "error_line", "load", "loads", "numbers_json", "locate", "magnified_softmax", "parse", "scale_for", "softmax", "strongest_other",
+    "load", "loads", "numbers_json", "magnified_softmax", "parse", "scale_for", "softmax", "strongest_other",
     "total_variation", "weight_as_score_moves", "wrong_axis_weights", "__version__",
 ]

@@ -372,80 +372,25 @@ def loads(text: str, file: str = "<lesson>") -> Lesson:
     return parse(data, file)
 
 
-_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-_ASSIGN = re.compile(r'^\s*("(?:[^"\\]|\\.)*"|'"'"r"[^']*'|[A-Za-z0-9_-]+)\s*=")
-
-
-def _unquote(key: str) -> str:
-    return key[1:-1] if key[:1] in "\"'" else key
-
-
-def _tables(text: str):
-    """(line number, table, key or None) of every table header and key = value line."""
-    table = ""
-    for n, line in enumerate(text.splitlines(), start=1):
-        if m := _HEADER.match(line):
-            table = ".".join(_unquote(part.strip()) for part in m.group(1).split("."))
-            yield n, table, None
-        elif m := _ASSIGN.match(line):
-            yield n, table, _unquote(m.group(1))
-
-
-def _row_line(text: str, start: int, row: int) -> int:
-    """The line of a matrix's row-th row, the matrix written from line `start` on (one row a line; a
-    matrix on one line: that line)."""
-    lines = text.splitlines()[start - 1:]
-    first = lines[0].split("=", 1)[1].strip()[1:]  # after the matrix's own "["
-    seen = 0
-    for n, body in enumerate([first, *lines[1:]], start=start):
-        seen += body.strip().startswith("[")
-        if seen == row:
-            return n
-    return start
-
-
-def locate(text: str, key: str) -> int | None:
-    """The line (from 1) of the text a LessonError's key points at ("projections.w_q row 4", "vocab.the",
-    "contexts.river token 3", "focus"; a TOML error's own "line N"), or None."""
-    if not key:
-        return None
-    path, *rest = key.split(" ")
-    where = {(table, k): n for n, table, k in _tables(text)}
-    parts = path.split(".")
-    for cut in range(len(parts) - 1, -1, -1):  # the longest table the key can be under first
-        table, name = ".".join(parts[:cut]), ".".join(parts[cut:])
-        if (table, name) in where:
-            n = where[(table, name)]
-            return _row_line(text, n, int(rest[1])) if rest[:1] == ["row"] else n
-    return where.get((path, None))
-
-
-def error_line(text: str, error: LessonError) -> int | None:
-    """The line a LessonError about this text points at: its key's, or a TOML error's own."""
-    if not error.key and (m := re.search(r"at line (\d+)", error.found or "")):
-        return int(m.group(1))
-    if not error.key and "at end of document" in (error.found or ""):
-        return max(1, len(text.splitlines()))
-    return locate(text, error.key)
+def _read(path: Path) -> str:
+    """The text of a lesson file; LessonError if there is no such file, it cannot be read, or it is not
+    UTF-8."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise LessonError(
+            str(path), "", f"a lesson file (or a packaged lesson: {', '.join(packaged_lessons())})",
+            "no such file",
+        ) from None
+    except OSError as e:
+        raise LessonError(str(path), "", "a readable file", e.strerror or str(e)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LessonError(str(path), "", "UTF-8 text", f"undecodable byte at {e.start}") from None
 
 
 def load(name_or_path: str | Path | None = None) -> Lesson:
     """Load and validate a lesson: a packaged name ('default') or a path to a .toml file."""
     path = resolve(name_or_path)
-    file = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise LessonError(
-            file, "", f"a lesson file (or a packaged lesson: {', '.join(packaged_lessons())})",
-            "no such file",
-        ) from None
-    except OSError as e:
-        raise LessonError(file, "", "a readable file", e.strerror or str(e)) from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as e:
-        raise LessonError(file, "", "UTF-8 text", f"undecodable byte at {e.start}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise LessonError(file, "", "valid TOML", _toml_error(str(e), raw.decode("utf-8"))) from None
-    return parse(data, file)
+    return loads(_read(path), str(path))

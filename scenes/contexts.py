@@ -2,21 +2,31 @@
 different weights and a different output; the outputs compared dimension by dimension."""
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, GrowArrow, LaggedStart, Rectangle, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    FadeIn,
+    GrowArrow,
+    LaggedStart,
+    Rectangle,
+    VGroup,
+    Write,
+)
 
 from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.labels import cell_width_for, label, word
 from scenes.common.mobjects import (
     TokenChip,
-    cell_width_for,
-    label,
     number_text,
     outline,
     percent_text,
     shared_format,
     vector,
-    word,
 )
 
 

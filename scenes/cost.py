@@ -4,11 +4,25 @@ and is not."""
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, Create, FadeIn, GrowArrow, Line, Rectangle, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    Create,
+    FadeIn,
+    GrowArrow,
+    Line,
+    Rectangle,
+    VGroup,
+    Write,
+)
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, fit, label, outline, tex, vector, word
+from scenes.common.labels import fit, label, tex, word
+from scenes.common.mobjects import NumberGrid, outline, vector
 
 MULTIPLIERS = (1, 2, 4)  # the pair grids drawn: n, 2n, 4n tokens
 GRID_STROKE = 1.0

@@ -9,7 +9,8 @@ from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, VGroup
 from attention_core import attend_tokens, strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, even_labels, fit, heatmap, label, number_text, outline
+from scenes.common.labels import even_labels, fit, label
+from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline
 
 
 def _frame(m, color=None, stroke=S.MARK_STROKE):

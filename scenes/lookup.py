@@ -26,17 +26,13 @@ from manim import (
 from attention_core import dominant, strongest_other, weight_as_score_moves
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.labels import even_labels, fit, label, tex, word
 from scenes.common.mobjects import (
     WeightBars,
-    even_labels,
-    fit,
-    label,
     number_text,
     percent_text,
     shared_format,
-    tex,
     vector,
-    word,
 )
 
 SAMPLES = 241  # points on the soft curve

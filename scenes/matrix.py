@@ -21,18 +21,14 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.labels import caption_box, fit, label, tex, word
 from scenes.common.mobjects import (
     NumberGrid,
     TokenChip,
     attention_lines,
-    caption_box,
-    fit,
-    label,
     number_text,
     outline,
     percent_text,
-    tex,
-    word,
 )
 
 CELL_W, CELL_H = 1.2, 0.7  # a cell of the attention matrix, before any scale-down

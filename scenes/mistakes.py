@@ -5,10 +5,17 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, VGroup
 
-from attention_core import attend, magnified_softmax, strongest_other, total_variation, wrong_axis_weights
+from attention_core import (
+    attend,
+    magnified_softmax,
+    strongest_other,
+    total_variation,
+    wrong_axis_weights,
+)
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, heatmap, label, number_text, outline, tex, vector, word
+from scenes.common.labels import label, tex, word
+from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline, vector
 
 # What the narration claims, as thresholds: the score magnifications tried, smallest first, to show that
 # the scaled softmax still saturates; a top weight this large counts as saturated; a total-variation

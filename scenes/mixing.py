@@ -20,18 +20,14 @@ from manim import (
 from attention_core import dominant
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.labels import cell_width_for, fit, label, tex, word
 from scenes.common.mobjects import (
     NumberGrid,
     WeightBars,
-    cell_width_for,
-    fit,
-    label,
     number_text,
     outline,
     percent_text,
-    tex,
     vector,
-    word,
 )
 
 

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, RoundedRectangle, Text, Transform, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    FadeIn,
+    FadeOut,
+    RoundedRectangle,
+    Text,
+    Transform,
+    VGroup,
+    Write,
+)
 
 from attention_core import MODES, attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import (
-    NumberGrid,
-    WeightBars,
-    even_labels,
-    fit,
-    label,
-    number_text,
-    outline,
-    tex,
-    vector,
-)
+from scenes.common.labels import even_labels, fit, label, tex
+from scenes.common.mobjects import NumberGrid, WeightBars, number_text, outline, vector
 
 PUNCTUATION = ":：,，;；)）"
 SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: the font's glyphs are uneven

@@ -1,12 +1,24 @@
 """1. overview: attention as a soft lookup; the same embedding retrieving different content; the formula."""
 
-from manim import DOWN, LEFT, RIGHT, UP, Arrow, FadeIn, FadeOut, GrowArrow, VGroup, Write
+from manim import (
+    DOWN,
+    LEFT,
+    RIGHT,
+    UP,
+    Arrow,
+    FadeIn,
+    FadeOut,
+    GrowArrow,
+    VGroup,
+    Write,
+)
 
 from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import lesson_title
-from scenes.common.mobjects import TokenRow, WeightBars, attention_formula, label, vector, weight_arrow, word
+from scenes.common.labels import attention_formula, label, word
+from scenes.common.mobjects import TokenRow, WeightBars, vector, weight_arrow
 
 
 class Overview(LessonScene):

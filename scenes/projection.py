@@ -17,7 +17,8 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, cell_width_for, label, number_text, outline, tex, vector, word
+from scenes.common.labels import cell_width_for, label, tex, word
+from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
 
 def role_colours():

@@ -5,7 +5,8 @@ from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGroup, W
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import NumberGrid, fit, number_text, outline, tex, vector, word
+from scenes.common.labels import fit, tex, word
+from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
 
 def term(x: float) -> str:

@@ -22,8 +22,8 @@ from manim import (
 from attention_core import strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import WeightBars, fit, number_text, outline, shared_format, tex, word
-
+from scenes.common.labels import fit, tex, word
+from scenes.common.mobjects import WeightBars, number_text, outline, shared_format
 
 
 class Softmax(LessonScene):

@@ -3,12 +3,12 @@
 
     .venv/bin/python scripts/profile_frames.py softmax [--quality high] [--voice draft] [--top 25]
 
-Renders one scene in this process with `pipeline.worker.render` (no worker process, so cProfile sees
+Renders one scene in this process with `pipeline.drawing.worker.render` (no worker process, so cProfile sees
 the scene), with cProfile on the drawing thread and the encoder thread's writes timed apart: each
 frame's RGBA -> stream format conversion and its encode, for drawn frames (repeat 1) and held frames
 (repeat > 1).
 
-By default the pipeline's own write path runs (`pipeline.holds`, a hold converted once), timed per
+By default the pipeline's own write path runs (`pipeline.drawing.holds`, a hold converted once), timed per
 write. With --split, manim's path (a conversion per frame) runs with the conversion done explicitly (as
 the encoder would do it inside `encode`), so conversion and x264 are timed apart.
 """
@@ -104,7 +104,7 @@ def main() -> None:
     a = ap.parse_args()
     from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-    from attention_lesson.pipeline import holds, worker
+    from attention_lesson.pipeline.drawing import holds, worker
 
     holds.install()
     VideoSegmentEncoder.write_frame = timed_write_frame if a.split else timed(holds.write_frame)

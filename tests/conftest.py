@@ -1,6 +1,24 @@
+"""What many test modules share: the default lesson, one headless chromium per test worker, and a fresh
+folder with only the fixture scenes registered (`fixtures`)."""
+
+import shutil
+from pathlib import Path
+
 import pytest
 
 from attention_core import load
+from scenes import registry
+from scenes.registry import SceneInfo
+
+LESSONS = Path(__file__).parent / "lessons"
+CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by scripts/setup.sh; Playwright never downloads one
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+MISSING = f"chromium is missing ({CHROMIUM}): run ./scripts/setup.sh (apt-get install chromium)"
+
+BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
+BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "坏", "en": "Broken"})
+PULSE = SceneInfo("pulse", "Pulse", package="tests.fixtures", titles={"zh": "跳", "en": "Pulse"})
 
 
 def pytest_addoption(parser):
@@ -11,3 +29,50 @@ def pytest_addoption(parser):
 @pytest.fixture(scope="session")
 def lesson():
     return load()
+
+
+def launch_chromium(playwright):
+    """Debian's chromium, headless, through a started Playwright; FileNotFoundError (saying how to
+    install it) when it is not there."""
+    if not Path(CHROMIUM).exists():
+        raise FileNotFoundError(MISSING)
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One chromium for the whole test worker (xdist's -n: a session is a worker process), launched when
+    a test first asks for it: a test opens its own contexts or pages on it and closes them. While it is
+    open, Playwright's sync API holds the worker's main thread inside its asyncio loop (asyncio.run
+    there would refuse): in-process asyncio belongs in a thread or a process of its own."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(MISSING, pytrace=False)
+    with sync_playwright() as pw:
+        chromium = launch_chromium(pw)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def fixture_scenes():
+    """The scenes `fixtures` registers: a module overrides this fixture (or parametrizes it) for others."""
+    return (BLINK, BROKEN)
+
+
+@pytest.fixture
+def fixture_lessons():
+    """The lesson files of tests/lessons that `fixtures` copies into its folder: none unless overridden."""
+    return ()
+
+
+@pytest.fixture
+def fixtures(monkeypatch, tmp_path, fixture_scenes, fixture_lessons):
+    """The registry holds only the fixture scenes (fixture_scenes); the CLI runs in a fresh folder, with
+    copies of fixture_lessons in it; returns the folder."""
+    monkeypatch.setattr(registry, "SCENES", tuple(fixture_scenes))
+    monkeypatch.chdir(tmp_path)
+    for name in fixture_lessons:
+        shutil.copy(LESSONS / name, tmp_path / name)
+    return tmp_path

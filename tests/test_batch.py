@@ -4,7 +4,6 @@ processes (127.0.0.1 only), one of them killed mid-batch."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,27 +18,21 @@ from attention_core import load
 from attention_core.lesson import resolve
 from attention_lesson.cli import main
 from attention_lesson.pipeline.plan import RenderOptions, input_digest
-from scenes import registry
-from scenes.registry import SceneInfo
 
 from .cli_helpers import cli
+from .conftest import BLINK
 
 pytestmark = pytest.mark.render
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
-BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "坏", "en": "Broken"})
 
 
 @pytest.fixture
-def fixtures(monkeypatch, tmp_path):
-    """The registry holds only the fixture scenes (the plan carries them to the workers); a fresh
+def fixture_lessons():
+    """`fixtures` (the registry holds blink and broken: the plan carries them to the workers) gives a
     folder with a second lesson in it."""
-    monkeypatch.setattr(registry, "SCENES", (BLINK, BROKEN))
-    monkeypatch.chdir(tmp_path)
-    shutil.copy(ROOT / "tests" / "lessons" / "tiny.toml", tmp_path / "tiny.toml")
-    return tmp_path
+    return ("tiny.toml",)
 
 
 def write_plan(folder: Path, name="plan.toml", **keys) -> Path:

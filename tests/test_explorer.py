@@ -18,8 +18,6 @@ from click.testing import CliRunner
 from attention_core import attend, attend_tokens, hard_lookup, load
 from attention_lesson.cli import main
 
-from .test_slides import CHROMIUM, CHROMIUM_ARGS
-
 LESSONS = Path(__file__).parent / "lessons"
 pytestmark = pytest.mark.xdist_group("explorer")
 
@@ -40,17 +38,6 @@ def build(tmp_path: Path, lesson: str = "default", lang: str = "zh", *extra: str
     result = CliRunner().invoke(main, ["explorer", "--lesson", lesson, "--lang", lang, "--out", str(out), *extra])
     assert result.exit_code == 0, result.output
     return out / "explorer" / "index.html"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    assert Path(CHROMIUM).exists(), "chromium is missing: run ./scripts/setup.sh"
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 class Page:
@@ -312,3 +299,64 @@ def test_the_light_theme(browser, tmp_path):
     assert page.close() == []
     again = CliRunner().invoke(main, ["explorer", "--lang", "en", "--out", str(tmp_path / "out")])
     assert again.exit_code == 0 and "explorer made" in again.output, again.output  # dark: made again
+
+
+# one of each kind of line the note can hold: bad_lang, bad_context, bad_query, bad_mode, bad_token,
+# bad_row, bad_matrix, bad_key
+EVERY_BAD = "#lang=xx&context=lake&query=zz&mode=cosine&x.nope=1,2,3,4&x.bank=1,2&w_q=1,2;3,4&foo=1"
+
+
+def visit_every_view(page: Page) -> None:
+    """Both languages, every context, normalizer and query of the default lesson."""
+    for lang in ("zh", "en"):
+        page.p.click(f"button[data-lang={lang}]")
+        for context in load("default").contexts:
+            page.p.select_option("#context", context)
+            for mode in ("scaled", "unscaled", "uniform"):  # uniform: every claim a tie
+                page.p.check(f"input[name=mode][value={mode}]")
+                for i in range(page.p.locator("#tokens button.token").count()):
+                    page.p.click(f"#tokens button.token[data-query='{i}']")
+
+
+def test_no_word_is_missing_from_any_view(browser, tmp_path):
+    """Every catalog key and {field} the page asks for is there (shared.js records a missing one in
+    AL.missing and warns on the console, which Page counts as a problem): every view in both languages,
+    the note with every kind of line, the slider, an edited field, a broken and a tied claim, and the
+    view the studio shows (no number fields)."""
+    for lang in ("zh", "en"):
+        index = build(tmp_path / lang, "default", lang)
+        page = Page(browser, index, hash_=EVERY_BAD)
+        assert len(page.p.eval_on_selector_all("#note li", "els => els.map(e => e.textContent)")) == 8
+        page.p.focus("input[data-matrix=x][data-r=river][data-c='0']")
+        page.p.fill("input[data-matrix=x][data-r=river][data-c='0']", "-1.5")
+        assert page.p.get_attribute("#claims li[data-context=river]", "data-holds") == "false"
+        visit_every_view(page)
+        assert page.p.evaluate("AL.missing") == []
+        assert page.close() == []
+    view = index.with_name("view.html")
+    view.write_text(index.read_text(encoding="utf-8").replace(
+        "AttentionCore);", "AttentionCore, { editable: false });"), encoding="utf-8")
+    page = Page(browser, view)
+    assert page.p.locator("#inputs").count() == 0
+    visit_every_view(page)
+    assert page.p.evaluate("AL.missing") == []
+    assert page.close() == []
+
+
+def test_a_missing_word_shows_its_key_and_is_caught(browser, tmp_path):
+    """A key the catalog lacks shows as the key, a {field} nobody gives as itself; the page goes on, and
+    both are in AL.missing and on the console as warnings (so the test above would fail)."""
+    index = build(tmp_path, "default", "en")
+    data_js = index.with_name("data.js")
+    head, payload = data_js.read_text(encoding="utf-8").split(" = ", 1)
+    data = json.loads(payload.rstrip().removesuffix(";"))
+    del data["words"]["en"]["reset"]
+    data["words"]["en"]["tokens"] = "Tokens {oops}"
+    data_js.write_text(f"{head} = {json.dumps(data)};\n", encoding="utf-8")
+    page = Page(browser, index)
+    assert page.p.inner_text("#reset") == "reset"
+    assert page.p.inner_text("#tokens h2") == "Tokens {oops}"
+    same(page.matrix(), attend(load("default"), "river").weights)  # the numbers are all there
+    assert sorted(page.p.evaluate("AL.missing")) == ["en: reset", "en: tokens {oops}"]
+    assert sorted(page.close()) == ["attention-lesson: no word for en: reset",
+                                    "attention-lesson: no word for en: tokens {oops}"]

@@ -1,7 +1,8 @@
 """No function or method in the core, the scenes, the pipeline, the outputs or the CLI is longer than
 MAX_LINES: a long one is split into helpers
 that each do one thing (build the mobjects from the core's arrays, place them, animate them). A
-function's length runs from its `def` line to its last line, decorators excluded."""
+function's length runs from its `def` line to its last line, decorators excluded. No module there, in
+the scripts or in the tests is longer than MAX_MODULE_LINES: a long one is split along its concerns."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 FOLDERS = ("attention_core", "scenes", "attention_lesson")  # folders (relative to the repository) whose every .py file is checked
 MAX_LINES = 40
+MODULE_FOLDERS = (*FOLDERS, "scripts", "tests")  # whose every .py file is at most MAX_MODULE_LINES long
+MAX_MODULE_LINES = 400
 
 
 def sources(folders: tuple[str, ...] | None = None) -> list[Path]:
@@ -83,3 +86,36 @@ def test_every_layer_is_checked(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake_root)
     assert too_long(sources()) == ["attention_core/bad.py:1 render (41 lines)",
                                    "attention_lesson/pipeline/bad.py:1 render (41 lines)"]
+
+
+def long_modules(files: list[Path], limit: int = MAX_MODULE_LINES) -> list[str]:
+    """`file (N lines)` for every file over `limit` lines."""
+    found = []
+    for path in files:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > limit:
+            found.append(f"{path.relative_to(ROOT)} ({lines} lines)")
+    return found
+
+
+def test_no_module_is_too_long():
+    files = sources(MODULE_FOLDERS)
+    assert ROOT / "scripts" / "benchmark.py" in files and ROOT / "tests" / "conftest.py" in files
+    found = long_modules(files)
+    assert found == [], (f"modules over {MAX_MODULE_LINES} lines (split them along their concerns):\n"
+                         + "\n".join(found))
+
+
+def test_the_check_names_the_long_module(tmp_path, monkeypatch):
+    """A module one line over the bound is named with its length, in any of the folders; one at the
+    bound passes, and a folder outside MODULE_FOLDERS is not read."""
+    fake_root = tmp_path / "root"
+    texts = {"scripts/bench/big.py": MAX_MODULE_LINES + 1, "tests/test_big.py": MAX_MODULE_LINES + 1,
+             "scenes/at_the_bound.py": MAX_MODULE_LINES, "elsewhere/big.py": MAX_MODULE_LINES + 1}
+    for module, lines in texts.items():
+        path = fake_root / module
+        path.parent.mkdir(parents=True)
+        path.write_text("".join(f"x{i} = {i}\n" for i in range(lines)), encoding="utf-8")
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake_root)
+    assert long_modules(sources(MODULE_FOLDERS)) == [f"scripts/bench/big.py ({MAX_MODULE_LINES + 1} lines)",
+                                                     f"tests/test_big.py ({MAX_MODULE_LINES + 1} lines)"]

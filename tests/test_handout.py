@@ -199,38 +199,32 @@ def test_another_lesson_in_english(tmp_path, monkeypatch):
     assert ink and max(ink) < MIN_LUMINANCE, ink
 
 
-def check_html_in_chromium(default_zh):
-    from playwright.sync_api import sync_playwright
-
-    from .test_slides import CHROMIUM, CHROMIUM_ARGS
-
+def check_html_in_chromium(default_zh, browser):
     problems = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.on("console", lambda m: m.type == "error" and problems.append(m.text))
-            page.on("pageerror", lambda e: problems.append(str(e)))
-            page.goto((default_zh / "handout.html").as_uri())
-            page.wait_for_load_state("load")
-            broken = page.evaluate("[...document.images].filter(i => !i.complete || i.naturalWidth === 0)"
-                                   ".map(i => i.src)")
-            count = page.evaluate("document.images.length")
-            mathml = page.evaluate("document.querySelector('math').getBoundingClientRect().height")
-        finally:
-            browser.close()
+    page = browser.new_page()
+    try:
+        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto((default_zh / "handout.html").as_uri())
+        page.wait_for_load_state("load")
+        broken = page.evaluate("[...document.images].filter(i => !i.complete || i.naturalWidth === 0)"
+                               ".map(i => i.src)")
+        count = page.evaluate("document.images.length")
+        mathml = page.evaluate("document.querySelector('math').getBoundingClientRect().height")
+    finally:
+        page.close()
     assert problems == [] and broken == [] and count == len(list((default_zh / "frames").glob("*.png")))
     assert mathml > 20  # the formula is laid out as MathML, not shown as raw tags
 
 
-def test_the_default_handout(default_zh):
+def test_the_default_handout(default_zh, browser):
     """One handout, read five ways (drawn once: each check on its own would draw it again on another
     test worker)."""
     check_a_page_per_scene(default_zh)
     check_legend_prints_apart(default_zh)
     check_summary_and_frames(default_zh)
     check_answers(default_zh)
-    check_html_in_chromium(default_zh)
+    check_html_in_chromium(default_zh, browser)
     check_explorer_box(default_zh, "zh", "explorer/index.html")
 
 

@@ -1,6 +1,6 @@
-"""Held frames (pipeline/holds.py): converted once, the same packets as manim's own path for every
+"""Held frames (pipeline/drawing/holds.py): converted once, the same packets as manim's own path for every
 format the pipeline writes; a hold that is a whole H.264 segment coded once and then repeated with
-skipped-macroblock P slices (pipeline/h264.py), read back by FFmpeg's own bitstream reader and decoder;
+skipped-macroblock P slices (pipeline/drawing/h264.py), read back by FFmpeg's own bitstream reader and decoder;
 a hold showing its step's last drawn frame; renders with holds that do not change (frames, frame count,
 duration) whether the optimisation is on or off."""
 
@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_lesson.pipeline import ffmpeg, h264, holds
+from attention_lesson.pipeline import ffmpeg
+from attention_lesson.pipeline.drawing import h264, holds
 from scenes import registry
 from scenes.common.style import FAST
 from scenes.registry import SceneInfo

@@ -202,3 +202,115 @@ def test_the_chain_check_names_the_chain(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake)
     assert heavy_chain("attention_lesson.cli") == ["attention_lesson.cli", "attention_lesson.a",
                                                    "attention_lesson.b", "manim"]
+
+
+# the pipeline's rooms, lowest first, and what each may import of the others (every import counts, those
+# inside functions too): the voice is below planning (a digest names its speaker, the join lays its
+# codecs), drawing uses planning and the voice and nothing of planning uses drawing; build, the front
+# door, plans, draws and makes; batch runs build's plans on Dask
+PIPELINE = "attention_lesson.pipeline"
+ROOMS = {  # a module -> its room: the longest matching name
+    f"{PIPELINE}.ffmpeg": "tools", f"{PIPELINE}.manifest": "tools", f"{PIPELINE}.deps": "tools",
+    f"{PIPELINE}.voice": "voice", PIPELINE: "planning", f"{PIPELINE}.drawing": "drawing",
+    f"{PIPELINE}.build": "build", f"{PIPELINE}.batch": "batch",
+}
+MAY_USE = {
+    "tools": {"tools"},
+    "voice": {"voice", "tools"},
+    "planning": {"planning", "voice", "tools"},
+    "drawing": {"drawing", "planning", "voice", "tools"},
+    "build": {"build", "drawing", "planning", "voice", "tools"},
+    "batch": {"batch", "build", "drawing", "planning", "voice", "tools"},
+}
+
+
+def room_of(module: str) -> str | None:
+    names = [n for n in ROOMS if module == n or module.startswith(n + ".")]
+    return ROOMS[max(names, key=len)] if names else None
+
+
+def named_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every import in a file, `from pkg import mod` as the module it names, not as
+    the package it comes from (`from .. import ffmpeg` imports pipeline.ffmpeg, not the pipeline)."""
+    found = imports(path)
+    by_line = {}
+    for line, mod in found:
+        by_line.setdefault(line, set()).add(mod)
+    return [(line, mod) for line, mod in found
+            if not any(o.startswith(mod + ".") and project_file(o) for o in by_line[line])
+            and (project_file(mod) or mod.rsplit(".", 1)[0] not in by_line[line])]
+
+
+def room_violations(files: list[Path]) -> list[str]:
+    """One line per import that goes from a room of the pipeline to one it may not use."""
+    found = {}
+    for path in files:
+        own = room_of(module_name(path))
+        for line, mod in named_imports(path) if own else []:
+            other = room_of(mod)
+            if other is not None and other not in MAY_USE[own]:
+                where = f"{path.relative_to(ROOT)}:{line}"
+                found.setdefault(where, f"{where} imports {mod} (the {own} room may not use {other})")
+    return list(found.values())
+
+
+def test_the_pipeline_rooms_import_only_downward():
+    files = sources("attention_lesson/pipeline")
+    assert {room_of(module_name(p)) for p in files} == set(MAY_USE)  # every room has modules, none is unknown
+    assert room_violations(files) == []
+
+
+def test_the_room_check_names_the_import(tmp_path, monkeypatch):
+    """A planning module that imports the runner fails, named with its file and line."""
+    fake = tmp_path / "root"
+    path = fake / "attention_lesson" / "pipeline" / "plan.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("import os\nfrom .drawing.runner import run\n", encoding="utf-8")
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake)
+    assert room_violations([path]) == ["attention_lesson/pipeline/plan.py:2 imports attention_lesson.pipeline"
+                                       ".drawing.runner (the planning room may not use drawing)"]
+
+
+def import_graph(files: list[Path]) -> dict[str, set[str]]:
+    """module -> the project modules it imports by name (anywhere in it: inside functions too, so an
+    import moved into a function to dodge a circle still counts); `from pkg import mod` is the module."""
+    names = {module_name(p) for p in files}
+    return {module_name(p): {m for _, m in named_imports(p) if m in names and m != module_name(p)} for p in files}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every circle of imports, each once, as a closed chain [a, b, ..., a] from its smallest module."""
+    found, seen = [], set()
+
+    def walk(node, chain):
+        for nxt in sorted(graph.get(node, ())):
+            if nxt == chain[0]:
+                key = frozenset(chain)
+                if key not in seen:
+                    seen.add(key)
+                    found.append([*chain, nxt])
+            elif nxt not in chain and nxt > chain[0]:
+                walk(nxt, [*chain, nxt])
+
+    for start in sorted(graph):
+        walk(start, [start])
+    return found
+
+
+def test_no_import_circle_anywhere():
+    files = all_files()
+    circles = [" -> ".join(c) for c in cycles(import_graph(files))]
+    assert circles == []
+
+
+def test_the_circle_check_names_the_circle(tmp_path, monkeypatch):
+    fake = tmp_path / "root"
+    for rel, text in (("attention_lesson/__init__.py", ""), ("attention_lesson/a.py", "from . import b\n"),
+                      ("attention_lesson/b.py", "def f():\n    from .c import x\n"),
+                      ("attention_lesson/c.py", "import attention_lesson.a\n")):
+        (fake / rel).parent.mkdir(parents=True, exist_ok=True)
+        (fake / rel).write_text(text, encoding="utf-8")
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake)
+    files = sorted((fake / "attention_lesson").glob("*.py"))
+    assert cycles(import_graph(files)) == [["attention_lesson.a", "attention_lesson.b", "attention_lesson.c",
+                                           "attention_lesson.a"]]

@@ -1,4 +1,4 @@
-"""The neural voice (Piper, pipeline/speakers.py) measured on rendered files: an English render with the
+"""The neural voice (Piper, pipeline/voice/speakers.py) measured on rendered files: an English render with the
 bundled voice carries an AAC track whose voices start where their steps do, at -16 LUFS; it is not the
 draft voice; a second run synthesises nothing; a bad voice file is one line and exit 2 with nothing
 written; the digest follows the voice model; a language with no neural voice falls back to the draft."""
@@ -13,7 +13,7 @@ import pytest
 
 from attention_core import load
 from attention_lesson.pipeline.plan import RenderOptions, input_digest
-from attention_lesson.pipeline.speakers import bundled_model, speaker_for
+from attention_lesson.pipeline.voice.speakers import bundled_model, speaker_for
 
 from .cli_helpers import cli
 from .test_voice import BLINK, check_scene_and_clips, samples, two_scenes  # noqa: F401 - the fixture

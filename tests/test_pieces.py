@@ -1,4 +1,4 @@
-"""Scenes in pieces (pipeline/pieces.py, pipeline/skips.py): the ranges cover every step, and a scene
+"""Scenes in pieces (pipeline/drawing/pieces.py, pipeline/drawing/skips.py): the ranges cover every step, and a scene
 drawn in pieces by two workers and joined equals the scene drawn whole: every frame, the sound, the
 subtitles, the steps' times and every step's clip."""
 
@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from attention_lesson.pipeline import pieces, runner
+from attention_lesson.pipeline.drawing import pieces, runner
 from scenes import registry
 from scenes.registry import SceneInfo
 
@@ -96,13 +96,13 @@ def test_a_scene_in_pieces_equals_the_whole_scene(tmp_path, monkeypatch, split_s
 def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "SCENES", (BLINK,))
     monkeypatch.chdir(tmp_path)
-    from attention_lesson.pipeline import skips
+    from attention_lesson.pipeline.drawing import skips
 
     monkeypatch.setattr(pieces, "ranges", lambda steps, n: [(0, 1), (1, 2), (2, None)])
     real = skips.bounds
 
     def broken(renderer, n):  # the second piece fails as its step begins
-        if n == 1 and skips._part.steps == (1, 2):
+        if n == 1 and skips._piece.steps == (1, 2):
             raise RuntimeError("piece broke")
         real(renderer, n)
 

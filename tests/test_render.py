@@ -22,21 +22,12 @@ from scenes import registry
 from scenes.registry import SceneInfo
 
 from .cli_helpers import cli
+from .conftest import BLINK
 from .cue_rules import srt_cues, step_problems
 
 pytestmark = pytest.mark.render
 
-BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
 BLINK_ALL = SceneInfo("blink", "BlinkAll", package="tests.fixtures")
-BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "坏", "en": "Broken"})
-
-
-@pytest.fixture
-def fixtures(monkeypatch, tmp_path):
-    """The registry holds only the fixture scenes; the CLI runs in a fresh folder."""
-    monkeypatch.setattr(registry, "SCENES", (BLINK, BROKEN))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def probe(path, entries="stream=codec_name,codec_tag_string,pix_fmt"):
@@ -281,7 +272,7 @@ FAULTS = """
 import resource, sys
 import numpy as np
 sys.path.insert(0, {root!r})
-from attention_lesson.pipeline.worker import tune_malloc
+from attention_lesson.pipeline.drawing.worker import tune_malloc
 
 def faults():
     start = resource.getrusage(resource.RUSAGE_SELF).ru_minflt

@@ -18,22 +18,16 @@ from PIL import Image
 
 from attention_lesson.cli import main
 from attention_lesson.outputs.deck import EXPLORER
-from scenes import registry
 from scenes.common.i18n import catalog
-from scenes.registry import SceneInfo
 from tests.fixtures.pulse import LINES
 
 from .cli_helpers import cli
+from .conftest import BLINK, PULSE
 
 pytestmark = pytest.mark.render
 
-BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
-PULSE = SceneInfo("pulse", "Pulse", package="tests.fixtures", titles={"zh": "跳", "en": "Pulse"})
 SENTENCE = "by the river bank"
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
-CHROMIUM = "/usr/bin/chromium"  # installed by scripts/setup.sh; Playwright never downloads one
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 
 
 def explore_link(index: Path, lang: str) -> str:
@@ -54,11 +48,9 @@ def steps(lang):
 
 
 @pytest.fixture
-def fixtures(monkeypatch, tmp_path):
-    """The registry holds two fixture scenes (the second has a looping step); a fresh folder."""
-    monkeypatch.setattr(registry, "SCENES", (BLINK, PULSE))
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
+def fixture_scenes():
+    """`fixtures` registers two fixture scenes here (the second has a looping step)."""
+    return (BLINK, PULSE)
 
 
 def posters_and_frames(deck: Path, folder: Path) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
@@ -144,9 +136,7 @@ def test_pptx_a_movie_and_notes_per_step(fixtures):
 VIDEO = "Reveal.getCurrentSlide().slideBackgroundContentElement.querySelector('video')"
 
 
-def test_html_deck_clicks_through_offline(fixtures):
-    from playwright.sync_api import sync_playwright
-
+def test_html_deck_clicks_through_offline(fixtures, browser):
     out = cli("slides", "--to", "html", "--lang", "en", "--out", "d", "-q")
     index = fixtures / "d" / "deck" / "index.html"
     assert str(Path("d") / "deck" / "index.html") in out
@@ -156,67 +146,64 @@ def test_html_deck_clicks_through_offline(fixtures):
     explore_link(index, "en")  # beside deck/, made by its own command: not required here
     assert all((index.parent / r).is_file() for r in refs if r != EXPLORER)
 
-    assert Path(CHROMIUM).exists(), "chromium is missing: run ./scripts/setup.sh"
     problems, offline = [], []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 960, "height": 540})
-            context.on("console", lambda m: m.type == "error" and problems.append(m.text))
-            context.on("weberror", lambda e: problems.append(str(e.error)))
-            context.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    context = browser.new_context(viewport={"width": 960, "height": 540})
+    try:
+        context.on("console", lambda m: m.type == "error" and problems.append(m.text))
+        context.on("weberror", lambda e: problems.append(str(e.error)))
+        context.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
 
-            def only_files(route):
-                if route.request.url.startswith("file:"):
-                    return route.continue_()
-                offline.append(route.request.url)
-                return route.abort()
+        def only_files(route):
+            if route.request.url.startswith("file:"):
+                return route.continue_()
+            offline.append(route.request.url)
+            return route.abort()
 
-            context.route("**/*", only_files)
-            page = context.new_page()
-            page.goto(index.as_uri())
-            page.wait_for_function("window.Reveal && Reveal.isReady()")
-            assert page.evaluate("Reveal.getTotalSlides()") == len(steps("en"))
-            check_explore_link(page)
-            for n, (line, loops) in enumerate(steps("en")):
-                assert page.evaluate("Reveal.getIndices().h") == n
-                # the slide's video has a source that loads and plays: time advances by playing
+        context.route("**/*", only_files)
+        page = context.new_page()
+        page.goto(index.as_uri())
+        page.wait_for_function("window.Reveal && Reveal.isReady()")
+        assert page.evaluate("Reveal.getTotalSlides()") == len(steps("en"))
+        check_explore_link(page)
+        for n, (line, loops) in enumerate(steps("en")):
+            assert page.evaluate("Reveal.getIndices().h") == n
+            # the slide's video has a source that loads and plays: time advances by playing
+            page.wait_for_function(f"""() => {{ const v = {VIDEO};
+                return v && v.currentSrc.startsWith('file:') && !v.error && v.readyState >= 2
+                    && v.played.length > 0 && v.played.end(0) - v.played.start(0) > 0.2; }}""",
+                                   timeout=15_000)
+            notes = page.evaluate(
+                "Reveal.getCurrentSlide().querySelector('aside.notes').textContent")
+            assert notes.strip() == line  # Markdown and HTML specials shown as written
+            assert page.evaluate(f"{VIDEO}.loop") == loops
+            assert page.evaluate(f"{VIDEO}.muted")  # silent clips: autoplay needs no click
+            if loops:  # played to its end, it goes on from the start
                 page.wait_for_function(f"""() => {{ const v = {VIDEO};
-                    return v && v.currentSrc.startsWith('file:') && !v.error && v.readyState >= 2
-                        && v.played.length > 0 && v.played.end(0) - v.played.start(0) > 0.2; }}""",
+                    return v.played.end(v.played.length - 1) > v.duration - 0.2; }}""",
                                        timeout=15_000)
-                notes = page.evaluate(
-                    "Reveal.getCurrentSlide().querySelector('aside.notes').textContent")
-                assert notes.strip() == line  # Markdown and HTML specials shown as written
-                assert page.evaluate(f"{VIDEO}.loop") == loops
-                assert page.evaluate(f"{VIDEO}.muted")  # silent clips: autoplay needs no click
-                if loops:  # played to its end, it goes on from the start
-                    page.wait_for_function(f"""() => {{ const v = {VIDEO};
-                        return v.played.end(v.played.length - 1) > v.duration - 0.2; }}""",
-                                           timeout=15_000)
-                    page.wait_for_function(f"""() => {{ const v = {VIDEO};
-                        return !v.ended && !v.paused && v.currentTime < v.duration * 0.8; }}""",
-                                           timeout=15_000)
-                    page.screenshot(path=str(fixtures / "slide.png"))
-                    with page.expect_popup() as popup:  # the speaker view shows the notes
-                        page.keyboard.press("s")
-                    popup.value.wait_for_function("line => document.body.innerText.includes(line)",
-                                                  arg=line, timeout=15_000)
-                    popup.value.close()
-                if n < len(steps("en")) - 1:
-                    page.click(".reveal .controls .navigate-right")  # a person clicking "next"
-            assert page.evaluate("Reveal.isLastSlide()")
-            # reopened at a slide (the URL keeps it), with no click at all, the slide still plays
-            again = context.new_page()
-            again.goto(index.as_uri() + "#/3")
-            again.wait_for_function(f"""() => window.Reveal && Reveal.isReady() && (v => v &&
-                v.played.length > 0 && v.played.end(0) > 0.2)({VIDEO})""", timeout=15_000)
-            again.keyboard.press("Tab")  # the link takes the focus, and reveal's keys still work
-            assert again.evaluate("document.activeElement.className") == "explore"
-            again.keyboard.press("ArrowLeft")
-            again.wait_for_function("Reveal.getIndices().h === 2")
-        finally:
-            browser.close()
+                page.wait_for_function(f"""() => {{ const v = {VIDEO};
+                    return !v.ended && !v.paused && v.currentTime < v.duration * 0.8; }}""",
+                                       timeout=15_000)
+                page.screenshot(path=str(fixtures / "slide.png"))
+                with page.expect_popup() as popup:  # the speaker view shows the notes
+                    page.keyboard.press("s")
+                popup.value.wait_for_function("line => document.body.innerText.includes(line)",
+                                              arg=line, timeout=15_000)
+                popup.value.close()
+            if n < len(steps("en")) - 1:
+                page.click(".reveal .controls .navigate-right")  # a person clicking "next"
+        assert page.evaluate("Reveal.isLastSlide()")
+        # reopened at a slide (the URL keeps it), with no click at all, the slide still plays
+        again = context.new_page()
+        again.goto(index.as_uri() + "#/3")
+        again.wait_for_function(f"""() => window.Reveal && Reveal.isReady() && (v => v &&
+            v.played.length > 0 && v.played.end(0) > 0.2)({VIDEO})""", timeout=15_000)
+        again.keyboard.press("Tab")  # the link takes the focus, and reveal's keys still work
+        assert again.evaluate("document.activeElement.className") == "explore"
+        again.keyboard.press("ArrowLeft")
+        again.wait_for_function("Reveal.getIndices().h === 2")
+    finally:
+        context.close()
     assert problems == [] and offline == []
     shot = np.asarray(Image.open(fixtures / "slide.png").convert("L"), dtype=float)
     assert shot.shape == (540, 960) and shot.std() > 5  # a frame with something drawn on it
@@ -272,7 +259,7 @@ def test_dry_run_and_usage(fixtures):
 def test_scene_classes_stay_plain_scenes():
     from manim_slides import Slide
 
-    from attention_lesson.pipeline.slides import slide_class
+    from attention_lesson.pipeline.drawing.slides import slide_class
     from tests.fixtures.pulse import Pulse
 
     assert not issubclass(Pulse, Slide)

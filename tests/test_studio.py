@@ -22,8 +22,6 @@ import pytest
 
 from attention_core import load, loads, numbers_json
 
-from .test_slides import CHROMIUM, CHROMIUM_ARGS
-
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.xdist_group("studio")
 BANK_ROW = "  [2.3, 2.3, 0.0, 0.0],  # ambiguity -> look for geography and finance"
@@ -258,18 +256,15 @@ def test_the_render_button_makes_the_lesson_video(studio):
     assert status == 200 and data[4:8] == b"ftyp"
 
 
-def test_the_page_follows_typing(studio, tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_the_page_follows_typing(studio, tmp_path, browser):
     folder, client, url = studio
     text = (folder / "lesson.toml").read_text(encoding="utf-8")
     assert client.request("PUT", "/api/lesson", text)[0] == 200
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
         problems = []
         page.on("pageerror", lambda e: problems.append(str(e)))
-        page.on("console", lambda m: m.type == "error" and "422" not in m.text and problems.append(m.text))
+        page.on("console", lambda m: m.type in ("error", "warning") and "422" not in m.text and problems.append(m.text))
         page.goto(url)
         page.wait_for_selector("body[data-ready=true]")
         edit_row(page, "[2.3, 2.3, 0.0, 0.0]", "[0.5, 2.3, 0.0, 0.0],")  # bank's query looks less for geography
@@ -283,9 +278,12 @@ def test_the_page_follows_typing(studio, tmp_path):
         assert "row 4" in page.inner_text("#problem")
         assert page.locator(".cm-lintRange-error").count() == 1
         assert [float(v) for v in page.eval_on_selector_all("#scores .num.weight", "els => els.map(e => e.dataset.value)")] == bank
-        page.wait_for_selector(".strip[data-drawn=true] img", timeout=60000)
-        assert page.eval_on_selector(".strip[data-drawn=true] img", "i => i.complete && i.naturalWidth") > 0
-        browser.close()
+        # a drawn strip's frame decodes: waited for, as an image swapped in by the newest run loads after it
+        # is inserted (reading naturalWidth at once raced the load: 0 under load)
+        page.wait_for_function("(() => { const i = document.querySelector('.strip[data-drawn=true] img');"
+                               " return i && i.complete && i.naturalWidth > 0; })()", timeout=60000)
+    finally:
+        page.close()
     assert problems == []
 
 

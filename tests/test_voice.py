@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from attention_lesson.cli import main
-from attention_lesson.pipeline.voice import RATE, TRUE_PEAK, loudness, measure
+from attention_lesson.pipeline.voice.loudness import RATE, TRUE_PEAK, loudness, measure
 from scenes import registry
 from scenes.common.captions import LINE_WIDTH, cues, lines, timed
 from scenes.common.style import VOICE_LEAD, VOICE_TAIL
@@ -164,7 +164,7 @@ def test_a_voice_that_is_neither_draft_nor_a_folder_is_a_usage_error(two_scenes)
 def test_cues_keep_the_words_whole_and_fit_two_lines(lang, text):
     ls = lines(text, lang)
     assert "".join(ls).replace(" ", "") == text.replace(" ", "")  # nothing lost, nothing added
-    assert all(not line[0] in "，。：,.:" for line in ls)  # no line starts with punctuation
+    assert all(line[0] not in "，。：,.:" for line in ls)  # no line starts with punctuation
     assert "[0.46, 0, 2.3, 0.69]" in ls[2] if lang == "zh" else True  # a vector is never cut
     width = LINE_WIDTH[lang]
     assert all(len(line) <= width * 2 for line in ls)
@@ -175,14 +175,12 @@ def test_cues_keep_the_words_whole_and_fit_two_lines(lang, text):
     assert all(a[2] == pytest.approx(b[1]) for a, b in zip(spans, spans[1:]))
 
 
-def test_voiced_decks_speak_on_every_slide(two_scenes):
+def test_voiced_decks_speak_on_every_slide(browser, two_scenes):
     """pptx: every slide's movie carries its voice. html: a start slide, then after one key press every
     slide's clip plays unmuted with sound decoded (a real browser's autoplay rules)."""
     import zipfile
 
-    from playwright.sync_api import sync_playwright
-
-    from .test_slides import CHROMIUM, CHROMIUM_ARGS, VIDEO
+    from .test_slides import VIDEO
 
     cli("slides", "blink", "--to", "pptx", "--voice", "draft", "--lang", "en", "--out", "d", "-q")
     with zipfile.ZipFile(two_scenes / "d" / "deck.pptx") as z:
@@ -195,21 +193,19 @@ def test_voiced_decks_speak_on_every_slide(two_scenes):
     cli("slides", "blink", "--to", "html", "--voice", "draft", "--lang", "en", "--out", "d", "-q")
     index = two_scenes / "d" / "deck" / "index.html"
     assert "data-background-video-muted" not in index.read_text(encoding="utf-8")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 960, "height": 540})
-            page.goto(index.as_uri())
-            page.wait_for_function("window.Reveal && Reveal.isReady()")
-            assert page.evaluate("Reveal.getTotalSlides()") == 3  # the start slide and two steps
-            assert "Click or press" in page.evaluate("Reveal.getCurrentSlide().textContent")
-            for n in (1, 2):
-                page.keyboard.press("ArrowRight")  # the viewer's gesture
-                page.wait_for_function(f"""() => {{ const v = {VIDEO};
-                    return Reveal.getIndices().h === {n} && v && !v.muted && !v.paused
-                        && v.webkitAudioDecodedByteCount > 0; }}""", timeout=15_000)
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 960, "height": 540})
+    try:
+        page.goto(index.as_uri())
+        page.wait_for_function("window.Reveal && Reveal.isReady()")
+        assert page.evaluate("Reveal.getTotalSlides()") == 3  # the start slide and two steps
+        assert "Click or press" in page.evaluate("Reveal.getCurrentSlide().textContent")
+        for n in (1, 2):
+            page.keyboard.press("ArrowRight")  # the viewer's gesture
+            page.wait_for_function(f"""() => {{ const v = {VIDEO};
+                return Reveal.getIndices().h === {n} && v && !v.muted && !v.paused
+                    && v.webkitAudioDecodedByteCount > 0; }}""", timeout=15_000)
+    finally:
+        page.close()
 
 
 def test_bad_recordings_stop_before_anything_renders(two_scenes, monkeypatch):

@@ -1,7 +1,8 @@
 """The browser's copy of the core (attention_lesson/web/core.js) against attention_core itself, run in
 Debian's chromium: every intermediate of every context and normalizer of the seeded random lessons and
 the test lessons, the hard lookup, and softmax rows of extreme scores (±1e6), to 1e-12 (relative to
-the value's size, at least 1)."""
+the value's size, at least 1). Then the helpers the explorer and the studio share (web/shared.js): the
+catalog look-up and its missing words, escaping, the normalizers, and style.py's contrast rule."""
 
 from pathlib import Path
 
@@ -12,9 +13,10 @@ from attention_core import attend, hard_lookup, load
 from attention_core.attention import MODES, softmax
 
 from .random_lessons import random_lesson
-from .test_slides import CHROMIUM, CHROMIUM_ARGS
 
-CORE_JS = Path(__file__).resolve().parent.parent / "attention_lesson" / "web" / "core.js"
+WEB = Path(__file__).resolve().parent.parent / "attention_lesson" / "web"
+CORE_JS = WEB / "core.js"
+SHARED_JS = WEB / "shared.js"  # needs core.js first
 LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.toml"))
 EXTREME = [[1e6, -1e6, 0.0], [1e6, 1e6 - 1, -1e6, 3.0], [-1e6] * 4, [1e6, 1e6], [0.0] * 8 + [1e6],
            [1e6 - k for k in range(9)]]
@@ -34,19 +36,15 @@ def close(js, py, what: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def page():
-    from playwright.sync_api import sync_playwright
-
-    assert Path(CHROMIUM).exists(), "chromium is missing: run ./scripts/setup.sh"
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        p = browser.new_page()
-        errors = []
-        p.on("pageerror", lambda e: errors.append(str(e)))
-        p.add_script_tag(path=str(CORE_JS))
-        yield p
-        assert not errors
-        browser.close()
+def page(browser):
+    p = browser.new_page()
+    errors = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.add_script_tag(path=str(CORE_JS))
+    p.add_script_tag(path=str(SHARED_JS))
+    yield p
+    p.close()
+    assert not errors
 
 
 def lessons(tmp_path_factory):
@@ -90,3 +88,47 @@ def test_sums_as_numpy_sums(page):
 def test_an_unknown_normalizer_is_an_error(page):
     message = page.evaluate("() => { try { AttentionCore.scaleFor('softer', 4); } catch (e) { return e.message; } }")
     assert message == 'mode must be one of scaled, unscaled, uniform, not "softer"'
+
+
+def test_a_missing_word_shows_its_key_and_is_recorded_once(page):
+    """shared.js's catalog look-up: a missing key shows as the key, a {field} not given as itself, and
+    each is recorded in AL.missing and warned about on the console, once."""
+    warnings = []
+    page.on("console", lambda m: m.type == "warning" and warnings.append(m.text))
+    got = page.evaluate("""() => {
+      const tables = { en: { hi: "hello {name}", n: "{n} of {total}" }, zh: { hi: "你好 {name}" } };
+      let lang = "en";
+      const w = AL.catalog(() => tables, () => lang);
+      const out = [w("hi", { name: "Ada" }), w("n", { n: 1, total: 2 }), w("nope"), w("nope"), w("hi")];
+      lang = "zh";
+      out.push(w("hi", { name: "<b>" }), w("n", { n: 1, total: 2 }));
+      return [out, AL.missing.splice(0)];
+    }""")
+    assert got == [["hello Ada", "1 of 2", "nope", "nope", "hello {name}", "你好 <b>", "n"],
+                   ["en: nope", "en: hi {name}", "zh: n"]]
+    page.evaluate("() => new Promise(requestAnimationFrame)")  # the console's messages are in
+    assert warnings == [f"attention-lesson: no word for {m}" for m in ("en: nope", "en: hi {name}", "zh: n")]
+
+
+def test_the_shared_helpers(page):
+    got = page.evaluate("""() => [AL.esc(`<a href="x">'&'</a>`), AL.MODES === AttentionCore.MODES,
+      AL.langName("zh"), AL.langName("en"), AL.langName("fr"), AL.$("body") === document.body]""")
+    escaped = "&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;"
+    assert got == [escaped, True, "中文", "English", "fr", True]
+    assert page.evaluate("AL.MODES") == list(MODES)
+
+
+def test_the_contrast_rule_is_style_pys(page):
+    """AL.luminance, AL.contrast and AL.inkOn against style.luminance, contrast and text_on on random
+    colours and every theme's heat ramp."""
+    from scenes.common.style import INKS, THEMES, contrast, luminance, text_on
+
+    rng = np.random.default_rng(5)
+    colours = ["#%02X%02X%02X" % tuple(rng.integers(0, 256, 3)) for _ in range(200)]
+    colours += [c.to_hex() for t in THEMES.values() for c in t.heat] + ["#000000", "#FFFFFF", "#777777"]
+    inks = [i.to_hex() for i in INKS]
+    js = page.evaluate("""([cs, inks]) => cs.map((c) => [AL.luminance(AL.rgb(c)),
+      AL.contrast(AL.rgb(c), AL.rgb(inks[0])), AL.inkOn(AL.rgb(c), inks)])""", [colours, inks])
+    for c, (lum, con, ink) in zip(colours, js):
+        assert abs(lum - luminance(c)) < 1e-12 and abs(con - contrast(c, inks[0])) < 1e-12, c
+        assert ink == text_on(c).to_hex(), c

@@ -1,5 +1,6 @@
 """The `attention-lesson` command: one small module per command, registered here. A command parses its
-options (the shared ones in options.py) and prints; the work is in the pipeline and the outputs."""
+options (the shared ones in options.py) and hands what is printed to report.py (its progress bars are
+progress.py's); the work is in the pipeline and the outputs."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ from attention_core.diagnostics import focus_ties
 
 from .options import load_lesson
 
+
 @click.command()
 @click.argument("file", metavar="FILE")
 def check(file):

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import click
 
-from .options import lang_option, lesson_options, make_options, out_option, quality_option, quiet_option, theme_option
-from .render import execute
+from .options import (
+    force_option,
+    lang_option,
+    lesson_options,
+    make_options,
+    out_option,
+    quality_option,
+    quiet_option,
+    theme_option,
+)
+from .report import execute
 
 
 @click.command()
@@ -14,7 +23,7 @@ from .render import execute
 @theme_option()
 @quality_option(help="Whose videos' folder the page goes in (the explorer itself has no resolution).")
 @out_option("Output folder (default: the videos' folder of the same options); the page is DIR/explorer/.")
-@click.option("--force", is_flag=True, help="Write the page even if it is up to date.")
+@force_option.but(help="Write the page even if it is up to date.")
 @quiet_option
 def explorer(lesson, context, mode, lang, theme, quality, out, force, quiet):
     """Write explorer/index.html: one self-contained folder (no network, opens from file://) where a

@@ -18,7 +18,7 @@ from .options import (
     run_options_without_out,
     theme_option,
 )
-from .render import execute
+from .report import execute
 
 
 @click.command()
@@ -43,9 +43,10 @@ def handout(ids, all_, lesson, context, mode, lang, theme, quality, frames, out,
     from the lesson with their answers; as handout.html (frames beside it in frames/) and handout.pdf
     (A4, printed by chromium). Light frames by default: little ink, and greys that print apart."""
     from ..outputs.products import EXPLORER, HANDOUT
+    from ..pipeline.products import Choices
 
     scenes = in_lesson_order(pick_scenes(ids, all_ or not ids))
     options = make_options(lesson, context, mode, lang, quality, None, file_format="png", kind="frames",
                            theme=theme)
-    extra = ((("explorer_url", explorer_url),) if explorer_url else ()) + (("frames", frames),)  # in its digest
-    execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT, EXPLORER], extra=extra)
+    choices = Choices(handout_frames=frames, explorer_url=explorer_url or None)  # in its digest
+    execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT, EXPLORER], choices=choices)

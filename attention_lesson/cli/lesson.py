@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .options import load_lesson, make_options, render_options
-from .render import execute
+from .report import execute
 
 
 @click.command()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from attention_core import LANGS
+from .options import force_option, lang_option
 
 
 def starter(lang: str) -> str:
@@ -17,9 +17,8 @@ def starter(lang: str) -> str:
 
 @click.command()
 @click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
-@click.option("--lang", type=click.Choice(LANGS), default=LANGS[0], show_default=True,
-              help="Language of the comments (the lesson itself has words in both).")
-@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@lang_option.but(help="Language of the comments (the lesson itself has words in both).")
+@force_option.but(help="Overwrite FILE if it exists.")
 def new(file, lang, force):
     """Write a starter lesson to FILE: every key explained in comments, ready to `check` and render."""
     path = Path(file)

@@ -38,32 +38,32 @@ def check_context(lesson, context: str | None) -> str:
             param_hint="--context") from None
 
 
-def lesson_option(f):
-    return click.option(
-        "--lesson", "lesson", metavar="FILE", default=None,
-        help="Lesson file (TOML) or packaged lesson name; default: the packaged default lesson.",
-    )(f)
+class SharedOption:
+    """An option several commands declare, defined once: `@quiet_option`, or `@quiet_option.but(help=...)`
+    for a command that says what it does its own way (the same flags, type and default)."""
+
+    def __init__(self, *decls: str, **attrs):
+        self.decls, self.attrs = decls, attrs
+
+    def __call__(self, f):
+        return click.option(*self.decls, **self.attrs)(f)
+
+    def but(self, **attrs) -> SharedOption:
+        return SharedOption(*self.decls, **{**self.attrs, **attrs})
 
 
-def context_option(f):
-    return click.option(
-        "--context", "context", metavar="NAME", default=None,
-        help="Which context (sentence) of the lesson; default: the lesson's first.",
-    )(f)
-
-
-def mode_option(f):
-    return click.option(
-        "--mode", type=click.Choice(MODES), default="scaled", show_default=True,
-        help="Normalizer: scaled (÷√d_k), unscaled (no √d_k) or uniform (1/n each).",
-    )(f)
-
-
-def lang_option(f):
-    return click.option(
-        "--lang", type=click.Choice(LANGS), default=LANGS[0], show_default=True,
-        help="Language of on-screen text and narration.",
-    )(f)
+lesson_option = SharedOption(
+    "--lesson", "lesson", metavar="FILE", default=None,
+    help="Lesson file (TOML) or packaged lesson name; default: the packaged default lesson.")
+context_option = SharedOption(
+    "--context", "context", metavar="NAME", default=None,
+    help="Which context (sentence) of the lesson; default: the lesson's first.")
+mode_option = SharedOption(
+    "--mode", type=click.Choice(MODES), default="scaled", show_default=True,
+    help="Normalizer: scaled (÷√d_k), unscaled (no √d_k) or uniform (1/n each).")
+lang_option = SharedOption(
+    "--lang", type=click.Choice(LANGS), default=LANGS[0], show_default=True,
+    help="Language of on-screen text and narration.")
 
 
 def theme_option(default: str | None = None):
@@ -75,8 +75,7 @@ def theme_option(default: str | None = None):
                         help="Colours: dark, or light (white: for bright rooms, projectors and paper).")
 
 
-def json_option(f):
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")(f)
+json_option = SharedOption("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
 
 def lesson_options(f):
@@ -100,16 +99,28 @@ def quality_option(default: str = "low", help: str = "low 480p15, medium 720p30,
                         help=help)
 
 
-def out_option(help: str = "Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>)."):
-    return click.option("--out", type=click.Path(file_okay=False), default=None, help=help)
+def out_option(help: str = "Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>).",
+               file: bool = False):
+    """--out: a folder, or with `file` a file to write."""
+    kind = click.Path(dir_okay=False) if file else click.Path(file_okay=False)
+    return click.option("--out", type=kind, default=None, help=help)
 
 
-jobs_option = click.option("-j", "--jobs", type=click.IntRange(1, 64), default=None,
+jobs_option = SharedOption("-j", "--jobs", type=click.IntRange(1, 64), default=None,
                            help="Worker processes (default: the number of cores).")
-force_option = click.option("--force", is_flag=True, help="Render even what is up to date.")
-dry_run_option = click.option("--dry-run", is_flag=True, help="Say what would be rendered, render nothing.")
-quiet_option = click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
-all_option = click.option("--all", "all_", is_flag=True, help="Every scene of the lesson, in order.")
+force_option = SharedOption("--force", is_flag=True, help="Render even what is up to date.")
+dry_run_option = SharedOption("--dry-run", is_flag=True, help="Say what would be rendered, render nothing.")
+quiet_option = SharedOption("-q", "--quiet", is_flag=True, help="No progress bars.")
+all_option = SharedOption("--all", "all_", is_flag=True, help="Every scene of the lesson, in order.")
+voice_option = SharedOption(
+    "--voice", metavar="SOURCE", default=None,
+    help="Speak every step: 'neural' (Piper, offline; English bundled), 'piper:PATH.onnx' "
+         "(a Piper voice of your own), 'draft' (espeak-ng) or a folder of recordings, "
+         "DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step without one gets "
+         "the neural voice where the language has one, else the draft voice). Default: silent.")
+recordings_option = SharedOption(  # `voice status`: the folder itself, which must exist
+    "--voice", "folder", required=True, type=click.Path(file_okay=False, exists=True),
+    help="The recordings folder (DIR/<lang>/<scene>/<nn>-<step>.<ext>).")
 
 
 def run_options_without_out(f):
@@ -139,11 +150,7 @@ def _render_opts(video: bool) -> list:
         click.option("--fps", type=click.IntRange(1, 120), default=None,
                      help="Frame rate (default: the quality's)."),
         *(video_only if video else []),
-        click.option("--voice", metavar="SOURCE", default=None,
-                     help="Speak every step: 'neural' (Piper, offline; English bundled), 'piper:PATH.onnx' "
-                          "(a Piper voice of your own), 'draft' (espeak-ng) or a folder of recordings, "
-                          "DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step without one gets "
-                          "the neural voice where the language has one, else the draft voice). Default: silent."),
+        voice_option,
         run_options,
     ]
 
@@ -193,7 +200,13 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
     recordings folder; a usage error for anything else, one line (exit 2) for a neural voice that
     cannot speak (a missing package, a bad voice file). Says on stderr when the language has no neural
     voice and the draft voice speaks instead."""
-    from ..pipeline.speakers import DRAFT, NEURAL, PIPER, speaker_for, voice_problem
+    from ..pipeline.voice.speakers import (
+        DRAFT,
+        NEURAL,
+        PIPER,
+        speaker_for,
+        voice_problem,
+    )
 
     if voice is None or voice == DRAFT:
         return voice

@@ -1,4 +1,6 @@
-"""Progress bars for renders (rich, on stderr): one for the whole run, one per scene, by steps."""
+"""Progress bars (rich, on stderr): `Bars` for a render, one bar for the whole run and one per scene, by
+steps; `BatchBar` for a batch, one bar for every output. Both are a `RichBars`: shown from the first
+job on, nothing at all when nothing renders, drawn but disabled when quiet."""
 
 from __future__ import annotations
 
@@ -9,13 +11,12 @@ from ..pipeline.plan import step_count
 WIDTH = 28  # of the description column
 
 
-class Bars:
-    """A pipeline.build.Progress drawn with rich; failures are printed with their error at the end."""
+class RichBars:
+    """A rich Progress on stderr, opened by `open` (from a subclass's `start`) and closed on exit."""
 
     def __init__(self, quiet: bool = False):
         self.quiet = quiet
         self.progress = None  # shown from the first job on: nothing at all when nothing renders
-        self.failures = []
 
     def __enter__(self):
         return self
@@ -23,21 +24,38 @@ class Bars:
     def __exit__(self, *exc):
         if self.progress is not None:
             self.progress.__exit__(*exc)
-        for f in self.failures:
-            click.echo(f"scene {f.id} failed: {f.error}", err=True)
+        self.closed()
         return False
 
-    def start(self, jobs) -> None:
-        from rich.console import Console  # only when something renders: a re-run with nothing to do is quicker
+    def closed(self) -> None:
+        """What to print once the bars are gone."""
+
+    def open(self, description: str, **kwargs) -> None:
+        """Show the bars: a description column (a rich format), the bar, done/total, time elapsed."""
+        # imported only when something renders: a re-run with nothing to do is quicker
+        from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        columns = (TextColumn(f"{{task.description:<{WIDTH}}}"), BarColumn(), MofNCompleteColumn(),
-                   TimeElapsedColumn())
+        columns = (TextColumn(description), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        self.progress = Progress(*columns, console=Console(stderr=True), disable=self.quiet, **kwargs)
+        self.progress.__enter__()
+
+
+class Bars(RichBars):
+    """A pipeline.build.Progress drawn with rich; failures are printed with their error at the end."""
+
+    def __init__(self, quiet: bool = False):
+        super().__init__(quiet)
+        self.failures = []
+
+    def closed(self) -> None:
+        for f in self.failures:
+            click.echo(f"scene {f.id} failed: {f.error}", err=True)
+
+    def start(self, jobs) -> None:
         # refreshed on every event, not by rich's own thread: render workers are forked while the
         # bars show, and a fork should not happen while another thread holds the console's lock
-        self.progress = Progress(*columns, console=Console(stderr=True), disable=self.quiet,
-                                 transient=False, auto_refresh=False)
-        self.progress.__enter__()
+        self.open(f"{{task.description:<{WIDTH}}}", transient=False, auto_refresh=False)
         self.whole = self.progress.add_task("all scenes", total=len(jobs))
         self.totals = {j.id: step_count(j) for j in jobs}
         self.tasks = {j.id: self.progress.add_task(f"  {j.id}", total=self.totals[j.id]) for j in jobs}
@@ -53,3 +71,20 @@ class Bars:
         self.progress.refresh()
         if not result.ok:
             self.failures.append(result)
+
+
+class BatchBar(RichBars):
+    """A pipeline.batch.BatchProgress: one bar for the whole batch, its done, to do, skipped and failed
+    outputs."""
+
+    def start(self, total: int, skipped: int) -> None:
+        self.skipped = skipped
+        self.open("{task.description}")
+        self.task = self.progress.add_task(self._text(0, total - skipped, 0), total=total, completed=skipped)
+
+    def _text(self, done: int, left: int, failed: int) -> str:
+        return f"batch: {done} done, {left} to do, {self.skipped} skipped, {failed} failed"
+
+    def update(self, done: int, left: int, failed: int) -> None:
+        self.progress.update(self.task, completed=self.skipped + done + failed,
+                             description=self._text(done, left, failed))

@@ -6,8 +6,15 @@ from pathlib import Path
 
 import click
 
-from .options import jobs_option, lang_option, lesson_options, make_options, quiet_option, theme_option
-from .render import execute
+from .options import (
+    jobs_option,
+    lang_option,
+    lesson_options,
+    make_options,
+    quiet_option,
+    theme_option,
+)
+from .report import execute
 
 
 @click.command()
@@ -27,10 +34,11 @@ def sheet(lesson, context, mode, lang, theme, dest, cols, jobs, quiet):
     from ..outputs.products import SHEET_PRODUCT
     from ..pipeline.manifest import publish
     from ..pipeline.plan import theme_tag
+    from ..pipeline.products import Choices
 
     options = make_options(lesson, context, mode, lang, "low", None, "png", kind="poster", theme=theme)
     report = execute(lesson, list(available()), options, None, jobs, False, False, quiet,
-                     products=[SHEET_PRODUCT], extra=(("cols", cols),))
+                     products=[SHEET_PRODUCT], choices=Choices(sheet_columns=cols))
     target = Path(dest or f"media/preview/contact-sheet-{lang}{theme_tag(theme)}.png")
     publish(report.files_of("sheet")[0], target)
     click.echo(str(target))

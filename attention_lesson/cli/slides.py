@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .options import all_option, load_lesson, make_options, pick_scenes, slides_options
-from .render import execute
+from .report import execute
 
 
 @click.command()

@@ -6,8 +6,15 @@ from pathlib import Path
 
 import click
 
-from .options import (LessonFileError, context_option, jobs_option, lang_option, mode_option, quality_option,
-                      theme_option)
+from .options import (
+    LessonFileError,
+    context_option,
+    jobs_option,
+    lang_option,
+    mode_option,
+    quality_option,
+    theme_option,
+)
 
 
 @click.command()

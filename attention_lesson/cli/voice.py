@@ -2,7 +2,7 @@
 
 `voice script`: the recording script a teacher reads from. `voice status --voice DIR`: what each step
 will be spoken with, and whether a recording still fits its line. The steps, lines and lengths come from
-pipeline/recording.py; this module parses the options and prints.
+pipeline/voice/lines.py; this module parses the options and prints.
 """
 
 from __future__ import annotations
@@ -12,8 +12,16 @@ from pathlib import Path
 
 import click
 
-from .options import lang_option, lesson_options, make_options, pick_scenes
-from .render import run_build
+from .options import (
+    json_option,
+    lang_option,
+    lesson_options,
+    make_options,
+    out_option,
+    pick_scenes,
+    recordings_option,
+)
+from .report import run_build
 
 
 @click.group()
@@ -23,7 +31,8 @@ def voice():
 
 def _lines(ids, lesson, context, mode, lang):
     """The steps to record of the chosen scenes (default: all, in lesson order)."""
-    from ..pipeline.recording import script_lines, steps_folder
+    from ..pipeline.plan import steps_folder
+    from ..pipeline.voice.lines import script_lines
 
     scenes = pick_scenes(ids, not ids)
     options = make_options(lesson, context, mode, lang, "low", None, kind="steps")
@@ -38,8 +47,7 @@ def _lines(ids, lesson, context, mode, lang):
 @click.argument("ids", nargs=-1, metavar="[SCENE]...")
 @lesson_options
 @lang_option
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write the script to this file (default: standard output).")
+@out_option("Write the script to this file (default: standard output).", file=True)
 @click.option("--format", "fmt", type=click.Choice(("md", "csv")), default="md", show_default=True,
               help="md: a heading per scene, a numbered item per step; csv: file,scene,step,line,seconds.")
 def script(ids, lesson, context, mode, lang, out, fmt):
@@ -63,16 +71,16 @@ def script(ids, lesson, context, mode, lang, out, fmt):
 
 @voice.command()
 @click.argument("ids", nargs=-1, metavar="[SCENE]...")
-@click.option("--voice", "folder", required=True, type=click.Path(file_okay=False, exists=True),
-              help="The recordings folder (DIR/<lang>/<scene>/<nn>-<step>.<ext>).")
+@recordings_option
 @lesson_options
 @lang_option
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@json_option
 def status(ids, folder, lesson, context, mode, lang, as_json):
     """What speaks each step: its recording (with its length, loudness and peak; clipped or too quiet
-    flagged), or the neural voice (for a language that has one), or the draft voice. A recording is stale when its step's line changed after it was
-    recorded: the line each recording was first seen with is kept in DIR/<lang>/recorded.json."""
-    from ..pipeline.recording import status as step_states
+    flagged), or the neural voice (for a language that has one), or the draft voice. A recording is stale
+    when its step's line changed after it was recorded: the line each recording was first seen with is
+    kept in DIR/<lang>/recorded.json."""
+    from ..pipeline.voice.recordings import status as step_states
 
     rows = step_states(Path(folder), _lines(ids, lesson, context, mode, lang)[1], lang)
     if as_json:
@@ -83,5 +91,6 @@ def status(ids, folder, lesson, context, mode, lang, as_json):
                     if "seconds" in r else "")
         flags = "  " + ", ".join(r["flags"]) if r.get("flags") else ""
         click.echo(f"{r['state']:8}  {r['file']:40}  {measures or r['engine']}{flags}")
-    counts = {s: sum(r["state"] == s for r in rows) for s in ("recorded", "stale", "neural", "draft", "missing")}
+    states = ("recorded", "stale", "neural", "draft", "missing")
+    counts = {s: sum(r["state"] == s for r in rows) for s in states}
     click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" of {len(rows)} steps")

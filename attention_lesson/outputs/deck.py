@@ -1,4 +1,4 @@
-"""Slide decks from the scenes' slides (pipeline/slides.py): manim-slides' converters join them into
+"""Slide decks from the scenes' slides (pipeline/drawing/slides.py): manim-slides' converters join them into
 deck/index.html (RevealJS, with the reveal.js files from npm copied beside it: no network needed) or
 deck.pptx (a movie per slide), one slide per step of every scene, the narration as speaker notes.
 The HTML deck has a small link in its bottom-left corner to the explorer beside it (../explorer/), and
@@ -23,9 +23,9 @@ from attention_core import LANGS
 from scenes.common import style as S
 from scenes.common.i18n import catalog
 
+from ..pipeline.drawing.slides import presentation
 from ..pipeline.manifest import swap_folder
 from ..pipeline.plan import ROOT
-from ..pipeline.slides import presentation
 
 # installed by scripts/setup.sh (npm ci); package.json pins the version manim-slides' RevealJS template
 # is written for (its reveal_version, 6.0.1)

@@ -3,7 +3,8 @@ data) where a student changes the lesson's numbers and watches attention follow.
 file:// with no network and zips to take elsewhere.
 
 The page computes with web/core.js, attention_core's functions mirrored in JavaScript (checked against
-the core in tests/test_web_core.py); the view is web/explorer.js. What the page needs from Python is
+the core in tests/test_web_core.py); the view is web/explorer.js and its parts (SCRIPTS), with the
+helpers the studio shares in web/shared.js. What the page needs from Python is
 written into data.js: the lesson (vocab, W's, contexts, names), both catalogs' words, the palette, and
 the lesson's claims (which key its focus favours in each context, computed here by the core), which
 the page checks again with the student's numbers.
@@ -27,7 +28,11 @@ from ..pipeline.manifest import swap_folder
 from ..pipeline.plan import ROOT
 
 WEB = ROOT / "attention_lesson" / "web"
-ASSETS = ("core.js", "explorer.js", "explorer.css")  # copied as they are
+# the page's scripts, in the order they load: the core, the shared helpers (window.AL), the explorer's
+# parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
+SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-views.js",
+           "explorer-inputs.js", "explorer-export.js", "explorer.js")
+ASSETS = (*SCRIPTS, "explorer.css")  # copied as they are
 FOLDER = "explorer"
 INDEX = f"{FOLDER}/index.html"
 COMMON_WORDS = ("query", "key", "value", "weights", "scores", "output", "embedding", "sum",
@@ -94,8 +99,7 @@ INDEX_HTML = """<!doctype html>
 <noscript>{title}: this page needs JavaScript.</noscript>
 <main id="app" aria-live="off"></main>
 <script src="data.js"></script>
-<script src="core.js"></script>
-<script src="explorer.js"></script>
+{scripts}
 <script>Explorer.start(window.EXPLORER_DATA, AttentionCore);</script>
 </body>
 </html>
@@ -106,7 +110,9 @@ def write_folder(folder: Path, data: dict) -> None:
     """index.html, data.js and the web assets into an empty folder."""
     lang = data["start"]["lang"]
     title = data["words"][lang]["page_title"].format(title=data["titles"][lang])
-    (folder / "index.html").write_text(INDEX_HTML.format(lang=lang, title=html.escape(title)), encoding="utf-8")
+    scripts = "\n".join(f'<script src="{name}"></script>' for name in SCRIPTS)
+    index = INDEX_HTML.format(lang=lang, title=html.escape(title), scripts=scripts)
+    (folder / "index.html").write_text(index, encoding="utf-8")
     payload = json.dumps(data, ensure_ascii=False, indent=1).replace("</", "<\\/")  # never ends the script
     (folder / "data.js").write_text(f"window.EXPLORER_DATA = {payload};\n", encoding="utf-8")
     for name in ASSETS:

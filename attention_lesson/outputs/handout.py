@@ -32,8 +32,8 @@ from PIL import Image
 
 from attention_core import attend, hard_lookup
 from scenes.common import style as S
-from scenes.common.i18n import catalog
 from scenes.common.formats import number_text, shared_format
+from scenes.common.i18n import catalog
 
 HTML, PDF = "handout.html", "handout.pdf"
 KEY_FRAMES, ALL_FRAMES = "key", "all"  # a scene as one page of thumbnails, or every frame large

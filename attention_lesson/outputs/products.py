@@ -18,21 +18,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from attention_core import LANGS
+from scenes.common import style
 
-from ..pipeline.join import join
+from ..pipeline import ffmpeg
+from ..pipeline import join as joining
+from ..pipeline.drawing import slides
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
-from ..pipeline.products import Product, ProductArgs
+from ..pipeline.products import Product, ProductArgs, sources
+from ..pipeline.voice import loudness, track
+from . import deck
+from . import explorer as explorer_page
+from . import handout as handout_page
+from . import sheet as sheet_page
 from .deck import DECK_HTML, DECK_PPTX, build_deck, reveal_missing
 from .explorer import FOLDER as EXPLORER_FOLDER
 from .explorer import INDEX as EXPLORER_INDEX
 from .explorer import build_explorer
-from .handout import KEY_FRAMES, build_handout, engine_missing
+from .handout import build_handout, engine_missing
 from .sheet import SHEET, contact_sheet
 
 
 def join_lesson(folder: Path, args: ProductArgs) -> list[str]:
     """The scenes joined into lesson.<format> with a chapter per scene and one subtitle file."""
-    return join(folder, list(args.ids), args.file_format, args.title, args.fps)
+    return joining.join(folder, list(args.ids), args.file_format, args.title, args.fps)
 
 
 def _deck(folder: Path, args: ProductArgs, to: str) -> list[str]:
@@ -51,17 +59,16 @@ def deck_pptx(folder: Path, args: ProductArgs) -> list[str]:
 
 
 def handout(folder: Path, args: ProductArgs) -> list[str]:
-    extra = dict(args.extra)
     paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids), args.title,
-                          explorer_url=extra.get("explorer_url"), theme=args.theme,
-                          frames=extra.get("frames", KEY_FRAMES))
+                          explorer_url=args.choices.explorer_url, theme=args.theme,
+                          frames=args.choices.handout_frames)
     return sorted(str(Path(p).resolve().relative_to(folder.resolve())) for p in paths)
 
 
 def sheet(folder: Path, args: ProductArgs) -> list[str]:
     """Every scene's last frame, numbered and titled, in one PNG."""
     items = [(f"{n}. {title}", folder / f"{i}.png") for n, (i, title) in enumerate(zip(args.ids, args.titles), 1)]
-    contact_sheet(items, folder / SHEET, dict(args.extra).get("cols", 4), args.theme)
+    contact_sheet(items, folder / SHEET, args.choices.sheet_columns, args.theme)
     return [SHEET]
 
 
@@ -76,18 +83,17 @@ def catalogs(*names: str) -> tuple[str, ...]:
     return tuple(f"scenes/i18n/{lang}/{name}.toml" for name in names for lang in LANGS)
 
 
-_DECK_CODE = ("attention_lesson/outputs/deck.py", "attention_lesson/pipeline/slides.py", "package-lock.json",
-              *catalogs("deck", "common"))
+# a product's code: the modules named (so a moved one fails at import, never drops out of the digest)
+# and files by path (tests/test_products.py checks each exists; manifest.hash_files refuses a missing one)
+_DECK_CODE = (*sources(deck, slides), "package-lock.json", *catalogs("deck", "common"))
 LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
-                 code=("attention_lesson/pipeline/join.py", "attention_lesson/pipeline/ffmpeg.py",
-                       "attention_lesson/pipeline/voice.py"))
+                 code=sources(joining, ffmpeg, track, loudness))
 HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML, check=reveal_missing)
 PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
-HANDOUT = Product("handout", handout, FRAMES, code=("attention_lesson/outputs/handout.py", *catalogs("handout", "common")),
+HANDOUT = Product("handout", handout, FRAMES, code=(*sources(handout_page), *catalogs("handout", "common")),
                   label="handout.html, handout.pdf", check=engine_missing)
-SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=("attention_lesson/outputs/sheet.py",), label=SHEET)
+SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=sources(sheet_page), label=SHEET)
 EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, label=EXPLORER_INDEX,
-                   code=("attention_lesson/outputs/explorer.py", "attention_lesson/web/core.js",
-                         "attention_lesson/web/explorer.js", "attention_lesson/web/explorer.css",
-                         "scenes/common/style.py", *catalogs("explorer", "common")))
+                   code=(*sources(explorer_page, style), *(f"attention_lesson/web/{a}" for a in explorer_page.ASSETS),
+                         *catalogs("explorer", "common")))
 PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT, EXPLORER)}

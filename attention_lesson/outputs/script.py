@@ -1,4 +1,4 @@
-"""The recording script a teacher reads from (pipeline/recording.py's lines): Markdown, a heading per
+"""The recording script a teacher reads from (pipeline/voice/lines.py's lines): Markdown, a heading per
 scene and a numbered item per step, or CSV."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import io
 
 from scenes.registry import available
 
-from ..pipeline.recording import Line
-from ..pipeline.speakers import speaker_for
+from ..pipeline.voice.lines import Line
+from ..pipeline.voice.speakers import speaker_for
 
 FORMATS = ("md", "csv")
 CSV_COLUMNS = ("file", "scene", "step", "line", "seconds", "draft_seconds")

@@ -1,11 +1,11 @@
-"""The render pipeline: scenes turned into files, and files into products.
+"""The render pipeline: scenes turned into files, and files into products, in rooms that import downward.
 
-- plan: render options, scene jobs and their kinds, digests: what is stale, decided without manim
-- manifest: the one manifest module (up to date, record, forget, hashes, atomic writes, manim folders)
-- products: the one product model (a product's scene jobs, digest, manifest entry, `make`)
-- build: one output folder brought up to date (its scene jobs, then its products)
-- runner: scene jobs in worker processes (the only processes that import manim); worker: one job
-- join (one lesson video), slides (a scene as manim-slides slides), voice (narration), recording (the
-  recording workflow), ffmpeg (encoder settings and helpers), deps (system tools)
-- batch: a plan's variants on Dask (planfile, graph, tasks, client)
+- planning (this folder): plan (render options, scene jobs and their kinds, digests: what is stale,
+  without manim), products (the one product model), timings (what each job took), join (one lesson
+  video); its tools, used by every room: manifest (up to date, record, hashes, atomic writes, manim
+  folders), ffmpeg (encoder settings and helpers), deps (system tools)
+- build: the front door, one output folder brought up to date (plan, draw, make)
+- drawing/: scene jobs in worker processes, the only ones that import manim
+- voice/: who speaks each step, the recordings, loudness, the track
+- batch/: a plan's variants on Dask
 """

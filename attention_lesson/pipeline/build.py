@@ -17,8 +17,11 @@ from typing import Protocol
 from attention_core import Lesson
 from scenes.common.i18n import catalog, lesson_title
 
+from .drawing.runner import run
 from .plan import CACHE, MEDIA, Job, RenderOptions, Result, plan
-from .products import Product, ProductArgs, ProductJob, job_options, make, plan_product
+from .products import Choices, Product, ProductArgs, ProductJob, job_options, make, plan_product
+from .voice.recordings import recording_problems
+from .voice.speakers import is_folder
 
 
 class MissingDependencies(Exception):
@@ -75,25 +78,29 @@ def output_folder(options: RenderOptions, out: str | Path | None = None) -> Path
     return Path(out) if out else MEDIA / options.folder_name()
 
 
-def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions, extra: tuple = ()) -> ProductArgs:
+def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions,
+                 choices: Choices = Choices()) -> ProductArgs:
     """What every product of these scene jobs is told: scenes and titles in order, the lesson's title,
-    author and file, the options (the theme among them); a voiced deck's start slide."""
+    author and file, the options (the theme among them); a voiced deck's start slide; the user's
+    choices for one product."""
     lang = options.lang
-    start = catalog(lang)("common.deck_start") if options.voice else None
-    return ProductArgs(tuple(j.id for j in jobs), tuple(j.scene.title(lang) for j in jobs), options.format,
-                       options.frame_rate, lesson_title(lesson, lang), lesson.author, lang, options.context,
-                       options.mode, Path(lesson.source).name,
-                       Path(lesson.source).read_text(encoding="utf-8"), start, extra, options.theme)
+    return ProductArgs(
+        ids=tuple(j.id for j in jobs), titles=tuple(j.scene.title(lang) for j in jobs),
+        file_format=options.format, fps=options.frame_rate, title=lesson_title(lesson, lang),
+        author=lesson.author, lang=lang, context=options.context, mode=options.mode,
+        lesson_name=Path(lesson.source).name, lesson_text=Path(lesson.source).read_text(encoding="utf-8"),
+        start=catalog(lang)("common.deck_start") if options.voice else None, choices=choices,
+        theme=options.theme)
 
 
 def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, products=(),
-             force: bool = False, extra: tuple = ()) -> Report:
+             force: bool = False, choices: Choices = Choices()) -> Report:
     """The scene jobs of `options` and the products made of them, each up to date or stale."""
     for p in products:
         assert p.made_from is None or job_options(options, p.made_from) == options, f"{p.name} is not made of {options.kind} jobs"
     todo, fresh = plan(lesson, scenes, options, out_dir, force=force)
     report = Report(out_dir, todo, fresh, order=[s.id for s in scenes])
-    args = product_args(lesson, report.jobs, options, extra) if products else None
+    args = product_args(lesson, report.jobs, options, choices) if products else None
     report.products = [plan_product(p, args, report.jobs, out_dir, force) for p in products]
     return report
 
@@ -109,17 +116,13 @@ def system_problems(options: RenderOptions, products: list[Product]) -> list[str
 
 def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs: int, products=(),
           force: bool = False, dry_run: bool = False, progress: Progress | None = None,
-          quiet: bool = False, extra: tuple = ()) -> Report:
+          quiet: bool = False, choices: Choices = Choices()) -> Report:
     """Render the scenes of `options` into out_dir that are not up to date there (all with force), then
     make the products that are not. A dry run only plans; quiet hides manim's warnings."""
-    from .speakers import is_folder
-
     if is_folder(options.voice):  # bad recordings stop everything before it starts
-        from .voice import recording_problems
-
         if problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes]):
             raise BadInput(problems)
-    report = plan_all(lesson, scenes, options, out_dir, products, force, extra)
+    report = plan_all(lesson, scenes, options, out_dir, products, force, choices)
     stale = [p for p in report.products if not p.fresh]
     if dry_run or not (report.todo or stale):
         return report
@@ -134,8 +137,6 @@ def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs
 
 
 def _render(report: Report, jobs: int, progress: Progress | None, quiet: bool) -> None:
-    from .runner import run
-
     hooks = {} if progress is None else {"on_step": progress.step, "on_done": progress.done}
     if progress is not None:
         progress.start(report.todo)

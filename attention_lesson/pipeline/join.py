@@ -16,7 +16,8 @@ from pathlib import Path
 import srt
 
 from . import ffmpeg
-from .voice import AUDIO_CODECS, RATE, has_audio
+from .voice.loudness import RATE
+from .voice.track import AUDIO_CODECS, has_audio
 
 
 def _ts(seconds: float) -> str:

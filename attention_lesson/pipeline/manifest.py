@@ -63,10 +63,13 @@ def forget(out_dir: Path, keys) -> None:
 
 
 def hash_files(h, paths, root: Path) -> None:
-    """Feed each file's name (relative to root) and bytes to the hash h; a missing file counts empty."""
+    """Feed each file's name (relative to root) and bytes to the hash h. A missing file is an error, not
+    an empty file: a digest listing a file that moved would otherwise lose it without a sound."""
     for p in sorted(Path(p) for p in paths):
+        if not p.is_file():
+            raise FileNotFoundError(f"{p}: an output's digest lists it, but there is no such file")
         h.update(str(p.relative_to(root)).encode())
-        h.update(p.read_bytes() if p.exists() else b"")
+        h.update(p.read_bytes())
 
 
 def versions(slides: bool = False) -> dict:

@@ -11,23 +11,16 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import shutil
-import subprocess
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
-from typing import TYPE_CHECKING
-
 from attention_core import Lesson
-from scenes.registry import HERE as SCENES_DIR
 from scenes.common.style import DEFAULT_THEME
-from scenes.registry import SceneInfo, step_file, step_name  # noqa: F401 - the names of steps' files
+from scenes.registry import HERE as SCENES_DIR
+from scenes.registry import SceneInfo
 
 from . import manifest
-
-if TYPE_CHECKING:
-    from .pieces import Part
+from .voice.speakers import is_folder, speaker_for
 
 ROOT = SCENES_DIR.parent
 MEDIA = Path("media")  # default output root, relative to where the command runs
@@ -47,13 +40,20 @@ FORMATS = ("mp4", "webm", "gif", "mov", "png")
 VIDEO, SLIDES, FRAMES, POSTER, STEPS = "video", "slides", "frames", "poster", "steps"
 KINDS = (VIDEO, SLIDES, FRAMES, POSTER, STEPS)
 PIPELINE = Path(__file__).parent
+
+
+def modules(folder: Path, but: tuple[str, ...] = ()) -> tuple[Path, ...]:
+    """Every module of a package folder, but the ones named: read from the folder, so a module moved
+    in or out is in or out of every digest that lists its package."""
+    return tuple(p for p in sorted(folder.glob("*.py")) if p.name not in ("__init__.py", *but))
+
+
 # every scene's output depends on these, besides its own file and words: the shared visuals, the core,
-# and the pipeline modules that turn a scene into files
-SHARED_CODE = (*sorted((SCENES_DIR / "common").glob("*.py")), *sorted((ROOT / "attention_core").glob("*.py")),
-               *(PIPELINE / f for f in ("worker.py", "ffmpeg.py", "holds.py", "h264.py", "skips.py", "pieces.py",
-                                        "slides.py")))
-# and i18n/<lang>/speech.toml
-VOICE_CODE = (PIPELINE / "voice.py", PIPELINE / "speakers.py", SCENES_DIR / "common" / "speech.py")
+# the ffmpeg settings and the drawing modules that turn a scene into files (all but the runner, which
+# only schedules them); with a voice, the voice's modules and i18n/<lang>/speech.toml
+SHARED_CODE = (*modules(SCENES_DIR / "common"), *modules(ROOT / "attention_core"), PIPELINE / "ffmpeg.py",
+               *modules(PIPELINE / "drawing", but=("runner.py",)))
+VOICE_CODE = modules(PIPELINE / "voice")
 
 
 def theme_tag(theme: str) -> str:
@@ -90,6 +90,20 @@ class RenderOptions:
         return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
 
 
+@dataclass(frozen=True)
+class Piece:
+    """What of its scene a job draws when the scene is drawn in pieces (pipeline/drawing/pieces.py):
+    the steps [first, stop), their segments into `folder`; the last piece (stop None) draws to the end
+    and joins, taking the earlier animations' segments from it."""
+
+    folder: Path
+    steps: tuple[int, int | None]
+
+    @property
+    def joins(self) -> bool:
+        return self.steps[1] is None
+
+
 @dataclass
 class Job:
     scene: SceneInfo
@@ -98,13 +112,13 @@ class Job:
     digest: str = ""
     files: list[str] = field(default_factory=list)
     lesson: Lesson | None = field(default=None, compare=False, repr=False)  # handed to the scene as data
-    part: "Part | None" = None  # drawn in pieces (pipeline/pieces.py): which piece this job draws
+    piece: Piece | None = None  # drawn in pieces: which piece of its scene this job draws
 
     @property
     def task(self) -> str:
         """The job's name among the tasks of a run: a piece's is its scene's and its first step (the
         last piece's is its scene's: it makes the job's files)."""
-        return self.id if self.part is None or self.part.joins else f"{self.id}#{self.part.steps[0]}"
+        return self.id if self.piece is None or self.piece.joins else f"{self.id}#{self.piece.steps[0]}"
 
     @property
     def id(self) -> str:
@@ -136,10 +150,16 @@ class Result:
 def code_files(scene: SceneInfo, lang: str, voice: str | None = None) -> list[Path]:
     """The code and words a scene's render depends on (with a voice: how lines become speech)."""
     i18n = SCENES_DIR / "i18n" / lang
-    files = [scene.file, *SHARED_CODE, i18n / "common.toml", i18n / f"{scene.module}.toml"]
+    own = i18n / f"{scene.module}.toml"  # a scene may narrate itself, with no catalog of its own
+    files = [scene.file, *SHARED_CODE, i18n / "common.toml", *([own] if own.exists() else [])]
     if voice:
         files += [*VOICE_CODE, i18n / "speech.toml"]
-    return [p for p in files if p.exists()]
+    return files  # each must exist: manifest.hash_files refuses a missing one
+
+
+def steps_folder(options: RenderOptions) -> Path:
+    """Where the scenes' steps are kept: a cache beside the workers' manim folders."""
+    return CACHE / "steps" / options.folder_name()
 
 
 def step_count(job: Job) -> int:
@@ -151,21 +171,10 @@ def step_count(job: Job) -> int:
     ) or 1
 
 
-@lru_cache(maxsize=None)
-def espeak_version() -> str | None:
-    """espeak-ng's version line (the draft voice), None if it is not installed."""
-    exe = shutil.which("espeak-ng")
-    if exe is None:
-        return None
-    return subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.split("Data at")[0].strip()
-
-
 def voice_inputs(scene: SceneInfo, options: RenderOptions) -> dict:
     """What a scene's voice depends on besides its lines: each recording of its steps (name and a hash
     of its bytes), and who speaks the steps without one (the engine, a neural voice's model content
-    and settings: pipeline/speakers.py)."""
-    from .speakers import is_folder, speaker_for
-
+    and settings: pipeline/voice/speakers.py)."""
     if not options.voice:
         return {}
     inputs = {"speaker": speaker_for(options.voice, options.lang).inputs()}

@@ -17,7 +17,7 @@ import hashlib
 import tomllib
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from attention_core import Lesson, parse
@@ -28,8 +28,19 @@ from .plan import FRAMES, POSTER, ROOT, SLIDES, VIDEO, Job, RenderOptions, Resul
 
 
 @dataclass(frozen=True)
+class Choices:
+    """What the user chose for one product only, each set by the command that makes it (and part of
+    every product's digest): the contact sheet's columns, the handout's frames and its explorer link."""
+
+    sheet_columns: int = 4
+    handout_frames: str = "key"  # "key": each scene's key frames; "all": every step's
+    explorer_url: str | None = None  # the handout's QR code and link to the explorer
+
+
+@dataclass(frozen=True)
 class ProductArgs:
-    """What a product needs besides the scenes' files (sent to a worker with its task)."""
+    """What a product needs besides the scenes' files (sent to a worker with its task); built by
+    keyword (build.product_args)."""
 
     ids: tuple[str, ...]  # the scenes, in lesson order
     titles: tuple[str, ...]  # their titles in the language
@@ -43,7 +54,7 @@ class ProductArgs:
     lesson_name: str  # the lesson file's name and text (a worker may not have the file)
     lesson_text: str
     start: str | None = None  # a voiced deck's start slide text
-    extra: tuple = ()  # (name, value) pairs only one product reads (the sheet's columns)
+    choices: Choices = Choices()
     theme: str = DEFAULT_THEME  # the scenes' colours, and the product's own (handout, sheet, deck, explorer)
 
     def lesson(self) -> Lesson:
@@ -70,6 +81,11 @@ class Product:
         return f"@{self.name}"
 
 
+def sources(*modules) -> tuple[str, ...]:
+    """The files of these modules, relative to the project: a product's code named by its modules."""
+    return tuple(Path(m.__file__).resolve().relative_to(ROOT).as_posix() for m in modules)
+
+
 def job_options(options: RenderOptions, made_from: str) -> RenderOptions:
     """A variant's options for the scene jobs a product is made from."""
     if made_from == SLIDES:  # a deck's clips: always mp4, whatever the videos' format
@@ -88,7 +104,7 @@ def product_digest(product: Product, args: ProductArgs, jobs: list[Job]) -> str:
     """What a product's output depends on: its scenes' digests in order, its arguments, the whole lesson
     file (a handout prints numbers no scene shows), its code and the versions."""
     scenes = [[j.key, j.digest] for j in jobs] if product.made_from else []
-    reads = args.__dict__ if product.made_from else {k: getattr(args, k) for k in ALONE_READS}
+    reads = asdict(args) if product.made_from else {k: getattr(args, k) for k in ALONE_READS}
     payload = {"product": product.name, "scenes": scenes,
                "args": {k: v for k, v in reads.items() if k not in ("lesson_text", "lesson_name")},
                "lesson": hashlib.sha256(args.lesson_text.encode()).hexdigest(),

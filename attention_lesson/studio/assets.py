@@ -1,6 +1,6 @@
 """The studio page's files: its HTML (with an import map for CodeMirror), the shared front end in
-attention_lesson/web/ (the explorer's view, the studio's script) and CodeMirror's ES modules from
-node_modules (installed by the set-up from package.json; never from a CDN).
+attention_lesson/web/ (the explorer's scripts and view, the studio's script) and CodeMirror's ES
+modules from node_modules (installed by the set-up from package.json; never from a CDN).
 
 CodeMirror 6 ships one ES module per package importing the others by bare name ("@codemirror/state");
 the import map, made from each package's package.json, lets the browser load them as they are, with no
@@ -16,12 +16,13 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
+from ..outputs.explorer import SCRIPTS
 from ..pipeline.plan import ROOT
 from .guard import error_body
 
 WEB = ROOT / "attention_lesson" / "web"
 NODE = ROOT / "node_modules"
-STATIC = {"core.js", "explorer.js", "explorer.css", "studio.js", "studio.css"}
+STATIC = {*SCRIPTS, "explorer.css", "studio.js", "studio.css"}
 SCOPES = ("@codemirror", "@lezer", "@marijn")  # CodeMirror 6 and what it imports
 NAMES = ("codemirror", "style-mod", "w3c-keyname", "crelt")
 VENDOR = tuple(f"{n}/" for n in SCOPES + NAMES)  # what /vendor/ serves
@@ -72,7 +73,7 @@ PAGE = """<!doctype html>
 </head>
 <body>
 <div id="studio"></div>
-<script src="/static/explorer.js"></script>
+{scripts}
 <script type="module" src="/static/studio.js"></script>
 </body>
 </html>
@@ -80,7 +81,10 @@ PAGE = """<!doctype html>
 
 
 def page(lang: str) -> str:
-    return PAGE.format(lang=lang, imports=import_map())
+    """The page: the explorer's classic scripts (core.js for its normalizers' names only: the numbers are
+    the server's), then the studio's module."""
+    scripts = "\n".join(f'<script src="/static/{name}"></script>' for name in SCRIPTS)
+    return PAGE.format(lang=lang, imports=import_map(), scripts=scripts)
 
 
 def _inside(root: Path, rel: str) -> Path | None:

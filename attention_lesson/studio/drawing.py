@@ -20,7 +20,8 @@ from pathlib import Path
 
 from attention_core import Lesson
 
-from ..pipeline import runner, timings
+from ..pipeline import timings
+from ..pipeline.drawing import runner
 from ..pipeline.plan import CACHE, FRAMES, MEDIA, RenderOptions, Result, plan
 
 STUDIO = MEDIA / "studio"  # the studio's frames, apart from the folders the commands write

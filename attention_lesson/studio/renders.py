@@ -75,8 +75,8 @@ def render_main(req: RenderRequest, q, snapshots: str) -> None:
     from scenes.registry import available
 
     from ..pipeline.build import build, output_folder
+    from ..pipeline.drawing.runner import default_jobs
     from ..pipeline.plan import MEDIA
-    from ..pipeline.runner import default_jobs
 
     folder = Path(tempfile.mkdtemp(prefix="render-", dir=snapshots))
     try:

@@ -10,11 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from attention_core import LANGS, MODES, Lesson, LessonError, error_line, loads, numbers_json
+from attention_core import (
+    LANGS,
+    MODES,
+    Lesson,
+    LessonError,
+    loads,
+    numbers_json,
+)
 from scenes.common.i18n import catalog
 
 from ..outputs.explorer import page_data
 from ..pipeline.manifest import write_atomically
+from .lines import error_line
 
 
 def words() -> dict[str, dict[str, str]]:

@@ -4,8 +4,10 @@
  * frames arrive as server-sent events, the render buttons start the CLI's products.
  *
  * An ES module (the page is served over http): CodeMirror's packages come from node_modules through
- * the page's import map. Every request carries the studio's token (the cookie the first page load set,
- * and the Authorization header when the address has ?token=).
+ * the page's import map. The explorer's classic scripts load before it; the helpers it shares with them
+ * ($, esc, the catalog look-up, the languages' names) are window.AL's (shared.js). Every request
+ * carries the studio's token (the cookie the first page load set, and the Authorization header when the
+ * address has ?token=).
  */
 import { basicSetup } from "codemirror";
 import { EditorView, keymap } from "@codemirror/view";
@@ -19,10 +21,9 @@ const headers = token ? { Authorization: `token ${token}` } : {};
 const DEBOUNCE_MS = 60; // keystroke to numbers well within 200 ms
 const st = { lang: document.documentElement.lang, edit: 0, run: null, words: {}, editor: null,
   quiet: false, timer: null, started: false, sent: null };
-const $ = (sel) => document.querySelector(sel);
+const { $, esc } = window.AL;
 const timings = (window.studioTimings = []); // ms from a keystroke to its numbers on screen (scripts/benchmark.py)
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const w = (key, fields = {}) => (st.words[st.lang][key] || key).replace(/\{(\w+)\}/g, (_, f) => (f in fields ? fields[f] : ""));
+const w = window.AL.catalog(() => st.words, () => st.lang); // the studio's words (a missing one: shared.js)
 
 async function api(method, path, body) {
   const init = { method, headers: { ...headers } };
@@ -34,12 +35,12 @@ async function api(method, path, body) {
   return { status: r.status, json: await r.json() };
 }
 
-/** The explorer's core, answered by the server's numbers: every context under every normalizer. */
+/** The explorer's core, answered by the server's numbers: every context under every normalizer (its
+ *  normalizers are AL.MODES, core.js's). */
 function serverCore(page) {
   const byTokens = {};
   for (const [key, n] of Object.entries(page.passes)) byTokens[`${n.tokens.join("\u0000")}|${key.split("|")[1]}`] = n;
   return {
-    MODES: ["scaled", "unscaled", "uniform"],
     attendTokens(_lesson, tokens, mode) {
       const n = byTokens[`${tokens.join("\u0000")}|${mode}`];
       if (!n) throw new Error(`the server sent no numbers for ${tokens.join(" ")} (${mode})`);
@@ -54,7 +55,8 @@ function serverCore(page) {
 
 // -- the page's frame -----------------------------------------------------------------------------
 function frame(path) {
-  const langs = ["zh", "en"].map((l) => `<option value="${l}"${l === st.lang ? " selected" : ""}>${l === "zh" ? "中文" : "English"}</option>`);
+  const langs = Object.keys(st.words).map((l) =>
+    `<option value="${l}"${l === st.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`);
   const opts = (name, values) => values.map((v) => `<option value="${v}">${esc(w(`${name}_${v}`))}</option>`).join("");
   $("#studio").innerHTML = `
     <header class="studio-bar"><h1 id="title"></h1><span class="file">${esc(w("file"))}: <code>${esc(path)}</code></span>
@@ -99,15 +101,14 @@ function showSaved(saved) {
   $("#status").className = saved ? "saved" : "unsaved";
 }
 
-/** Whether a "#rrggbb" background is dark (the editor then takes CodeMirror's One Dark theme). */
-const isDark = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-  .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0) < 0.5;
-
-function startEditor(text, background) {
+/** The editor; on a dark palette (its color-scheme, from style.luminance) CodeMirror's One Dark theme. */
+function startEditor(text, palette) {
+  const theme = palette.scheme === "dark" ? [oneDark] : [];
   st.editor = new EditorView({
     doc: text,
     parent: $("#editor"),
-    extensions: [basicSetup, ...(isDark(background) ? [oneDark] : []), EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(), linter(null),
+    extensions: [basicSetup, ...theme, EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(),
+      linter(null),
       keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
       EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) { st.keyAt = performance.now(); schedule(); } })],
   });
@@ -297,7 +298,7 @@ async function main() {
   frame(lesson.json.path);
   $("#title").textContent = w("page_title", { title: page.json.page.titles[st.lang] });
   document.title = $("#title").textContent;
-  startEditor(lesson.json.text, page.json.page.palette.background);
+  startEditor(lesson.json.text, page.json.page.palette);
   showSaved(lesson.json.saved);
   showProblem(lesson.json.error);
   Explorer.start(page.json.page, serverCore(page.json.page), { editable: false });

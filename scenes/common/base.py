@@ -33,7 +33,7 @@ from ..registry import step_file
 from . import style as S
 from .captions import least_step, spoken, timed
 from .i18n import catalog
-from .mobjects import fit, frame_box, label, mixed_line
+from .labels import fit, frame_box, label, mixed_line
 from .settings import Settings
 
 KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every step (plain manim)

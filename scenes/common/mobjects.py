@@ -1,6 +1,7 @@
 """Reusable mobjects built from arrays: geometry comes from the data's shape, never from a token count.
 
 Numbers are Pango `Text` (not LaTeX): a 4×4 DecimalMatrix compiles digit by digit and costs seconds.
+Texts, formulas and their layout are in labels.py (its helpers are importable from here too).
 """
 
 from __future__ import annotations
@@ -25,45 +26,19 @@ from manim import (
 
 from . import style as S
 from .formats import number_text, percent_text, shared_format, shared_places  # noqa: F401 - the scenes' formats
-
-
-def _light(m: Mobject) -> Mobject:
-    """Drop the parsed SVG path each glyph keeps after its points are made (svgelements objects, used
-    only while building it): every copy manim makes of a text (each FadeIn, Transform) deep-copies
-    them. Measured: a quarter of a scene build's time."""
-    for sub in m.get_family():
-        if getattr(sub, "path_obj", None) is not None:
-            sub.path_obj = None
-    return m
-
-
-def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None, **kw) -> Text:
-    """A text in the lesson's font (in the theme's text colour unless given one)."""
-    return _light(Text(s, font=S.FONT, font_size=size, color=color or S.TEXT, **kw))
-
-
-def word(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None) -> VGroup:
-    """A label whose box spans the font's full line height, so words in a row share a baseline
-    ("by" and "the" sit on one line instead of each being centred on its own ink)."""
-    ref = label("|" + s, size, color)  # the bar spans ascender to descender
-    bar, glyphs = ref[0], ref[1:]
-    t = label(s, size, color).move_to(glyphs)
-    strut = Rectangle(width=t.width, height=bar.height, stroke_width=0, fill_opacity=0)
-    strut.move_to([t.get_center()[0], bar.get_center()[1], 0])
-    return VGroup(strut, t)
-
-
-def fit(m: Mobject, width: float, height: float) -> Mobject:
-    """Scale down (never up) so that m fits in width × height."""
-    factor = min(1.0, width / max(m.width, 1e-9), height / max(m.height, 1e-9))
-    if factor < 1.0:
-        m.scale(factor)
-    return m
-
-
-def frame_box() -> tuple[float, float]:
-    """Usable width and height of the frame, margins removed."""
-    return config.frame_width - 2 * S.MARGIN, config.frame_height - 2 * S.MARGIN
+from .labels import (  # noqa: F401 - the text helpers (labels.py), importable from here as before
+    attention_formula,
+    caption_box,
+    cell_width_for,
+    even_labels,
+    fit,
+    frame_box,
+    label,
+    label_line,
+    mixed_line,
+    tex,
+    word,
+)
 
 
 class NumberGrid(VGroup):
@@ -318,97 +293,3 @@ def weight_arrow(start, end, w: float, color: ManimColor | None = None):
     return Arrow(start, end, buff=S.ARROW_BUFF, stroke_color=color or S.EMPHASIS,
                  stroke_width=S.LINE_MIN + (S.ARROW_MAX - S.LINE_MIN) * float(w),
                  max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
-
-
-def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimColor | None = None,
-                width: float | None = None) -> VGroup:
-    """Several lines of text, left-aligned, scaled down to a width if given."""
-    g = VGroup(*(label(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT, buff=S.LINE_GAP)
-    if width is not None:
-        fit(g, width, config.frame_height)
-    return g
-
-
-_TEX_TEMPLATE = None
-
-
-def tex(*parts: str, color: ManimColor | None = None, scale: float = S.MATH_SCALE):
-    """MathTex in the lesson's template (no CJK inside: Chinese goes in `label`)."""
-    global _TEX_TEMPLATE
-    from manim import MathTex, TexTemplate
-
-    if _TEX_TEMPLATE is None:
-        _TEX_TEMPLATE = TexTemplate(documentclass=S.TEX_DOCUMENTCLASS, preamble=S.TEX_PREAMBLE)
-    return _light(MathTex(*parts, color=color or S.TEXT, tex_template=_TEX_TEMPLATE).scale(scale))
-
-
-def attention_formula():
-    """Attention(Q,K,V) = softmax(QKᵀ/√d_k) V, with Q, K and V in their role colours."""
-    f = tex(r"\mathrm{Attention}(", "Q", ",", "K", ",", "V", r")=\mathrm{softmax}\!\left(",
-             r"{ Q", r"K^\top", r"\over \sqrt{d_k} }", r"\right)", "V")
-    for i, c in ((1, S.Q_COLOR), (3, S.K_COLOR), (5, S.V_COLOR), (7, S.Q_COLOR), (8, S.K_COLOR),
-                 (11, S.V_COLOR)):
-        f[i].set_color(c)
-    return f
-
-
-def even_labels(labels: VGroup, about=DOWN) -> VGroup:
-    """Give a row of labels one size: each was fitted to its own cell (NumberGrid col_labels,
-    WeightBars token_labels), so a long name would end up smaller than its neighbours; scale them
-    all down to the smallest, each about the edge that faces its cells so it keeps its place."""
-    if len(labels) == 0:
-        return labels
-    h = min(m.height for m in labels)
-    for m in labels:
-        if m.height > h:
-            m.scale(h / m.height, about_edge=about)
-    return labels
-
-
-def label_line(labels: VGroup, step: float, edge_y: float, away=UP, *,
-               max_height: float | None = None) -> VGroup:
-    """Lay out the labels of a row of cells (or bars) `step` apart, each already centred on its cell:
-    one size for all, and one baseline (their edges facing the cells at `edge_y`; word() boxes span the
-    font's line height). A label wider than its cell would have to shrink; when that would take the
-    labels below STAGGER_AT of their size, they take two lines instead, every other label moved `away`
-    from the cells, and each may be nearly twice as wide (a wide lesson's long token names)."""
-    if len(labels) == 0:
-        return labels
-    limit = step * S.LABEL_FILL
-    height = max_height or config.frame_height
-    one_line = min(1.0, limit / max(m.width for m in labels))
-    staggered = len(labels) > 1 and one_line < S.STAGGER_AT
-    if staggered:
-        limit = (2 * step - S.GAP / 2) * S.LABEL_FILL  # same-line neighbours are two steps apart
-    for m in labels:
-        fit(m, limit, height)
-    even_labels(labels)
-    for i, m in enumerate(labels):
-        m.align_to([0, edge_y, 0], -away)
-        if staggered and i % 2:
-            m.shift(away * m.height)
-    return labels
-
-
-def cell_width_for(names: Sequence[str], size: float = S.LABEL_SIZE, minimum: float = S.CELL_W) -> float:
-    """A cell width that holds the widest of `names` at `size`, so column labels keep one size
-    (NumberGrid shrinks each label that is wider than its cell on its own)."""
-    widest = max((word(n, size).width for n in names), default=0.0)
-    return max(minimum, widest + S.GAP / 2)
-
-
-def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
-    """One line of text with formulas in it: "除以 $\\sqrt{d_k}$ = 2" -> label, math, label.
-
-    Text between `$` signs goes to `math` (never put Chinese there), the rest to `label`; the math is
-    scaled along with the text size; text pieces are `word`s, so they share a baseline.
-    """
-    from manim import DEFAULT_FONT_SIZE
-
-    gap = label("x", size, color).width / 2
-    pieces = VGroup()
-    for i, part in enumerate(s.split("$")):
-        if part.strip():
-            pieces.add(tex(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
-                       else word(part.strip(), size, color))
-    return pieces.arrange(RIGHT, buff=gap)

@@ -13,7 +13,14 @@ dry runs do without it); the CLI never.
 
 from __future__ import annotations
 
-from .client import BatchError, BatchProgress, BatchReport, check_workers, local_cache, run
+from .client import (
+    BatchError,
+    BatchProgress,
+    BatchReport,
+    check_workers,
+    local_cache,
+    run,
+)
 from .graph import Batch, describe, expand, shown
 from .planfile import SCENES, BatchPlan, PlanError, read_plan
 from .tasks import QUIET_WORKER, worker_problems

@@ -18,10 +18,17 @@ from typing import Protocol
 from scenes.common.settings import environ
 
 from .. import manifest
+from ..drawing.runner import sweep
 from ..plan import CACHE, Result
-from ..runner import sweep
 from .graph import Batch, Task, Unit
-from .tasks import QUIET_WORKER, Output, code_fingerprint, product_task, render_task, worker_problems
+from .tasks import (
+    QUIET_WORKER,
+    Output,
+    code_fingerprint,
+    product_task,
+    render_task,
+    worker_problems,
+)
 
 
 class BatchError(Exception):
@@ -150,7 +157,7 @@ def _forkserver():
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         ctx = get_mp_context()  # sets Dask's preloads the first time
         preload = list(getattr(forkserver._forkserver, "_preload_modules", None) or ["distributed"])
-        mine = ["manim", "attention_lesson.pipeline.worker", __name__.rsplit(".", 1)[0] + ".tasks"]
+        mine = ["manim", "attention_lesson.pipeline.drawing.worker", __name__.rsplit(".", 1)[0] + ".tasks"]
         if any(m not in preload for m in mine):
             ctx.set_forkserver_preload([*preload, *(m for m in mine if m not in preload)])
         yield

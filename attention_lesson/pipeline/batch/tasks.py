@@ -135,7 +135,7 @@ def _in_private_folder(work, what: str, fingerprint: str, stage: str | None) -> 
 def render_task(job: Job, fingerprint: str, quiet: bool = False, cache: str | None = None,
                 stage: str | None = None) -> Output:
     """A Dask task: render one job (it carries its lesson) with `worker.render`. Safe to run twice."""
-    from ..worker import render
+    from ..drawing.worker import render
 
     def work(folder: Path) -> Result:
         return render(replace(job, out_dir=folder), manifest.media_folder(cache_root(cache)), quiet=quiet)

@@ -4,7 +4,7 @@ again for each of them.
 
 - A hold that is a whole mp4 segment (manim's `wait`: the segment's one write) is coded by x264 for its
   first SETTLE frames only; every further frame is a P slice of skipped macroblocks numbered as the
-  next picture (`repeated`, pipeline/h264.py). Still one packet per frame: constant frame rate, the
+  next picture (`repeated`, pipeline/drawing/h264.py). Still one packet per frame: constant frame rate, the
   same frame count and duration.
 - Any other hold is converted once and the same converted frame encoded `repeat` times (`encoded`).
 

@@ -23,8 +23,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from . import manifest, pieces, timings
-from .plan import VIDEO, Job, Result, step_count
+from .. import manifest, timings
+from ..plan import VIDEO, Job, Result, step_count
+from . import pieces
 
 _TMP_NAME = re.compile(rf"^{re.escape(manifest.TMP_PREFIX)}.+-(\d+)-[^-]+$")
 
@@ -103,7 +104,7 @@ def _pump(events, on_step, stop: threading.Event) -> None:
 def plan_tasks(jobs: list[Job], workers: int, known: dict[str, float] | None = None
                ) -> tuple[list[Job], dict[str, tuple[Job, set[str]]]]:
     """The run's tasks, the longest first (by the last run's seconds where known, else by steps): each
-    job, or its pieces (pipeline/pieces.py), the last of which waits for the others (last piece's task
+    job, or its pieces (pipeline/drawing/pieces.py), the last of which waits for the others (last piece's task
     -> (it, the other pieces' tasks))."""
     tasks, joins = [], {}
     for job in jobs:
@@ -149,7 +150,7 @@ def _run(jobs, workers, cache_root, on_step, on_done, quiet) -> list[Result]:
         if pump.is_alive():
             pump.join()
         for join, _ in joins.values():
-            shutil.rmtree(join.part.folder, ignore_errors=True)
+            shutil.rmtree(join.piece.folder, ignore_errors=True)
     order = {j.id: i for i, j in enumerate(jobs)}
     return sorted(results, key=lambda r: order[r.id])
 
@@ -198,9 +199,9 @@ def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # and blocked since it started: _ignoring_ctrl_c
     _init_worker(cache_root, events, quiet)
     _generation = generation
-    from . import worker  # noqa: F401 - brings manim in now, not at the first job
-
     import scenes.registry  # noqa: F401
+
+    from . import worker  # noqa: F401 - brings manim in now, not at the first job
 
 
 def _run_warm(job: Job, generation: int) -> Result:

@@ -17,10 +17,12 @@ from pathlib import Path
 from attention_core import load
 from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
+from scenes.registry import step_file
 
-from . import ffmpeg, holds, manifest, skips
-from .plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result, step_file
-from .voice import Voice, cut, mux, track
+from .. import ffmpeg, manifest
+from ..plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result
+from ..voice.track import Voice, cut, mux, track
+from . import holds, skips
 
 # glibc's mallopt parameters, and what this process keeps of freed memory: a frame buffer (up to
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
@@ -190,7 +192,7 @@ def _video(job: Job, cls, media_dir: Path, tmp: Path, on_step):
 
 
 def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_step):
-    """A piece of a scene (pipeline/pieces.py) but its last: the segments of its steps' animations,
+    """A piece of a scene (pipeline/drawing/pieces.py) but its last: the segments of its steps' animations,
     moved into the pieces' folder for the last piece to join; no file of its own."""
     from manim.utils.exceptions import EndSceneEarlyException
 
@@ -204,15 +206,15 @@ def _piece(job: Job, cls, media_dir: Path, tmp: Path, on_step):
     writer = scene.renderer.file_writer
     writer.join_all_encode_jobs()
     for f in filter(None, writer.partial_movie_files):
-        Path(f).replace(job.part.folder / Path(f).name)
+        Path(f).replace(job.piece.folder / Path(f).name)
     return {}, voice
 
 
 def _progress(job: Job, on_step):
     """A piece's progress: the steps it draws only (each piece of a scene sees every step begin)."""
-    if job.part is None or on_step is None:
+    if job.piece is None or on_step is None:
         return on_step
-    first, stop = job.part.steps
+    first, stop = job.piece.steps
     seen = []
 
     def forward(scene_id: str, step: str) -> None:
@@ -267,16 +269,16 @@ def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_fram
 
     tune_malloc()
     holds.install()  # a held frame is converted to the video's pixel format once, not once a frame
-    skips.install()  # a part of a scene (pipeline/pieces.py) skips animations frame-exactly
+    skips.install()  # a part of a scene (pipeline/drawing/pieces.py) skips animations frame-exactly
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:
         if job.lesson is None:  # a job made without one: its lesson file
             job.lesson = load(job.options.lesson)
-        maker = _piece if job.part and not job.part.joins else MAKERS[job.options.kind]
+        maker = _piece if job.piece and not job.piece.joins else MAKERS[job.options.kind]
         if maker is _keyframes and on_frame is not None:
             maker = functools.partial(_keyframes, on_frame=on_frame)
-        with tempconfig(manim_config(job, media_dir, tmp, quiet)), skips.drawing(job.part):
+        with tempconfig(manim_config(job, media_dir, tmp, quiet)), skips.drawing(job.piece):
             files, voice = maker(job, job.scene.load(), media_dir, tmp, _progress(job, on_step))
         manifest.move_into(files, job.out_dir)
         return Result(job.task, True, sorted(files), seconds=time.perf_counter() - start,

@@ -14,9 +14,11 @@ import json
 import logging
 from pathlib import Path
 
-from . import ffmpeg
-from .plan import Job, step_file
-from .voice import cut, mux
+from scenes.registry import step_file
+
+from .. import ffmpeg
+from ..plan import Job
+from ..voice.track import cut, mux
 
 
 def slide_class(cls):

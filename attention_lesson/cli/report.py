@@ -1,0 +1,134 @@
+"""The CLI's reporter: what a user reads of a build or a batch. `execute` is what every rendering command
+(render, lesson, slides, handout, sheet, explorer) runs once its options are parsed: the pipeline's build
+with progress bars, then a dry run's plan or the outcome (failures with their errors, a summary line,
+the files written). `execute_batch` is the same for `batch`. The commands only parse options and call
+these; the work is the pipeline's."""
+
+from __future__ import annotations
+
+import click
+
+from ..pipeline.build import BadInput, MissingDependencies, Report, build, output_folder
+from ..pipeline.drawing.runner import default_jobs
+from ..pipeline.products import Choices
+from .options import LessonFileError
+from .progress import Bars, BatchBar
+
+
+def run_build(lesson, scenes, options, out_dir, jobs: int | None = None, **kwargs) -> Report:
+    """The pipeline's build with progress bars (none when quiet), its problems as one-line errors."""
+    try:
+        with Bars(kwargs.get("quiet", False)) as bars:
+            return build(lesson, scenes, options, out_dir, jobs=jobs or default_jobs(), progress=bars,
+                         **kwargs)
+    except MissingDependencies as e:
+        raise click.ClickException(str(e)) from None
+    except BadInput as e:
+        raise LessonFileError("\n".join(e.problems)) from None
+
+
+def execute(lesson, scenes, options, out: str | None, jobs: int | None, force: bool, dry_run: bool,
+            quiet: bool, products=(), choices: Choices = Choices()) -> Report:
+    """Bring the scenes and products up to date, printing a dry run's plan, progress bars, failures
+    with their errors, a summary line and the files written; exit 1 if anything failed."""
+    report = run_build(lesson, scenes, options, output_folder(options, out), jobs, products=products,
+                       force=force, dry_run=dry_run, quiet=quiet, choices=choices)
+    if dry_run:
+        print_plan(report)
+        return report
+    print_outcome(report, quiet)
+    if report.failures:
+        raise SystemExit(1)
+    return report
+
+
+def print_plan(report: Report) -> None:
+    for j in report.todo:
+        click.echo(f"would render {j.id} -> {report.out_dir / j.main_file()}")
+    for j in report.fresh:
+        click.echo(f"up to date   {j.id} -> {report.out_dir / j.main_file()}")
+    for p in report.products:
+        label = p.product.label.format(format=p.args.file_format)
+        state = "up to date  " if p.fresh else "would build "
+        click.echo(f"{state} {p.product.name} -> {report.out_dir / label}")
+
+
+def print_outcome(report: Report, quiet: bool) -> None:
+    if report.drafted:  # a recordings folder without some steps: say which, even when quiet
+        from ..pipeline.voice.speakers import speaker_for
+
+        o = report.jobs[0].options
+        click.echo(f"no recording for {len(report.drafted)} steps, {speaker_for(o.voice, o.lang).label} "
+                   "speaks them: " + ", ".join(report.drafted), err=True)
+    scene_ids = {j.id for j in report.todo}
+    for f in report.failures:
+        if f.id not in scene_ids:  # a scene's failure is printed with the progress bars
+            click.echo(f"{f.id} failed: {f.error}", err=True)
+    if report.failures and report.products:
+        click.echo(f"not made: {', '.join(p.product.name for p in report.products if not p.fresh)}", err=True)
+    if not quiet:
+        click.echo(summary_line(report, scene_ids))
+    for path in report.written:
+        click.echo(str(path))
+
+
+def summary_line(report: Report, scene_ids: set[str]) -> str:
+    """`N rendered, N up to date, N failed` (when the build has scenes), what was made, -> the folder."""
+    failed = len([f for f in report.failures if f.id in scene_ids])
+    scenes = f"{len(report.todo) - failed} rendered, {len(report.fresh)} up to date, {failed} failed"
+    parts = ([scenes] if report.order else []) + ([made_line(report)] if report.products else [])
+    return ", ".join(parts) + f" -> {report.out_dir}"
+
+
+def made_line(report: Report) -> str:
+    made = [p.product.name for p in report.products if not p.fresh and not report.failures]
+    fresh = [p.product.name for p in report.products if p.fresh]
+    return ", ".join([*(f"{n} made" for n in made), *(f"{n} up to date" for n in fresh)]) or "nothing made"
+
+
+def print_batch_plan(work) -> None:
+    """A batch's dry run: every job and whether it is up to date."""
+    from ..pipeline import batch as B
+
+    click.echo("\n".join(B.describe(work)))
+
+
+def execute_batch(work, products: dict, scheduler: str | None, workers: int, quiet: bool) -> None:
+    """Run an expanded batch (pipeline.batch) with its bar, printing the plan's notes, the Dask
+    dashboard, failures and a summary line (none of them but the failures when quiet); exit 1 if
+    anything failed."""
+    from ..pipeline import batch as B
+
+    out = B.shown(work.plan.out)
+    for note in [] if quiet else work.plan.notes:
+        click.echo(f"note: {note}", err=True)
+    if not work.tasks:
+        return None if quiet else click.echo(f"0 done, {len(work.fresh)} up to date, 0 failed -> {out}")
+    try:
+        with BatchBar(quiet) as bar:
+            report = B.execute(work, products, scheduler, workers, quiet, bar,
+                               lambda link, waiting: quiet or _ready(link, waiting))
+    except B.BatchError as e:
+        raise click.ClickException(str(e)) from None
+    for f in report.failures:
+        click.echo(f"{f.what} failed in {f.variant}: {f.error}", err=True)
+    if not quiet:
+        click.echo(batch_summary(report, out))
+    if report.failures:
+        raise SystemExit(1)
+
+
+def _ready(dashboard: str | None, waiting: bool) -> None:
+    if waiting:
+        click.echo("the scheduler has no workers yet: waiting for some", err=True)
+    if dashboard:
+        click.echo(f"Dask dashboard: {dashboard}", err=True)
+
+
+def batch_summary(report, out) -> str:
+    """`N done, N up to date, N failed in S s (N tasks on N workers; Dask's overhead) -> out`."""
+    gap, busy = report.overhead()
+    dask = (f"; Dask between tasks: {1000 * gap:.0f} ms, {100 * gap / busy:.2f}% of a task"
+            if report.gaps() and busy else "")
+    return (f"{len(report.done)} done, {len(report.fresh)} up to date, {len(report.failures)} failed "
+            f"in {report.wall:.1f} s ({report.tasks} tasks on {report.workers} workers{dask}) -> {out}")

@@ -1,0 +1,113 @@
+"""The spoken lesson's track: a voice for every step (a recording, else the speaker of speakers.py),
+normalised (loudness.py) and cached by content in the workers' shared cache folder (media/.cache/voice),
+laid on a track exactly as long as the scene, muxed into its videos and clips.
+
+A scene only asks how long each step's voice is (the `voice` hook of LessonScene) and paces the step to
+it; everything audio happens here, after the scene has rendered, from the steps' start times. manim's
+own add_sound is not used: its audio reaches the scene's movie only, never the section clips or
+manim-slides' slides (manim-slides #577), and one path for every output keeps them identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from scenes.common.speech import speakable
+from scenes.common.style import VOICE_LEAD
+from scenes.registry import step_name
+
+from .. import ffmpeg
+from .loudness import RATE, normalise, read_wav, write_wav
+from .recordings import recording
+from .speakers import is_folder, speaker_for
+
+AUDIO_CODECS = {"mp4": ["-c:a", "aac", "-b:a", "160k"], "mov": ["-c:a", "aac", "-b:a", "160k"],
+                "webm": ["-c:a", "libopus", "-b:a", "96k"]}  # gif and png carry no sound
+# a cached voice is this code's: how a voice is made and processed
+_CODE = hashlib.sha256(b"".join(p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("loudness.py"))
+                                )).hexdigest()
+
+
+class Voice:
+    """The `voice` hook of a scene: (scene_id, n, step, line) -> seconds of speech. It finds or makes
+    the step's voice (a recording, else the speaker of pipeline/voice/speakers.py: neural or draft),
+    normalised and cached by content, and remembers it (clips[n]) for the track."""
+
+    def __init__(self, source: str, lang: str, cache: Path):
+        self.folder = Path(source) if is_folder(source) else None
+        self.lang, self.cache = lang, cache
+        self.speaker = speaker_for(source, lang)
+        self.clips: dict[int, Path] = {}
+        self.drafted: list[str] = []  # steps a recordings folder had no file for (the speaker says them)
+
+    def __call__(self, scene_id: str, n: int, step: str, line: str) -> float:
+        rec = recording(self.folder, self.lang, scene_id, n, step) if self.folder else None
+        if rec is not None:
+            key = hashlib.sha256(rec.read_bytes()).hexdigest()
+        else:
+            if self.folder is not None:
+                self.drafted.append(f"{scene_id}/{step_name(n, step)}")
+            text = speakable(line, self.lang)
+            key = hashlib.sha256(json.dumps([self.speaker.inputs(), text], sort_keys=True).encode()).hexdigest()
+        key = hashlib.sha256(f"{key}:{_CODE}".encode()).hexdigest()[:32]  # and how it is processed
+        wav = self.cache / f"{key}.wav"
+        if not wav.exists():
+            self._make(wav, rec, None if rec is not None else text)
+        self.clips[n] = wav
+        return len(read_wav(wav)) / RATE
+
+    def _make(self, wav: Path, rec: Path | None, text: str | None) -> None:
+        """The voice normalised into the cache, written atomically (another worker may want it too)."""
+        self.cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=self.cache) as tmp:
+            src = rec
+            if src is None:
+                src = Path(tmp) / "spoken.wav"
+                self.speaker.say(text, src)
+            out = Path(tmp) / "voice.wav"
+            normalise(src, out)
+            os.replace(out, wav)
+
+
+def track(steps, clips: dict[int, Path], seconds: float) -> np.ndarray:
+    """The scene's sound: silence `seconds` long with step n's voice from its start + VOICE_LEAD."""
+    buf = np.zeros(round(seconds * RATE), dtype=np.int16)
+    for n, step in enumerate(steps, start=1):
+        if n in clips:
+            at = round((step.start + VOICE_LEAD) * RATE)
+            voice = read_wav(clips[n])[: max(len(buf) - at, 0)]
+            buf[at:at + len(voice)] = voice
+    return buf
+
+
+def cut(buf: np.ndarray, start: float, end: float) -> np.ndarray:
+    """The part of a track between two times of the scene (a step's clip)."""
+    return buf[round(start * RATE):round(end * RATE)]
+
+
+def mux(video: Path, samples: np.ndarray, file_format: str) -> None:
+    """Put the sound into the video, in place (the picture is copied, not re-encoded). The sound is
+    padded or cut to the picture's length, so the two end together."""
+    if file_format not in AUDIO_CODECS:
+        return
+    length = round(ffmpeg.duration(video) * RATE)
+    samples = np.pad(samples, (0, max(length - len(samples), 0)))[:length]
+    with tempfile.TemporaryDirectory(dir=video.parent) as tmp:
+        wav = write_wav(samples, Path(tmp) / "voice.wav")
+        out = Path(tmp) / f"out{video.suffix}"
+        ffmpeg.run("-i", str(video), "-i", str(wav), "-map", "0:v", "-map", "1:a", "-map_metadata", "0",
+                   "-c:v", "copy", *AUDIO_CODECS[file_format], "-ar", str(RATE), str(out))
+        os.replace(out, video)
+
+
+def has_audio(path: Path) -> bool:
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a", "-show_entries",
+                          "stream=index", "-of", "csv=p=0", str(path)], capture_output=True, text=True)
+    return bool(out.stdout.strip())

@@ -1,0 +1,62 @@
+/* The explorer's state, and the small helpers every part of the explorer reads it with (explorer.js
+ * says what the parts are). AL.state holds:
+ *   data: what data.js gave (or the studio's server): lesson, words, titles, palette, claims, start;
+ *   S: the page's state: lang, context, query (an index into the context's tokens), mode, and the
+ *      numbers as the student changed them (vocab, w_q, w_k, w_v);
+ *   core: what computes (AttentionCore, or the studio's numbers from its server);
+ *   editable: whether the page edits its numbers (the explorer) or only shows them (the studio);
+ * and the words in S.lang, numbers as shown, the context's tokens, the dimensions' names.
+ */
+(function (AL) {
+  "use strict";
+
+  const MATRICES = ["w_q", "w_k", "w_v"];
+  const data = {};
+  const S = {};
+  const state = { MATRICES, data, S, core: null, editable: true };
+
+  const copy = (m) => JSON.parse(JSON.stringify(m));
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+  /** The page's words in its language (the explorer's catalog and the scenes' common_* words). */
+  const w = AL.catalog(() => data.words, () => S.lang);
+
+  /** A catalog line as HTML: its text escaped, its fields given as HTML (a number with its data-value). */
+  function wh(key, fields) {
+    const marks = Object.fromEntries(Object.keys(fields).map((f) => [f, `\u0000${f}\u0000`]));
+    return AL.esc(w(key, marks)).replace(/\u0000(\w+)\u0000/g, (_, f) => fields[f]);
+  }
+
+  function fmt(x) {
+    const places = data.places;
+    const shown = Math.abs(x) < 0.5 * 10 ** -places ? 0 : x; // never "-0.00"
+    return shown.toFixed(places);
+  }
+
+  /** A number as shown: rounded on screen, its full value in data-value. */
+  const num = (x, cls = "num") => `<span class="${cls}" data-value="${x}">${fmt(x)}</span>`;
+
+  const tokens = () => data.lesson.contexts[S.context];
+  const sentence = (ctx) => data.lesson.contexts[ctx].join(" ");
+  const contextLabel = (ctx) => (data.lesson.context_labels[ctx] || {})[S.lang] || ctx;
+  /** The query a context starts with: the lesson's focus, or its first token. */
+  const focusIndex = () => Math.max(0, tokens().indexOf(data.lesson.focus));
+
+  /** The lesson's names of n dimensions in S.lang, or 1..n. */
+  function dimNames(n) {
+    const names = data.lesson.dimensions[S.lang];
+    return names && names.length === n ? names : Array.from({ length: n }, (_, i) => `${i + 1}`);
+  }
+
+  /** The numbers the page computes with, as core.attendTokens takes them. */
+  const lessonNow = () => ({ vocab: S.vocab, w_q: S.w_q, w_k: S.w_k, w_v: S.w_v });
+
+  /** S's numbers back to the lesson's. */
+  function resetNumbers() {
+    const L = data.lesson;
+    Object.assign(S, copy({ vocab: L.vocab, w_q: L.w_q, w_k: L.w_k, w_v: L.w_v }));
+  }
+
+  AL.state = Object.assign(state, { same, w, wh, fmt, num, tokens, sentence, contextLabel, focusIndex,
+    dimNames, lessonNow, resetNumbers });
+})(window.AL);

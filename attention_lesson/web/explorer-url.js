@@ -1,0 +1,121 @@
+/* The explorer's state in the URL's hash (a part of the explorer; see explorer.js):
+ *   #lang=..&context=..&query=..&mode=..&x.<token>=a,b&w_q=a,b;c,d
+ * so a link or a reload gives the same page. Only the numbers that differ from the lesson's are written;
+ * what does not fit the lesson is ignored, and said so on the page (readHash's lines).
+ */
+(function (AL) {
+  "use strict";
+
+  const { MATRICES, data, S, same, w, tokens, focusIndex } = AL.state;
+
+  const rowText = (row) => row.map(String).join(",");
+  const matrixText = (m) => m.map(rowText).join(";");
+
+  /** The query as the hash names it: its token, or token:n for the n-th of a repeated token. */
+  function queryName() {
+    const toks = tokens();
+    const t = toks[S.query];
+    const nth = toks.slice(0, S.query + 1).filter((x) => x === t).length;
+    return toks.indexOf(t) === S.query ? t : `${t}:${nth}`;
+  }
+
+  function hashOf() {
+    const p = new URLSearchParams({ lang: S.lang, context: S.context, query: queryName(), mode: S.mode });
+    for (const [t, row] of Object.entries(S.vocab)) {
+      if (!same(row, data.lesson.vocab[t])) p.set(`x.${t}`, rowText(row));
+    }
+    for (const m of MATRICES) if (!same(S[m], data.lesson[m])) p.set(m, matrixText(S[m]));
+    return p.toString();
+  }
+
+  function parseRow(text, n) {
+    const parts = text.split(",");
+    if (parts.length !== n) return null;
+    const row = parts.map((s) => (s.trim() === "" ? NaN : Number(s)));
+    return row.every(Number.isFinite) ? row : null;
+  }
+
+  function parseMatrix(text, rows, cols) {
+    const lines = text.split(";");
+    if (lines.length !== rows) return null;
+    const m = lines.map((line) => parseRow(line, cols));
+    return m.every((r) => r !== null) ? m : null;
+  }
+
+  /** The index a hash's query names in toks (see queryName), or -1. */
+  function findQuery(value, toks) {
+    if (toks.includes(value)) return toks.indexOf(value);
+    const m = /^(.*):(\d+)$/.exec(value);
+    if (!m) return -1;
+    const at = toks.map((t, i) => (t === m[1] ? i : -1)).filter((i) => i >= 0);
+    return at[Number(m[2]) - 1] ?? -1;
+  }
+
+  /** The state a hash describes on top of the lesson's (S already holds that); what did not fit, as
+   *  lines for the note. */
+  function readHash(hash) {
+    const p = new URLSearchParams(hash.replace(/^#/, ""));
+    const bad = [];
+    const take = (key, ok, apply) => {
+      if (!p.has(key)) return;
+      if (ok(p.get(key))) apply(p.get(key));
+      else bad.push(w(`bad_${key}`, { value: p.get(key) }));
+    };
+    take("lang", (v) => v in data.words, (v) => (S.lang = v));
+    take("context", (v) => v in data.lesson.contexts, (v) => (S.context = v));
+    S.query = focusIndex();
+    take("mode", (v) => AL.MODES.includes(v), (v) => (S.mode = v));
+    take("query", (v) => findQuery(v, tokens()) >= 0, (v) => (S.query = findQuery(v, tokens())));
+    for (const [key, value] of p.entries()) {
+      if (["lang", "context", "mode", "query"].includes(key)) continue;
+      const problem = key.startsWith("x.") ? readRow(key, value) : readMatrix(key, value);
+      if (problem) bad.push(problem);
+    }
+    return bad;
+  }
+
+  /** An x.<token> entry of the hash into S.vocab; a line for the note if it does not fit. */
+  function readRow(key, value) {
+    const token = key.slice(2);
+    if (!(token in data.lesson.vocab)) return w("bad_token", { key, token });
+    const n = data.lesson.vocab[token].length;
+    const row = parseRow(value, n);
+    if (row === null) return w("bad_row", { key, expected: n, value });
+    S.vocab[token] = row;
+    return null;
+  }
+
+  /** A w_q, w_k or w_v entry of the hash into S; a line for the note if it does not fit. */
+  function readMatrix(key, value) {
+    if (!MATRICES.includes(key)) return w("bad_key", { key });
+    const rows = data.lesson[key].length;
+    const cols = data.lesson[key][0].length;
+    const m = parseMatrix(value, rows, cols);
+    if (m === null) return w("bad_matrix", { key, rows, cols, value });
+    S[key] = m;
+    return null;
+  }
+
+  let timer = null;
+  let lastWrite = -Infinity;
+
+  /** The URL follows the state: at once, unless it was written less than 250 ms ago, then 250 ms after
+   *  that write (Chromium ignores replaceState called more than 200 times in 10 s, as a dragged
+   *  slider would). */
+  function writeHash() {
+    if (timer !== null) return; // the write already waiting takes the state as it is then
+    const write = () => {
+      timer = null;
+      lastWrite = performance.now();
+      history.replaceState(null, "", `#${hashOf()}`);
+    };
+    const wait = lastWrite + 250 - performance.now();
+    if (wait <= 0) write();
+    else timer = setTimeout(write, wait);
+  }
+
+  /** True once the URL holds the page's state (no write is waiting). */
+  const settled = () => timer === null;
+
+  AL.url = { hashOf, readHash, writeHash, settled };
+})(window.AL);
