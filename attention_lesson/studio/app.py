@@ -8,7 +8,10 @@
 | `POST /api/save` (TOML, or empty: the working text) | `{"path", "saved"}` |
 | `GET /api/numbers?context=&mode=` | `numbers --json` of the working text |
 | `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` |
-| `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, render, file, saved |
+| `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, clip, render, file, saved |
+| `POST /api/view` `{"context", "mode", "theme"}` | the page's choice for numbers and frames: `{"run", ...}` |
+| `POST /api/clip?scene=` | `{"ready", "clips"}`: the scene's step clips, or a `clip` event once drawn |
+| `POST /api/recovery/discard` | forgets the edits the last session kept (`.<name>.unsaved.toml`) |
 | `GET /api/preview/<run>/<scene>/<n>.png` | a step's frame as soon as it is drawn (the newest run's only) |
 | `GET /files/<path>` | a file of the output folder (media/), never one outside it |
 
@@ -85,14 +88,22 @@ class Studio:
     drawer: object = None  # drawing.Drawer, started with the app
     renders: object = None  # renders.Renders
 
+    focus: str | None = None  # the scene of the step on the page's screen: drawn first after an edit
+
     def draw(self) -> int | None:
-        """Ask for the frames of the working text (its context may have been renamed)."""
-        if self.drawer is None:
+        """Ask for the frames of the working text in the page's context, normalizer and theme (its
+        context may have been renamed); None before any text has passed."""
+        s = self.session
+        if self.drawer is None or s.lesson is None:
             return None
         from dataclasses import replace
 
-        options = replace(self.options, context=self.session.lesson.context_name(self.session.context))
-        return self.drawer.request(self.session.lesson, options)
+        options = replace(self.options, context=s.lesson.context_name(s.context), mode=s.mode, theme=s.theme)
+        run = self.drawer.request(s.lesson, options, first=self.focus)
+        loop = self.bus.loop
+        if loop is not None:  # which scenes are stale, told as soon as it is known (after the answer)
+            loop.call_soon(lambda: asyncio.ensure_future(asyncio.to_thread(self.drawer.announce, run)))
+        return run
 
 
 async def body_text(request: Request) -> str:
@@ -120,10 +131,40 @@ class Api:
     async def get_lesson(self, request: Request) -> Response:
         s = self.s
         return JSONResponse({"path": str(s.path), "text": s.draft, "saved": s.saved, "valid": s.error is None,
-                             "error": s.error})
+                             "error": s.error, "disk": s.disk, "recovery": s.recovered(),
+                             "recovery_path": str(s.recovery)})
+
+    async def clip(self, request: Request) -> Response:
+        """A scene's step clips to play: at once if drawn, else a `clip` event when they are."""
+        scene = request.query_params.get("scene", "")
+        if self.studio.drawer is None or self.s.lesson is None:
+            return error(409, "no text has passed yet: nothing to play", "scene")
+        try:
+            return JSONResponse(await asyncio.to_thread(self.studio.drawer.clip, scene))
+        except LookupError as e:
+            return error(404, str(e), "scene")
+
+    async def discard_recovery(self, request: Request) -> Response:
+        self.s.forget_recovery()
+        return JSONResponse({"recovery": None})
+
+    async def view(self, request: Request) -> Response:
+        """The page's context, normalizer and theme: the numbers' and the frames' from now on."""
+        try:
+            body = json.loads(await request.body() or b"{}")
+            if not isinstance(body, dict):
+                raise ValueError("not an object")
+            self.s.view(body.get("context"), body.get("mode"), body.get("theme"))
+        except ValueError as e:
+            return error(400, f"expected a JSON object: {e}")
+        except TextProblem as p:
+            return JSONResponse({"error": p.error}, status_code=422)
+        run = self.studio.draw()
+        return JSONResponse({"run": run, "context": self.s.context, "mode": self.s.mode, "theme": self.s.theme})
 
     async def put_lesson(self, request: Request) -> Response:
         s, bus = self.s, self.studio.bus
+        self.studio.focus = request.query_params.get("focus") or self.studio.focus
         try:
             numbers = s.accept(await body_text(request))
         except TextProblem as p:
@@ -207,6 +248,8 @@ def routes(studio: Studio) -> list[Route]:
             Route("/api/lesson", api.put_lesson, methods=["PUT"]), Route("/api/save", api.save, methods=["POST"]),
             Route("/api/numbers", api.numbers), Route("/api/page", api.page_data),
             Route("/api/render", api.render, methods=["POST"]), Route("/api/events", api.events),
+            Route("/api/view", api.view, methods=["POST"]), Route("/api/clip", api.clip, methods=["POST"]),
+            Route("/api/recovery/discard", api.discard_recovery, methods=["POST"]),
             Route("/files/{path:path}", api.files), Route("/static/{path:path}", assets.static),
             Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview),
             Route("/vendor/{path:path}", assets.vendor)]
@@ -214,19 +257,23 @@ def routes(studio: Studio) -> list[Route]:
 
 def render_request(studio: Studio, body: dict) -> RenderRequest:
     """The page's render request, checked: TextProblem naming the key that is wrong."""
+    from attention_core import MODES
     from scenes.common.style import THEMES
 
     s = studio.session
+    if s.lesson is None:
+        raise TextProblem(s.error or {"key": None, "line": None, "message": "no text has passed yet"})
     choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": ("zh", "en"), "voice": VOICES,
-               "theme": tuple(THEMES)}
+               "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
     theme = "light" if body.get("product") == "handout" else s.theme  # as the commands: a handout prints light
-    given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme} | {k: body[k] for k in choices if k in body}
+    given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme,
+             "context": s.lesson.context_name(s.context), "mode": s.mode} | {k: body[k] for k in choices if k in body}
     for key, allowed in choices.items():
         if given.get(key) not in allowed:
             raise TextProblem({"key": key, "line": None,
                                "message": f"{key}: expected one of {', '.join(allowed)}, found {given.get(key)!r}"})
     return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
-                         s.lesson.context_name(s.context), s.mode, s.text, s.path.name, given["theme"])
+                         given["context"], given["mode"], s.text, s.path.name, given["theme"])
 
 
 async def watch(studio: Studio, stop: asyncio.Event) -> None:

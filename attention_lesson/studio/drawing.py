@@ -15,14 +15,14 @@ import json
 import queue
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from attention_core import Lesson
 
 from ..pipeline import timings
 from ..pipeline.drawing import runner
-from ..pipeline.plan import CACHE, FRAMES, MEDIA, RenderOptions, Result, plan
+from ..pipeline.plan import CACHE, FRAMES, MEDIA, VIDEO, RenderOptions, Result, plan
 
 STUDIO = MEDIA / "studio"  # the studio's frames, apart from the folders the commands write
 
@@ -34,6 +34,8 @@ class Request:
     run: int
     lesson: Lesson
     options: RenderOptions
+    first: str | None = None  # the scene drawn before the others
+    announced: threading.Event = field(default_factory=threading.Event)  # its plan told to the pages
 
 
 def frames_folder(options: RenderOptions) -> Path:
@@ -44,7 +46,14 @@ def steps_of(out_dir: Path, scene_id: str) -> list[dict]:
     """A drawn scene's steps: name, narration and frame file (relative to media/), from its index."""
     index = json.loads((out_dir / "frames" / f"{scene_id}.json").read_text(encoding="utf-8"))
     rel = out_dir.relative_to(MEDIA)
-    return [{"step": s["step"], "narration": s["narration"], "frame": f"{rel}/{s['frame']}"} for s in index["steps"]]
+    return [{"step": s["step"], "narration": s["narration"], "frame": f"{rel}/{s['frame']}",
+             "seconds": round(s.get("end", 0.0) - s.get("start", 0.0), 2)} for s in index["steps"]]
+
+
+def clips_of(out_dir: Path, files: list[str], scene_id: str) -> list[str]:
+    """A scene video's step clips (`<id>-<nn>-<step>.mp4`), in order, as paths under media/."""
+    rel = out_dir.relative_to(MEDIA)
+    return [f"{rel}/{f}" for f in sorted(files) if f.startswith(f"{scene_id}-") and f.endswith(".mp4")]
 
 
 class Drawer:
@@ -53,7 +62,8 @@ class Drawer:
     def __init__(self, workers: int, emit: Emit, scenes):
         self.emit, self.scenes = emit, list(scenes)
         self.pool = runner.WarmPool(workers, CACHE, on_event=self._event)
-        self.latest: Request | None = None
+        self.latest: Request | None = None  # the request the drawing thread has not taken yet
+        self.asked: Request | None = None  # the newest request, taken or not
         self.previews: dict[tuple[int, str, int], bytes] = {}  # (run, scene, n) -> a step's PNG, as drawn
         self.folders: set[Path] = set()  # where it drew: swept of dead workers' folders on close
         self.wake = threading.Condition()
@@ -61,13 +71,27 @@ class Drawer:
         self.thread = threading.Thread(target=self._loop, name="studio-drawer", daemon=True)
         self.thread.start()
 
-    def request(self, lesson: Lesson, options: RenderOptions) -> int:
-        """Draw the frames of this lesson: cancels what is being drawn; the new run's number."""
+    def request(self, lesson: Lesson, options: RenderOptions, first: str | None = None) -> int:
+        """Draw the frames of this lesson (the scene `first` first: the one on the page's screen):
+        cancels what is being drawn; the new run's number."""
         run = self.pool.cancel()
         with self.wake:
-            self.latest = Request(run, lesson, replace(options, kind=FRAMES, format="png"))
+            self.latest = self.asked = Request(run, lesson, replace(options, kind=FRAMES, format="png"), first)
             self.wake.notify()
         return run
+
+    def announce(self, run: int) -> None:
+        """Tell the pages which scenes run `run` makes stale, at once (from any thread: the drawer's
+        own may still be waiting for the last run's jobs to stop). The drawing waits for it."""
+        with self.wake:
+            req = self.asked if self.asked is not None and self.asked.run == run else None
+        if req is None:  # a newer edit came first: its own announcement tells
+            return
+        todo, _ = plan(req.lesson, self.scenes, req.options, frames_folder(req.options))
+        stale = {j.id for j in todo}
+        self.emit("plan", {"run": req.run, "scenes": [
+            {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale} for s in self.scenes]})
+        req.announced.set()
 
     def close(self) -> None:
         with self.wake:
@@ -91,6 +115,29 @@ class Drawer:
         self.emit("step", {"run": run, "scene": scene_id, "n": n, "step": step,
                            "frame": f"/api/preview/{run}/{scene_id}/{n}.png"})
 
+    def clip(self, scene_id: str) -> dict:
+        """The scene of the newest text as a video at the studio's quality, a clip per step (manim's
+        sections): its clips at once when up to date, else drawn by a warm worker and told as a `clip`
+        event (an edit meanwhile cancels it). LookupError for a scene the studio does not draw."""
+        req = self.asked
+        scene = next((s for s in self.scenes if s.id == scene_id), None)
+        if req is None or scene is None:
+            raise LookupError(f"no such scene: {scene_id}")
+        options = replace(req.options, kind=VIDEO, format="mp4", sections=True)
+        out_dir = frames_folder(options)
+        todo, fresh = plan(req.lesson, [scene], options, out_dir)
+        if fresh:
+            return {"scene": scene_id, "ready": True, "clips": clips_of(out_dir, fresh[0].files, scene_id)}
+        job, run = todo[0], self.pool.generation.value
+
+        def done(result: Result) -> None:
+            runner.record(job, result)
+            ok = result.ok and run == self.pool.generation.value
+            self.emit("clip", {"scene": scene_id, "ready": ok, "clips": clips_of(out_dir, result.files, scene_id)
+                               if ok else [], "message": "" if ok else result.error.splitlines()[0][:200]})
+        self.pool.submit(job, run, done)
+        return {"scene": scene_id, "ready": False, "clips": []}
+
     def preview(self, run: int, scene_id: str, n: int) -> bytes | None:
         return self.previews.get((run, scene_id, n))
 
@@ -113,14 +160,16 @@ class Drawer:
         out_dir = frames_folder(req.options)
         self.folders.add(out_dir)
         runner.sweep(out_dir)
+        req.announced.wait(2.0)  # the pages know what is stale before the first frame comes
         todo, fresh = plan(req.lesson, self.scenes, req.options, out_dir)
-        stale = {j.id for j in todo}
-        self.emit("plan", {"run": req.run, "scenes": [
-            {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale} for s in self.scenes]})
+        if not req.announced.is_set():
+            self.emit("plan", {"run": req.run, "scenes": [
+                {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in {j.id for j in todo}}
+                for s in self.scenes]})
         for j in fresh:
             self.emit("frames", {"run": req.run, "scene": j.id, "steps": steps_of(out_dir, j.id), "drawn": False})
         cost = runner.costs(todo, timings.load(CACHE))
-        todo.sort(key=lambda j: cost[j.task])
+        todo.sort(key=lambda j: (j.id != req.first, cost[j.task]))
         done: queue.SimpleQueue[Result] = queue.SimpleQueue()
         for job in todo:
             self.pool.submit(job, req.run, done.put)

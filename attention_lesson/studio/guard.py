@@ -9,6 +9,7 @@ without putting it in every address). A refused request gets 403 and a JSON erro
 from __future__ import annotations
 
 import hmac
+import html
 import json
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
@@ -33,6 +34,25 @@ async def deny(send, status: int, message: str) -> None:
     body = json.dumps(error_body(message)).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+DOOR = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>attention-lesson studio</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body style="font: 16px/1.5 sans-serif; max-width: 40em; margin: 3em auto; padding: 0 1em">
+<h1>This studio needs its token</h1>
+<p>Open the address the studio printed in its terminal when it started: it ends in
+<code>/?token=…</code>. That address is the key to this lesson file; other pages cannot open it.</p>
+<p lang="zh">请打开 studio 启动时在终端里打印的地址（以 <code>/?token=…</code> 结尾）。</p>
+<p>{why}</p></body></html>"""
+
+
+async def door(send, why: str) -> None:
+    """The page a browser gets without the token: how to open the studio (403, HTML)."""
+    body = DOOR.format(why=html.escape(why)).encode()
+    await send({"type": "http.response.start", "status": 403,
+                "headers": [(b"content-type", b"text/html; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -70,6 +90,7 @@ class Guard:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         if (why := self.problem(scope)) is not None:
-            return await deny(send, 403, why)
+            wants_page = scope["path"] == "/" and "text/html" in _headers(scope).get("accept", "")
+            return await (door(send, why) if wants_page else deny(send, 403, why))
         return await self.app(scope, receive, send)
 

@@ -45,13 +45,15 @@ class StudioArgs:
 
 
 def missing() -> list[str]:
-    """What this machine lacks for the studio, each with its install command."""
+    """What this machine lacks for the studio, each with its install command (checked before anything
+    of the server is imported: without its extra, a traceback would be the only message)."""
+    packages = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
+    if packages:
+        return [f"the studio needs its extra, the Python packages {', '.join(packages)}: "
+                "pip install 'attention-lesson[studio]' (or ./scripts/setup.sh)"]
     from .assets import codemirror_missing
 
-    packages = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
-    problems = [f"the studio's Python packages ({', '.join(packages)}): pip install 'attention-lesson[studio]' "
-                "(or ./scripts/setup.sh)"] if packages else []
-    return problems + ([p] if (p := codemirror_missing()) else [])
+    return [p] if (p := codemirror_missing()) else []
 
 
 def check_file(path: Path) -> None:
@@ -91,25 +93,36 @@ def prepare(args: StudioArgs):
     check_file(args.path)
     try:
         session = Session.open(args.path, args.context, args.mode, args.lang)
-    except (LessonError, TextProblem) as e:
+    except (LessonError, TextProblem) as e:  # a context the lesson lacks (a broken file opens as it is)
         raise StudioError(str(e)) from None
     except UnicodeDecodeError as e:
         raise StudioError(f"{args.path}: expected UTF-8 text, found an undecodable byte at {e.start}") from None
     theme = args.theme or DEFAULT_THEME
     session.theme = theme
-    options = RenderOptions(str(args.path.resolve()), session.context, args.mode, args.lang, args.quality, None, "png",
-                            theme=theme)
+    options = RenderOptions(str(args.path.resolve()), session.context or "", args.mode, args.lang, args.quality,
+                            None, "png", theme=theme)
     return session, options
+
+
+def notes(session) -> list[str]:
+    """What the terminal is told as the studio starts: a file that does not pass, edits kept last time."""
+    found = []
+    if session.error is not None:
+        line = f":{session.error['line']}" if session.error.get("line") else ""
+        found.append(f"{session.path}{line}: {session.error['message']} (open the page to fix it)")
+    if session.recovered() is not None:
+        found.append(f"unsaved edits of the last session are in {session.recovery}: the page offers them")
+    return found
 
 
 def serve(args: StudioArgs, say) -> None:
     """Run the studio until Ctrl-C; say(line) prints (the address first)."""
+    if problems := missing():
+        raise StudioError("missing: " + "; ".join(problems))
     import uvicorn
 
     from .app import Studio, make_app
 
-    if problems := missing():
-        raise StudioError("missing: " + "; ".join(problems))
     session, options = prepare(args)
     sock = bind(args.ip, args.port)
     port = sock.getsockname()[1]
@@ -118,6 +131,8 @@ def serve(args: StudioArgs, say) -> None:
     app = make_app(studio, hosts_for(args.ip), args.workers)
     url = f"http://{LOOPBACK if args.ip in (LOOPBACK, '0.0.0.0') else args.ip}:{port}/?token={token}"
     say(url)
+    for note in notes(session):
+        say(note)
     if args.browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2, lifespan="on")
@@ -126,6 +141,8 @@ def serve(args: StudioArgs, say) -> None:
         uvicorn.Server(config).run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C (or SIGTERM) it shut down on
         pass
+    if (kept := session.keep_unsaved()) is not None:
+        say(f"unsaved edits kept in {kept} (the next `attention-lesson studio {args.path}` offers them)")
     say("studio stopped")
 
 

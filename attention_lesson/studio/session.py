@@ -20,7 +20,7 @@ from attention_core import (
 )
 from scenes.common.i18n import catalog
 
-from ..outputs.explorer import page_data
+from ..outputs.explorer import page_data, palette
 from ..pipeline.manifest import write_atomically
 from .lines import error_line
 
@@ -59,13 +59,56 @@ class Session:
 
     @classmethod
     def open(cls, path: Path, context: str | None, mode: str, lang: str) -> Session:
-        """The file's text as the first working text; LessonError if it does not pass the checks (the
-        CLI says so before the server starts) or names no such context."""
+        """The file's text as the first draft: its lesson when it passes the checks, else its problem
+        (the page opens on it, to be fixed there: `lesson` stays None until a text passes). LessonError
+        for a context the lesson does not have."""
         text = path.read_text(encoding="utf-8")
-        s = cls(path, context, mode, lang, disk=text)
-        s.accept(text)
+        s = cls(path, context, mode, lang, disk=text, draft=text)
+        try:
+            s.accept(text)
+        except TextProblem:
+            return s
         s.context = s.lesson.context_name(context)
         return s
+
+    @property
+    def recovery(self) -> Path:
+        """Where unsaved edits are kept when the studio stops: `.<name>.unsaved.toml` beside the file."""
+        return self.path.with_name(f".{self.path.stem}.unsaved{self.path.suffix}")
+
+    def keep_unsaved(self) -> Path | None:
+        """The draft, if it is not saved, into the recovery file (atomically); its path, or None."""
+        if self.saved:
+            return None
+        write_atomically(self.recovery, self.draft)
+        return self.recovery
+
+    def recovered(self) -> str | None:
+        """The recovery file's text, if one is there and differs from the file's."""
+        try:
+            text = self.recovery.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        return text if text != self.disk else None
+
+    def forget_recovery(self) -> None:
+        self.recovery.unlink(missing_ok=True)
+
+    def view(self, context: str | None, mode: str | None, theme: str | None) -> None:
+        """The page's choice of context, normalizer and theme for the frames and numbers; TextProblem
+        naming what is wrong."""
+        from scenes.common.style import THEMES
+
+        if mode is not None and mode not in MODES:
+            raise TextProblem({"key": "mode", "line": None, "message": f"mode: expected one of {', '.join(MODES)}"})
+        if theme is not None and theme not in THEMES:
+            raise TextProblem({"key": "theme", "line": None,
+                               "message": f"theme: expected one of {', '.join(THEMES)}"})
+        if context is not None and self.lesson is not None and context not in self.lesson.contexts:
+            raise TextProblem({"key": "context", "line": None, "message":
+                               f"context: expected one of {', '.join(self.lesson.contexts)}, found {context!r}"})
+        self.context = context if context is not None else self.context
+        self.mode, self.theme = mode or self.mode, theme or self.theme
 
     @property
     def saved(self) -> bool:
@@ -95,6 +138,8 @@ class Session:
 
     def numbers(self, context: str | None = None, mode: str | None = None) -> dict:
         """`numbers --json` of the working lesson for a context and normalizer (the studio's by default)."""
+        if self.lesson is None:
+            raise TextProblem(self.error or {"key": None, "line": None, "message": "no text has passed yet"})
         if (mode or self.mode) not in MODES:
             raise TextProblem({"key": "mode", "line": None, "message": f"mode: expected one of {', '.join(MODES)}"})
         try:
@@ -104,19 +149,25 @@ class Session:
 
     def page(self) -> dict:
         """What the page's views draw: the explorer's data, with every context's pass under every
-        normalizer computed here (the page shows the server's numbers, not its own)."""
+        normalizer computed here (the page shows the server's numbers, not its own). With no text that
+        passed yet (a broken file opened): the page's words and palette only."""
+        if self.lesson is None:
+            return {"studio_words": words(), "path": str(self.path), "palette": palette(self.theme),
+                    "titles": {lang: self.path.name for lang in LANGS}, "broken": True,
+                    "theme": self.theme}
         data = page_data(self.lesson, self.lang, self.lesson.context_name(self.context), self.mode, self.theme)
         data["passes"] = {f"{name}|{mode}": numbers_json(self.lesson, name, mode)
                           for name in self.lesson.contexts for mode in MODES}
-        return data | {"studio_words": words(), "path": str(self.path)}
+        return data | {"studio_words": words(), "path": str(self.path), "theme": self.theme}
 
     def save(self, text: str | None = None) -> None:
         """Write exactly `text` (the editor's; default the working text) to the file, atomically."""
-        text = self.text if text is None else text
+        text = (self.text or self.draft) if text is None else text
         write_atomically(self.path, text)
         self.disk = text
         if text != self.draft:
             self.draft = text
+        self.forget_recovery()  # what it kept is in the file now, or was saved over on purpose
 
     def on_disk(self, text: str) -> str:
         """The file changed on disk: "same" (ours), "replaced" (no unsaved edits: the file's text is the

@@ -15,6 +15,7 @@ import { StreamLanguage } from "@codemirror/language";
 import { linter, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { toml } from "@codemirror/legacy-modes/mode/toml.js";
 import { oneDark } from "@codemirror/theme-one-dark";
+import * as TL from "./studio-timeline.js";
 
 const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
@@ -54,28 +55,134 @@ function serverCore(page) {
 }
 
 // -- the page's frame -----------------------------------------------------------------------------
+const options = (name, values, chosen) => values.map((v) =>
+  `<option value="${esc(v)}"${v === chosen ? " selected" : ""}>${esc(w(`${name}_${v}`))}</option>`).join("");
+
+function langOptions() {
+  return Object.keys(st.words).map((l) =>
+    `<option value="${l}"${l === st.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
+}
+
+function renderForm() {
+  return `<form id="render-form">
+      <label>${esc(w("product"))} <select name="product">${options("product", ["lesson", "html", "pptx", "handout"])}</select></label>
+      <label>${esc(w("quality"))} <select name="quality">${options("quality", ["low", "medium", "high"])}</select></label>
+      <label>${esc(w("language"))} <select name="lang">${langOptions()}</select></label>
+      <label>${esc(w("voice"))} <select name="voice">${options("voice", ["none", "draft", "neural"])}</select></label>
+      <label>${esc(w("context"))} <select name="context" class="context-choice"></select></label>
+      <label>${esc(w("theme"))} <select name="theme"><option value="">${esc(w("theme_auto"))}</option>` +
+    `${options("theme", ["dark", "light"])}</select></label>
+      <button type="submit" id="render">${esc(w("start"))}</button>
+    </form><ul id="renders" aria-live="polite"></ul>`;
+}
+
+function stage() {
+  return `<section id="stage" class="stage" aria-label="${esc(w("preview"))}">
+      <div class="stage-bar"><span class="stage-title">${esc(w("preview"))}</span>
+        <label>${esc(w("context"))} <select id="view-context" class="context-choice"></select></label>
+        <label>${esc(w("mode"))} <select id="view-mode">${options("mode", window.AL.MODES, st.mode)}</select></label>
+        <label>${esc(w("theme"))} <select id="view-theme">${options("theme", ["dark", "light"], st.theme)}</select></label>
+      </div>
+      <figure class="preview"><img id="preview-img" alt="" width="854" height="480">
+        <video id="preview-video" controls playsinline preload="auto" hidden></video>
+        <figcaption><button type="button" id="play">${esc(w("play"))}</button>
+          <span id="preview-caption"></span></figcaption></figure>
+      <p id="narration" class="narration" lang="${st.lang}"></p>
+      <p id="frames-status" role="status"></p>
+      <div id="timeline" class="timeline" aria-label="${esc(w("timeline"))}"></div>
+    </section>`;
+}
+
 function frame(path) {
-  const langs = Object.keys(st.words).map((l) =>
-    `<option value="${l}"${l === st.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`);
-  const opts = (name, values) => values.map((v) => `<option value="${v}">${esc(w(`${name}_${v}`))}</option>`).join("");
+  const tab = (id, on) => `<button type="button" role="tab" id="tab-${id}" aria-controls="panel-${id}"` +
+    ` aria-selected="${on}" tabindex="${on ? 0 : -1}">${esc(w(`tab_${id}`))}</button>`;
   $("#studio").innerHTML = `
     <header class="studio-bar"><h1 id="title"></h1><span class="file">${esc(w("file"))}: <code>${esc(path)}</code></span>
       <span id="status" role="status"></span>
-      <button type="button" id="save" title="${esc(w("save_hint"))}">${esc(w("save"))}</button></header>
+      <button type="button" id="save" title="${esc(w("save_hint"))}">${esc(w("save"))}</button>
+      <button type="button" id="revert">${esc(w("revert"))}</button></header>
+    <div id="recovery" class="disk" role="alert" hidden></div>
     <div id="disk" class="disk" role="alert" hidden></div>
-    <div class="columns">
-      <section class="editor-box"><div id="editor"></div><div id="problem" role="alert" hidden></div></section>
-      <section class="views"><h2>${esc(w("numbers"))}</h2><main id="app"></main></section>
-    </div>
-    <section class="frames-box"><h2>${esc(w("frames"))}</h2><p id="frames-status" role="status"></p><div id="strips"></div></section>
-    <section class="render-box"><h2>${esc(w("render"))}</h2>
-      <form id="render-form">
-        <label>${esc(w("product"))} <select name="product">${opts("product", ["lesson", "html", "pptx", "handout"])}</select></label>
-        <label>${esc(w("quality"))} <select name="quality">${opts("quality", ["low", "medium", "high"])}</select></label>
-        <label>${esc(w("language"))} <select name="lang">${langs.join("")}</select></label>
-        <label>${esc(w("voice"))} <select name="voice">${opts("voice", ["none", "draft", "neural"])}</select></label>
-        <button type="submit" id="render">${esc(w("start"))}</button>
-      </form><ul id="renders"></ul></section>`;
+    <div class="workspace">
+      <section class="editor-box" aria-label="${esc(w("editor"))}"><div id="editor"></div>
+        <div id="problem" role="alert" hidden></div></section>
+      <section class="side"><div class="tabs" role="tablist">${tab("frames", true)}${tab("numbers", false)}` +
+    `${tab("render", false)}</div>
+        <div id="panel-frames" role="tabpanel" aria-labelledby="tab-frames">${stage()}</div>
+        <div id="panel-numbers" role="tabpanel" aria-labelledby="tab-numbers" hidden><main id="app"></main></div>
+        <div id="panel-render" role="tabpanel" aria-labelledby="tab-render" hidden>${renderForm()}</div>
+      </section>
+    </div>`;
+}
+
+/** The tabs of the side: Frames (the stage), Numbers (the explorer's views), Render; ←/→ between them. */
+function startTabs() {
+  const tabs = [...document.querySelectorAll(".tabs [role=tab]")];
+  const show = (tab) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute("aria-selected", on);
+      t.tabIndex = on ? 0 : -1;
+      $(`#${t.getAttribute("aria-controls")}`).hidden = !on;
+    }
+    tab.focus();
+  };
+  for (const t of tabs) {
+    t.onclick = () => show(t);
+    t.onkeydown = (e) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[e.key];
+      if (step) show(tabs[(tabs.indexOf(t) + step + tabs.length) % tabs.length]);
+    };
+  }
+}
+
+/** The context choices (the lesson's), in the stage's bar and the render form. */
+function contextChoices(page) {
+  if (!page || !page.lesson) return;
+  const names = Object.keys(page.lesson.contexts);
+  const label = (c) => (page.lesson.context_labels[c] || {})[st.lang] || c;
+  for (const sel of document.querySelectorAll(".context-choice")) {
+    const keep = sel.value || st.context;
+    sel.innerHTML = names.map((c) => `<option value="${esc(c)}"${c === keep ? " selected" : ""}>` +
+      `${esc(label(c))}</option>`).join("");
+  }
+}
+
+/** The page's context, normalizer or theme changed (the stage's bar or the numbers' own switches): the
+ *  frames follow (the server redraws what that changes), and so do the numbers' views. */
+async function setView(change) {
+  if (Object.entries(change).every(([k, v]) => st[k] === v)) return;
+  Object.assign(st, change);
+  const r = await api("POST", "/api/view", { context: st.context, mode: st.mode, theme: st.theme });
+  if (r.status !== 200) return showProblem(r.json.error);
+  newRun(r.json.run);
+  $("#view-context").value = st.context;
+  $("#view-mode").value = st.mode;
+  syncExplorer();
+}
+
+/** The numbers' views on the page's context and normalizer (through their own switches). */
+function syncExplorer() {
+  const ctx = $("#app #context");
+  if (ctx && ctx.value !== st.context) {
+    ctx.value = st.context;
+    ctx.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+  const mode = document.querySelector(`#app input[name=mode][value="${CSS.escape(st.mode)}"]`);
+  if (mode && !mode.checked) {
+    mode.checked = true;
+    mode.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+}
+
+function startView() {
+  $("#view-context").onchange = (e) => setView({ context: e.target.value });
+  $("#view-mode").onchange = (e) => setView({ mode: e.target.value });
+  $("#view-theme").onchange = (e) => setView({ theme: e.target.value });
+  $("#app").addEventListener("input", (e) => { // the numbers' own switches move the frames too
+    if (e.target.id === "context") setView({ context: e.target.value });
+    else if (e.target.name === "mode") setView({ mode: e.target.value });
+  });
 }
 
 // -- the editor -------------------------------------------------------------------------------------
@@ -108,7 +215,7 @@ function startEditor(text, palette) {
     doc: text,
     parent: $("#editor"),
     extensions: [basicSetup, ...theme, EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(),
-      linter(null),
+      linter(null), EditorView.contentAttributes.of({ "aria-label": w("editor") }),
       keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
       EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) { st.keyAt = performance.now(); schedule(); } })],
   });
@@ -130,14 +237,15 @@ async function send() {
   const text = st.editor.state.doc.toString();
   st.sent = text;
   let r;
-  try { r = await api("PUT", "/api/lesson", text); } catch { return offline(); }
+  const focus = TL.selected() ? `?focus=${encodeURIComponent(TL.selected().scene)}` : "";
+  try { r = await api("PUT", `/api/lesson${focus}`, text); } catch { return offline(); }
   if (st.sent !== text) return; // a newer text is on its way
   showSaved(r.json.saved);
   if (r.status === 422) return showProblem(r.json.error);
   showProblem(null);
   st.edit = r.json.edit;
   newRun(r.json.run);
-  Explorer.replace(r.json.page, serverCore(r.json.page));
+  showNumbers(r.json.page);
   document.body.dataset.edit = st.edit; // for tests and the benchmark: the numbers on the page are this edit's
   const keyAt = st.keyAt;
   requestAnimationFrame(() => timings.push(performance.now() - keyAt)); // keystroke to the frame drawn
@@ -157,70 +265,34 @@ function offline() {
 // -- frames -----------------------------------------------------------------------------------------
 function newRun(run) {
   if (run === null || run === undefined) return;
+  if (st.playing) stopPlaying();
   st.run = run;
-  $("#frames-status").textContent = "";
-}
-
-function stripHtml(scene) {
-  return `<div class="strip" data-scene="${esc(scene.id)}" data-title="${esc(scene.title)}" data-stale="${scene.stale}"><h3>${esc(scene.title)}` +
-    ` <span class="state"></span></h3><div class="thumbs"></div></div>`;
-}
-
-function onPlan(d) {
-  if (d.run !== st.run && st.run !== null) return;
-  st.run = d.run;
-  const have = [...document.querySelectorAll(".strip")].map((e) => e.dataset.scene).join();
-  if (have !== d.scenes.map((s) => s.id).join()) $("#strips").innerHTML = d.scenes.map(stripHtml).join("");
-  for (const s of d.scenes) document.querySelector(`.strip[data-scene="${CSS.escape(s.id)}"]`).dataset.stale = s.stale;
-  st.total = d.scenes.filter((s) => s.stale).length;
-  st.drawn = 0;
-}
-
-function onFrames(d) {
-  if (d.run !== st.run) return;
-  const strip = document.querySelector(`.strip[data-scene="${CSS.escape(d.scene)}"]`);
-  if (!strip) return;
-  strip.querySelector(".thumbs").innerHTML = d.steps.map((s, i) => {
-    const src = `/files/${encodeURI(s.frame)}?run=${d.run}`;
-    return `<figure data-n="${i + 1}"${d.drawn ? ' class="new"' : ""}><a href="${src}" target="_blank" rel="noopener"><img src="${src}" width="160" height="90" ` +
-      `alt="${esc(`${i + 1}. ${s.step}: ${s.narration}`)}" title="${esc(s.narration)}"></a>` +
-      `<figcaption>${i + 1}. ${esc(s.step)}</figcaption></figure>`;
-  }).join("");
-  strip.dataset.run = d.run;
-  strip.dataset.drawn = d.drawn;
-  strip.querySelector(".state").textContent = d.drawn ? w("redrawn", { seconds: d.seconds }) : w("fresh");
-  if (d.drawn) $("#frames-status").textContent = w("drawn", { n: ++st.drawn, total: st.total });
-}
-
-/** A step's frame, as soon as a worker has drawn it (its scene's files come when the scene is done). */
-function onStep(d) {
-  if (d.run !== st.run) return;
-  const strip = document.querySelector(`.strip[data-scene="${CSS.escape(d.scene)}"]`);
-  if (!strip) return;
-  const thumbs = strip.querySelector(".thumbs");
-  let fig = thumbs.querySelector(`figure[data-n="${d.n}"]`) || thumbs.children[d.n - 1];
-  if (!fig) {
-    thumbs.insertAdjacentHTML("beforeend", `<figure data-n="${d.n}"><a target="_blank" rel="noopener"><img width="160" height="90"></a><figcaption></figcaption></figure>`);
-    fig = thumbs.lastElementChild;
-  }
-  fig.dataset.n = d.n;
-  fig.querySelector("img").src = d.frame;
-  fig.querySelector("a").href = d.frame;
-  fig.querySelector("figcaption").textContent = `${d.n}. ${d.step}`;
-  fig.classList.add("new");
-  strip.dataset.preview = d.run;
+  $("#frames-status").textContent = w("stale_now");
 }
 
 function onProgress(d) {
-  const strip = document.querySelector(`.strip[data-scene="${CSS.escape(d.scene)}"]`);
-  const title = strip ? strip.dataset.title : d.scene;
-  if (d.run === st.run) $("#frames-status").textContent = w("drawing", { scene: title, step: d.step });
+  TL.onProgress(d);
+  const scene = (st.titles || {})[d.scene] || d.scene;
+  if (d.run === st.run) $("#frames-status").textContent = w("drawing", { scene, step: d.step });
+}
+
+function onPlan(d) {
+  st.run = d.run;
+  st.titles = Object.fromEntries(d.scenes.map((s) => [s.id, s.title]));
+  st.total = d.scenes.filter((s) => s.stale).length;
+  st.drawn = 0;
+  TL.onPlan(d);
+}
+
+function onFrames(d) {
+  TL.onFrames(d);
+  if (d.run === st.run && d.drawn) $("#frames-status").textContent = w("drawn", { n: ++st.drawn, total: st.total });
 }
 
 // -- renders ----------------------------------------------------------------------------------------
 async function onRender(e) {
   e.preventDefault();
-  const body = Object.fromEntries(new FormData(e.target).entries());
+  const body = Object.fromEntries([...new FormData(e.target).entries()].filter(([, v]) => v !== ""));
   const r = await api("POST", "/api/render", body);
   if (r.status !== 202) return showProblem(r.json.error);
   $("#renders").insertAdjacentHTML("afterbegin", `<li data-job="${r.json.job}"><progress max="1" value="0"></progress> ` +
@@ -229,9 +301,11 @@ async function onRender(e) {
 
 function fileLinks(files) {
   const main = files.filter((f) => /(lesson\.[a-z0-9]+|index\.html|deck\.pptx|handout\.pdf)$/.test(f));
+  const where = (f) => `<code class="where">media/${esc(f)}</code>`; // where the file is, on this machine
   return (main.length ? main : files.slice(0, 3)).map((f) => /\.(mp4|webm)$/.test(f)
-    ? `<video controls preload="metadata" src="/files/${encodeURI(f)}"></video>`
-    : `<a href="/files/${encodeURI(f)}" target="_blank" rel="noopener">${esc(w("open"))}: ${esc(f.split("/").pop())}</a>`).join(" ");
+    ? `<video controls preload="metadata" src="/files/${encodeURI(f)}"></video> ${where(f)}`
+    : `<a href="/files/${encodeURI(f)}" target="_blank" rel="noopener">${esc(w("open"))}: ` +
+      `${esc(f.split("/").pop())}</a> ${where(f)}`).join(" ");
 }
 
 function onRenderEvent(d) {
@@ -271,7 +345,7 @@ function onFile(d) {
 async function refresh() {
   const r = await api("GET", "/api/page");
   st.edit = r.json.edit;
-  Explorer.replace(r.json.page, serverCore(r.json.page));
+  showNumbers(r.json.page);
   const lesson = await api("GET", "/api/lesson");
   showProblem(lesson.json.error);
 }
@@ -282,28 +356,120 @@ function listen() {
   on("plan", onPlan);
   on("frames", onFrames);
   on("progress", onProgress);
-  on("step", onStep);
+  on("step", TL.onStep);
   on("idle", (d) => { if (d.run === st.run) $("#frames-status").textContent = w("idle"); });
   on("render", onRenderEvent);
+  on("clip", onClip);
   on("file", onFile);
   on("numbers", (d) => { if (d.edit > st.edit) { newRun(d.run); refresh(); } });
-  on("fault", (d) => { if (d.run === st.run) $("#frames-status").textContent = d.message; });
+  on("fault", (d) => {
+    TL.onFault(d);
+    if (d.run === st.run) $("#frames-status").textContent = d.message;
+  });
   on("hello", () => {});
+}
+
+// -- playing a step ---------------------------------------------------------------------------------
+/** Play the selected step's clip (the scene drawn as a video at the studio's quality, a clip a step):
+ *  at once when it is drawn, else when its `clip` event comes. */
+async function play() {
+  const sel = TL.selected();
+  if (!sel) return;
+  st.playing = sel;
+  $("#frames-status").textContent = w("preparing");
+  const r = await api("POST", `/api/clip?scene=${encodeURIComponent(sel.scene)}`);
+  if (r.status !== 200) return showProblem(r.json.error);
+  if (r.json.ready) onClip(r.json);
+}
+
+function onClip(d) {
+  const sel = st.playing;
+  if (!sel || d.scene !== sel.scene) return;
+  if (!d.ready) return void ($("#frames-status").textContent = d.message || w("state_failed"));
+  const video = $("#preview-video");
+  video.src = `/files/${encodeURI(d.clips[sel.n - 1] || d.clips[0])}`;
+  video.hidden = false;
+  $("#preview-img").hidden = true;
+  $("#frames-status").textContent = "";
+  video.play().catch(() => {}); // a press on Play is the gesture that lets it start
+}
+
+/** Back to the step's frame (a new selection, a new edit). */
+function stopPlaying() {
+  st.playing = null;
+  const video = $("#preview-video");
+  video.pause();
+  video.removeAttribute("src");
+  video.hidden = true;
+  $("#preview-img").hidden = false;
+}
+
+/** The numbers' views of a page that passed: started the first time (a broken file opens without). */
+function showNumbers(page) {
+  if (!page || page.broken) return;
+  contextChoices(page);
+  if (!st.started) {
+    Explorer.start(page, serverCore(page), { editable: false });
+    st.started = true;
+    st.context = Explorer.state.context;
+    syncView();
+  } else {
+    Explorer.replace(page, serverCore(page));
+  }
+}
+
+function syncView() {
+  $("#view-context").value = st.context;
+  for (const sel of document.querySelectorAll("#render-form .context-choice")) sel.value = st.context;
+}
+
+/** Edits the last session kept (the studio stopped with them unsaved): restore them or let them go. */
+function offerRecovery(lesson) {
+  if (!lesson.recovery) return;
+  const box = $("#recovery");
+  box.hidden = false;
+  box.innerHTML = `${esc(w("recovery", { path: lesson.recovery_path }))} <button type="button" id="restore">` +
+    `${esc(w("restore"))}</button> <button type="button" id="discard">${esc(w("discard"))}</button>`;
+  $("#restore").onclick = () => { box.hidden = true; setText(lesson.recovery); send(); };
+  $("#discard").onclick = async () => { box.hidden = true; await api("POST", "/api/recovery/discard"); };
+}
+
+async function revert() {
+  const r = await api("GET", "/api/lesson");
+  setText(r.json.disk);
+  send();
+}
+
+function guardLeaving() {
+  window.addEventListener("beforeunload", (e) => {
+    if ($("#status").className !== "unsaved") return;
+    e.preventDefault();
+    e.returnValue = ""; // the browser asks before the page with unsaved edits goes
+  });
 }
 
 async function main() {
   const [lesson, page] = await Promise.all([api("GET", "/api/lesson"), api("GET", "/api/page")]);
-  st.words = page.json.page.studio_words;
-  st.edit = page.json.edit;
+  const data = page.json.page;
+  Object.assign(st, { words: data.studio_words, edit: page.json.edit, mode: data.start ? data.start.mode : "scaled",
+    theme: data.theme || (data.palette.scheme === "light" ? "light" : "dark") });
   frame(lesson.json.path);
-  $("#title").textContent = w("page_title", { title: page.json.page.titles[st.lang] });
+  $("#title").textContent = w("page_title", { title: data.titles[st.lang] });
   document.title = $("#title").textContent;
-  startEditor(lesson.json.text, page.json.page.palette);
+  startEditor(lesson.json.text, data.palette);
+  window.studio = { editor: st.editor }; // CodeMirror's view, for tests and the benchmark
   showSaved(lesson.json.saved);
   showProblem(lesson.json.error);
-  Explorer.start(page.json.page, serverCore(page.json.page), { editable: false });
+  TL.startStage(w, stopPlaying);
+  $("#play").onclick = play;
+  startTabs();
+  startView();
+  showNumbers(data);
+  offerRecovery(lesson.json);
   $("#save").onclick = save;
+  $("#revert").onclick = revert;
   $("#render-form").onsubmit = onRender;
+  guardLeaving();
   listen();
   document.body.dataset.ready = "true";
 }
