@@ -213,3 +213,27 @@ def replace_text(page, old: str, new: str) -> None:
     page.evaluate("""([old, neu]) => { const v = window.studio.editor, at = v.state.doc.toString().indexOf(old);
         if (at < 0) throw new Error("not in the editor: " + old);
         v.dispatch({ changes: { from: at, to: at + old.length, insert: neu } }); }""", [old, new])
+
+
+@pytest.mark.parametrize("width", [1280, 600])
+def test_axe_finds_no_serious_violation_on_any_tab(studio, browser, width):
+    from .axe import violations
+
+    _, _, url = studio
+    page, problems = open_page(browser, url, width=width, height=900)
+    try:
+        found = []
+        for tab in ("frames", "numbers", "render"):
+            page.click(f"#tab-{tab}")
+            found += [f"{tab}: {v}" for v in violations(page)]
+        assert found == []
+        page.click("#tab-frames")
+        page.keyboard.press("Tab")  # every control on the way takes a visible focus ring
+        for _ in range(12):
+            ring = page.evaluate("(() => { const s = getComputedStyle(document.activeElement);"
+                                 " return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()")
+            assert ring, page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+            page.keyboard.press("Tab")
+    finally:
+        page.close()
+    assert problems == []
