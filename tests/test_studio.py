@@ -142,7 +142,7 @@ def test_quick_edits_draw_only_the_last_ones_frames(studio):
             png = folder / "media" / step["frame"]
             assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     manifest = json.loads(next((folder / "media" / "studio").rglob("manifest.json")).read_text())
-    assert set(manifest) == {"blink@frames", "hush@frames"}
+    assert {k for k in manifest if k.endswith("@frames")} == {"blink@frames", "hush@frames"}
     assert not list((folder / "media").rglob(".tmp-*"))
 
 

@@ -11,6 +11,7 @@ once it is done (`frames`). Every event names its run (`run`): the page shows on
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -82,16 +83,23 @@ class Drawer:
 
     def announce(self, run: int) -> None:
         """Tell the pages which scenes run `run` makes stale, at once (from any thread: the drawer's
-        own may still be waiting for the last run's jobs to stop). The drawing waits for it."""
+        own may still be waiting for the last run's jobs to stop). The drawing waits for it a while."""
         with self.wake:
             req = self.asked if self.asked is not None and self.asked.run == run else None
         if req is None:  # a newer edit came first: its own announcement tells
             return
         todo, _ = plan(req.lesson, self.scenes, req.options, frames_folder(req.options))
-        stale = {j.id for j in todo}
-        self.emit("plan", {"run": req.run, "scenes": [
-            {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale} for s in self.scenes]})
-        req.announced.set()
+        self._tell_plan(req, {j.id for j in todo})
+
+    def _tell_plan(self, req: Request, stale: set[str]) -> None:
+        """The plan event of a run, once: by the announcement or by the drawing, whichever comes first
+        (a late second one would mark stale again what was drawn meanwhile)."""
+        with self.wake:
+            if req.announced.is_set():
+                return
+            req.announced.set()
+            self.emit("plan", {"run": req.run, "scenes": [
+                {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale} for s in self.scenes]})
 
     def close(self) -> None:
         with self.wake:
@@ -129,6 +137,8 @@ class Drawer:
         if fresh:
             return {"scene": scene_id, "ready": True, "clips": clips_of(out_dir, fresh[0].files, scene_id)}
         job, run = todo[0], self.pool.generation.value
+        if self.closed:
+            return {"scene": scene_id, "ready": False, "clips": []}
 
         def done(result: Result) -> None:
             runner.record(job, result)
@@ -162,10 +172,7 @@ class Drawer:
         runner.sweep(out_dir)
         req.announced.wait(2.0)  # the pages know what is stale before the first frame comes
         todo, fresh = plan(req.lesson, self.scenes, req.options, out_dir)
-        if not req.announced.is_set():
-            self.emit("plan", {"run": req.run, "scenes": [
-                {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in {j.id for j in todo}}
-                for s in self.scenes]})
+        self._tell_plan(req, {j.id for j in todo})
         for j in fresh:
             self.emit("frames", {"run": req.run, "scene": j.id, "steps": steps_of(out_dir, j.id), "drawn": False})
         cost = runner.costs(todo, timings.load(CACHE))
@@ -177,6 +184,9 @@ class Drawer:
         results = [self._collect(req, out_dir, by_id, done.get()) for _ in todo]
         timings.save(CACHE, todo, results)
         self.emit("idle", {"run": req.run})
+        if req.first is not None and self.asked is req:  # the scene on screen's clips, ready for Play
+            with contextlib.suppress(LookupError):  # a scene the page named that is not drawn here
+                self.clip(req.first)
 
     def _collect(self, req: Request, out_dir: Path, by_id: dict, result: Result) -> Result:
         runner.record(by_id[result.id], result)  # a job that finished (even of an older run) is real

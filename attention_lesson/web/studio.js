@@ -20,7 +20,7 @@ import * as TL from "./studio-timeline.js";
 
 const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
-const DEBOUNCE_MS = 60; // keystroke to numbers well within 200 ms
+const DEBOUNCE_MS = 30; // keystroke to numbers within 100 ms: the newest answer counts, older ones are dropped
 const st = { lang: document.documentElement.lang, edit: 0, run: null, words: {}, editor: null,
   quiet: false, timer: null, started: false, sent: null };
 const { $, esc } = window.AL;

@@ -61,15 +61,19 @@ def explorer_benchmark(work: Path, edits: int = 200) -> dict:
     return results
 
 
+ON_SCREEN = "scores"  # the scene of the step the page shows while the edits are made
+
+
 def _studio_edit(client, events, text: str) -> tuple[float, float, float]:
-    """PUT one text; seconds to its run's first step frame drawn, first scene done, and idle."""
-    from tests.test_studio import wait_for
+    """PUT one text, with the page on a step of ON_SCREEN; seconds to that scene's first step frame
+    drawn (the step on screen: it is drawn first), first scene done, and idle."""
+    from tests.studio_helpers import wait_for
 
     t0 = time.perf_counter()
-    status, body = client.request("PUT", "/api/lesson", text)
+    status, body = client.request("PUT", f"/api/lesson?focus={ON_SCREEN}", text)
     assert status == 200, body
     run = body["run"]
-    wait_for(events, lambda e, d: e == "step" and d["run"] == run, timeout=300)
+    wait_for(events, lambda e, d: e == "step" and d["run"] == run and d["scene"] == ON_SCREEN, timeout=300)
     step = time.perf_counter() - t0
     wait_for(events, lambda e, d: e == "frames" and d["run"] == run and d["drawn"], timeout=300)
     scene = time.perf_counter() - t0
@@ -101,7 +105,7 @@ def _keystrokes(url: str, n: int = 20) -> list[float]:
 
 
 def studio_benchmark(work: Path, repeats: int = 3) -> dict:
-    from tests.test_studio import Client, wait_for
+    from tests.studio_helpers import Client, wait_for
 
     shutil.copy(resolve("default"), work / "lesson.toml")
     t0 = time.perf_counter()
@@ -128,4 +132,18 @@ def studio_benchmark(work: Path, repeats: int = 3) -> dict:
     return {"cold_all_frames_s": round(cold, 1), "keystroke_to_numbers_ms": round(1000 * statistics.median(keys)),
             "keystroke_p95_ms": round(1000 * sorted(keys)[int(0.95 * (len(keys) - 1))]),
             **{f"{k}_{what}_s": med([t[i] for t in v]) for k, v in edits.items()
-               for i, what in enumerate(("first_step_frame", "first_scene", "all_frames"))}}
+               for i, what in enumerate(("on_screen_step_frame", "first_scene", "all_frames"))},
+            "play_s": _play(client, events)}
+
+
+def _play(client, events) -> float:
+    """Seconds from a press on Play (the frames idle, the scene not drawn as a video yet) to its step
+    clips ready."""
+    from tests.studio_helpers import wait_for
+
+    t0 = time.perf_counter()
+    status, body = client.request("POST", f"/api/clip?scene={ON_SCREEN}")
+    assert status == 200, body
+    if not body["ready"]:
+        wait_for(events, lambda e, d: e == "clip" and d["scene"] == ON_SCREEN, timeout=300)
+    return round(time.perf_counter() - t0, 2)

@@ -246,6 +246,7 @@ class WarmPool:
         self.pool = _ignoring_ctrl_c(lambda: ctx.Pool(workers, initializer=_init_warm,
                                                       initargs=(str(cache_root), self.events, True, self.generation)))
         self.stop = threading.Event()
+        self.closing = False
         self.pump = threading.Thread(target=_pump, args=(self.events, on_event, self.stop), daemon=True)
         self.pump.start()
 
@@ -256,7 +257,10 @@ class WarmPool:
             return self.generation.value
 
     def submit(self, job: Job, generation: int, done: Callable[[Result], None]) -> None:
-        """Render one job of run `generation` in a worker; done(result) is called from the pool's thread."""
+        """Render one job of run `generation` in a worker; done(result) is called from the pool's thread
+        (at once, cancelled, once the pool is closing: a late request of a thread that has not heard)."""
+        if self.closing:
+            return done(Result(job.task, False, [], "Cancelled: the workers are stopping"))
         self.pool.apply_async(_run_warm, (job, generation), callback=done,
                               error_callback=lambda e: done(Result(job.task, False, [], f"{type(e).__name__}: {e}")))
 
@@ -264,6 +268,7 @@ class WarmPool:
         """Stop the workers: a job being drawn stops at its next step's start, then every worker exits
         as a process should (what it created is released, nothing reported leaked); one that does not
         within `timeout` seconds is terminated (its private folder is left for `sweep`)."""
+        self.closing = True
         self.cancel()
         self.pool.close()
         joiner = threading.Thread(target=self.pool.join, daemon=True)
