@@ -71,7 +71,8 @@ class Client:
     def request(self, method, path, body=None, token=True, headers=None):
         c = http.client.HTTPConnection(self.host, self.port, timeout=30)
         h = {"Authorization": f"token {self.token}"} if token else {}
-        c.request(method, path, body=body.encode() if isinstance(body, str) else body, headers=h | (headers or {}))
+        c.request(method, path, body=body.encode() if isinstance(body, str) else body,
+                  headers=h | (headers or {}))
         r = c.getresponse()
         data = r.read()
         c.close()

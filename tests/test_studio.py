@@ -111,7 +111,8 @@ def test_an_edit_elsewhere_reaches_the_event_stream(studio):
     t0 = time.monotonic()
     path.write_text(changed, encoding="utf-8")
     _, data = wait_for(events, lambda e, d: e == "file", timeout=5)
-    assert time.monotonic() - t0 < 3 and data["state"] == "replaced" and data["text"] == changed  # ~0.1 s idle
+    # ~0.1 s idle
+    assert time.monotonic() - t0 < 3 and data["state"] == "replaced" and data["text"] == changed
     assert client.request("GET", "/api/numbers")[1]["x"][2][0] == 1.25
     assert client.request("PUT", "/api/lesson", changed + "\n# unsaved\n")[0] == 200
     path.write_text(text, encoding="utf-8")
@@ -126,7 +127,8 @@ def test_quick_edits_draw_only_the_last_ones_frames(studio):
     base = (folder / "lesson.toml").read_text(encoding="utf-8")
     runs = []
     for value in ("1.1", "1.2", "1.3"):  # bank's query changes: every fixture scene redraws
-        status, body = client.request("PUT", "/api/lesson", base.replace(BANK_ROW, f"  [{value}, 2.3, 0.0, 0.0],"))
+        status, body = client.request("PUT", "/api/lesson", base.replace(BANK_ROW,
+                                                                         f"  [{value}, 2.3, 0.0, 0.0],"))
         assert status == 200
         runs.append(body["run"])
     assert runs == sorted(runs) and len(set(runs)) == 3
@@ -153,8 +155,8 @@ def test_the_render_button_makes_the_lesson_video(studio):
     assert status == 422 and body["error"]["key"] == "product"
     status, body = client.request("POST", "/api/render", json.dumps({"product": "lesson", "quality": "low"}))
     assert status == 202, body
-    _, done = wait_for(events, lambda e, d: e == "render" and d["job"] == body["job"] and d["state"] in ("done", "failed"),
-                       timeout=120)
+    _, done = wait_for(events, lambda e, d: e == "render" and d["job"] == body["job"]
+                       and d["state"] in ("done", "failed"), timeout=120)
     assert done["state"] == "done", done
     video = next(f for f in done["files"] if f.endswith("lesson.mp4"))
     status, data = client.request("GET", f"/files/{video}")
@@ -169,20 +171,25 @@ def test_the_page_follows_typing(studio, tmp_path, browser):
     try:
         problems = []
         page.on("pageerror", lambda e: problems.append(str(e)))
-        page.on("console", lambda m: m.type in ("error", "warning") and "422" not in m.text and problems.append(m.text))
+        page.on("console", lambda m: m.type in ("error", "warning") and "422" not in m.text
+                and problems.append(m.text))
         page.goto(url)
         page.wait_for_selector("body[data-ready=true]")
-        edit_row(page, "[2.3, 2.3, 0.0, 0.0]", "[0.5, 2.3, 0.0, 0.0],")  # bank's query looks less for geography
+        edit_row(page, "[2.3, 2.3, 0.0, 0.0]",
+                 "[0.5, 2.3, 0.0, 0.0],")  # bank's query looks less for geography
         want = numbers_json(loads(text.replace(BANK_ROW, "  [0.5, 2.3, 0.0, 0.0],")), None, "scaled")
         bank = want["weights"][want["tokens"].index("bank")]
         page.wait_for_function("want => JSON.stringify([...document.querySelectorAll('#scores .num.weight')]"
-                               ".map(e => +e.dataset.value)) === JSON.stringify(want)", arg=bank, timeout=10000)
-        edit_row(page, "[0.5, 2.3, 0.0, 0.0]", "[0.5, 2.3, 0.0],")  # typed key by key: texts on the way are sent too
+                               ".map(e => +e.dataset.value)) === JSON.stringify(want)", arg=bank,
+                               timeout=10000)
+        edit_row(page, "[0.5, 2.3, 0.0, 0.0]",
+                 "[0.5, 2.3, 0.0],")  # typed key by key: texts on the way are sent too
         line = text.splitlines().index(BANK_ROW) + 1
         page.wait_for_function(f"document.querySelector('#problem').dataset.line === '{line}'", timeout=10000)
         assert "row 4" in page.inner_text("#problem")
         assert page.locator(".cm-lintRange-error").count() == 1
-        assert [float(v) for v in page.eval_on_selector_all("#scores .num.weight", "els => els.map(e => e.dataset.value)")] == bank
+        assert [float(v) for v in page.eval_on_selector_all("#scores .num.weight",
+                                                            "els => els.map(e => e.dataset.value)")] == bank
         # the selected step's frame decodes: waited for, as a frame swapped in by the newest run loads after
         # it is set (reading naturalWidth at once raced the load: 0 under load)
         page.wait_for_function("(() => { const i = document.querySelector('#preview-img');"
@@ -198,7 +205,8 @@ def test_startup_problems_are_one_line_and_exit_2(tmp_path):
     run = lambda *a: subprocess.run([exe, "studio", "--no-browser", *a],  # noqa: E731
                                     cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     r = run("missing.toml")
-    assert r.returncode == 2 and "attention-lesson new missing.toml" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "attention-lesson new missing.toml" in r.stderr
+    assert "Traceback" not in r.stderr
     shutil.copy(ROOT / "attention_core" / "lessons" / "default.toml", tmp_path / "lesson.toml")
     import socket
 

@@ -103,7 +103,8 @@ def test_an_edit_marks_the_stale_steps_at_once_and_each_turns_fresh(studio, brow
         states = page.eval_on_selector_all("#timeline .seg", "els => els.map(e => e.dataset.state)")
         assert set(states) <= {"stale", "drawing", "fresh"} and {"stale", "drawing"} & set(states)
         page.wait_for_function("document.body.dataset.timeline === 'blink:fresh hush:fresh'", timeout=90000)
-        assert set(page.eval_on_selector_all("#timeline .seg", "els => els.map(e => e.dataset.state)")) == {"fresh"}
+        assert set(page.eval_on_selector_all("#timeline .seg",
+                                             "els => els.map(e => e.dataset.state)")) == {"fresh"}
     finally:
         page.close()
     assert problems == []
@@ -130,8 +131,8 @@ def test_the_pages_context_is_the_frames_context(studio):
     assert status == 422 and body["error"]["key"] == "context"
     status, body = client.request("POST", "/api/view", json.dumps({"context": "savings"}))
     assert status == 200 and body["context"] == "savings"
-    _, frames = wait_for(events, lambda e, d: e == "frames" and d["run"] == body["run"] and d["scene"] == "blink",
-                         timeout=90)
+    _, frames = wait_for(events, lambda e, d: e == "frames" and d["run"] == body["run"]
+                         and d["scene"] == "blink", timeout=90)
     assert all("/savings-scaled-" in s["frame"] for s in frames["steps"])
     river = next((folder / "media" / "studio").rglob("river-scaled-*/frames/blink-01-*.png")).read_bytes()
     savings = (folder / "media" / frames["steps"][0]["frame"]).read_bytes()
@@ -210,7 +211,8 @@ def test_leaving_with_unsaved_edits_asks_first(studio, browser):
 
 def replace_text(page, old: str, new: str) -> None:
     """Replace text in the editor as one edit (window.studio.editor: CodeMirror's view)."""
-    page.evaluate("""([old, neu]) => { const v = window.studio.editor, at = v.state.doc.toString().indexOf(old);
+    page.evaluate("""([old, neu]) => {
+        const v = window.studio.editor, at = v.state.doc.toString().indexOf(old);
         if (at < 0) throw new Error("not in the editor: " + old);
         v.dispatch({ changes: { from: at, to: at + old.length, insert: neu } }); }""", [old, new])
 

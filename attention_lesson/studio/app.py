@@ -8,7 +8,8 @@
 | `POST /api/save` (TOML, or empty: the working text) | `{"path", "saved"}` |
 | `GET /api/numbers?context=&mode=` | `numbers --json` of the working text |
 | `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` |
-| `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, clip, render, file, saved |
+| `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, clip, |
+| | render, file, saved |
 | `POST /api/view` `{"context", "mode", "theme"}` | the page's choice for numbers and frames: `{"run", ...}` |
 | `POST /api/clip?scene=` | `{"ready", "clips"}`: the scene's step clips, or a `clip` event once drawn |
 | `POST /api/recovery/discard` | forgets the edits the last session kept (`.<name>.unsaved.toml`) |
@@ -109,11 +110,13 @@ class Studio:
 async def body_text(request: Request) -> str:
     raw = await request.body()
     if len(raw) > MAX_TEXT:
-        raise TextProblem({"key": None, "line": None, "message": f"a lesson file of at most {MAX_TEXT} bytes"})
+        raise TextProblem({"key": None, "line": None,
+                           "message": f"a lesson file of at most {MAX_TEXT} bytes"})
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise TextProblem({"key": None, "line": None, "message": f"UTF-8 text (undecodable byte at {e.start})"}) from None
+        raise TextProblem({"key": None, "line": None,
+                           "message": f"UTF-8 text (undecodable byte at {e.start})"}) from None
 
 
 class Api:
@@ -125,7 +128,8 @@ class Api:
     async def page(self, request: Request) -> Response:
         response = HTMLResponse(assets.page(self.s.lang))
         if "token" in request.query_params:  # the guard checked it: the page's own requests carry it now
-            response.set_cookie(cookie_name(self.studio.port), self.studio.token, httponly=True, samesite="strict")
+            response.set_cookie(cookie_name(self.studio.port), self.studio.token, httponly=True,
+                                samesite="strict")
         return response
 
     async def get_lesson(self, request: Request) -> Response:
@@ -160,7 +164,8 @@ class Api:
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
         run = self.studio.draw()
-        return JSONResponse({"run": run, "context": self.s.context, "mode": self.s.mode, "theme": self.s.theme})
+        return JSONResponse({"run": run, "context": self.s.context, "mode": self.s.mode,
+                             "theme": self.s.theme})
 
     async def put_lesson(self, request: Request) -> Response:
         s, bus = self.s, self.studio.bus
@@ -172,7 +177,8 @@ class Api:
             return JSONResponse({"error": p.error, "saved": s.saved}, status_code=422)
         run = self.studio.draw()
         bus.publish("numbers", {"numbers": numbers, "edit": s.edits, "run": run})
-        return JSONResponse({"numbers": numbers, "page": s.page(), "run": run, "edit": s.edits, "saved": s.saved})
+        return JSONResponse({"numbers": numbers, "page": s.page(), "run": run, "edit": s.edits,
+                             "saved": s.saved})
 
     async def save(self, request: Request) -> Response:
         s = self.s
@@ -245,7 +251,8 @@ class Api:
 def routes(studio: Studio) -> list[Route]:
     api = Api(studio)
     return [Route("/", api.page), Route("/api/lesson", api.get_lesson, methods=["GET"]),
-            Route("/api/lesson", api.put_lesson, methods=["PUT"]), Route("/api/save", api.save, methods=["POST"]),
+            Route("/api/lesson", api.put_lesson, methods=["PUT"]), Route("/api/save", api.save,
+                                                                         methods=["POST"]),
             Route("/api/numbers", api.numbers), Route("/api/page", api.page_data),
             Route("/api/render", api.render, methods=["POST"]), Route("/api/events", api.events),
             Route("/api/view", api.view, methods=["POST"]), Route("/api/clip", api.clip, methods=["POST"]),
@@ -265,13 +272,16 @@ def render_request(studio: Studio, body: dict) -> RenderRequest:
         raise TextProblem(s.error or {"key": None, "line": None, "message": "no text has passed yet"})
     choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": ("zh", "en"), "voice": VOICES,
                "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
-    theme = "light" if body.get("product") == "handout" else s.theme  # as the commands: a handout prints light
+    # as the commands do: a handout prints light
+    theme = "light" if body.get("product") == "handout" else s.theme
     given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme,
-             "context": s.lesson.context_name(s.context), "mode": s.mode} | {k: body[k] for k in choices if k in body}
+             "context": s.lesson.context_name(s.context), "mode": s.mode}
+    given |= {k: body[k] for k in choices if k in body}
     for key, allowed in choices.items():
         if given.get(key) not in allowed:
             raise TextProblem({"key": key, "line": None,
-                               "message": f"{key}: expected one of {', '.join(allowed)}, found {given.get(key)!r}"})
+                               "message": f"{key}: expected one of {', '.join(allowed)}, "
+                                          f"found {given.get(key)!r}"})
     return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
                          given["context"], given["mode"], s.text, s.path.name, given["theme"])
 

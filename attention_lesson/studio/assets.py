@@ -103,6 +103,7 @@ async def static(request: Request) -> Response:
 
 async def vendor(request: Request) -> Response:
     rel = request.path_params["path"]
-    if not rel.startswith(VENDOR) or not rel.endswith((".js", ".css")) or (path := _inside(NODE, rel)) is None:
+    if not rel.startswith(VENDOR) or not rel.endswith((".js", ".css")) or (path := _inside(NODE,
+                                                                                           rel)) is None:
         return _missing(rel)
     return FileResponse(path, media_type="text/javascript" if rel.endswith(".js") else "text/css")

@@ -77,7 +77,8 @@ class Drawer:
         cancels what is being drawn; the new run's number."""
         run = self.pool.cancel()
         with self.wake:
-            self.latest = self.asked = Request(run, lesson, replace(options, kind=FRAMES, format="png"), first)
+            self.latest = self.asked = Request(run, lesson, replace(options, kind=FRAMES, format="png"),
+                                               first)
             self.wake.notify()
         return run
 
@@ -98,8 +99,9 @@ class Drawer:
             if req.announced.is_set():
                 return
             req.announced.set()
-            self.emit("plan", {"run": req.run, "scenes": [
-                {"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale} for s in self.scenes]})
+            scenes = [{"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale}
+                      for s in self.scenes]
+            self.emit("plan", {"run": req.run, "scenes": scenes})
 
     def close(self) -> None:
         with self.wake:
@@ -143,8 +145,9 @@ class Drawer:
         def done(result: Result) -> None:
             runner.record(job, result)
             ok = result.ok and run == self.pool.generation.value
-            self.emit("clip", {"scene": scene_id, "ready": ok, "clips": clips_of(out_dir, result.files, scene_id)
-                               if ok else [], "message": "" if ok else result.error.splitlines()[0][:200]})
+            clips = clips_of(out_dir, result.files, scene_id) if ok else []
+            self.emit("clip", {"scene": scene_id, "ready": ok, "clips": clips,
+                               "message": "" if ok else result.error.splitlines()[0][:200]})
         self.pool.submit(job, run, done)
         return {"scene": scene_id, "ready": False, "clips": []}
 
@@ -174,7 +177,8 @@ class Drawer:
         todo, fresh = plan(req.lesson, self.scenes, req.options, out_dir)
         self._tell_plan(req, {j.id for j in todo})
         for j in fresh:
-            self.emit("frames", {"run": req.run, "scene": j.id, "steps": steps_of(out_dir, j.id), "drawn": False})
+            self.emit("frames", {"run": req.run, "scene": j.id, "steps": steps_of(out_dir, j.id),
+                                 "drawn": False})
         cost = runner.costs(todo, timings.load(CACHE))
         todo.sort(key=lambda j: (j.id != req.first, cost[j.task]))
         done: queue.SimpleQueue[Result] = queue.SimpleQueue()

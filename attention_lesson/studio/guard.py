@@ -33,7 +33,8 @@ def error_body(message: str, key: str | None = None, line: int | None = None) ->
 async def deny(send, status: int, message: str) -> None:
     body = json.dumps(error_body(message)).encode()
     await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
 
 
@@ -71,7 +72,8 @@ class Guard:
             return f"Host {h.get('host')!r} is not this studio's ({', '.join(sorted(self.hosts))})"
         origin = h.get("origin")
         if scope["method"] not in SAFE and origin is not None and origin not in self.origins:
-            return f"requests that change something must come from the studio's own page, not from Origin {origin!r}"
+            return ("requests that change something must come from the studio's own page, "
+                    f"not from Origin {origin!r}")
         if not self.has_token(scope, h):
             return "this studio needs its token: open the address it printed (…/?token=…)"
         return None

@@ -43,7 +43,8 @@ class RenderRequest:
 
 
 class QueueProgress:
-    """pipeline.build's Progress, as messages on a queue: ("start", n), ("step", scene, step), ("done", scene, ok)."""
+    """pipeline.build's Progress, as messages on a queue: ("start", n), ("step", scene, step),
+    ("done", scene, ok)."""
 
     def __init__(self, q):
         self.q = q
@@ -64,13 +65,14 @@ def _options(req: RenderRequest, lesson_file: Path):
     from ..pipeline.products import job_options
 
     product = ALL[req.product]
-    base = RenderOptions(str(lesson_file.resolve()), req.context, req.mode, req.lang, req.quality, None, "mp4",
-                         voice=None if req.voice == "none" else req.voice, theme=req.theme)
+    base = RenderOptions(str(lesson_file.resolve()), req.context, req.mode, req.lang, req.quality, None,
+                         "mp4", voice=None if req.voice == "none" else req.voice, theme=req.theme)
     return product, job_options(base, product.made_from)
 
 
 def render_main(req: RenderRequest, q, snapshots: str) -> None:
-    """In the render's process: the snapshot, the build, ("result", files relative to media/) or ("error", line)."""
+    """In the render's process: the snapshot, the build, ("result", files relative to media/) or
+    ("error", line)."""
     from attention_core import load
     from scenes.registry import available
 
@@ -138,8 +140,8 @@ class Renders:
         p.join()
         self.running.pop(job, None)
         key = "files" if msg[0] == "result" else "message"
-        self.emit("render", {"job": job, "product": req.product, "state": "done" if key == "files" else "failed",
-                             key: msg[1]})
+        state = "done" if key == "files" else "failed"
+        self.emit("render", {"job": job, "product": req.product, "state": state, key: msg[1]})
 
     def close(self, timeout: float = 20.0) -> None:
         """Interrupt every render as Ctrl-C would, wait for it to clean up, then stop it."""

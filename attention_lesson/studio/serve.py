@@ -60,7 +60,8 @@ def check_file(path: Path) -> None:
     if not path.is_file():
         raise StudioError(f"{path}: no such lesson file; make one with: attention-lesson new {path}")
     if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
-        raise StudioError(f"{path}: the studio saves by replacing the file, and this folder or file is not writable")
+        raise StudioError(f"{path}: the studio saves by replacing the file, and this folder or file is "
+                          "not writable")
 
 
 def bind(ip: str, port: int) -> socket.socket:
@@ -80,7 +81,8 @@ def bind(ip: str, port: int) -> socket.socket:
 
 def hosts_for(ip: str) -> set[str]:
     """The Host names a request may use: the loopback names, and the address the studio was bound to."""
-    return {"127.0.0.1", "localhost", "[::1]"} | ({f"[{ip}]" if ":" in ip else ip} if ip != "0.0.0.0" else set())
+    return {"127.0.0.1", "localhost",
+            "[::1]"} | ({f"[{ip}]" if ":" in ip else ip} if ip != "0.0.0.0" else set())
 
 
 def prepare(args: StudioArgs):
@@ -96,11 +98,12 @@ def prepare(args: StudioArgs):
     except (LessonError, TextProblem) as e:  # a context the lesson lacks (a broken file opens as it is)
         raise StudioError(str(e)) from None
     except UnicodeDecodeError as e:
-        raise StudioError(f"{args.path}: expected UTF-8 text, found an undecodable byte at {e.start}") from None
+        raise StudioError(f"{args.path}: expected UTF-8 text, found an undecodable byte at {e.start}") \
+            from None
     theme = args.theme or DEFAULT_THEME
     session.theme = theme
-    options = RenderOptions(str(args.path.resolve()), session.context or "", args.mode, args.lang, args.quality,
-                            None, "png", theme=theme)
+    options = RenderOptions(str(args.path.resolve()), session.context or "", args.mode, args.lang,
+                            args.quality, None, "png", theme=theme)
     return session, options
 
 

@@ -100,13 +100,15 @@ class Session:
         from scenes.common.style import THEMES
 
         if mode is not None and mode not in MODES:
-            raise TextProblem({"key": "mode", "line": None, "message": f"mode: expected one of {', '.join(MODES)}"})
+            raise TextProblem({"key": "mode", "line": None,
+                               "message": f"mode: expected one of {', '.join(MODES)}"})
         if theme is not None and theme not in THEMES:
             raise TextProblem({"key": "theme", "line": None,
                                "message": f"theme: expected one of {', '.join(THEMES)}"})
         if context is not None and self.lesson is not None and context not in self.lesson.contexts:
-            raise TextProblem({"key": "context", "line": None, "message":
-                               f"context: expected one of {', '.join(self.lesson.contexts)}, found {context!r}"})
+            names = ", ".join(self.lesson.contexts)
+            raise TextProblem({"key": "context", "line": None,
+                               "message": f"context: expected one of {names}, found {context!r}"})
         self.context = context if context is not None else self.context
         self.mode, self.theme = mode or self.mode, theme or self.theme
 
@@ -141,7 +143,8 @@ class Session:
         if self.lesson is None:
             raise TextProblem(self.error or {"key": None, "line": None, "message": "no text has passed yet"})
         if (mode or self.mode) not in MODES:
-            raise TextProblem({"key": "mode", "line": None, "message": f"mode: expected one of {', '.join(MODES)}"})
+            raise TextProblem({"key": "mode", "line": None,
+                               "message": f"mode: expected one of {', '.join(MODES)}"})
         try:
             return numbers_json(self.lesson, context or self.context, mode or self.mode)
         except LessonError as e:
@@ -155,7 +158,8 @@ class Session:
             return {"studio_words": words(), "path": str(self.path), "palette": palette(self.theme),
                     "titles": {lang: self.path.name for lang in LANGS}, "broken": True,
                     "theme": self.theme}
-        data = page_data(self.lesson, self.lang, self.lesson.context_name(self.context), self.mode, self.theme)
+        data = page_data(self.lesson, self.lang, self.lesson.context_name(self.context), self.mode,
+                         self.theme)
         data["passes"] = {f"{name}|{mode}": numbers_json(self.lesson, name, mode)
                           for name in self.lesson.contexts for mode in MODES}
         return data | {"studio_words": words(), "path": str(self.path), "theme": self.theme}
