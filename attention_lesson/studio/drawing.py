@@ -65,6 +65,7 @@ class Drawer:
         self.pool = runner.WarmPool(workers, CACHE, on_event=self._event)
         self.latest: Request | None = None  # the request the drawing thread has not taken yet
         self.asked: Request | None = None  # the newest request, taken or not
+        self.drawing: set[str] = set()  # the scenes whose frames are being drawn now
         self.previews: dict[tuple[int, str, int], bytes] = {}  # (run, scene, n) -> a step's PNG, as drawn
         self.folders: set[Path] = set()  # where it drew: swept of dead workers' folders on close
         self.wake = threading.Condition()
@@ -116,7 +117,8 @@ class Drawer:
         if run != self.pool.generation.value:
             return
         if kind == "step":
-            self.emit("progress", {"run": run, "scene": scene_id, "step": rest[0]})
+            if scene_id in self.drawing:  # a frames job's (a clip's steps are not the timeline's)
+                self.emit("progress", {"run": run, "scene": scene_id, "step": rest[0]})
             return
         n, step, png = rest
         if any(key[0] != run for key in self.previews):
@@ -182,6 +184,7 @@ class Drawer:
         cost = runner.costs(todo, timings.load(CACHE))
         todo.sort(key=lambda j: (j.id != req.first, cost[j.task]))
         done: queue.SimpleQueue[Result] = queue.SimpleQueue()
+        self.drawing = {j.id for j in todo}
         for job in todo:
             self.pool.submit(job, req.run, done.put)
         by_id = {j.id: j for j in todo}
@@ -194,6 +197,7 @@ class Drawer:
 
     def _collect(self, req: Request, out_dir: Path, by_id: dict, result: Result) -> Result:
         runner.record(by_id[result.id], result)  # a job that finished (even of an older run) is real
+        self.drawing.discard(result.id)
         if result.ok:
             self.emit("frames", {"run": req.run, "scene": result.id, "steps": steps_of(out_dir, result.id),
                                  "drawn": True, "seconds": round(result.seconds, 2)})
