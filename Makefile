@@ -1,4 +1,5 @@
-# The two quick-start commands; each first sets up whatever is missing (scripts/setup.sh).
+# The two quick-start commands; each first sets up whatever is missing (scripts/setup.sh). The tests
+# start with the linter (ruff: pyflakes, pycodestyle, import order; pyproject.toml).
 .PHONY: setup lesson test
 
 setup:
@@ -8,4 +9,5 @@ lesson: setup
 	.venv/bin/attention-lesson lesson
 
 test: setup
+	.venv/bin/ruff check .
 	.venv/bin/python -m pytest
