@@ -1,6 +1,9 @@
 """attention_core: the lesson's numbers. Lesson files in (`lesson.py`), scaled dot-product attention
 with every intermediate out (`attention.py`), and the quantities the lesson's contrasts and mistakes
-show (`diagnostics.py`). numpy only: never manim, never a file it did not read."""
+show (`diagnostics.py`). What it says of a lesson, in either language: `errors.py` (LessonError,
+LessonWarning, `FILE:LINE: message`, words from `messages.py`), `lines.py` (the line a key is on),
+`checks.py` (check's warnings), `magnitudes.py` (how large a number may get, and how it is then written).
+numpy only: never manim, never a file it did not read."""
 
 from .attention import (
     MODES,
@@ -15,6 +18,7 @@ from .attention import (
     scale_for,
     softmax,
 )
+from .checks import lesson_warnings
 from .diagnostics import (
     dominant,
     magnified_softmax,
@@ -23,6 +27,7 @@ from .diagnostics import (
     weight_as_score_moves,
     wrong_axis_weights,
 )
+from .errors import LessonWarning
 from .lesson import (
     LANGS,
     MAX_DIMS,
@@ -33,12 +38,15 @@ from .lesson import (
     loads,
     parse,
 )
+from .lines import error_line, locate
+from .magnitudes import SCIENTIFIC_FROM, scientific
 
 __version__ = "0.1.0"
 
 __all__ = [
     "MODES", "LANGS", "MAX_DIMS", "MAX_TOKENS", "AttentionPass", "HardLookup", "Intermediates",
-    "Lesson", "LessonError", "attend", "dominant", "attend_tokens", "dot_product_attention", "hard_lookup",
+    "Lesson", "LessonError", "LessonWarning", "SCIENTIFIC_FROM", "attend", "error_line", "lesson_warnings",
+    "locate", "scientific", "dominant", "attend_tokens", "dot_product_attention", "hard_lookup",
     "load", "loads", "numbers_json", "magnified_softmax", "parse", "scale_for", "softmax", "strongest_other",
     "total_variation", "weight_as_score_moves", "wrong_axis_weights", "__version__",
 ]

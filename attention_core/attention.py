@@ -140,5 +140,6 @@ def numbers_json(lesson: Lesson, context: str | None = None, mode: str = "scaled
     hard = hard_lookup(att)
     return {"lesson": lesson.source, "context": name, "tokens": list(att.tokens), "mode": att.mode,
             "d_k": att.d_k, "scale": att.scale,
-            **{f: getattr(att, f).tolist() for f in ("x", "q", "k", "v", "scores", "scaled", "weights", "output")},
+            **{f: getattr(att, f).tolist()
+               for f in ("x", "q", "k", "v", "scores", "scaled", "weights", "output")},
             "hard_choice": hard.choice.tolist(), "hard_output": hard.output.tolist()}

@@ -14,6 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import Choices, LessonError, Ordinals, TomlReason, ph
+from .lines import error_line, nesting, toml_line
+from .magnitudes import check_finite
+
 MIN_TOKENS, MAX_TOKENS = 2, 8  # what the scenes can lay out in one frame
 MIN_DIMS, MAX_DIMS = 2, 8
 LANGS = ("zh", "en")
@@ -24,18 +28,7 @@ TOP_KEYS = {"focus", "title", "author", "dimensions", "vocab", "projections", "c
 NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
 REQUIRED_TOP = ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
-
-
-class LessonError(ValueError):
-    """A lesson file that cannot be used: names the file, the key, what was expected and found."""
-
-    def __init__(self, file: str, key: str, expected: str, found: str | None = None):
-        self.file, self.key, self.expected, self.found = file, key, expected, found
-        where = f"{file}: {key}" if key else file
-        msg = f"{where}: expected {expected}"
-        if found is not None:
-            msg += f", found {found}"
-        super().__init__(msg)
+MAX_NESTING = 16  # arrays and tables inside each other: a lesson needs 2 (a matrix), tomllib recurses
 
 
 @dataclass(frozen=True)
@@ -69,9 +62,7 @@ class Lesson:
         if name is None:
             return next(iter(self.contexts.values()))
         if name not in self.contexts:
-            raise LessonError(
-                self.source, "contexts", f"one of {', '.join(self.contexts)}", repr(name)
-            )
+            raise LessonError(self.source, "contexts", ph("one_of", items=Choices(self.contexts)), name)
         return self.contexts[name]
 
     def context_name(self, name: str | None = None) -> str:
@@ -94,98 +85,83 @@ def _is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
-def _ordinals(items: list[int]) -> str:
-    """1-based positions for a message: "2", "2 and 4", "2–4"."""
-    items = [i + 1 for i in items]
-    if len(items) > 2 and items == list(range(items[0], items[-1] + 1)):
-        return f"{items[0]}–{items[-1]}"
-    if len(items) == 1:
-        return str(items[0])
-    return ", ".join(map(str, items[:-1])) + f" and {items[-1]}"
-
-
-def _found(x) -> str:
-    """What was found, with a hint when a number was written in quotes."""
+def _found(x):
+    """What was found: the value, or a hint when a number was written in quotes."""
     if isinstance(x, str):
         try:
             float(x)
         except ValueError:
-            return repr(x)
-        return f"the text {x!r} (write numbers without quotes)"
-    return repr(x)
+            return x
+        return ph("quoted_number", text=repr(x))
+    return x
 
 
 def _numbers(file: str, key: str, row) -> list[float]:
     """A list of finite numbers; positions in messages count from 1 (`number 2`)."""
     if not isinstance(row, list):
-        raise LessonError(file, key, "a list of numbers", f"{type(row).__name__} {row!r}")
+        raise LessonError(file, key, ph("list_of_numbers"), row)
     for i, x in enumerate(row):
         if not _is_number(x):
-            raise LessonError(file, f"{key} number {i + 1}", "a number", _found(x))
+            raise LessonError(file, f"{key} number {i + 1}", ph("a_number"), _found(x))
         if not math.isfinite(x):
-            raise LessonError(file, f"{key} number {i + 1}", "a finite number", repr(x))
+            raise LessonError(file, f"{key} number {i + 1}", ph("finite_number"), x)
     return [float(x) for x in row]
 
 
-def _odd_row(widths: list[int]) -> int | None:
-    """The row whose length differs from the others' (the most common length wins; a tie blames the
-    later row): None when all rows agree."""
+def _odd_row(widths: list[int]) -> tuple[int | None, int]:
+    """The first row whose length differs from the usual one (the most common length; a tie: the
+    earlier row's, so the later row is blamed), None when all rows agree; and the usual length."""
     counts = {w: widths.count(w) for w in widths}
     usual = max(counts, key=lambda w: (counts[w], -widths.index(w)))
     odd = [i for i, w in enumerate(widths) if w != usual]
-    return odd[0] if odd else None
+    return (odd[0] if odd else None), usual
 
 
 def _matrix(file: str, key: str, value, rows: int) -> np.ndarray:
     """A list of `rows` rows of equal length; rows in messages count from 1 (`row 2`)."""
     if not isinstance(value, list) or not value:
-        raise LessonError(file, key, f"a matrix (a list of {rows} rows)", repr(value))
+        raise LessonError(file, key, ph("matrix_of_rows", n=rows), value)
     if len(value) != rows:
-        raise LessonError(file, key, f"{rows} rows (one per embedding dimension, d_model)",
-                          f"{len(value)} rows")
+        raise LessonError(file, key, ph("rows_per_dimension", n=rows), ph("n_rows", n=len(value)))
     data = [_numbers(file, f"{key} row {i + 1}", row) for i, row in enumerate(value)]
     widths = [len(r) for r in data]
-    odd = _odd_row(widths)
+    odd, usual = _odd_row(widths)
     if odd is not None:
-        others = [i for i in range(len(data)) if i != odd]
-        raise LessonError(
-            file, f"{key} row {odd + 1}",
-            f"{widths[others[0]]} numbers like row{'s' if len(others) > 1 else ''} {_ordinals(others)}",
-            f"{widths[odd]} numbers",
-        )
+        others = Ordinals(i + 1 for i, w in enumerate(widths) if w == usual)  # the rows it should be like
+        like = ph("rows", n=len(others), list=others)
+        raise LessonError(file, f"{key} row {odd + 1}",
+                          ph("numbers_like", numbers=ph("numbers", n=usual), rows=like),
+                          ph("numbers", n=widths[odd]))
     width = widths[0]
     if not MIN_DIMS <= width <= MAX_DIMS:
-        raise LessonError(
-            file, key, f"{MIN_DIMS} to {MAX_DIMS} columns (the scenes' layout bound)", f"{width}"
-        )
+        raise LessonError(file, key, ph("columns_bound", lo=MIN_DIMS, hi=MAX_DIMS), ph("n_columns", n=width))
     return np.array(data)  # [rows, width]
 
 
 def _table(file: str, data: dict, key: str, allowed: set[str] | None = None) -> dict:
     value = data.get(key)
     if not isinstance(value, dict):
-        found = "nothing" if value is None else f"{type(value).__name__} {value!r}"
-        raise LessonError(file, key, "a table [" + key + "]", found)
+        raise LessonError(file, key, ph("a_table", name=key), ph("nothing") if value is None else value)
     if allowed is not None:
         for k in value:
             if k not in allowed:
-                raise LessonError(file, f"{key}.{k}", f"one of {', '.join(sorted(allowed))}", repr(k))
+                raise LessonError(file, f"{key}.{k}", ph("one_of", items=Choices(sorted(allowed))), k)
     return value
 
 
 def _check_keys(file: str, data: dict) -> None:
     for k in data:
         if k not in TOP_KEYS:
-            raise LessonError(file, k, f"one of {', '.join(sorted(TOP_KEYS))}", "an unknown key")
+            raise LessonError(file, k, ph("one_of", items=Choices(sorted(TOP_KEYS))), ph("unknown_key"))
     for k in REQUIRED_TOP:
         if k not in data:
-            raise LessonError(file, k, f"a table [{k}]", "nothing")
+            raise LessonError(file, k, ph("a_table", name=k), ph("nothing"))
 
 
 def _parse_vocab(file: str, data: dict) -> dict[str, np.ndarray]:
     table = _table(file, data, "vocab")
     if len(table) < 1:
-        raise LessonError(file, "vocab", "at least one token", "an empty table")
+        raise LessonError(file, "vocab", ph("at_least_token"), ph("empty_table"))
     vocab, width = {}, None
     for token, row in table.items():
         key = f"vocab.{token}"
@@ -193,14 +169,11 @@ def _parse_vocab(file: str, data: dict) -> dict[str, np.ndarray]:
         if width is None:
             width = len(vec)
             if not MIN_DIMS <= width <= MAX_DIMS:
-                raise LessonError(
-                    file, key, f"{MIN_DIMS} to {MAX_DIMS} numbers (d_model, the layout bound)", f"{width}"
-                )
+                raise LessonError(file, key, ph("d_model_bound", lo=MIN_DIMS, hi=MAX_DIMS),
+                                  ph("numbers", n=width))
         elif len(vec) != width:
             first = next(iter(table))
-            raise LessonError(
-                file, key, f"{width} numbers (d_model, as vocab.{first})", f"{len(vec)}"
-            )
+            raise LessonError(file, key, ph("d_model_as", n=width, first=first), ph("numbers", n=len(vec)))
         vocab[token] = np.array(vec)  # [d_model]
     return vocab
 
@@ -208,24 +181,21 @@ def _parse_vocab(file: str, data: dict) -> dict[str, np.ndarray]:
 def _parse_contexts(file: str, data: dict, vocab: dict) -> dict[str, tuple[str, ...]]:
     table = _table(file, data, "contexts")
     if not table:
-        raise LessonError(file, "contexts", "at least one context", "an empty table")
+        raise LessonError(file, "contexts", ph("at_least_context"), ph("empty_table"))
     contexts = {}
     for name, tokens in table.items():
         key = f"contexts.{name}"
         if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
-            raise LessonError(file, key, "a list of token strings", repr(tokens))
+            raise LessonError(file, key, ph("token_list"), tokens)
         if not tokens:
-            raise LessonError(file, key, f"{MIN_TOKENS} to {MAX_TOKENS} tokens", "an empty context")
+            raise LessonError(file, key, ph("tokens_range", lo=MIN_TOKENS, hi=MAX_TOKENS),
+                              ph("empty_context"))
         if not MIN_TOKENS <= len(tokens) <= MAX_TOKENS:
-            raise LessonError(
-                file, key, f"{MIN_TOKENS} to {MAX_TOKENS} tokens (the scenes' layout bound)",
-                f"{len(tokens)}",
-            )
+            raise LessonError(file, key, ph("tokens_bound", lo=MIN_TOKENS, hi=MAX_TOKENS),
+                              ph("n_tokens", n=len(tokens)))
         for i, t in enumerate(tokens):
             if t not in vocab:
-                raise LessonError(
-                    file, f"{key} token {i + 1}", f"a token of [vocab] ({', '.join(vocab)})", repr(t)
-                )
+                raise LessonError(file, f"{key} token {i + 1}", ph("vocab_token", tokens=Choices(vocab)), t)
         contexts[name] = tuple(tokens)
     return contexts
 
@@ -239,12 +209,12 @@ def _string_tables(file: str, data: dict, key: str, outer: set[str], inner: tupl
     for name, value in _table(file, data, key, outer).items():
         where = f"{key}.{name}"
         if not isinstance(value, dict):
-            raise LessonError(file, where, f"a table like {example}", repr(value))
+            raise LessonError(file, where, ph("table_like", example=example), value)
         for part, text in value.items():
             if part not in inner:
-                raise LessonError(file, f"{where}.{part}", f"one of {', '.join(inner)}", repr(part))
+                raise LessonError(file, f"{where}.{part}", ph("one_of", items=Choices(inner)), part)
             if not isinstance(text, str) or not text.strip():
-                raise LessonError(file, f"{where}.{part}", f"{what} (a non-empty string)", repr(text))
+                raise LessonError(file, f"{where}.{part}", ph(what), text)
         out[name] = dict(value)
     return out
 
@@ -252,19 +222,19 @@ def _string_tables(file: str, data: dict, key: str, outer: set[str], inner: tupl
 def _parse_context_labels(file: str, data: dict, contexts: dict) -> dict[str, dict[str, str]]:
     """[context_labels] name = { zh = "...", en = "..." }: what each context is called on screen."""
     return _string_tables(file, data, "context_labels", set(contexts), LANGS, '{ zh = "…", en = "…" }',
-                          "a label")
+                          "a_label")
 
 
 def _parse_narration(file: str, data: dict) -> dict[str, dict[str, str]]:
     """[narration.<lang>] story = "...": lines only the lesson's author can write (its semantics)."""
     return _string_tables(file, data, "narration", set(LANGS), tuple(NARRATION_KEYS), 'story = "…"',
-                          "a line of narration")
+                          "narration_line")
 
 
 def _string(file: str, data: dict, key: str) -> str:
     value = data.get(key, "")
     if not isinstance(value, str):
-        raise LessonError(file, key, "a string (in quotes)", repr(value))
+        raise LessonError(file, key, ph("quoted_string"), value)
     return value
 
 
@@ -277,13 +247,13 @@ def _parse_lang_table(file: str, data: dict, key: str, length: int | None):
         k = f"{key}.{lang}"
         if length is None:
             if not isinstance(value, str):
-                raise LessonError(file, k, "a string", repr(value))
+                raise LessonError(file, k, ph("a_string"), value)
             out[lang] = value
         else:
             if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
-                raise LessonError(file, k, "a list of names", repr(value))
+                raise LessonError(file, k, ph("name_list"), value)
             if len(value) != length:
-                raise LessonError(file, k, f"{length} names (d_v)", f"{len(value)}")
+                raise LessonError(file, k, ph("names_dv", n=length), ph("n_names", n=len(value)))
             out[lang] = tuple(value)
     return out
 
@@ -293,14 +263,13 @@ def _parse_projections(file: str, data: dict, d_model: int) -> tuple[np.ndarray,
     proj = _table(file, data, "projections", set(PROJECTIONS))
     for name in PROJECTIONS:
         if name not in proj:
-            raise LessonError(file, f"projections.{name}", "a matrix", "nothing")
+            raise LessonError(file, f"projections.{name}", ph("a_matrix"), ph("nothing"))
     w_q, w_k, w_v = (
         _matrix(file, f"projections.{name}", proj[name], d_model) for name in PROJECTIONS
     )
     if w_k.shape[1] != w_q.shape[1]:
-        raise LessonError(
-            file, "projections.w_k", f"{w_q.shape[1]} columns (d_k, as w_q)", f"{w_k.shape[1]}"
-        )
+        raise LessonError(file, "projections.w_k", ph("columns_as_wq", n=w_q.shape[1]),
+                          ph("n_columns", n=w_k.shape[1]))
     return w_q, w_k, w_v
 
 
@@ -314,14 +283,12 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
     first = next(iter(contexts.values()))
     focus = data.get("focus", first[-1])
     if not isinstance(focus, str):
-        raise LessonError(file, "focus", "a token string", repr(focus))
+        raise LessonError(file, "focus", ph("token_string"), focus)
     for name, tokens in contexts.items():
-        if focus not in tokens:
-            raise LessonError(
-                file, "focus", f"a token of every context (contexts.{name} is {list(tokens)})",
-                repr(focus),
-            )
-    return Lesson(
+        if focus not in tokens:  # no focus written: the context that lacks the default one is to blame
+            raise LessonError(file, "focus" if "focus" in data else f"contexts.{name}",
+                              ph("focus_everywhere", name=name, tokens=list(tokens)), focus)
+    lesson = Lesson(
         source=file,
         vocab=vocab,
         w_q=w_q,
@@ -335,6 +302,8 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         context_labels=_parse_context_labels(file, data, contexts),
         narration=_parse_narration(file, data),
     )
+    check_finite(lesson)
+    return lesson
 
 
 def resolve(name_or_path: str | Path | None) -> Path:
@@ -354,22 +323,42 @@ def packaged_lessons() -> list[str]:
     return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
-def _toml_error(message: str, text: str) -> str:
-    """tomllib's message with the line it points at: "Expected ... (at line 3, column 9): focus = ..."."""
-    m = re.search(r"line (\d+)", message)
+def _toml_error(file: str, text: str, message: str) -> LessonError:
+    """tomllib's message as a LessonError: its reason, its line, column and the line's text
+    ("Unterminated string (column 9): focus = "bank")."""
+    line = toml_line(text, message)
+    reason = TomlReason(re.sub(r" \(at (line \d+, column \d+|end of document)\)$", "", message))
+    column = re.search(r"column (\d+)\)$", message)
     lines = text.splitlines()
-    if m and 1 <= int(m.group(1)) <= len(lines):
-        return f"{message}: {lines[int(m.group(1)) - 1].strip()}"
-    return message
+    if column and line is not None and 1 <= line <= len(lines):
+        shown = lines[line - 1].strip()
+        shown = shown if len(shown) <= 80 else shown[:79] + "…"
+        found = ph("toml_at", reason=reason, column=int(column.group(1)), text=shown)
+    else:
+        found = ph("toml_at_end", reason=reason)
+    return LessonError(file, "", ph("valid_toml"), found, line)
+
+
+def _toml(text: str, file: str) -> dict:
+    """The text's TOML, read only when its arrays and tables nest at most MAX_NESTING deep."""
+    if deep := nesting(text, MAX_NESTING):
+        raise LessonError(file, "", ph("shallow_toml", limit=MAX_NESTING), ph("nested", n=deep[1]), deep[0])
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise _toml_error(file, text, str(e)) from None
+    except RecursionError:  # nesting the scan did not see (it reads strings and comments as TOML does)
+        raise LessonError(file, "", ph("shallow_toml", limit=MAX_NESTING)) from None
 
 
 def loads(text: str, file: str = "<lesson>") -> Lesson:
-    """A lesson from the text of a lesson file (an editor's buffer): LessonError as `load` gives."""
+    """A lesson from the text of a lesson file (an editor's buffer): LessonError as `load` gives, with the
+    line of the text it points at (`e.line`, in every message: `FILE:LINE: ...`)."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise LessonError(file, "", "valid TOML", _toml_error(str(e), text)) from None
-    return parse(data, file)
+        return parse(_toml(text, file), file)
+    except LessonError as e:
+        e.line = error_line(text, e)
+        raise
 
 
 def _read(path: Path) -> str:
@@ -378,16 +367,15 @@ def _read(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise LessonError(
-            str(path), "", f"a lesson file (or a packaged lesson: {', '.join(packaged_lessons())})",
-            "no such file",
-        ) from None
+        raise LessonError(str(path), "", ph("lesson_file", names=Choices(packaged_lessons())),
+                          ph("no_such_file")) from None
     except OSError as e:
-        raise LessonError(str(path), "", "a readable file", e.strerror or str(e)) from None
+        raise LessonError(str(path), "", ph("readable_file"),
+                          ph("os_error", text=e.strerror or str(e))) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise LessonError(str(path), "", "UTF-8 text", f"undecodable byte at {e.start}") from None
+        raise LessonError(str(path), "", ph("utf8"), ph("undecodable", n=e.start)) from None
 
 
 def load(name_or_path: str | Path | None = None) -> Lesson:

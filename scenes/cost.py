@@ -62,7 +62,8 @@ class Cost(LessonScene):
             g.add(*(
                 Rectangle(width=cell, height=cell, stroke_color=S.GRID, stroke_width=GRID_STROKE,
                           fill_color=S.heat_color(weights[i, j]), fill_opacity=1)
-                .move_to(frame.get_corner(UP + LEFT) + (RIGHT * j + DOWN * i) * cell + (RIGHT + DOWN) * cell / 2)
+                .move_to(frame.get_corner(UP + LEFT) + (RIGHT * j + DOWN * i) * cell
+                         + (RIGHT + DOWN) * cell / 2)
                 for i, j in np.ndindex(n, n)
             ))
             return g
@@ -80,7 +81,8 @@ class Cost(LessonScene):
         unit = max(UNIT, MIN_BLOCK / min(att.n, att.d_k, att.d_v))
         box = Rectangle(width=cols * unit, height=rows * unit, stroke_color=color,
                         stroke_width=2, fill_color=color, fill_opacity=BLOCK_OPACITY)
-        symbol = fit(tex(name, color=S.TEXT), box.width * S.SHARE_BODY, box.height * S.SHARE_BODY).move_to(box)
+        symbol = fit(tex(name, color=S.TEXT), box.width * S.SHARE_BODY,
+                     box.height * S.SHARE_BODY).move_to(box)
         shape = tex(dims, color=S.DIM, scale=SMALL_MATH).next_to(box, DOWN, buff=S.GAP / 2)
         return VGroup(box, symbol, shape)
 
@@ -95,7 +97,8 @@ class Cost(LessonScene):
 
     def cost_line(self, key: str, source: str, color) -> VGroup:
         """A cost's name and its order, e.g. "time O(n²d)"."""
-        return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT), tex(source, color=color)).arrange(RIGHT, buff=S.GAP)
+        return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT),
+                      tex(source, color=color)).arrange(RIGHT, buff=S.GAP)
 
     # -- steps -----------------------------------------------------------------------------------
     def pairs(self):
@@ -211,7 +214,8 @@ class Cost(LessonScene):
             self.play(FadeIn(VGroup(*cells[3 * r:3 * r + 3]), shift=UP * S.GAP / 2), run_time=S.FAST)
 
     def named_dims(self):
-        """The named dimensions make the output readable; real embedding coordinates need not mean anything."""
+        """The named dimensions make the output readable; real embedding coordinates need not mean
+        anything."""
         self.step("named_dims")
         self.clear_body()
         named = len(self.dims) == self.lesson.d_model

@@ -100,7 +100,8 @@ class EdgeCases(LessonScene):
         self.build_matrix()
         self.play(FadeIn(self.matrix))
         f = self.focus
-        diag = [_frame(self.heat.box(i, i), S.EMPHASIS, stroke=S.OUTLINE_THIN) for i in range(self.att.n) if i != f]
+        diag = [_frame(self.heat.box(i, i), S.EMPHASIS, stroke=S.OUTLINE_THIN)
+                for i in range(self.att.n) if i != f]
         self.show_note("self", *diag, _frame(self.heat.box(f, f)))
 
     def row_sums(self):
@@ -136,7 +137,8 @@ class EdgeCases(LessonScene):
         same = np.allclose(self.perm_out, att.output[perm])
         verdict = label(self.t("equivariant" if same else "not_equivariant"), S.LABEL_SIZE,
                         S.HIGHLIGHT if same else S.WRONG)
-        fields = {**self.fields(), "out": "[" + ", ".join(number_text(x) for x in att.output[self.focus]) + "]"}
+        fields = {**self.fields(),
+                  "out": "[" + ", ".join(number_text(x) for x in att.output[self.focus]) + "]"}
         self.order_notes = VGroup(
             label(self.t("same_output", **fields), S.LABEL_SIZE, S.TEXT),
             label(self.t("no_position"), S.LABEL_SIZE, S.TEXT),
@@ -151,7 +153,8 @@ class EdgeCases(LessonScene):
         self.focus_frames = VGroup(_frame(VGroup(lg.row_labels[self.focus], lg.row(self.focus)), S.EMPHASIS),
                                    _frame(VGroup(rg.row_labels[r_focus], rg.row(r_focus)), S.EMPHASIS))
         self.play(FadeIn(left))
-        self.play(FadeIn(right[0]), FadeIn(rg.row_labels), FadeIn(rg.col_labels), *(Create(link) for link in links))
+        self.play(FadeIn(right[0]), FadeIn(rg.row_labels), FadeIn(rg.col_labels),
+                  *(Create(link) for link in links))
         self.play(FadeIn(VGroup(rg.boxes, rg.numbers), shift=LEFT * S.GAP / 2))
         self.play(FadeIn(verdict))
 

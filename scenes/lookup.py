@@ -74,14 +74,16 @@ class Lookup(LessonScene):
             self.t("hard_title"), WeightBars(self.hard.weights[f], self.att.tokens, color=S.DIM, scale_to=1,
                        max_height=S.BAR_MAX_H / 2),
             self.t("hard_out", chosen=self.att.tokens[self.chosen]), self.hard.output[f],
-            self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]), w=number_text(self.hard.weights[f][r])),
+            self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]),
+                   w=number_text(self.hard.weights[f][r])),
             S.DIM)
         self.soft_panel = self.panel(
             self.t("soft_title"),
             WeightBars(self.att.weights[f], self.att.tokens, fills=S.heat_color, scale_to=1,
                        max_height=S.BAR_MAX_H / 2),
             self.t("soft_out"), self.att.output[f],
-            self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]), w=number_text(self.att.weights[f][r])),
+            self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]),
+                   w=number_text(self.att.weights[f][r])),
             S.TEXT)
         body = VGroup(self.hard_panel, self.soft_panel)
 
@@ -107,10 +109,12 @@ class Lookup(LessonScene):
         self.play(FadeIn(note))
 
     def gradient_step(self):
-        """Move the chosen key's score: the hard weight jumps once and is flat elsewhere; the soft one glides."""
+        """Move the chosen key's score: the hard weight jumps once and is flat elsewhere; the soft one
+        glides."""
         self.step("step")
         self.clear_body()
-        sc, t = float(self.s[self.chosen]), float(self.s[self.runner])  # the current score and the one where argmax switches
+        # the current score and the one where argmax switches
+        sc, t = float(self.s[self.chosen]), float(self.s[self.runner])
         margin = max(sc - t, self.att.sqrt_d_k)
         lo, hi = t - margin, sc + margin
         ax, p = self.score_axes(lo, hi)
@@ -137,7 +141,8 @@ class Lookup(LessonScene):
         soft_t = label(self.t("soft_title"), S.BODY_SIZE, S.TEXT)
         key = VGroup(label(self.t("ok"), S.LABEL_SIZE, S.HIGHLIGHT),
                      label(self.t("broken"), S.LABEL_SIZE, S.WRONG)).arrange(RIGHT, buff=S.BIG_GAP)
-        hard = VGroup(hard_row, self.back_arrow(hard_row, -1, -2, S.V_COLOR, self.t("hard_back"), S.BACK_ANGLE))
+        hard = VGroup(hard_row, self.back_arrow(hard_row, -1, -2, S.V_COLOR, self.t("hard_back"),
+                                                S.BACK_ANGLE))
         soft = VGroup(soft_row, self.back_arrow(soft_row, -1, 0, S.HIGHLIGHT, self.t("backprop"),
                                                 S.BACK_ANGLE / 2))  # a long chord
         self.place_pipelines(hard_t, hard, soft_t, soft, key)

@@ -148,8 +148,9 @@ class Mistakes(LessonScene):
         scores = att.scores[f]
         marks = VGroup(self.mark_cell(grid, best, 0, S.HIGHLIGHT, buff=0))
         if best == f:
-            tags = VGroup(label(self.t("self_best_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
-                          .next_to(grid.box(f, 0), RIGHT, buff=S.GAP))
+            tags = VGroup(
+                label(self.t("self_best_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
+                .next_to(grid.box(f, 0), RIGHT, buff=S.GAP))
         else:
             marks.add(self.mark_cell(grid, f, 0, S.WRONG, buff=0))
             tags = VGroup(
@@ -226,10 +227,12 @@ class Mistakes(LessonScene):
         big_top = int(np.argmax(big))
         w1 = self.verdict(False, self.t("rounding_wrong"))
         big_change = total_variation(scaled, unscaled) >= BIG_CHANGE
-        r1 = self.verdict(True, self.t("rounding_right" if big_change else "rounding_right_small", focus=focus, top=top_tok,
-                                       scaled=number_text(scaled[top]), unscaled=number_text(unscaled[top])))
+        r1 = self.verdict(True, self.t("rounding_right" if big_change else "rounding_right_small",
+                                       focus=focus, top=top_tok, scaled=number_text(scaled[top]),
+                                       unscaled=number_text(unscaled[top])))
         w2 = self.verdict(False, self.t("never_wrong"))
-        r2 = self.verdict(True, self.t("never_right", factor=factor, top_w=number_text(big[big_top], S.NUMBER_PLACES + 1)))
+        r2 = self.verdict(True, self.t("never_right", factor=factor,
+                                       top_w=number_text(big[big_top], S.NUMBER_PLACES + 1)))
         b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
@@ -269,7 +272,8 @@ class Mistakes(LessonScene):
                              self.t("transposed_right_where", **fields))
         note = label(self.t("transposed_note"), S.LABEL_SIZE, S.DIM)
         texts = VGroup(wrong, right).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
-        body = VGroup(VGroup(matrix, texts).arrange(RIGHT, buff=S.BIG_GAP), note).arrange(DOWN, buff=S.BIG_GAP)
+        body = (VGroup(VGroup(matrix, texts).arrange(RIGHT, buff=S.BIG_GAP), note)
+                .arrange(DOWN, buff=S.BIG_GAP))
         self.place_body(body)
         self.play(FadeIn(hm), FadeIn(rows_t), FadeIn(cols_t))
         self.play(Create(wrong_box), FadeIn(wrong[:2]))

@@ -180,7 +180,8 @@ class Mixing(LessonScene):
             lab.next_to(vec.boxes, LEFT, buff=S.GAP)
         g = self.grown
         key = "grown" if self.grows else "no_growth"
-        note = label(self.t(key, dim=self.dims[g], before=number_text(self.own[g]), after=number_text(self.out[g])),
+        note = label(self.t(key, dim=self.dims[g], before=number_text(self.own[g]),
+                            after=number_text(self.out[g])),
                      S.BODY_SIZE, S.HIGHLIGHT if self.grows else S.DIM)
         compare = VGroup(own, out, labels)
         note.next_to(compare, DOWN, buff=S.GAP)

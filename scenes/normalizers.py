@@ -1,4 +1,5 @@
-"""9. normalizers: the same scores through Scaled, No √dₖ and Uniform, side by side; two diagnostic contrasts."""
+"""9. normalizers: the same scores through Scaled, No √dₖ and Uniform, side by side; two diagnostic
+contrasts."""
 
 from __future__ import annotations
 
@@ -131,19 +132,14 @@ class Normalizers(LessonScene):
         charts.arrange(DOWN, buff=S.GAP)
         names = VGroup(*(self.name(m) for m in MODES))
         for n, bars in zip(names, charts):
-            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(bars.baseline.get_y() + S.NORMALIZER_BAR_H / 3)
+            y = bars.baseline.get_y() + S.NORMALIZER_BAR_H / 3
+            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(y)
         left = min(n.get_left()[0] for n in names)
         for n in names:
             n.align_to([left, 0, 0], LEFT)
         self.chart_rows = [VGroup(n, b) for n, b in zip(names, charts)]
         self.chart = VGroup(names, charts)
-        f = self.fields()
-        self.notes = {
-            "unscaled": self.note_lines(
-                self.t("sharper", top=f["top"], w_scaled=f["w_scaled"], w_unscaled=f["w_unscaled"]),
-                self.t("jacobian"), self.t("not_stop")),
-            "uniform": self.note_lines(self.t("flat", **f), self.t("ignores")),
-        }
+        self.notes = self.mode_notes()
         w, _ = self.body_box()
         for n in self.notes.values():
             fit(n, w, n.height)
@@ -157,6 +153,16 @@ class Normalizers(LessonScene):
                 n.scale(k).move_to(tallest, aligned_edge=UP)
         for row in self.chart_rows:
             self.play(FadeIn(row, shift=DOWN * S.GAP / 2), run_time=S.RUN)
+
+    def mode_notes(self) -> dict[str, VGroup]:
+        """What each other normalizer does to the weights, in a note under the charts."""
+        f = self.fields()
+        return {
+            "unscaled": self.note_lines(
+                self.t("sharper", top=f["top"], w_scaled=f["w_scaled"], w_unscaled=f["w_unscaled"]),
+                self.t("jacobian"), self.t("not_stop")),
+            "uniform": self.note_lines(self.t("flat", **f), self.t("ignores")),
+        }
 
     def note_lines(self, *lines: str) -> VGroup:
         return VGroup(*(rich(t, S.LABEL_SIZE, S.TEXT) for t in lines)).arrange(DOWN, buff=S.GAP / 2)

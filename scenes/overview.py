@@ -68,7 +68,8 @@ class Overview(LessonScene):
         left, right = VGroup(hard_t, hard), VGroup(soft_t, soft)
         body = VGroup(left, right)
 
-        def arranged(side_by_side: bool):  # the charts side by side (titles on one line) or one above the other
+        # the charts side by side (titles on one line) or one above the other
+        def arranged(side_by_side: bool):
             for panel in body:
                 panel.arrange(DOWN, buff=S.BIG_GAP)
             if side_by_side:

@@ -80,6 +80,11 @@ def step_file(scene_id: str, n: int, step: str, ext: str) -> str:
     return f"{scene_id}-{step_name(n, step)}.{ext}"
 
 
+# a step's frame (PNG, LessonScene.save_keyframe) says in its text chunks what a page printing it needs:
+# the box of its body "x0,y0,x1,y1" (the heading left out) and its smallest text's cap height, in pixels
+FRAME_BODY, FRAME_MIN_CAP = "attention-lesson:body", "attention-lesson:min-cap"
+
+
 def available() -> tuple[SceneInfo, ...]:
     """The scenes whose file exists (all of them once the lesson is complete)."""
     return tuple(s for s in SCENES if s.file.exists())

@@ -5,6 +5,7 @@ from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGroup, W
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.i18n import listing
 from scenes.common.labels import fit, tex, word
 from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
@@ -29,9 +30,9 @@ class Scores(LessonScene):
     # -- text ----------------------------------------------------------------------------------
     def fields(self) -> dict:
         f, a, j = self.focus, self.att, self.best
-        divisions = self.t("list_sep").join(
-            self.t("division", token=t, raw=number_text(r), sqrt_d_k=number_text(a.sqrt_d_k), scaled=number_text(x))
-            for t, r, x in zip(a.tokens, a.scores[f], a.scaled[f]))
+        sqrt, n = number_text(a.sqrt_d_k), number_text
+        divisions = listing([self.t("division", token=t, raw=n(r), sqrt_d_k=sqrt, scaled=n(x))
+                             for t, r, x in zip(a.tokens, a.scores[f], a.scaled[f])], self.lang)
         return {**super().fields(), "best": a.tokens[j], "best_score": number_text(a.scores[f, j]),
                 "sqrt_d_k": number_text(a.sqrt_d_k), "scale": number_text(a.scale), "divisions": divisions}
 

@@ -22,6 +22,7 @@ from manim import (
 from attention_core import strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.i18n import listing
 from scenes.common.labels import fit, tex, word
 from scenes.common.mobjects import WeightBars, number_text, outline, shared_format
 
@@ -61,7 +62,7 @@ class Softmax(LessonScene):
         shown = [as_text(x) for x in w]
         return {**super().fields(),
                 "top": a.tokens[self.top], "top_pct": w[self.top], "self_pct": w[self.focus],
-                "rest": self.t("list_sep").join(a.tokens[j] for j in self.rest),
+                "rest": listing((a.tokens[j] for j in self.rest), self.lang),
                 "shown_sum": number_text(sum(float(s) for s in shown)), "exact_sum": number_text(np.sum(w)),
                 "terms": " + ".join(shown),
                 "scores": "[" + ", ".join(number_text(x) for x in a.scaled[self.focus]) + "]",

@@ -85,11 +85,13 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--w-edit", action="store_true",
                     help="Only time render --all from nothing and again after an edit of W_Q.")
     ap.add_argument("--explorer", action="store_true",
-                    help="Only time edits in the explorer page (chromium): script and time to the next frame.")
+                    help="Only time edits in the explorer page (chromium): script and time to the "
+                         "next frame.")
     ap.add_argument("--studio", action="store_true",
                     help="Only time the studio: keystroke to numbers, edit to first and last redrawn frame.")
     ap.add_argument("--neural", action="store_true",
-                    help="Only time the neural voice: synthesis rate, the English lesson neural against draft.")
+                    help="Only time the neural voice: synthesis rate, the English lesson neural "
+                         "against draft.")
     return ap.parse_args()
 
 

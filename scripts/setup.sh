@@ -44,11 +44,12 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 
-# reveal.js (pinned in package.json / package-lock.json), copied beside every HTML deck
+# reveal.js (pinned in package.json / package-lock.json), copied beside every HTML deck; CodeMirror for
+# the studio; axe-core for the accessibility tests (tests/axe.py injects node_modules/axe-core/axe.min.js)
 node_stamp=node_modules/.installed
-if [ ! -f node_modules/reveal.js/dist/reveal.js ] || [ ! -f "$node_stamp" ] \
-   || [ package-lock.json -nt "$node_stamp" ]; then
-  echo "setup: installing reveal.js into node_modules"
+if [ ! -f node_modules/reveal.js/dist/reveal.js ] || [ ! -f node_modules/axe-core/axe.min.js ] \
+   || [ ! -f "$node_stamp" ] || [ package-lock.json -nt "$node_stamp" ]; then
+  echo "setup: installing the browser assets (reveal.js, CodeMirror, axe-core) into node_modules"
   npm ci --no-audit --no-fund --loglevel=error
   touch "$node_stamp"
 fi

@@ -45,7 +45,8 @@ def _load(path: Path) -> np.ndarray:
     return np.asarray(Image.open(path).convert("RGB"), dtype=np.int16)  # [h, w, 3]
 
 
-def _write_diff(name: str, expected: np.ndarray, actual: np.ndarray, changed: np.ndarray, theme: str = "dark"):
+def _write_diff(name: str, expected: np.ndarray, actual: np.ndarray, changed: np.ndarray,
+                theme: str = "dark"):
     diffs = DIFFS if theme == "dark" else DIFFS / theme
     diffs.mkdir(parents=True, exist_ok=True)
     stem = diffs / Path(name).stem

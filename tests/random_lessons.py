@@ -39,5 +39,6 @@ def random_lesson(seed: int) -> str:
         lines.append(f"{name} = [\n  {rows},\n]")
     lines += ["", "[contexts]"]
     lines += [f"{name} = [" + ", ".join(f'"{t}"' for t in tokens) + "]" for name, tokens in contexts.items()]
-    lines += ["", "[context_labels]", 'alpha = { zh = "甲", en = "first" }', 'beta = { zh = "乙", en = "second" }']
+    lines += ["", "[context_labels]", 'alpha = { zh = "甲", en = "first" }',
+              'beta = { zh = "乙", en = "second" }']
     return "\n".join(lines) + "\n"

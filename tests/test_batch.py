@@ -75,10 +75,12 @@ def assert_manifest_true(folder: Path, lesson_file, context, lang, scenes=(BLINK
 
 @pytest.mark.parametrize("keys,expected", [
     ({"lessons": ["default"], "scenes": ["nope"]}, "unknown scene 'nope'; choose from: blink, broken"),
-    ({"lessons": ["default"], "contexts": ["lake"]}, "'lake' is in none of the lessons (default: river, savings"),
+    ({"lessons": ["default"], "contexts": ["lake"]},
+     "'lake' is in none of the lessons (default: river, savings"),
     ({"lessons": ["default"], "modes": ["cosine"]}, "unknown mode 'cosine'"),
     ({"lessons": ["default"], "langs": ["fr"]}, "unknown language 'fr'"),
-    ({"lessons": ["default"], "themes": ["sepia"]}, "themes: unknown theme 'sepia'; choose from: dark, light"),
+    ({"lessons": ["default"], "themes": ["sepia"]},
+     "themes: unknown theme 'sepia'; choose from: dark, light"),
     ({"lessons": ["missing.toml"]}, "'missing.toml' is neither a lesson file"),
     ({"lessons": ["default"], "products": ["video"]}, "unknown product 'video'"),
     ({"lessons": ["default"], "qualitys": ["low"]}, "unknown key 'qualitys'"),
@@ -106,8 +108,8 @@ def test_handout_and_sheet_are_planned_from_their_own_jobs(fixtures):
 def test_themes_are_variants_of_their_own(fixtures):
     """Each theme is a variant in its own folder (the light one's name ends in -light); a handout of a
     dark variant is noted (its frames print dark), none of a light one."""
-    plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"], themes=["dark", "light"],
-                      products=["scenes", "handout"], out="o")
+    plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"],
+                      themes=["dark", "light"], products=["scenes", "handout"], out="o")
     out = cli("batch", str(plan), "--dry-run")
     for folder in ("o/default/river-scaled-zh-480p15", "o/default/river-scaled-zh-480p15-light"):
         assert f"\n{folder}\n" in "\n" + out, out
@@ -123,7 +125,8 @@ def test_the_explorer_is_planned_from_no_scene(fixtures):
     plan = write_plan(fixtures, lessons=["default"], contexts=["river", "savings"], scenes=["blink"],
                       products=["explorer"])
     out = cli("batch", str(plan), "--dry-run")
-    assert out.count("would build  explorer           -> explorer/index.html") == 2 and "render" not in out, out
+    assert (out.count("would build  explorer           -> explorer/index.html") == 2
+            and "render" not in out), out
     assert "2 to do in 2 tasks (0 shared between variants), 0 up to date, 2 variants" in out, out
 
 
@@ -322,7 +325,8 @@ def test_scheduler_and_workers_with_one_killed_mid_batch(dask_cluster, tmp_path)
         assert steps["title"] == title and [s["step"] for s in steps["steps"]] == ["scores", "weights"]
         assert "scores: by the river bank" in (folder / "blink.srt").read_text(encoding="utf-8")
         page = (folder / "deck" / "index.html").read_text(encoding="utf-8")
-        assert page.count("clips/blink-0") >= 2 and (folder / "deck" / "reveal.js" / "dist" / "reveal.js").exists()
+        assert (page.count("clips/blink-0") >= 2
+                and (folder / "deck" / "reveal.js" / "dist" / "reveal.js").exists())
         assert zipfile_names(folder / "deck.pptx")
         assert leftovers(folder) == []
 

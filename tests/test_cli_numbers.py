@@ -49,8 +49,10 @@ def test_numbers_table():
 
 def test_check_default(tmp_path):
     from attention_core.lesson import resolve
-    out = run("check", str(resolve("default")))
+    out = run("check", str(resolve("default")), "--lang", "en")
     assert "OK" in out and "context river: by the river bank" in out and "focus: bank" in out
+    out = run("check", str(resolve("default")))  # Chinese, as every --lang is by default
+    assert "可以使用" in out and "语境 river：by the river bank" in out and "焦点：bank" in out
 
 
 def test_version_and_help():
@@ -71,7 +73,7 @@ def test_new_writes_a_starter_that_passes_check(tmp_path, lang):
     assert str(path) in out
     text = path.read_text(encoding="utf-8")
     assert text.startswith("#") and "w_q" in text and "[contexts]" in text
-    checked = run("check", str(path))
+    checked = run("check", str(path), "--lang", "en")
     assert "OK" in checked and "warning" not in checked
     lesson = load(path)
     assert len(lesson.contexts) == 2 and lesson.title["zh"] and lesson.title["en"]
@@ -100,12 +102,16 @@ def test_check_warns_on_a_tie_for_the_focus(tmp_path):
     path = tmp_path / "tie.toml"  # "the" offers the same key as "river": bank's top weight is shared
     path.write_text(text.replace("the     = [0.0, 0.0, 1.0, 0.0]", "the     = [1.0, 0.0, 0.0, 0.0]"),
                     encoding="utf-8")
-    r = CliRunner().invoke(main, ["check", str(path)])
+    r = CliRunner().invoke(main, ["check", str(path), "--lang", "en"])
     assert r.exit_code == 0, r.output
     assert "warning: in context river" in r.output and "shared by the, river" in r.output
     assert "takes the first, the" in r.output
     assert r.output.count("warning:") == 2  # "the" is in both sentences
-    assert "OK" in run("check", str(resolve("default")))  # no tie, no warning
+    focus = next(n for n, line in enumerate(text.splitlines(), 1) if line.startswith("focus ="))
+    assert r.output.count(f"{path}:{focus}: warning: ") == 2  # FILE:LINE: warning: ..., at the focus
+    zh = CliRunner().invoke(main, ["check", str(path)]).output
+    assert zh.count(f"{path}:{focus}: 警告：语境 ") == 2 and "并列" in zh
+    assert "OK" in run("check", str(resolve("default")), "--lang", "en")  # no tie, no warning
     assert "warning" not in CliRunner().invoke(main, ["check", str(resolve("default"))]).output
 
 
@@ -124,3 +130,14 @@ def test_numbers_table_aligns_chinese_tokens_and_names_dimensions(tmp_path):
         assert len(ends) == 1, body
     assert blocks[0][1].split() == ["fruit", "company", "function", "ambiguity"]
     assert blocks[1][1].split() == ["我", "吃", "一个", "苹果"]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_starters_header_names_the_file_it_wrote(tmp_path, lang, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name, shown in (("mine.toml", "mine.toml"), ("my lesson.toml", "'my lesson.toml'")):
+        run("new", name, "--lang", lang)
+        header = (tmp_path / name).read_text(encoding="utf-8").split("\n\n")[0]
+        assert f"attention-lesson check {shown}\n" in header and "my-lesson.toml" not in header
+        assert f"--lesson {shown}" in header
+        assert "OK" in run("check", name, "--lang", "en")

@@ -195,7 +195,8 @@ def test_softmax_is_stable_for_huge_scores():
 # -- any token list, and the quantities of the contrasts and mistakes ---------------------------------
 
 def test_attend_tokens_of_a_context_is_attend(lesson):
-    a, b = attend(lesson, "savings", "unscaled"), attend_tokens(lesson, lesson.contexts["savings"], "unscaled")
+    a, b = (attend(lesson, "savings", "unscaled"),
+            attend_tokens(lesson, lesson.contexts["savings"], "unscaled"))
     for name in ("x", "q", "k", "v", "scores", "scaled", "weights", "output"):
         np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
 

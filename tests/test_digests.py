@@ -31,7 +31,8 @@ def test_the_shared_code_is_read_from_the_packages():
     """Every drawing module but the runner (it schedules, draws nothing), the ffmpeg settings, the
     scenes' common modules and the core; the voice's modules for a voiced render."""
     names = {p.relative_to(ROOT).as_posix() for p in SHARED_CODE}
-    assert {p.relative_to(ROOT).as_posix() for p in DRAWING if p.name not in ("__init__.py", "runner.py")} <= names
+    assert {p.relative_to(ROOT).as_posix() for p in DRAWING
+            if p.name not in ("__init__.py", "runner.py")} <= names
     assert "attention_lesson/pipeline/drawing/runner.py" not in names
     assert {"attention_lesson/pipeline/ffmpeg.py", "attention_lesson/pipeline/drawing/patches.py",
             "scenes/common/base.py", "attention_core/attention.py"} <= names

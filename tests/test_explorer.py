@@ -1,15 +1,16 @@
 """The explorer (attention-lesson explorer): the page opened from file:// in Debian's chromium with the
 network blocked, its numbers read back from the DOM (data-value) and compared with attention_core for
 the same state: the default lesson, a clicked token, another normalizer, an edited W entry; the URL's
-state round-tripped and a bad one noted; the exported lesson file checked and its numbers; the layout
-of 2-, 4- and 8-token lessons (Chinese tokens too) at laptop and phone widths."""
+state round-tripped and a bad one noted; the exported lesson file checked and its numbers, and its text
+the lesson file's but for the numbers edited (comments and all); the layout of 2-, 4- and 8-token
+lessons (Chinese tokens too) at laptop and phone widths, a table cut by its box only where the box
+shows that it scrolls. tests/test_accessibility.py runs axe-core and the keyboard over the same page."""
 
 from __future__ import annotations
 
 import json
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,74 +19,9 @@ from click.testing import CliRunner
 from attention_core import attend, attend_tokens, hard_lookup, load
 from attention_lesson.cli import main
 
-LESSONS = Path(__file__).parent / "lessons"
+from .explorer_helpers import LESSONS, Page, build, eight_by_eight, same
+
 pytestmark = pytest.mark.xdist_group("explorer")
-
-
-def eight_by_eight() -> str:
-    """An 8-token lesson with 8 dimensions everywhere (the most the scenes lay out)."""
-    rng = np.random.default_rng(8)
-    row = lambda n: "[" + ", ".join(f"{x:.2f}" for x in rng.uniform(-2, 2, n)) + "]"  # noqa: E731
-    toks = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
-    lines = ['focus = "delta"', "[vocab]", *(f"{t} = {row(8)}" for t in toks), "[projections]"]
-    lines += [f"{m} = [" + ", ".join(row(8) for _ in range(8)) + "]" for m in ("w_q", "w_k", "w_v")]
-    lines += ["[contexts]", f"all = {json.dumps(toks)}", f"half = {json.dumps(toks[::-1][:5])}"]
-    return "\n".join(lines) + "\n"
-
-
-def build(tmp_path: Path, lesson: str = "default", lang: str = "zh", *extra: str) -> Path:
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["explorer", "--lesson", lesson, "--lang", lang, "--out", str(out), *extra])
-    assert result.exit_code == 0, result.output
-    return out / "explorer" / "index.html"
-
-
-class Page:
-    """A page opened offline: every request that is not a file (or data/blob) is refused and recorded,
-    as are console errors and page errors."""
-
-    def __init__(self, browser, index: Path, width: int = 1280, hash_: str = ""):
-        self.ctx = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
-        self.problems: list[str] = []
-        self.ctx.route("**/*", self._route)
-        self.p = self.ctx.new_page()
-        self.p.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(m.text))
-        self.p.on("pageerror", lambda e: self.problems.append(str(e)))
-        self.p.on("requestfailed", lambda r: self.problems.append(f"failed {r.url}"))
-        self.p.goto(index.as_uri() + hash_)
-        self.p.wait_for_selector("#matrix td")
-
-    def _route(self, route):
-        if route.request.url.startswith(("file:", "data:", "blob:")):
-            return route.continue_()
-        self.problems.append(f"network {route.request.url}")
-        return route.abort()
-
-    def values(self, selector: str) -> list[float]:
-        return [float(v) for v in self.p.eval_on_selector_all(selector, "els => els.map(e => e.dataset.value)")]
-
-    def weights(self) -> list[float]:
-        return self.values("#scores .num.weight")
-
-    def output(self) -> list[float]:
-        return self.values("#output .num")
-
-    def matrix(self) -> np.ndarray:
-        cells = self.p.eval_on_selector_all("#matrix td", "els => els.map(e => [+e.dataset.row, +e.dataset.col, +e.dataset.value])")
-        n = int(round(len(cells) ** 0.5))
-        m = np.full((n, n), np.nan)
-        for r, c, v in cells:
-            m[r, c] = v
-        return m
-
-    def close(self) -> list[str]:
-        self.ctx.close()
-        return self.problems
-
-
-def same(got, want) -> None:
-    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-12, atol=1e-12), (got, want)
 
 
 def test_default_lesson_shows_the_lesson_text_numbers(browser, tmp_path):
@@ -103,7 +39,8 @@ def test_default_lesson_shows_the_lesson_text_numbers(browser, tmp_path):
     labels = page.p.eval_on_selector_all("#matrix td", "els => els.map(e => e.getAttribute('aria-label'))")
     assert labels[bank * 4 + 2] == "bank 关注 river：0.69"
     same(page.values("#lookup .hard .out .num"), hard_lookup(att).output[bank])
-    assert page.p.eval_on_selector_all("#claims li", "els => els.map(e => e.dataset.holds)") == ["true", "true"]
+    assert page.p.eval_on_selector_all("#claims li",
+                                       "els => els.map(e => e.dataset.holds)") == ["true", "true"]
     assert page.p.evaluate("document.documentElement.lang") == "zh"
     assert page.p.evaluate(BARE_NUMBERS_JS) == []
     assert page.close() == []
@@ -115,7 +52,8 @@ BARE_NUMBERS_JS = """() => {
   const bare = [];
   while (walk.nextNode()) {
     const n = walk.currentNode;
-    if (/-?\\d+\\.\\d{2}/.test(n.nodeValue) && !n.parentElement.closest('[data-value]')) bare.push(n.nodeValue);
+    if (/-?\\d+\\.\\d{2}/.test(n.nodeValue) && !n.parentElement.closest('[data-value]'))
+      bare.push(n.nodeValue);
   }
   return bare;
 }"""
@@ -139,7 +77,8 @@ def test_a_click_a_mode_and_an_edit_give_the_cores_numbers(browser, tmp_path):
     same(page.output(), edited.output[3])
     assert "edited: 1" in page.p.inner_text("#edit-w_q h3")
     page.p.select_option("#context", "savings")
-    same(page.matrix(), attend_tokens(replace(lesson, w_q=w_q), lesson.context("savings"), "unscaled").weights)
+    same(page.matrix(),
+         attend_tokens(replace(lesson, w_q=w_q), lesson.context("savings"), "unscaled").weights)
     assert page.close() == []
 
 
@@ -186,7 +125,8 @@ def test_the_url_keeps_the_state_and_a_bad_one_is_noted(browser, tmp_path):
     again.p.wait_for_selector("#matrix td")
     assert again.p.input_value("input[data-matrix=w_k][data-r='1'][data-c='1']") == "2.5"
     assert again.close() == []
-    bad = "#context=lake&query=zz&mode=cosine&x.nope=1,2,3,4&x.bank=1,2&w_q=1,2;3,4&w_v=a,b,c,d;1,1,1,1;1,1,1,1;1,1,1,1&foo=1"
+    bad = ("#context=lake&query=zz&mode=cosine&x.nope=1,2,3,4&x.bank=1,2&w_q=1,2;3,4"
+           "&w_v=a,b,c,d;1,1,1,1;1,1,1,1;1,1,1,1&foo=1")
     page = Page(browser, index, hash_=bad)
     same(page.matrix(), attend(load("default"), "river").weights)
     notes = page.p.eval_on_selector_all("#note li", "els => els.map(e => e.textContent)")
@@ -255,19 +195,75 @@ OVERFLOW_JS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lesson", ["tiny.toml", "wide.toml", "apple-zh.toml", "eight"])
+# every table fits its scroll container's visible box (no cell cut at its edge), or the container
+# scrolls and shows that it does: the sides with more marked (data-more, a faded edge), focusable, named
+CLIP_JS = """() => {
+  const out = [];
+  for (const t of document.querySelectorAll('#app table')) {
+    let s = t.parentElement;
+    while (s !== document.documentElement && getComputedStyle(s).overflowX === 'visible') s = s.parentElement;
+    const where = (s.closest('.box') || s).id;
+    const left = s.getBoundingClientRect().left + s.clientLeft, right = left + s.clientWidth;
+    if (s.scrollWidth <= s.clientWidth + 1) {
+      for (const c of t.querySelectorAll('th, td')) {
+        const r = c.getBoundingClientRect();
+        if (r.left < left - 0.5 || r.right > right + 0.5) out.push(`cut: ${where} ${c.textContent}`);
+      }
+    } else if (s.dataset.more !== (s.scrollLeft > 1 ? 'both' : 'right')
+               || getComputedStyle(s).maskImage === 'none' || s.tabIndex !== 0 || !s.ariaLabel) {
+      out.push(`scrolls without showing it: ${where}`);
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lesson", ["tiny.toml", "default", "wide.toml", "apple-zh.toml", "eight"])
 def test_layouts_from_two_to_eight_tokens_at_laptop_and_phone_widths(browser, tmp_path, lesson):
     if lesson == "eight":
         (tmp_path / "eight.toml").write_text(eight_by_eight(), encoding="utf-8")
         path = tmp_path / "eight.toml"
     else:
-        path = LESSONS / lesson
+        path = LESSONS / lesson if lesson.endswith(".toml") else lesson
     for lang in ("zh", "en"):
         index = build(tmp_path / lang, str(path), lang)
         for width in (1280, 360):
             page = Page(browser, index, width=width)
             assert page.p.evaluate(OVERFLOW_JS) == [], (lesson, lang, width)
+            assert page.p.evaluate(CLIP_JS) == [], (lesson, lang, width)
             assert page.close() == []
+
+
+def test_a_table_wider_than_a_phone_shows_that_it_scrolls(browser, tmp_path):
+    """The 8-token weight matrix at 360 px: its hidden side fades and its heading ends in ⇆; the arrow
+    keys scroll it (it takes focus, named by its heading); the marks follow the scrolling and survive a
+    redraw; where the whole matrix fits (4 tokens at 1280 px), there are none."""
+    index = build(tmp_path, str(LESSONS / "wide.toml"), "en")
+    page = Page(browser, index, width=360)
+    box = page.p.locator("#matrix .scroll")
+    assert box.get_attribute("data-more") == "right" and box.get_attribute("tabindex") == "0"
+    assert box.get_attribute("role") == "region"
+    assert box.get_attribute("aria-label").startswith("The attention weights")
+    assert box.evaluate("s => getComputedStyle(s).maskImage").startswith("linear-gradient")
+    after = "getComputedStyle(document.querySelector('#matrix h3'), '::after').content"
+    assert "⇆" in page.p.evaluate(after)
+    box.focus()
+    page.p.keyboard.press("ArrowRight")
+    page.p.wait_for_function("document.querySelector('#matrix .scroll').dataset.more === 'both'")
+    box.evaluate("s => { s.scrollLeft = s.scrollWidth; }")
+    page.p.wait_for_function("document.querySelector('#matrix .scroll').dataset.more === 'left'")
+    page.p.click("#tokens button.token[data-query='0']")  # a redraw: the matrix's rows change
+    # the marks survive the redraw and follow the new layout (new numbers, new widths: the scroll may
+    # stop short of the end): the side that hides more is named, as the geometry says
+    page.p.wait_for_function("""(() => { const s = document.querySelector('#matrix .scroll');
+        const hidden = s.scrollWidth - s.clientWidth, l = s.scrollLeft > 1, r = s.scrollLeft < hidden - 1;
+        return s.dataset.more === (l && r ? 'both' : l ? 'left' : 'right'); })()""")
+    assert box.get_attribute("tabindex") == "0"
+    assert page.close() == []
+    page = Page(browser, build(tmp_path / "default", "default", "en"), width=1280)
+    assert page.p.locator("#matrix .scroll").get_attribute("data-more") is None
+    assert page.p.locator("#matrix .scroll").get_attribute("tabindex") is None
+    assert page.close() == []
 
 
 def test_the_page_is_a_product_a_rerun_leaves_alone(tmp_path):
@@ -290,8 +286,8 @@ def test_the_light_theme(browser, tmp_path):
         return [s.backgroundColor, s.color, getComputedStyle(document.documentElement).colorScheme]; }""")
     rgb = lambda c: "rgb(%d, %d, %d)" % tuple(round(x * 255) for x in c.to_rgb())  # noqa: E731
     assert css == [rgb(LIGHT.background), rgb(LIGHT.text), "light"]
-    cells = page.p.eval_on_selector_all("#matrix td", """els => els.map(e => [getComputedStyle(e).backgroundColor,
-        getComputedStyle(e).color])""")
+    cells = page.p.eval_on_selector_all("#matrix td", """els => els.map(e => [
+        getComputedStyle(e).backgroundColor, getComputedStyle(e).color])""")
     as_hex = lambda s: "#%02X%02X%02X" % tuple(map(int, re.findall(r"\d+", s)[:3]))  # noqa: E731
     assert len(cells) == 16 and len({bg for bg, _ in cells}) > 3  # a ramp, not one colour
     for bg, ink in cells:
@@ -360,3 +356,6 @@ def test_a_missing_word_shows_its_key_and_is_caught(browser, tmp_path):
     assert sorted(page.p.evaluate("AL.missing")) == ["en: reset", "en: tokens {oops}"]
     assert sorted(page.close()) == ["attention-lesson: no word for en: reset",
                                     "attention-lesson: no word for en: tokens {oops}"]
+
+
+# a number as a lesson file writes it (the pieces between two numbers must stay as they were)

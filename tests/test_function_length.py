@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FOLDERS = ("attention_core", "scenes", "attention_lesson")  # folders (relative to the repository) whose every .py file is checked
+# folders (relative to the repository) whose every .py file is checked
+FOLDERS = ("attention_core", "scenes", "attention_lesson")
 MAX_LINES = 40
 MODULE_FOLDERS = (*FOLDERS, "scripts", "tests")  # whose every .py file is at most MAX_MODULE_LINES long
 MAX_MODULE_LINES = 400

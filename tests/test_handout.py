@@ -29,6 +29,8 @@ TINY = str(Path(__file__).parent / "lessons" / "tiny.toml")
 SCENE = "softmax"  # quick to draw; its four steps are four frames
 MAX_PAGES = 16  # the default lesson's handout: a summary, a page per scene, exercises, answers
 MIN_LUMINANCE = 0.85  # every printed page's mean, 0 black to 1 white: little ink
+MIN_DPI = 250  # every frame at its placed size
+MIN_PT = 6.0  # every text in a frame on paper (a cap height of 1.5 mm)
 
 
 def pdf_pages(path: Path) -> list[str]:
@@ -78,8 +80,8 @@ def page_luminance(pdf: Path) -> list[float]:
     """Each page's mean grey as printed in grey (pdftoppm -gray, 20 dpi), 0 black to 1 white."""
     from PIL import Image
 
-    subprocess.run(["pdftoppm", "-r", "20", "-gray", "-png", str(pdf), str(pdf.with_name("grey"))], check=True,
-                   capture_output=True)
+    subprocess.run(["pdftoppm", "-r", "20", "-gray", "-png", str(pdf), str(pdf.with_name("grey"))],
+                   check=True, capture_output=True)
     return [float(np.asarray(Image.open(p), dtype=float).mean() / 255)
             for p in sorted(pdf.parent.glob("grey-*.png"))]
 
@@ -92,11 +94,11 @@ def pdf_page_images(path: Path) -> list[int]:
 
 @pytest.fixture(scope="module")
 def default_zh(tmp_path_factory):
-    """The default handout of the whole default lesson (light frames, key frames), at low quality."""
+    """The default handout of the whole default lesson (light frames, key frames, medium quality)."""
     out = tmp_path_factory.mktemp("handout-zh")
     with pytest.MonkeyPatch.context() as mp:  # manim's caches (media/.cache) private to this test
         mp.chdir(out)
-        printed = cli("handout", "--all", "--quality", "low", "--out", str(out), "-q")
+        printed = cli("handout", "--all", "--out", str(out), "-q")
     assert str(out / "handout.pdf") in printed and str(out / "handout.html") in printed
     return out
 
@@ -129,8 +131,9 @@ def check_legend_prints_apart(default_zh):
 
     pdf = default_zh / "handout.pdf"
     for grey in ("", "-gray"):
-        subprocess.run(["pdftoppm", "-r", "100", "-f", "1", "-l", "1", "-singlefile", "-png", *filter(None, [grey]),
-                        str(pdf), str(pdf.with_name(f"summary{grey}"))], check=True, capture_output=True)
+        subprocess.run(["pdftoppm", "-r", "100", "-f", "1", "-l", "1", "-singlefile", "-png",
+                        *filter(None, [grey]), str(pdf), str(pdf.with_name(f"summary{grey}"))],
+                       check=True, capture_output=True)
     colour = np.asarray(Image.open(pdf.with_name("summary.png")).convert("RGB"), dtype=int)
     printed = np.asarray(Image.open(pdf.with_name("summary-gray.png")).convert("L"), dtype=float) / 255
     lightness = {}
@@ -195,7 +198,8 @@ def test_another_lesson_in_english(tmp_path, monkeypatch):
     assert not re.search(r"[\u4e00-\u9fff]", "".join(pages))  # English throughout
     assert all(x.answer.split()[-1].strip("()") in pages[-1].replace("\n", " ") for x in exs)
     assert pdf_images(out / "handout.pdf") == len(list((out / "frames").glob("*.png"))) == 4
-    ink = [lum for lum, n in zip(page_luminance(out / "handout.pdf"), pdf_page_images(out / "handout.pdf")) if n]
+    pdf = out / "handout.pdf"
+    ink = [lum for lum, n in zip(page_luminance(pdf), pdf_page_images(pdf)) if n]
     assert ink and max(ink) < MIN_LUMINANCE, ink
 
 
@@ -217,6 +221,62 @@ def check_html_in_chromium(default_zh, browser):
     assert mathml > 20  # the formula is laid out as MathML, not shown as raw tags
 
 
+# every frame of a scene's page: its file, its width on the page (CSS px, 96 an inch), its pixels
+PLACED_JS = """() => [...document.querySelectorAll('section.scene.key img')].map(i =>
+  [i.getAttribute('src'), i.getBoundingClientRect().width, i.naturalWidth])"""
+
+
+def frames_on_paper(out: Path, browser) -> list[tuple[str, float, float]]:
+    """(frame, dpi, its smallest text in pt) of every frame as the handout places it: its width on
+    the page laid out by chromium (the PDF's layout: the page's width is the paper's less its margins)
+    against its pixels, and the cap height of its smallest text in pixels, as the scene's layout
+    measured it (the frame's text chunk; scenes/common/layout.py print_box)."""
+    from PIL import Image
+
+    from scenes.registry import FRAME_MIN_CAP
+
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    try:
+        page.emulate_media(media="print")
+        page.goto((out / "handout.html").as_uri())
+        page.wait_for_load_state("load")
+        placed = page.evaluate(PLACED_JS)
+    finally:
+        page.close()
+    found = []
+    for src, css_px, pixels in placed:
+        inches = css_px / 96
+        with Image.open(out / src) as im:
+            cap_px = float(im.text[FRAME_MIN_CAP])
+        found.append((src, pixels / inches, cap_px / pixels * inches * 25.4 / 1.5 * MIN_PT))
+    return found
+
+
+def check_frames_sharp_and_legible(default_zh, browser):
+    """Every frame of every scene's page at least 250 dpi at its placed size, and its smallest text at
+    least 6 pt on paper (its cap height 1.5 mm); before, frames 58 to 88 mm wide printed it at 3.4 pt."""
+    found = frames_on_paper(default_zh, browser)
+    assert len(found) == len(list((default_zh / "frames").glob("*.png")))
+    assert [f for f in found if f[1] < MIN_DPI - 0.5] == []
+    assert [f for f in found if f[2] < MIN_PT - 0.01] == []
+
+
+def check_exercises_fill_their_page(default_zh):
+    """The exercises' page is used: room to work each one out under it, down to the page's foot (its
+    ink reaches past 85 % of the page's text area; before, a third of it)."""
+    from PIL import Image
+
+    pdf = default_zh / "handout.pdf"
+    n = len(pdf_pages(pdf)) - 1  # the exercises' page, before the answers'
+    subprocess.run(["pdftoppm", "-r", "50", "-gray", "-f", str(n), "-l", str(n), "-singlefile", "-png",
+                    str(pdf), str(pdf.with_name("exercises"))], check=True, capture_output=True)
+    grey = np.asarray(Image.open(pdf.with_name("exercises.png")), dtype=float) / 255  # [rows, cols]
+    mm = grey.shape[0] / 297
+    text_area = grey[: int((297 - 16) * mm)]  # above the bottom margin, where the page number is
+    inked = np.nonzero((text_area < 0.9).any(axis=1))[0]
+    assert (inked.max() / mm - 14) / (297 - 14 - 16) > 0.85, inked.max() / mm
+
+
 def test_the_default_handout(default_zh, browser):
     """One handout, read five ways (drawn once: each check on its own would draw it again on another
     test worker)."""
@@ -226,6 +286,8 @@ def test_the_default_handout(default_zh, browser):
     check_answers(default_zh)
     check_html_in_chromium(default_zh, browser)
     check_explorer_box(default_zh, "zh", "explorer/index.html")
+    check_frames_sharp_and_legible(default_zh, browser)
+    check_exercises_fill_their_page(default_zh)
 
 
 def test_bad_lesson_and_missing_engine(tmp_path, monkeypatch):

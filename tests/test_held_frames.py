@@ -1,8 +1,8 @@
 """Held frames (pipeline/drawing/holds.py): converted once, the same packets as manim's own path for every
 format the pipeline writes; a hold that is a whole H.264 segment coded once and then repeated with
-skipped-macroblock P slices (pipeline/drawing/h264.py), read back by FFmpeg's own bitstream reader and decoder;
-a hold showing its step's last drawn frame; renders with holds that do not change (frames, frame count,
-duration) whether the optimisation is on or off."""
+skipped-macroblock P slices (pipeline/drawing/h264.py), read back by FFmpeg's own bitstream reader and
+decoder; a hold showing its step's last drawn frame; renders with holds that do not change (frames, frame
+count, duration) whether the optimisation is on or off."""
 
 import json
 import math
@@ -79,7 +79,8 @@ def hold(tmp_path, monkeypatch, mode: str, frames: int, w: int = 320, h: int = 1
 
     holds.install()
     monkeypatch.setenv(holds.ENV, mode)
-    spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", w, h, Fraction(30), tuple(ffmpeg.X264_OPTIONS.items()))
+    spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", w, h, Fraction(30),
+                            tuple(ffmpeg.X264_OPTIONS.items()))
     enc = VideoSegmentEncoder(target=tmp_path / f"hold-{mode or 'repeat'}.mp4", spec=spec)
     enc.write_frame(picture(5, w, h), repeat=frames)
     enc.finish()

@@ -23,8 +23,9 @@ NO_MANIM = ("attention_core", "scenes.registry", "scenes.common.i18n", "scenes.c
 HEAVY = ("manim", "manim_slides", "dask", "distributed")
 # every module of these must be importable without them, transitively (imports inside functions do not
 # count: they run in the worker that draws)
-LIGHT = ("attention_core", "attention_lesson", "scenes.registry", "scenes.common.i18n", "scenes.common.settings",
-         "scenes.common.style", "scenes.common.formats", "scenes.common.speech", "scenes.common.captions")
+LIGHT = ("attention_core", "attention_lesson", "scenes.registry", "scenes.common.i18n",
+         "scenes.common.settings", "scenes.common.style", "scenes.common.formats", "scenes.common.speech",
+         "scenes.common.captions")
 
 
 def layer_of(module: str) -> int | None:
@@ -275,7 +276,8 @@ def import_graph(files: list[Path]) -> dict[str, set[str]]:
     """module -> the project modules it imports by name (anywhere in it: inside functions too, so an
     import moved into a function to dodge a circle still counts); `from pkg import mod` is the module."""
     names = {module_name(p) for p in files}
-    return {module_name(p): {m for _, m in named_imports(p) if m in names and m != module_name(p)} for p in files}
+    return {module_name(p): {m for _, m in named_imports(p) if m in names and m != module_name(p)}
+            for p in files}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:

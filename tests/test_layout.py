@@ -104,4 +104,5 @@ def test_text_shrunk_below_the_floor_is_named():
     ok = label("geography", MIN_FONT_SIZE + 1)
     tiny = label("ambiguity", MIN_FONT_SIZE * 2).scale(0.4).next_to(ok, DOWN)  # shrunk to fit, say
     problems = layout_problems(frame(ok, tiny))
-    assert len(problems) == 1 and problems[0].startswith("too small: Text('ambiguity') at font size"), problems
+    assert (len(problems) == 1
+            and problems[0].startswith("too small: Text('ambiguity') at font size")), problems

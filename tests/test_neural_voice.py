@@ -19,14 +19,16 @@ from .cli_helpers import cli
 from .test_voice import BLINK, check_scene_and_clips, samples, two_scenes  # noqa: F401 - the fixture
 
 pytestmark = [pytest.mark.render,
-              pytest.mark.skipif(importlib.util.find_spec("piper") is None, reason="piper-tts: scripts/setup.sh")]
+              pytest.mark.skipif(importlib.util.find_spec("piper") is None,
+                                 reason="piper-tts: scripts/setup.sh")]
 
 
 def test_the_bundled_english_voice_speaks_in_step(two_scenes):  # noqa: F811
     cli("render", "blink", "--lang", "en", "--voice", "neural", "--sections", "--out", "n", "-q")
     cli("render", "blink", "--lang", "en", "--voice", "draft", "--out", "d", "-q")
     folder = two_scenes / "n"
-    check_scene_and_clips(folder)  # AAC at 48 kHz, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
+    # AAC at 48 kHz, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
+    check_scene_and_clips(folder)
     neural = json.loads((folder / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
     draft = json.loads((two_scenes / "d" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
     assert [s["narration"] for s in neural] == [s["narration"] for s in draft]
@@ -107,4 +109,5 @@ def test_recordings_then_the_neural_voice_then_the_draft(two_scenes):  # noqa: F
     assert [x["state"] for x in json.loads(r.stdout)] == ["recorded", "draft"]
     r = CliRunner().invoke(main, ["render", "blink", "--voice", str(rec), "--lang", "en", "--out", "r", "-q"])
     assert r.exit_code == 0, r.output
-    assert "no recording for 1 steps, the neural voice (en_US-joe-medium) speaks them: blink/02-weights" in r.stderr
+    assert ("no recording for 1 steps, the neural voice (en_US-joe-medium) speaks them: blink/02-weights"
+            in r.stderr)

@@ -20,8 +20,9 @@ def run(cwd: Path, *args: str) -> tuple[str, list[str]]:
     it loaded."""
     probe = cwd / "probe.json"
     probe.unlink(missing_ok=True)
-    r = subprocess.run([sys.executable, "-m", "tests.fixtures.cli_probe", *args], cwd=cwd, capture_output=True,
-                       text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT), "ATTENTION_PROBE": str(probe)})
+    r = subprocess.run([sys.executable, "-m", "tests.fixtures.cli_probe", *args], cwd=cwd,
+                       capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PYTHONPATH": str(ROOT), "ATTENTION_PROBE": str(probe)})
     assert r.returncode == 0, (args, r.stdout, r.stderr)
     return r.stdout + r.stderr, json.loads(probe.read_text(encoding="utf-8"))
 
@@ -29,7 +30,8 @@ def run(cwd: Path, *args: str) -> tuple[str, list[str]]:
 LIGHT = [
     ("--help",), ("render", "--help"), ("lesson", "--help"), ("slides", "--help"), ("handout", "--help"),
     ("sheet", "--help"), ("batch", "--help"), ("voice", "script", "--help"), ("list",), ("list", "--json"),
-    ("check", TINY), ("numbers",), ("numbers", "--lesson", TINY, "--json"), ("new", "mine.toml", "--lang", "en"),
+    ("check", TINY), ("numbers",), ("numbers", "--lesson", TINY, "--json"),
+    ("new", "mine.toml", "--lang", "en"),
     ("render", "blink", "--dry-run"), ("lesson", "--dry-run"), ("slides", "--to", "pptx", "--dry-run"),
     ("handout", "--dry-run"),
 ]

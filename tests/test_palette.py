@@ -23,7 +23,8 @@ MIN_TEXT, MIN_GRAPHICS = 4.5, 3.0  # WCAG 2 AA: text; large text and graphics (g
 MIN_GREY = 10  # L* apart, printed in grey
 ROOT = Path(__file__).resolve().parent.parent
 SCENE_FILES = sorted({*(ROOT / "scenes").glob("*.py"), *(ROOT / "scenes" / "common").glob("*.py"),
-                      *(ROOT / "tests" / "fixtures").glob("*.py")} - {ROOT / "scenes" / "common" / "style.py"})
+                      *(ROOT / "tests" / "fixtures").glob("*.py")}
+                     - {ROOT / "scenes" / "common" / "style.py"})
 
 
 def simulate(color, cvd):
@@ -91,7 +92,8 @@ def test_heat_ramp_moves_away_from_the_background(theme, cvd):
     """Weights read by lightness alone: the more weight, the further from the background, for every
     viewer (lighter on the dark theme, darker on the light one)."""
     bg = cspace_convert(simulate(theme.background, cvd), "sRGB1", "CAM02-UCS")[0]
-    away = [abs(cspace_convert(simulate(S.heat_color(w / 20, theme=theme), cvd), "sRGB1", "CAM02-UCS")[0] - bg)
+    away = [abs(cspace_convert(simulate(S.heat_color(w / 20, theme=theme), cvd),
+                               "sRGB1", "CAM02-UCS")[0] - bg)
             for w in range(21)]
     assert all(b > a for a, b in zip(away, away[1:]))
 
@@ -145,7 +147,8 @@ def test_the_explorer_stylesheet_defaults_to_the_dark_theme():
     css = (ROOT / "attention_lesson" / "web" / "explorer.css").read_text(encoding="utf-8")
     root = css[css.index(":root {"):css.index("}", css.index(":root {"))]
     found = dict(re.findall(r"--([a-z_]+):\s*([#\w]+);", root))
-    expected = {k: v.lower() for k, v in palette("dark").items() if isinstance(v, str) and not k.startswith("ink")}
+    expected = {k: v.lower() for k, v in palette("dark").items()
+                if isinstance(v, str) and not k.startswith("ink")}
     assert found == expected
 
 
@@ -153,7 +156,8 @@ def test_the_explorer_stylesheet_defaults_to_the_dark_theme():
 
 def palette_reads(node):
     for n in ast.walk(node):
-        if isinstance(n, ast.Attribute) and n.attr in S.PALETTE and isinstance(n.value, ast.Name) and n.value.id == "S":
+        if (isinstance(n, ast.Attribute) and n.attr in S.PALETTE
+                and isinstance(n.value, ast.Name) and n.value.id == "S"):
             yield n.lineno, f"S.{n.attr}"
 
 

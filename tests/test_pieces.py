@@ -1,6 +1,6 @@
-"""Scenes in pieces (pipeline/drawing/pieces.py, pipeline/drawing/skips.py): the ranges cover every step, and a scene
-drawn in pieces by two workers and joined equals the scene drawn whole: every frame, the sound, the
-subtitles, the steps' times and every step's clip."""
+"""Scenes in pieces (pipeline/drawing/pieces.py, pipeline/drawing/skips.py): the ranges cover every
+step, and a scene drawn in pieces by two workers and joined equals the scene drawn whole: every frame,
+the sound, the subtitles, the steps' times and every step's clip."""
 
 import json
 import shutil
@@ -46,7 +46,8 @@ def media(path, *args) -> bytes:
 
 
 def render(out: str, jobs: int, *args: str) -> None:
-    cli("render", *args, "--sections", "--quality", "medium", "--fps", "10", "-j", str(jobs), "--out", out, "-q")
+    cli("render", *args, "--sections", "--quality", "medium", "--fps", "10", "-j", str(jobs),
+        "--out", out, "-q")
 
 
 @pytest.fixture
@@ -86,7 +87,8 @@ def test_a_scene_in_pieces_equals_the_whole_scene(tmp_path, monkeypatch, split_s
             assert len(a) == len(b) and a == b, name  # every frame, as many
             assert media(whole / name, "-vn") == media(split / name, "-vn"), name  # the sound
         else:
-            assert (whole / name).read_text(encoding="utf-8") == (split / name).read_text(encoding="utf-8"), name
+            assert ((whole / name).read_text(encoding="utf-8")
+                    == (split / name).read_text(encoding="utf-8")), name
     steps = json.loads((split / f"{scene}.steps.json").read_text(encoding="utf-8"))["steps"]
     assert len(steps) >= 2 and all(s["voice"] > 0 for s in steps)
     assert not [p for p in split.iterdir() if p.name.startswith(".")]  # no pieces folder left behind
@@ -109,7 +111,8 @@ def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatc
     monkeypatch.setattr(skips, "bounds", broken)
     out = cli("render", "blink", "-j", "2", "--quality", "medium", "--fps", "10", "--out", "v", code=1)
     assert "piece broke" in out
-    assert not [p for p in (tmp_path / "v").iterdir() if p.suffix in (".mp4", ".srt") or p.name.startswith(".")]
+    assert not [p for p in (tmp_path / "v").iterdir()
+                if p.suffix in (".mp4", ".srt") or p.name.startswith(".")]
 
 
 def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
@@ -119,7 +122,8 @@ def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
     opts = RenderOptions("lesson.toml", "river")
     jobs = [Job(s, opts, tmp_path) for s in registry.available()[:4]]
     by_steps, _ = runner.plan_tasks(jobs, 2)  # nothing known: the most steps first
-    assert [pieces.steps_drawn(j) for j in by_steps] == sorted((pieces.steps_drawn(j) for j in jobs), reverse=True)
+    assert [pieces.steps_drawn(j) for j in by_steps] == sorted((pieces.steps_drawn(j) for j in jobs),
+                                                               reverse=True)
     known = {timings.key(j): t for j, t in zip(jobs, (1.0, 9.0, 3.0))}  # the fourth never timed
     ordered, _ = runner.plan_tasks(jobs, 2, known)
     assert [j.id for j in ordered][:1] == [jobs[1].id]  # 9 s

@@ -29,7 +29,8 @@ def files(folder: str) -> list[str]:
 
 
 def test_every_package_folder_is_listed():
-    on_disk = {p.parent.relative_to(ROOT).as_posix() for p in (ROOT / "attention_lesson").rglob("__init__.py")}
+    on_disk = {p.parent.relative_to(ROOT).as_posix()
+               for p in (ROOT / "attention_lesson").rglob("__init__.py")}
     assert on_disk - {"attention_lesson"} <= set(FOLDERS) | {"attention_lesson/studio"}
     assert set(FOLDERS) <= set(rows())
 

@@ -249,7 +249,8 @@ def numeric_literals(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     named = named_constants(tree)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and type(node.value) in (int, float, complex) and id(node) not in named:
+        if (isinstance(node, ast.Constant) and type(node.value) in (int, float, complex)
+                and id(node) not in named):
             if isinstance(node.value, float) or node.value not in ALLOWED_INTS:
                 yield node.lineno, node.value
 

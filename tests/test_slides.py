@@ -119,8 +119,8 @@ def test_pptx_a_movie_and_notes_per_step(fixtures):
 
     # nothing changed: no manim work, and the deck is up to date too (not written again)
     before = deck.stat().st_mtime_ns
-    assert "0 rendered, 2 up to date, 0 failed, pptx up to date" in cli("slides", "--to", "pptx", "--lang", "zh",
-                                                                        "--out", "d")
+    assert "0 rendered, 2 up to date, 0 failed, pptx up to date" in \
+        cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
     assert deck.stat().st_mtime_ns == before
     # the video of a scene shares the folder (and manifest) without invalidating its slides
     cli("render", "blink", "--lang", "zh", "--out", "d", "-q")
@@ -218,10 +218,11 @@ def test_a_light_deck(fixtures):
     white = np.array(LIGHT.background.to_rgb()) * 255
     for poster in check_posters(fixtures / "l" / "deck.pptx", fixtures):
         assert np.abs(poster[2, 2] - white).max() <= 2 and poster.mean() > 200
-    assert "0 rendered, 1 up to date" in cli("slides", "pulse", "--to", "html", "--theme", "light", "--out", "l")
+    assert "0 rendered, 1 up to date" in cli("slides", "pulse", "--to", "html", "--theme", "light",
+                                             "--out", "l")
     page = (fixtures / "l" / "deck" / "index.html").read_text(encoding="utf-8")
-    assert 'href="reveal.js/dist/theme/white.css"' in page and (fixtures / "l" / "deck" / "reveal.js" / "dist" /
-                                                                "theme" / "white.css").is_file()
+    assert ('href="reveal.js/dist/theme/white.css"' in page
+            and (fixtures / "l" / "deck" / "reveal.js" / "dist" / "theme" / "white.css").is_file())
     assert set(re.findall(r'data-background-color="([^"]*)"', page)) == {"white"}  # manim-slides names it
     assert str(Path("media/default/river-scaled-zh-480p15-light/deck.pptx")) in \
         cli("slides", "pulse", "--to", "pptx", "--theme", "light", "--dry-run")
@@ -233,14 +234,16 @@ def check_explore_link(page):
     link = page.locator("a.explore")
     assert link.is_visible()
     box = link.bounding_box()
-    assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 960 and box["y"] + box["height"] <= 540
+    assert (box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= 960 and box["y"] + box["height"] <= 540)
     others = page.evaluate("""[...document.querySelectorAll('.reveal .controls button, .reveal .progress')]
         .map(e => e.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0)
         .map(r => [r.left, r.top, r.right, r.bottom])""")
     assert len(others) >= 2  # the arrows and the bar are there to be missed
     x0, y0, x1, y1 = box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]
     assert not [r for r in others if x0 < r[2] and r[0] < x1 and y0 < r[3] and r[1] < y1], (box, others)
-    on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).className", [(x0 + x1) / 2, (y0 + y1) / 2])
+    on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).className",
+                           [(x0 + x1) / 2, (y0 + y1) / 2])
     assert on_top == "explore"  # nothing drawn over it
 
 

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.xdist_group("studio")
 def studio(tmp_path_factory):
     folder = tmp_path_factory.mktemp("studio")
     shutil.copy(ROOT / "attention_core" / "lessons" / "default.toml", folder / "lesson.toml")
-    proc, url = start(folder)
+    proc, url = start(folder, "--lang", "en")  # the API's messages in English, as the tests read them
     client = Client(url)
     yield folder, client, url
     code, out, err, left = stop(proc)

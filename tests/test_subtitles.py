@@ -91,7 +91,8 @@ def test_every_real_line_reads_in_every_voice(lesson, context, lang, tmp_path):
     for key, line in lines:
         assert all(c.count("\n") <= 1 for c in cues(line, lang)), (key, cues(line, lang))
         for voice_cps in VOICES[lang]:
-            problems += [f"{key} (voice {voice_cps} chars/s): {p}" for p in timed_problems(line, lang, voice_cps)]
+            problems += [f"{key} (voice {voice_cps} chars/s): {p}"
+                         for p in timed_problems(line, lang, voice_cps)]
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
@@ -110,7 +111,8 @@ def test_the_default_lessons_last_cue_is_no_word_tail():
 
 def test_the_checks_can_fail():
     old = [("不代表所有真实嵌入坐标都有这种含", 46.0, 46.98), ("义。", 46.982, 47.333)]  # before: 0.35 s
-    assert split_words("不代表所有真实嵌入坐标都有这种含义。", [c for c, _, _ in old]) == ["'含义' split after '标都有这种含'"]
+    assert split_words("不代表所有真实嵌入坐标都有这种含义。", [c for c, _, _ in old]) == \
+        ["'含义' split after '标都有这种含'"]
     assert timing_problems(old, "zh")[0].startswith("46.000-46.980 16.3 characters a second")
     assert "shown 0.351 s < 5/6 s" in timing_problems(old, "zh")[1]
     late = step_problems([Step("义。", 0.0, 1.0)], [("义。", 0.1, 1.2)], "zh")
@@ -120,7 +122,8 @@ def test_the_checks_can_fail():
 
 
 def test_a_voice_too_fast_to_read_by_keeps_its_start_and_runs_on():
-    line = "softmax 对每个分数取指数，再除以这一行的总和：[0.46, 0, 2.3, 0.69] 变为约 [0.11, 0.07, 0.69, 0.14]。"
+    line = ("softmax 对每个分数取指数，再除以这一行的总和："
+            "[0.46, 0, 2.3, 0.69] 变为约 [0.11, 0.07, 0.69, 0.14]。")
     got = timed(line, "zh", 0.3, 3.3, within=(0.0, 10.0))  # 3 s of voice; 71 characters need 8 s
     assert got[0][1] == 0.3 and got[-1][2] == pytest.approx(0.3 + least_time(line, "zh"), abs=0.002)
     assert timing_problems(got, "zh") == []
@@ -129,17 +132,37 @@ def test_a_voice_too_fast_to_read_by_keeps_its_start_and_runs_on():
 
 
 def test_a_slow_voice_is_followed_in_proportion():
+    """20 s of voice for a line of two cues (which were shown 11.1 and 8.9 s): cut into cues of at most
+    7 s, at word boundaries, each shown in proportion to its length."""
     line = "权重的总和为一。显示值经舍入，不必恰好加为一：这里屏幕上加起来是 1.01，精确和是 1。"
+    assert len(cues(line, "zh")) == 2
     got = timed(line, "zh", 0.3, 20.3, within=(0.0, 21.0))
-    assert [c for c, _, _ in got] == ["权重的总和为一。\n显示值经舍入，不必恰好加为一：", "这里屏幕上加起来是 1.01，\n精确和是 1。"]
-    assert (got[0][1], got[0][2], got[1][2]) == (0.3, 11.384, 20.3)  # 23 and 18.5 wide: 0.3 + 20 × 23 / 41.5
+    assert len(got) >= 3 and (got[0][1], got[-1][2]) == (0.3, 20.3)
+    assert timing_problems(got, "zh") == [] and split_words(line, [c for c, _, _ in got]) == []
+    widths = [captions._width(c.replace("\n", ""), "zh") for c, _, _ in got]
+    for (_, start, end), w in zip(got, widths):
+        assert end - start == pytest.approx(20 * w / sum(widths), abs=0.002) and end - start <= 7.0
+
+
+def test_no_cue_stays_longer_than_seven_seconds():
+    """The step of contexts' outputs (14.8 s, no voice, two cues: one stayed 8.4 s) gets cues of at most
+    7 s; a line that cannot be cut shows for 7 s, not for its whole long step."""
+    line = ("各自按权重混合 Value：river 句中 bank 的输出约 [1.43, 0.06, 0.14, 0]，"
+            "savings 句中约 [0.01, 1.49, 0.11, 0]。")
+    got = timed(line, "zh", 10.0, 24.833)
+    assert max(e - s for _, s, e in got) <= 7.0 and (got[0][1], got[-1][2]) == (10.0, 24.833)
+    assert step_problems([Step(line, 10.0, 24.833)], got, "zh") == []
+    assert timed("Softmax.", "en", 1.0, 21.0) == [("Softmax.", 1.0, 8.0)]
+    assert timing_problems([("Softmax.", 1.0, 9.4)], "en") == ["1.000-9.400 shown 8.400 s > 7 s: 'Softmax.'"]
 
 
 def test_cues_never_cut_a_vector_formula_or_before_punctuation():
-    got = cues("n 个 token、每头维数 d 时，显式计算分数矩阵的时间为 O(n²d)，矩阵存储 O(n²)；Value 混合还需相应乘法。", "zh")
+    got = cues("n 个 token、每头维数 d 时，显式计算分数矩阵的时间为 O(n²d)，"
+               "矩阵存储 O(n²)；Value 混合还需相应乘法。", "zh")
     assert "计算分数矩阵的时间为 O(n²d)，" in [line for c in got for line in c.split("\n")]
     assert not [line for c in got for line in c.split("\n") if line[0] in "，。；："]
-    assert "约 [1.43, 0.06, 0.14, 0]。" in cues("逐维求和，得到 bank 的输出，约 [1.43, 0.06, 0.14, 0]。", "zh")[0]
+    vector_cue = cues("逐维求和，得到 bank 的输出，约 [1.43, 0.06, 0.14, 0]。", "zh")[0]
+    assert "约 [1.43, 0.06, 0.14, 0]。" in vector_cue
 
 
 # -- jieba: lazily, once, quietly, no temp file, in parallel -----------------------------------------

@@ -150,14 +150,16 @@ def test_webm_carries_opus(two_scenes):
 
 def test_a_voice_that_is_neither_draft_nor_a_folder_is_a_usage_error(two_scenes):
     r = CliRunner().invoke(main, ["render", "blink", "--voice", "nowhere"])
-    assert r.exit_code == 2 and "'nowhere' is neither 'draft', 'neural', 'piper:PATH.onnx' nor a folder" in r.output
+    assert (r.exit_code == 2
+            and "'nowhere' is neither 'draft', 'neural', 'piper:PATH.onnx' nor a folder" in r.output)
     assert not (two_scenes / "media").exists()
 
 
 # -- subtitle cues (no render) ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("lang,text", [
-    ("zh", "softmax 对每个分数取指数，再除以这一行的总和：[0.46, 0, 2.3, 0.69] 变为约 [0.11, 0.07, 0.69, 0.14]。"),
+    ("zh", "softmax 对每个分数取指数，再除以这一行的总和："
+           "[0.46, 0, 2.3, 0.69] 变为约 [0.11, 0.07, 0.69, 0.14]。"),
     ("en", "The weights sum to one. Rounded for display they need not add to exactly one: on screen they "
            "add to 1.01, while the exact sum is 1."),
 ])
@@ -259,7 +261,8 @@ def test_voice_status_recorded_draft_stale_and_flags(two_scenes):
     assert row["state"] == "recorded" and row["flags"] == ["clipped"]
 
 
-@pytest.mark.parametrize("rate, seconds, dbfs", [(48_000, 3.0, -20.0), (22_050, 1.5, -9.0), (48_000, 0.8, -30.0)])
+@pytest.mark.parametrize("rate, seconds, dbfs",
+                         [(48_000, 3.0, -20.0), (22_050, 1.5, -9.0), (48_000, 0.8, -30.0)])
 def test_loudness_in_process_is_ffmpegs(tmp_path, rate, seconds, dbfs):
     """The in-process BS.1770 measurement against ffmpeg's ebur128 filter, on noise shaped like speech
     (bursts with pauses) at two sample rates; and silence is -inf."""

@@ -86,7 +86,8 @@ def test_sums_as_numpy_sums(page):
 
 
 def test_an_unknown_normalizer_is_an_error(page):
-    message = page.evaluate("() => { try { AttentionCore.scaleFor('softer', 4); } catch (e) { return e.message; } }")
+    message = page.evaluate("() => { try { AttentionCore.scaleFor('softer', 4); } "
+                            "catch (e) { return e.message; } }")
     assert message == 'mode must be one of scaled, unscaled, uniform, not "softer"'
 
 

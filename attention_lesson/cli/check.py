@@ -1,28 +1,33 @@
-"""`attention-lesson check FILE`: validate a lesson file and say what it holds."""
+"""`attention-lesson check FILE`: validate a lesson file and say what it holds, in the chosen language."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
-from attention_core.diagnostics import focus_ties
+from attention_core import lesson_warnings
+from attention_core.errors import text
 
-from .options import load_lesson
+from .options import lang_option, load_lesson
 
 
 @click.command()
 @click.argument("file", metavar="FILE")
-def check(file):
-    """Validate a lesson file; exit 2 with one clear message if it is not usable."""
-    lesson = load_lesson(file)
-    click.echo(f"{lesson.source}: OK")
-    click.echo(f"  d_model {lesson.d_model}, d_k {lesson.d_k}, d_v {lesson.d_v}")
-    click.echo(f"  vocab ({len(lesson.vocab)}): {', '.join(lesson.vocab)}")
+@lang_option.but(help="Language of the messages.")
+def check(file, lang):
+    """Validate a lesson file; exit 2 with one clear line, FILE:LINE: message, if it is not usable.
+    Warns (exit 0) of a shared largest weight and of numbers too large to follow."""
+    lesson = load_lesson(file, lang)
+    click.echo(text(lang, "ok", file=lesson.source))
+    click.echo("  " + text(lang, "sizes", d_model=lesson.d_model, d_k=lesson.d_k, d_v=lesson.d_v))
+    click.echo("  " + text(lang, "vocab", n=len(lesson.vocab), tokens=", ".join(lesson.vocab)))
     for name, toks in lesson.contexts.items():
         labels = " / ".join(lesson.context_labels.get(name, {}).values())
-        click.echo(f"  context {name}" + (f" ({labels})" if labels else "") + f": {' '.join(toks)}")
-    click.echo(f"  focus: {lesson.focus}")
-    for lang, names in lesson.dimensions.items():
-        click.echo(f"  dimensions ({lang}): {', '.join(names)}")
-    for name, tied in focus_ties(lesson).items():
-        click.echo(f"warning: in context {name}, {lesson.focus}'s largest weight is shared by {', '.join(tied)}; "
-                   f"the hard lookup takes the first, {tied[0]}", err=True)
+        fields = {"name": name, "tokens": " ".join(toks), "labels": labels}
+        click.echo("  " + text(lang, "context_labelled" if labels else "context", **fields))
+    click.echo("  " + text(lang, "focus", focus=lesson.focus))
+    for dim_lang, names in lesson.dimensions.items():
+        click.echo("  " + text(lang, "dimensions", language=dim_lang, names=", ".join(names)))
+    for warning in lesson_warnings(lesson, Path(lesson.source).read_text(encoding="utf-8")):
+        click.echo(warning.message(lang), err=True)

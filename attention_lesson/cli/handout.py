@@ -49,4 +49,5 @@ def handout(ids, all_, lesson, context, mode, lang, theme, quality, frames, out,
     options = make_options(lesson, context, mode, lang, quality, None, file_format="png", kind="frames",
                            theme=theme)
     choices = Choices(handout_frames=frames, explorer_url=explorer_url or None)  # in its digest
-    execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT, EXPLORER], choices=choices)
+    execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT, EXPLORER],
+            choices=choices)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from importlib import resources
 from pathlib import Path
 
@@ -9,10 +10,19 @@ import click
 
 from .options import force_option, lang_option
 
+PLACEHOLDER = "my-lesson.toml"  # the file the starters' header commands name, until `new` names its own
 
-def starter(lang: str) -> str:
-    """The starter lesson's text, its comments in `lang`."""
-    return (resources.files("attention_lesson") / "starters" / f"{lang}.toml").read_text(encoding="utf-8")
+
+def starter(lang: str, file: str | None = None) -> str:
+    """The starter lesson's text, its comments in `lang`; with `file`, its header's commands name that
+    file (quoted for the shell where it needs it) instead of my-lesson.toml."""
+    text = (resources.files("attention_lesson") / "starters" / f"{lang}.toml").read_text(encoding="utf-8")
+    if file is None:
+        return text
+    lines = text.splitlines(keepends=True)
+    header = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    named = [line.replace(PLACEHOLDER, shlex.quote(file)) for line in lines[:header]]
+    return "".join(named + lines[header:])
 
 
 @click.command()
@@ -27,6 +37,6 @@ def new(file, lang, force):
     if not path.parent.exists():
         raise click.UsageError(f"no folder {path.parent} for {path.name}")
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(starter(lang), encoding="utf-8")
+    tmp.write_text(starter(lang, file), encoding="utf-8")
     tmp.replace(path)
-    click.echo(f"{path}: a starter lesson. Next: attention-lesson check {path}")
+    click.echo(f"{path}: a starter lesson. Next: attention-lesson check {shlex.quote(str(path))}")

@@ -9,10 +9,12 @@ import click
 import numpy as np
 
 from attention_core import attend, hard_lookup, numbers_json
+from scenes.common.formats import fixed_text
+from scenes.common.i18n import d_k_labels
 
 from .options import json_option, lesson_options
 
-PLACES = 4  # decimals in the table (JSON keeps full precision)
+PLACES = 4  # decimals in the table (JSON keeps full precision); from 1e5 on, scientific notation
 
 
 def width(s: str) -> int:
@@ -27,7 +29,7 @@ def pad(s: str, n: int, right: bool = True) -> str:
 
 def table(name: str, rows: list[str], cols: list[str], m: np.ndarray) -> str:
     """A titled matrix: row labels left-aligned, columns right-aligned by display width."""
-    cells = [[f"{x:.{PLACES}f}" for x in row] for row in m]
+    cells = [[fixed_text(x, PLACES) for x in row] for row in m]
     col_w = max([width(c) for c in cols] + [len(c) for row in cells for c in row]) + 2
     row_w = max(width(r) for r in rows) + 2
     lines = [name, " " * row_w + "".join(pad(c, col_w) for c in cols)]
@@ -56,8 +58,8 @@ def numbers(lesson, context, mode, as_json):
     click.echo(f"mode {mode}  d_k {att.d_k}  scale {att.scale:.4f}  (rows = queries, columns = keys)\n")
     for label, m, cols in [
         ("X (embeddings)", att.x, dimension_names(lesson, att.x.shape[1], "x")),
-        ("Q = X W_Q", att.q, [f"q{i + 1}" for i in range(att.d_k)]),
-        ("K = X W_K", att.k, [f"k{i + 1}" for i in range(att.d_k)]),
+        ("Q = X W_Q", att.q, d_k_labels(att.d_k, "en")),
+        ("K = X W_K", att.k, d_k_labels(att.d_k, "en")),
         ("V = X W_V", att.v, dimension_names(lesson, att.d_v, "v")),
         ("scores = Q Kᵀ (raw)", att.scores, toks),
         ("scaled = scores × scale (softmax input)", att.scaled, toks),

@@ -12,19 +12,39 @@ from attention_core import LANGS, MODES, LessonError, load
 
 
 class LessonFileError(click.ClickException):
-    """A bad lesson file: one clear line, exit status 2 (like a usage error), no traceback."""
+    """A bad lesson file: one clear line, exit status 2 (like a usage error), no traceback. `bare`: the
+    line as compilers write it, `FILE:LINE: message`, with no "Error: " before it."""
 
     exit_code = 2
+
+    def __init__(self, message: str, bare: bool = False):
+        super().__init__(message)
+        self.bare = bare
 
     def format_message(self) -> str:
         return self.message
 
+    def show(self, file=None) -> None:
+        if not self.bare:
+            return super().show(file)
+        click.echo(self.message, err=file is None, file=file)
 
-def load_lesson(path):
+
+def message_lang(lang: str | None = None) -> str:
+    """The language of a lesson's messages: `lang`, else the running command's --lang, else English (a
+    command with no --lang, such as `numbers`, prints English)."""
+    ctx = click.get_current_context(silent=True)
+    chosen = lang or (ctx.params.get("lang") if ctx is not None else None)
+    return chosen if chosen in LANGS else "en"
+
+
+def load_lesson(path, lang: str | None = None):
+    """The lesson (a packaged name or a file); a bad one is one line, `FILE:LINE: message` in the
+    command's language (message_lang), exit status 2."""
     try:
         return load(path)
     except LessonError as e:
-        raise LessonFileError(str(e)) from None
+        raise LessonFileError(e.message(message_lang(lang)), bare=True) from None
 
 
 def check_context(lesson, context: str | None) -> str:
@@ -182,8 +202,8 @@ def pick_scenes(ids: tuple[str, ...], all_: bool):
         return list(by_id.values())
     unknown = [i for i in ids if i not in by_id]
     if unknown:
-        raise click.BadParameter(f"unknown scene {', '.join(map(repr, unknown))}; valid ids: {', '.join(by_id)}",
-                                 param_hint="ID")
+        raise click.BadParameter(f"unknown scene {', '.join(map(repr, unknown))}; "
+                                 f"valid ids: {', '.join(by_id)}", param_hint="ID")
     return [by_id[i] for i in ids]
 
 
@@ -231,9 +251,10 @@ def make_options(lesson, context, mode, lang, quality, fps, file_format="mp4", t
     from ..pipeline.plan import RenderOptions
 
     if transparent and file_format not in ("webm", "mov", "png"):
-        raise click.BadParameter("an alpha channel needs --format webm, mov or png", param_hint="--transparent")
+        raise click.BadParameter("an alpha channel needs --format webm, mov or png",
+                                 param_hint="--transparent")
     from scenes.common.style import DEFAULT_THEME
 
-    return RenderOptions(str(Path(lesson.source).resolve()), check_context(lesson, context), mode, lang, quality,
-                         fps, file_format, transparent, sections, check_voice(voice, lang), kind,
+    return RenderOptions(str(Path(lesson.source).resolve()), check_context(lesson, context), mode, lang,
+                         quality, fps, file_format, transparent, sections, check_voice(voice, lang), kind,
                          theme or DEFAULT_THEME)

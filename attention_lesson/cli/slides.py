@@ -22,6 +22,7 @@ def slides(ids, all_, to, lesson, context, mode, lang, theme, quality, fps, voic
 
     scenes = pick_scenes(ids, all_ or not ids)
     les = load_lesson(lesson)
-    options = make_options(les, context, mode, lang, quality, fps, voice=voice, file_format="mp4", kind="slides",
-                           theme=theme)
-    execute(les, scenes, options, out, jobs, force, dry_run, quiet, products=[PRODUCTS[to]] + ([EXPLORER] if to == "html" else []))
+    options = make_options(les, context, mode, lang, quality, fps, voice=voice, file_format="mp4",
+                           kind="slides", theme=theme)
+    execute(les, scenes, options, out, jobs, force, dry_run, quiet,
+            products=[PRODUCTS[to]] + ([EXPLORER] if to == "html" else []))

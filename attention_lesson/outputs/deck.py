@@ -117,7 +117,8 @@ def _pptx(configs, dest: Path, title: str, author: str, lang: str) -> None:
     w, h = configs[0].resolution
     # (its tqdm bars go nowhere, whatever -q says)
     with contextlib.redirect_stderr(io.StringIO()), _posters_from_last_frames():
-        PowerPoint(presentation_configs=configs, width=PPTX_WIDTH, height=round(PPTX_WIDTH * h / w)).convert_to(dest)
+        PowerPoint(presentation_configs=configs, width=PPTX_WIDTH,
+                   height=round(PPTX_WIDTH * h / w)).convert_to(dest)
     _describe(dest, title, author, lang)
 
 

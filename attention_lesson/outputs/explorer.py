@@ -7,7 +7,9 @@ the core in tests/test_web_core.py); the view is web/explorer.js and its parts (
 helpers the studio shares in web/shared.js. What the page needs from Python is
 written into data.js: the lesson (vocab, W's, contexts, names), both catalogs' words, the palette, and
 the lesson's claims (which key its focus favours in each context, computed here by the core), which
-the page checks again with the student's numbers.
+the page checks again with the student's numbers, and the lesson file's own text: the page's download
+is that text with only the numbers the student changed rewritten in place (explorer-export.js), so the
+teacher's comments, order and spacing stay as they were.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ ASSETS = (*SCRIPTS, "explorer.css")  # copied as they are
 FOLDER = "explorer"
 INDEX = f"{FOLDER}/index.html"
 COMMON_WORDS = ("query", "key", "value", "weights", "scores", "output", "embedding", "sum",
-                "mode_scaled", "mode_unscaled", "mode_uniform")
+                "mode_scaled", "mode_unscaled", "mode_uniform", "d_k_column")
 
 
 def words(lang: str) -> dict[str, str]:
@@ -78,9 +80,12 @@ def lesson_data(lesson: Lesson) -> dict:
             "context_labels": lesson.context_labels, "narration": lesson.narration}
 
 
-def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S.DEFAULT_THEME) -> dict:
-    """Everything the page starts from: data.js's one object."""
-    return {"source": Path(lesson.source).name, "lesson": lesson_data(lesson), "claims": claims(lesson),
+def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S.DEFAULT_THEME,
+              text: str | None = None) -> dict:
+    """Everything the page starts from: data.js's one object (text: the lesson file's, for the
+    download; None writes the file anew)."""
+    return {"source": Path(lesson.source).name, "text": text, "lesson": lesson_data(lesson),
+            "claims": claims(lesson),
             "start": {"lang": lang, "context": context, "mode": mode},
             "titles": {la: lesson_title(lesson, la) for la in LANGS},
             "words": {la: words(la) for la in LANGS}, "palette": palette(theme), "places": S.NUMBER_PLACES,
@@ -120,12 +125,13 @@ def write_folder(folder: Path, data: dict) -> None:
 
 
 def build_explorer(out_dir: Path, lesson: Lesson, lang: str, context: str, mode: str,
-                   theme: str = S.DEFAULT_THEME) -> list[Path]:
-    """out_dir/explorer/, replaced at once (never half-written); the files written."""
+                   theme: str = S.DEFAULT_THEME, text: str | None = None) -> list[Path]:
+    """out_dir/explorer/, replaced at once (never half-written); the files written. text: the lesson
+    file's, which the page's download edits in place (None: the download is written anew)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".tmp-explorer-", dir=out_dir) as tmp:
         new = Path(tmp) / FOLDER
         new.mkdir()
-        write_folder(new, page_data(lesson, lang, context, mode, theme))
+        write_folder(new, page_data(lesson, lang, context, mode, theme, text))
         swap_folder(new, out_dir / FOLDER)
     return sorted((out_dir / FOLDER).iterdir())

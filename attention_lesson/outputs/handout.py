@@ -3,12 +3,13 @@ to be printed: light frames by default (the light theme), little ink, greys that
 
 A one-page summary (the formula, the four steps with the focus token's numbers, the Q/K/V colours);
 then each scene on one page: every step's last frame (rendered by the pipeline's frames variant, reused
-through the manifest) as a grid of numbered thumbnails with the step's narration line beneath each, and
-the scene's numbers as tables typeset for print (`frames="all"`: every frame large instead, as many
-pages as they take); then exercises generated from the lesson with blanks, and their answers, each on
-pages of their own. Every number is from attention_core. A figure or a table is never split across
-pages (CSS break-inside); the thumbnails of a scene get as few columns (as large) as let its page hold
-it, measured by the browser that lays the page out (a script in the page; FIT). The summary ends with
+through the manifest) cropped to its body and numbered, with the step's narration line beneath or beside
+it, its smallest text at least 6 pt on paper (handout_print.py), and the scene's numbers as tables typeset for
+print (`frames="all"`: every frame large instead, as many pages as they take); then exercises generated
+from the lesson with blanks and room to work them out, on a page of their own, and their answers. Every
+number is from attention_core. A figure or a table is never split across pages (CSS break-inside); a
+scene's frames and tables get as large as let its page hold it, measured by the browser that lays the
+page out (a script in the page, handout_print.fit_script). The summary ends with
 a box naming the explorer (explorer/index.html beside the handout, or the address given): its QR code
 (segno, inline SVG), the address as a link, what it is for. The HTML is one file with the frames beside
 it in frames/; the PDF is printed from it by the Debian chromium (headless --print-to-pdf): it renders
@@ -28,12 +29,13 @@ from pathlib import Path
 
 import numpy as np
 import segno
-from PIL import Image
 
 from attention_core import attend, hard_lookup
 from scenes.common import style as S
 from scenes.common.formats import number_text, shared_format
-from scenes.common.i18n import catalog
+from scenes.common.i18n import catalog, d_k_labels
+
+from . import handout_print as P
 
 HTML, PDF = "handout.html", "handout.pdf"
 KEY_FRAMES, ALL_FRAMES = "key", "all"  # a scene as one page of thumbnails, or every frame large
@@ -42,7 +44,8 @@ DEFAULT_THEME = "light"  # the handout's: little ink, and greys that print apart
 EXPLORER = "explorer/index.html"  # the explorer page, relative to the handout
 CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                 "--disable-background-networking", "--no-first-run", "--run-all-compositor-stages-before-draw"]
+                 "--disable-background-networking", "--no-first-run",
+                 "--run-all-compositor-stages-before-draw"]
 
 
 def chromium() -> str | None:
@@ -51,7 +54,8 @@ def chromium() -> str | None:
 
 def engine_missing() -> str | None:
     if chromium() is None:
-        return "chromium (prints the handout to PDF): run ./scripts/setup.sh (or: sudo apt-get install chromium)"
+        return ("chromium (prints the handout to PDF): run ./scripts/setup.sh "
+                "(or: sudo apt-get install chromium)")
     return None
 
 
@@ -83,7 +87,7 @@ def tables(scene_id: str, lesson, context: str, mode: str, lang: str) -> list[Ta
     f, toks, dims = att.index(lesson.focus), list(att.tokens), list(lesson.dim_names(lang))
     t = lambda name: tr(f"handout.table_{name}")  # noqa: E731
     d_in = [f"d{i + 1}" for i in range(lesson.d_model)]
-    d_k = [f"k{i + 1}" for i in range(att.d_k)]
+    d_k = d_k_labels(att.d_k, lang)  # the axis W_Q, W_K, Q and K share, named as every output names it
     d_v = dims if len(dims) == att.v.shape[1] else [f"v{i + 1}" for i in range(att.v.shape[1])]
     x_cols = dims if len(dims) == lesson.d_model else d_in
     one = [lesson.focus]
@@ -164,11 +168,10 @@ FORMULA = ('<math display="block"><mrow><mi>Attention</mi><mo>(</mo><mi style="c
            '</msub></msqrt></mfrac><mo>)</mo></mrow><mi style="color:{v}">V</mi></mrow></math>')
 
 PAGE_H_MM = 297 - 14 - 16  # A4 less the @page margins: what one scene's page may hold
-MAX_COLS = 5  # thumbnails a row at most (a scene of many steps, or many numbers)
 CSS = """
 @page { size: A4; margin: 14mm 14mm 16mm;
-        @bottom-center { content: counter(page) " / " counter(pages); font: 8pt "Noto Sans CJK SC", sans-serif;
-                         color: #555; } }
+        @bottom-center { content: counter(page) " / " counter(pages);
+                         font: 8pt "Noto Sans CJK SC", sans-serif; color: #555; } }
 body { font-family: "Noto Sans CJK SC", "Noto Sans", sans-serif; font-size: 10.5pt; color: #111;
        line-height: 1.45; margin: 0 auto; max-width: 182mm; }
 h1 { font-size: 20pt; margin: 0 0 2mm; } h2 { font-size: 14pt; margin: 6mm 0 2mm; break-after: avoid; }
@@ -180,8 +183,6 @@ figure img { width: 100%; height: auto; display: block; border: 0.3mm solid #c8c
              box-sizing: border-box; }
 .all figure img { max-height: 95mm; object-fit: contain; }
 figcaption { margin-top: 1.5mm; }
-.shots { display: grid; grid-template-columns: repeat(var(--cols), minmax(0, 1fr)); gap: 3mm 4mm; }
-.shots figure { margin: 0; }
 .shots figcaption { margin-top: 1mm; font-size: 8.5pt; line-height: 1.35; }
 .shots .n { display: inline-block; min-width: 4.2mm; height: 4.2mm; padding: 0 0.7mm; margin-right: 1.2mm;
             box-sizing: border-box; border: 0.3mm solid #111; border-radius: 2.1mm; font-size: 7pt;
@@ -189,7 +190,8 @@ figcaption { margin-top: 1.5mm; }
 .numbers { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0 5mm; margin-top: 3mm;
            font-size: calc(var(--num, 8.5) * 1pt); line-height: 1.3; }
 .numbers table { margin: 1mm 0 2mm; } .numbers th, .numbers td { padding: 0.5mm 1.4mm; }
-table { border-collapse: collapse; margin: 2mm 0 4mm; break-inside: avoid; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: 2mm 0 4mm; break-inside: avoid;
+        font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: bold; padding-bottom: 1mm; }
 th, td { border: 0.3mm solid #999; padding: 0.8mm 2mm; text-align: right; }
 th { background: #eee; font-weight: normal; }
@@ -197,34 +199,21 @@ th { background: #eee; font-weight: normal; }
                vertical-align: middle; }
 ol.steps li { margin-bottom: 1.5mm; } .blank { display: inline-block; min-width: 28mm;
                border-bottom: 0.3mm solid #111; }
-.ex { break-inside: avoid; margin-bottom: 4mm; } math { font-size: 120%; }
+math { font-size: 120%; }
+.exercises { display: flex; flex-direction: column; height: %(ex_h)smm; }
+.ex { break-inside: avoid; flex: 1 1 0; display: flex; flex-direction: column; margin-bottom: 3mm; }
+.ex .work { flex: 1; margin: 1.5mm 0 0 5mm; min-height: 12mm; print-color-adjust: exact;
+            -webkit-print-color-adjust: exact;
+            background: repeating-linear-gradient(#fff 0 7.7mm, #c8c8c8 7.7mm 8mm); }
 .answers li { break-inside: avoid; margin-bottom: 2mm; }
 .explore { display: flex; align-items: center; gap: 4mm; margin-top: 6mm; padding: 2mm 4mm 2mm 2mm;
            border: 0.3mm solid #999; border-radius: 2mm; break-inside: avoid; width: fit-content; }
 .explore svg.qr { width: 26mm; height: 26mm; flex: none; display: block; }
 .explore p { margin: 0 0 1mm; } .explore .title { font-weight: bold; font-size: 11pt; }
 .explore a { color: #111; word-break: break-all; }
-"""
+""".replace("%(ex_h)s", str(PAGE_H_MM - 5)) + P.CSS  # the exercises fill their page, less a rounding margin
 TABLE_PT = (8.5, 7.5, 6.5)  # the numbers' sizes, tried in turn where a scene's tables are many and large
-# Each scene of key frames on one page: the largest numbers, then the largest thumbnails (fewest
-# columns), with which its section fits PAGE_H_MM, measured by the browser that lays it out (fonts, line
-# breaks, table widths); what fits in none (a lesson of many tokens) goes on, never splitting a figure or
-# a table. Without a script a section keeps the columns it was written with.
-FIT = """<script>
-(() => {{
-  const page = {page} * 96 / 25.4 - 2;  // CSS px, less a rounding margin
-  const fits = (s) => s.getBoundingClientRect().height <= page;
-  for (const s of document.querySelectorAll("section.scene.key")) {{
-    search: for (const pt of {sizes}) {{
-      s.style.setProperty("--num", pt);
-      for (let c = 2; c <= {most}; c++) {{
-        s.style.setProperty("--cols", c);
-        if (fits(s)) break search;
-      }}
-    }}
-  }}
-}})();
-</script>""".format(page=PAGE_H_MM, most=MAX_COLS, sizes=list(TABLE_PT))
+FIT = P.fit_script(PAGE_H_MM, TABLE_PT)  # each scene of key frames on one page, as large as it holds
 
 
 def _table(t: Table) -> str:
@@ -267,21 +256,23 @@ def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str
             FORMULA.format(**colors), f"<h2>{_e(tr('handout.four_steps'))}</h2><ol class='steps'>",
             *(f"<li>{_e(s)}</li>" for s in steps), "</ol>",
             _table(Table(tr("handout.focus_numbers", focus=lesson.focus),
-                         [tr("handout.table_scores"), tr("handout.table_scaled"), tr("handout.table_weights")],
+                         [tr("handout.table_scores"), tr("handout.table_scaled"),
+                          tr("handout.table_weights")],
                          list(att.tokens), np.array([att.scores[f], att.scaled[f], att.weights[f]]))),
             _table(Table(tr("handout.table_output"), [lesson.focus], list(lesson.dim_names(lang)),
                          att.output[f][None])),
-            f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p>", _explore(explorer_url or EXPLORER, lang),
-            "</section>"]
+            f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p>",
+            _explore(explorer_url or EXPLORER, lang), "</section>"]
 
 
-def _thumbnail(out_dir: Path, title: str, n: int, step: dict) -> str:
-    """A step's last frame, small, with its number and narration beneath (the frame's size given, so the
-    page is laid out before the image loads)."""
-    with Image.open(out_dir / step["frame"]) as im:
-        w, h = im.size
-    return (f"<figure><img src='{_e(step['frame'])}' width='{w}' height='{h}' alt='{_e(title)} {n}'>"
-            f"<figcaption><span class='n'>{n}</span>{_e(step['narration'])}</figcaption></figure>")
+def _key_frames(out_dir: Path, title: str, steps: list[dict]) -> tuple[float, list[str]]:
+    """A scene's steps' frames cropped to their bodies, each with its number and narration, all at the
+    scale that prints the smallest text of any at 6 pt; and how much larger they may be drawn."""
+    frames = [P.read_frame(out_dir, s["frame"]) for s in steps]
+    scale = P.scale_mm(frames)
+    return P.most_enlarged(scale), [
+        P.figure(f, scale, f"{title} {n}", f"<span class='n'>{n}</span>{_e(s['narration'])}")
+        for n, (f, s) in enumerate(zip(frames, steps), 1)]
 
 
 def _scene(out_dir: Path, number: int, sid: str, lesson, context: str, mode: str, lang: str,
@@ -296,18 +287,19 @@ def _scene(out_dir: Path, number: int, sid: str, lesson, context: str, mode: str
     if frames == ALL_FRAMES:
         return [f"<section class='scene all'>{head}",
                 *(f"<figure><img src='{_e(s['frame'])}' alt='{_e(title)} {n}'>"
-                  f"<figcaption>{n}. {_e(s['narration'])}</figcaption></figure>" for n, s in enumerate(steps, 1)),
+                  f"<figcaption>{n}. {_e(s['narration'])}</figcaption></figure>"
+                  for n, s in enumerate(steps, 1)),
                 *numbers, "</section>"]
-    cols = 2 if len(steps) <= 4 else 3  # until the page's script fits it
-    return [f"<section class='scene key' style='--cols:{cols}'>{head}<div class='shots'>",
-            *(_thumbnail(out_dir, title, n, s) for n, s in enumerate(steps, 1)),
+    most, shots = _key_frames(out_dir, title, steps)
+    return [f"<section class='scene key' style='--kmax:{most:.3f}'>{head}<div class='shots'>", *shots,
             "</div><div class='numbers'>", *numbers, "</div></section>"]
 
 
 def _exercises(lesson, context: str, mode: str, lang: str) -> list[str]:
     tr, exs, blank = catalog(lang), exercises(lesson, context, mode, lang), "<span class='blank'></span>"
     return [f"<section class='exercises'><h2>{_e(tr('handout.exercises'))}</h2>",
-            *(f"<div class='ex'>{n}. {_e(x.prompt).replace('___', blank)}</div>" for n, x in enumerate(exs, 1)),
+            *(f"<div class='ex'><div>{n}. {_e(x.prompt).replace('___', blank)}</div><div class='work'></div>"
+              "</div>" for n, x in enumerate(exs, 1)),
             f"</section><section class='answers'><h2>{_e(tr('handout.answers'))}</h2><ol>",
             *(f"<li>{_e(x.answer)}</li>" for x in exs), "</ol></section>"]
 
@@ -317,7 +309,8 @@ def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[st
     """The handout as one HTML page (the frames beside it, in frames/)."""
     att = attend(lesson, context, mode)
     parts = [*_summary(lesson, att, context, lang, title, explorer_url, theme),
-             *(p for n, sid in enumerate(ids, 1) for p in _scene(out_dir, n, sid, lesson, context, mode, lang, frames)),
+             *(p for n, sid in enumerate(ids, 1)
+               for p in _scene(out_dir, n, sid, lesson, context, mode, lang, frames)),
              *_exercises(lesson, context, mode, lang)]
     lang_tag = {"zh": "zh-CN", "en": "en"}[lang]
     return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'><title>{_e(title)}</title>"

@@ -9,8 +9,8 @@
 | sheet | each scene's last frame (png) | contact-sheet.png |
 | explorer | the lesson alone (no scene) | explorer/ (index.html, its scripts and style) |
 
-`lesson`, `slides`, `handout`, `sheet` and `explorer` make them through pipeline/build.py, `batch` on Dask workers:
-the same `Product` and the same functions below (module-level: Dask sends them by reference).
+`lesson`, `slides`, `handout`, `sheet` and `explorer` make them through pipeline/build.py, `batch` on Dask
+workers: the same `Product` and the same functions below (module-level: Dask sends them by reference).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from ..pipeline.drawing import slides
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
 from ..pipeline.products import Product, ProductArgs, sources
 from ..pipeline.voice import loudness, track
-from . import deck
+from . import deck, handout_print
 from . import explorer as explorer_page
 from . import handout as handout_page
 from . import sheet as sheet_page
@@ -59,22 +59,24 @@ def deck_pptx(folder: Path, args: ProductArgs) -> list[str]:
 
 
 def handout(folder: Path, args: ProductArgs) -> list[str]:
-    paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids), args.title,
-                          explorer_url=args.choices.explorer_url, theme=args.theme,
+    paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids),
+                          args.title, explorer_url=args.choices.explorer_url, theme=args.theme,
                           frames=args.choices.handout_frames)
     return sorted(str(Path(p).resolve().relative_to(folder.resolve())) for p in paths)
 
 
 def sheet(folder: Path, args: ProductArgs) -> list[str]:
     """Every scene's last frame, numbered and titled, in one PNG."""
-    items = [(f"{n}. {title}", folder / f"{i}.png") for n, (i, title) in enumerate(zip(args.ids, args.titles), 1)]
+    items = [(f"{n}. {title}", folder / f"{i}.png")
+             for n, (i, title) in enumerate(zip(args.ids, args.titles), 1)]
     contact_sheet(items, folder / SHEET, args.choices.sheet_columns, args.theme)
     return [SHEET]
 
 
 def explorer(folder: Path, args: ProductArgs) -> list[str]:
     """The offline explorer page of the lesson, starting at the variant's context, normalizer and language."""
-    paths = build_explorer(folder, args.lesson(), args.lang, args.context, args.mode, args.theme)
+    paths = build_explorer(folder, args.lesson(), args.lang, args.context, args.mode, args.theme,
+                           text=args.lesson_text)
     return sorted(str(p.relative_to(folder)) for p in paths)
 
 
@@ -88,12 +90,15 @@ def catalogs(*names: str) -> tuple[str, ...]:
 _DECK_CODE = (*sources(deck, slides), "package-lock.json", *catalogs("deck", "common"))
 LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
                  code=sources(joining, ffmpeg, track, loudness))
-HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML, check=reveal_missing)
+HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML,
+               check=reveal_missing)
 PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
-HANDOUT = Product("handout", handout, FRAMES, code=(*sources(handout_page), *catalogs("handout", "common")),
+HANDOUT = Product("handout", handout, FRAMES,
+                  code=(*sources(handout_page, handout_print), *catalogs("handout", "common")),
                   label="handout.html, handout.pdf", check=engine_missing)
 SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=sources(sheet_page), label=SHEET)
 EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, label=EXPLORER_INDEX,
-                   code=(*sources(explorer_page, style), *(f"attention_lesson/web/{a}" for a in explorer_page.ASSETS),
+                   code=(*sources(explorer_page, style),
+                         *(f"attention_lesson/web/{a}" for a in explorer_page.ASSETS),
                          *catalogs("explorer", "common")))
 PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT, EXPLORER)}

@@ -34,7 +34,8 @@ def _font(size: int):
         return ImageFont.load_default()
 
 
-def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4, theme: str = S.DEFAULT_THEME) -> Path:
+def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4,
+                  theme: str = S.DEFAULT_THEME) -> Path:
     """items: (caption, png) in order -> one PNG grid written atomically to dest, in the theme's colours."""
     colours = S.THEMES[theme]
     thumbs = []

@@ -97,7 +97,8 @@ def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, prod
              force: bool = False, choices: Choices = Choices()) -> Report:
     """The scene jobs of `options` and the products made of them, each up to date or stale."""
     for p in products:
-        assert p.made_from is None or job_options(options, p.made_from) == options, f"{p.name} is not made of {options.kind} jobs"
+        assert p.made_from is None or job_options(options, p.made_from) == options, \
+            f"{p.name} is not made of {options.kind} jobs"
     todo, fresh = plan(lesson, scenes, options, out_dir, force=force)
     report = Report(out_dir, todo, fresh, order=[s.id for s in scenes])
     args = product_args(lesson, report.jobs, options, choices) if products else None

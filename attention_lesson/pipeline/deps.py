@@ -23,7 +23,8 @@ def _ffmpeg_has(encoder: str) -> bool:
     return any(line.split()[1:2] == [encoder] for line in out.splitlines() if line.startswith(" "))
 
 
-def missing(formats: set[str], transparent: bool = False, join: bool = False, voice: str | None = None) -> list[str]:
+def missing(formats: set[str], transparent: bool = False, join: bool = False,
+            voice: str | None = None) -> list[str]:
     """What is missing for these outputs, each with the command that installs it."""
     problems = []
     if voice is not None and shutil.which("espeak-ng") is None:

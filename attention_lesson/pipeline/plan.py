@@ -85,8 +85,9 @@ class RenderOptions:
         without its name: `...-480p15` is dark, `...-480p15-light` light)."""
         tag = f"{QUALITIES[self.quality][1]}{self.frame_rate}{theme_tag(self.theme)}"
         alpha = "-alpha" if self.transparent else ""
-        voiced = "" if not self.voice else "-neural" if self.voice == "neural" or self.voice.startswith("piper:") \
-            else "-voice"
+        voiced = ("" if not self.voice
+                  else "-neural" if self.voice == "neural" or self.voice.startswith("piper:")
+                  else "-voice")
         return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
 
 

@@ -29,7 +29,8 @@ def load(cache_root: Path) -> dict[str, float]:
         data = json.loads((cache_root / FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return {k: float(v) for k, v in data.items() if isinstance(v, (int, float))} if isinstance(data, dict) else {}
+    return ({k: float(v) for k, v in data.items() if isinstance(v, (int, float))}
+            if isinstance(data, dict) else {})
 
 
 def save(cache_root: Path, jobs: list[Job], results: list[Result]) -> None:
@@ -37,6 +38,7 @@ def save(cache_root: Path, jobs: list[Job], results: list[Result]) -> None:
     its last piece's seconds are not the scene's)."""
     times = load(cache_root)
     by_id = {j.id: j for j in jobs}
-    fresh = {key(by_id[r.id]): round(r.seconds, 2) for r in results if r.ok and r.id in by_id and r.seconds > 0}
+    fresh = {key(by_id[r.id]): round(r.seconds, 2)
+             for r in results if r.ok and r.id in by_id and r.seconds > 0}
     if fresh:
         manifest.write_atomically(cache_root / FILE, json.dumps({**times, **fresh}, indent=1, sort_keys=True))

@@ -148,8 +148,8 @@ class Drawer:
             runner.record(job, result)
             ok = result.ok and run == self.pool.generation.value
             clips = clips_of(out_dir, result.files, scene_id) if ok else []
-            self.emit("clip", {"scene": scene_id, "ready": ok, "clips": clips,
-                               "message": "" if ok else result.error.splitlines()[0][:200]})
+            why = "" if ok else (result.error.splitlines() or ["a newer edit came first"])[0][:200]
+            self.emit("clip", {"scene": scene_id, "ready": ok, "clips": clips, "message": why})
         self.pool.submit(job, run, done)
         return {"scene": scene_id, "ready": False, "clips": []}
 

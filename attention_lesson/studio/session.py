@@ -18,11 +18,11 @@ from attention_core import (
     loads,
     numbers_json,
 )
+from attention_core.lines import error_line
 from scenes.common.i18n import catalog
 
 from ..outputs.explorer import page_data, palette
 from ..pipeline.manifest import write_atomically
-from .lines import error_line
 
 
 def words() -> dict[str, dict[str, str]]:
@@ -38,9 +38,10 @@ class TextProblem(Exception):
         self.error = error
 
 
-def problem(text: str, e: LessonError) -> dict:
-    """A LessonError as JSON: the key it names, the line of the text it points at, check's message."""
-    return {"key": e.key, "line": error_line(text, e), "message": str(e)}
+def problem(text: str, e: LessonError, lang: str = "en") -> dict:
+    """A LessonError as JSON: the key it names, the line of the text it points at, check's message in the
+    page's language (without FILE:LINE: the page shows the line itself)."""
+    return {"key": e.key, "line": error_line(text, e), "message": e.message(lang, file=False)}
 
 
 @dataclass
@@ -121,7 +122,7 @@ class Session:
         try:
             return loads(text, str(self.path))
         except LessonError as e:
-            raise TextProblem(problem(text, e)) from None
+            raise TextProblem(problem(text, e, self.lang)) from None
 
     def accept(self, text: str) -> dict:
         """A new editor text: kept as the draft; if valid, the working text and lesson too, and its

@@ -29,6 +29,9 @@
 
   function fmt(x) {
     const places = data.places;
+    if (!Number.isFinite(x)) return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf"; // as Python writes them
+    // from 1e5 on: scientific notation, "1.23e5", as every table writes it (attention_core/magnitudes.py)
+    if (Math.abs(x) >= 1e5) return x.toExponential(places).replace("e+", "e");
     const shown = Math.abs(x) < 0.5 * 10 ** -places ? 0 : x; // never "-0.00"
     return shown.toFixed(places);
   }

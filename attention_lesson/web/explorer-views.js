@@ -35,7 +35,7 @@
 
   function qkvHtml(att) {
     const toks = att.tokens;
-    const kNames = Array.from({ length: att.q[0].length }, (_, j) => `${j + 1}`);
+    const kNames = Array.from({ length: att.q[0].length }, (_, j) => w("common_d_k_column", { i: j + 1 }));
     return matrixHtml(w("q"), toks, kNames, att.q, "role-q") +
       matrixHtml(w("k"), toks, kNames, att.k, "role-k") +
       matrixHtml(w("v"), toks, dimNames(att.v[0].length), att.v, "role-v");

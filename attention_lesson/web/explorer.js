@@ -56,11 +56,38 @@
       <footer>${esc(w(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
   }
 
+  // -- scroll cues: a table wider than its box scrolls inside it, and shows that it does ---------------
+  const SCROLL_MARKS = ["tabindex", "role", "aria-label", "data-more"];
+
+  /** A .scroll that scrolls sideways takes focus (the arrow keys scroll it; axe's scrollable-region-
+   *  focusable), is a region named by its heading, and data-more names the sides where more of it is
+   *  hidden: "right", "left" or "both" (explorer.css fades those edges). One that fits has none. */
+  function markScroller(el) {
+    const hidden = el.scrollWidth - el.clientWidth;
+    if (hidden <= 1) {
+      for (const name of SCROLL_MARKS) if (el.hasAttribute(name)) el.removeAttribute(name);
+      return;
+    }
+    const left = el.scrollLeft > 1;
+    const right = el.scrollLeft < hidden - 1;
+    const more = left && right ? "both" : left ? "left" : "right";
+    if (el.dataset.more !== more) el.dataset.more = more;
+    if (el.hasAttribute("tabindex")) return;
+    const heading = el.previousElementSibling || (el.closest(".box") || el).querySelector("h2, h3");
+    el.tabIndex = 0;
+    el.setAttribute("role", "region");
+    el.setAttribute("aria-label", heading ? heading.textContent.trim() : "");
+  }
+
+  /** Every scroll region's marks (after a redraw, which drops them; a resize; fonts loaded). */
+  const markScrollers = () => document.querySelectorAll("#app .scroll").forEach(markScroller);
+
   /** Recompute everything from the state and redraw what depends on it (the inputs stay). */
   function update() {
     const t0 = performance.now();
     AL.views.show(state.core.attendTokens(state.lessonNow(), tokens(), S.mode));
     AL.inputs.markEdited();
+    markScrollers(); // reads the layout: after every write, so it is laid out once
     AL.url.writeHash();
     timings.push(performance.now() - t0);
   }
@@ -122,11 +149,16 @@
   const onBlur = (e) => isEntry(e.target) && AL.inputs.markEdited(); // the field shows the value in use
 
   // -- start ----------------------------------------------------------------------------------------
-  /** The palette's colours as the stylesheet's custom properties. */
+  /** The palette's colours as the stylesheet's custom properties, and --on-emphasis: the ink (black or
+   *  white, style.text_on's rule) that reads best on the emphasis colour, the query row's label. */
   function palette() {
     const style = document.documentElement.style;
     for (const [name, value] of Object.entries(data.palette)) {
       if (typeof value === "string") style.setProperty(`--${name}`, value);
+    }
+    const p = data.palette;
+    if (p.emphasis && p.ink_dark) {
+      style.setProperty("--on-emphasis", AL.inkOn(AL.rgb(p.emphasis), [p.ink_dark, p.ink_light]));
     }
   }
 
@@ -152,6 +184,10 @@
     app.addEventListener("input", onInput);
     app.addEventListener("focusin", onFocus);
     app.addEventListener("focusout", onBlur);
+    const onScroll = (e) => e.target.classList?.contains("scroll") && markScroller(e.target);
+    app.addEventListener("scroll", onScroll, true); // scroll does not bubble: caught on its way down
+    window.addEventListener("resize", markScrollers);
+    if (document.fonts) document.fonts.ready.then(markScrollers);
     window.addEventListener("hashchange", () => {
       if (location.hash.slice(1) !== AL.url.hashOf()) load(location.hash);
     });

@@ -29,11 +29,12 @@ from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Mobject, Scene, VGroup, conf
 
 from attention_core import Lesson, attend, hard_lookup, load
 
-from ..registry import step_file
+from ..registry import FRAME_BODY, FRAME_MIN_CAP, step_file
 from . import style as S
 from .captions import least_step, spoken, timed
 from .i18n import catalog
 from .labels import fit, frame_box, label, mixed_line
+from .layout import print_box
 from .settings import Settings
 
 KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every step (plain manim)
@@ -160,11 +161,22 @@ class LessonScene(Scene):
             self.save_keyframe(Path(os.environ[KEYFRAMES_ENV]))
 
     def save_keyframe(self, folder: Path) -> Path:
-        """The frame as it stands at the end of a step, as <scene>-<nn>-<step>.png."""
+        """The frame as it stands at the end of a step, as <scene>-<nn>-<step>.png, with what a page
+        printing it needs in its text chunks (registry.FRAME_BODY, FRAME_MIN_CAP): the box of its body,
+        the heading left out, and the cap height of its smallest text, in pixels."""
+        from PIL.PngImagePlugin import PngInfo
+
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / step_file(self.scene_id, len(self.step_keys), self.step_keys[-1], "png")
         self.renderer.update_frame(self)
-        self.camera.get_image().save(path)
+        image = self.camera.get_image()
+        px = image.size[0] / config.frame_width  # pixels a scene unit
+        box, cap = print_box(self)
+        info = PngInfo()
+        info.add_text(FRAME_BODY, ",".join(f"{v * px:.1f}" for v in box))
+        if cap is not None:
+            info.add_text(FRAME_MIN_CAP, f"{cap * px:.2f}")
+        image.save(path, pnginfo=info)
         return path
 
     def tear_down(self):

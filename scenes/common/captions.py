@@ -31,6 +31,7 @@ from . import style as S
 LINE_WIDTH = {"zh": 16.0, "en": 42.0}  # per subtitle line, in full-width characters for zh
 LINES_PER_CUE = 2
 MIN_CUE = 5 / 6  # seconds: the shortest a cue is shown
+MAX_CUE = 7.0  # seconds: the longest; a cue that would stay longer is split into shorter ones
 CUE_CHARS_PER_SECOND = {"zh": 9.0, "en": 20.0}  # the fastest a cue is read (every character but line breaks)
 _SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this much longer than it needs
 
@@ -44,8 +45,8 @@ _NO_START = set("，。；：！？、,.;:!?)]）」』”’'…%")  # never be
 _NO_END = set("([（「『“‘")  # never ends one
 _INFIX = set("=→")  # never at a line's end or start
 _PARTICLES = set("的了着地得吗呢吧")  # a Chinese line should not begin with one
-_EN_BEFORE = {"and", "or", "but", "so", "while", "because", "of", "to", "in", "on", "at", "by", "for",
-              "with", "from", "into", "over", "than", "that", "which", "where", "when"}  # good to break before
+_EN_BEFORE = {"and", "or", "but", "so", "while", "because", "of", "to", "in", "on", "at", "by", "for", "with",
+              "from", "into", "over", "than", "that", "which", "where", "when"}  # good to break before
 _EN_GLUE = {"a", "an", "the", "its", "their", "each", "every", "no", "not", "is", "are"} | _EN_BEFORE - {
     "so", "while", "because", "that", "which", "where", "when"}  # bad to break after
 # the lesson's words that jieba's dictionary lacks or cuts wrong (雅|可比, 两|两, 等|变, 原点|积): kept whole
@@ -141,8 +142,8 @@ def _cost(ps: list[str], k: int, lang: str) -> float:
 class _Layout:
     """The pieces of one line of narration laid out as cues of lines (a dynamic programme)."""
 
-    def __init__(self, ps: list[str], lang: str):
-        self.ps, self.lang, self.n = ps, lang, len(ps)
+    def __init__(self, ps: list[str], lang: str, widest: float = math.inf):
+        self.ps, self.lang, self.n, self.widest = ps, lang, len(ps), widest
         self.limit = LINE_WIDTH.get(lang, LINE_WIDTH["en"])
         self._lines, self.breaks = {}, [0.0] + [_cost(ps, k, lang) for k in range(1, len(ps))]
         self._sums, self._trail = [0.0], [_width(p, lang) - _width(p.rstrip(), lang) for p in ps]
@@ -158,6 +159,8 @@ class _Layout:
 
     def lines(self, i: int, j: int) -> tuple[float, int | None]:
         """(cost, where its second line starts or None) of pieces i..j as one cue; cost inf: no fit."""
+        if (i, j) not in self._lines and j - i > 1 and self.width(i, j) > self.widest:
+            self._lines[i, j] = (math.inf, None)  # too long a cue for its time
         if (i, j) not in self._lines:
             best = (0.0, None) if self.fits(i, j) else (math.inf, None)
             for k in range(i + 1, j) if best[0] else ():
@@ -203,9 +206,10 @@ class _Layout:
 
 
 @lru_cache(maxsize=4096)
-def _laid_out(text: str, lang: str) -> tuple[tuple[str, ...], ...]:
-    """The text as cues, each a tuple of its lines: the fewest cues that fit, then the least cost."""
-    layout = _Layout(pieces(text.strip(), lang), lang)
+def _laid_out(text: str, lang: str, widest: float = math.inf) -> tuple[tuple[str, ...], ...]:
+    """The text as cues, each a tuple of its lines (and no wider than `widest`, where it can be cut):
+    the fewest cues that fit, then the least cost."""
+    layout = _Layout(pieces(text.strip(), lang), lang, widest)
     n = len(layout.ps)
     if not n:
         return ((text,),)
@@ -229,9 +233,10 @@ def lines(text: str, lang: str) -> list[str]:
     return [line for cue in _laid_out(text, lang) for line in cue]
 
 
-def cues(text: str, lang: str) -> list[str]:
-    """The text as subtitle cues of at most LINES_PER_CUE lines each (lines joined by a newline)."""
-    return ["\n".join(cue) for cue in _laid_out(text, lang)]
+def cues(text: str, lang: str, widest: float = math.inf) -> list[str]:
+    """The text as subtitle cues of at most LINES_PER_CUE lines each (lines joined by a newline), each
+    at most `widest` wide (characters; full-width ones in Chinese) where the text can break."""
+    return ["\n".join(cue) for cue in _laid_out(text, lang, widest)]
 
 
 # -- timing -----------------------------------------------------------------------------------------
@@ -265,34 +270,61 @@ def timed(text: str, lang: str, start: float, end: float,
     """The cues over [start, end] in proportion to their length (a voice reads at an even pace), one
     after the other, in whole milliseconds; each given at least its `reading_time`, the span run on past
     its end and then before its start as far as `within` (the step; default: the span itself) allows.
-    Where even that is too short, the cues share what there is in proportion to their reading times."""
-    cs = cues(text, lang)
-    need = [reading_time(c, lang) + _SLACK for c in cs]
+    Where even that is too short, the cues share what there is in proportion to their reading times.
+    Where a cue would stay longer than MAX_CUE (a slow voice, a long step), the line is cut into more
+    cues, at the breaks that cost least; a cue that cannot be cut further stays MAX_CUE, the others
+    share the rest (where all of them would stay longer, each starts where its share does)."""
     lo, hi = within or (start, end)
     lo, hi = math.ceil(lo * 1000 - 1e-6) / 1000, math.floor(hi * 1000 + 1e-6) / 1000
+    cs, share = cues(text, lang), 1.0
+    a, b = _window(cs, lang, start, end, lo, hi)
+    while max(_spread(*_weights(cs, lang), b - a)) > MAX_CUE and share > 0.1:
+        # narrower cues, where one would stay too long: as wide as MAX_CUE of the span reads
+        share *= 0.9
+        cs = cues(text, lang, share * MAX_CUE * sum(_weights(cs, lang)[0]) / (b - a) / 0.9)
+        a, b = _window(cs, lang, start, end, lo, hi)
+    shown = _spread(*_weights(cs, lang), b - a, most=MAX_CUE)
+    gaps = sum(shown) < b - a - 1e-9  # every cue at its longest: each starts where its share does
+    slots = _spread(*_weights(cs, lang), b - a) if gaps else shown
+    starts = [round(a + sum(slots[:i]), 3) for i in range(len(cs))]
+    ends = starts[1:] + [round(b, 3)]
+    if gaps:
+        ends = [min(e, round(s + d, 3)) for s, d, e in zip(starts, shown, ends)]
+    return list(zip(cs, starts, ends))
+
+
+def _weights(cs: list[str], lang: str) -> tuple[list[float], list[float]]:
+    """The cues' shares of their span (their widths) and the least each may be shown (reading time)."""
+    widths = [max(_width(c.replace("\n", ""), lang), 1.0) for c in cs]
+    return widths, [reading_time(c, lang) + _SLACK for c in cs]
+
+
+def _window(cs: list[str], lang: str, start: float, end: float, lo: float, hi: float) -> tuple[float, float]:
+    """Where the cues cs are shown: [start, end], run on within [lo, hi] where they need more time."""
+    need = sum(_weights(cs, lang)[1])
     a, b = max(lo, start), min(hi, end)
-    if b - a < sum(need):
-        b = min(hi, a + sum(need))
-        a = max(lo, b - sum(need))
-    durations = _spread([max(_width(c.replace("\n", ""), lang), 1.0) for c in cs], need, b - a)
-    bounds = [a]
-    for d in durations[:-1]:
-        bounds.append(bounds[-1] + d)
-    bounds = [round(t, 3) for t in bounds] + [round(b, 3)]
-    return [(c, s, e) for c, s, e in zip(cs, bounds, bounds[1:])]
+    if b - a < need:
+        b = min(hi, a + need)
+        a = max(lo, b - need)
+    return a, b
 
 
-def _spread(weights: list[float], least: list[float], span: float) -> list[float]:
-    """Durations summing to `span` in proportion to `weights`, none shorter than its `least`: those that
-    would be get their least, the others share the rest in proportion. Where the least do not fit,
-    in proportion to them."""
+def _spread(weights: list[float], least: list[float], span: float, most: float | None = None) -> list[float]:
+    """Durations summing to `span` in proportion to `weights`, none shorter than its `least` (nor longer
+    than `most`, or its least if that is longer): those that would be get their bound, the others
+    share the rest in proportion. Where the least do not fit, in proportion to them; where even the
+    longest all may be do not fill the span, each its longest."""
     if sum(least) >= span:
         return [span * x / sum(least) for x in least]
-    fixed: set[int] = set()
+    upper = [max(x, most) for x in least] if most is not None else [math.inf] * len(least)
+    if sum(upper) <= span:
+        return upper
+    fixed: dict[int, float] = {}
     while True:
         free = [i for i in range(len(weights)) if i not in fixed]
-        scale = (span - sum(least[i] for i in fixed)) / sum(weights[i] for i in free)
-        short = {i for i in free if weights[i] * scale < least[i]}
-        if not short:
-            return [least[i] if i in fixed else weights[i] * scale for i in range(len(weights))]
-        fixed |= short
+        scale = (span - sum(fixed.values())) / sum(weights[i] for i in free)
+        short = {i: least[i] for i in free if weights[i] * scale < least[i]}
+        long = {i: upper[i] for i in free if weights[i] * scale > upper[i]}
+        if not short and not long:
+            return [fixed.get(i, weights[i] * scale) for i in range(len(weights))]
+        fixed |= short or long

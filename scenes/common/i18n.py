@@ -6,7 +6,9 @@ No manim import: the CLI lists titles without starting manim.
 
 from __future__ import annotations
 
+import re
 import tomllib
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 
@@ -50,6 +52,33 @@ def _flatten(prefix: str, table: dict, out: dict) -> None:
 def lesson_title(lesson, lang: str) -> str:
     """The lesson file's [title] in this language, or the catalog's generic one."""
     return lesson.title.get(lang) or catalog(lang)("common.lesson_title")
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: no space between two of them
+
+
+def listing(items: Iterable[str], lang: str) -> str:
+    """Items as a person writes a list in this language, with the catalog's connectors (`common.list_sep`
+    between the items, `common.list_and` before the last): "a", "a and b", "a, b and c"; "a 和 b",
+    "a、b 和 c". A space of a connector between two Chinese characters is dropped ("苹果和梨")."""
+    items = [str(x) for x in items]
+    if len(items) < 2:
+        return "".join(items)
+    tr = catalog(lang)
+    text = tr("common.list_sep").join(items[:-1])
+    last = tr("common.list_and")
+    word = last.strip(" ")
+    if _CJK.match(text[-1:]) and _CJK.match(word[:1]):
+        last = last.lstrip(" ")
+    if _CJK.match(items[-1][:1]) and _CJK.match(word[-1:]):
+        last = last.rstrip(" ")
+    return text + last + items[-1]
+
+
+def d_k_labels(d_k: int, lang: str) -> list[str]:
+    """The names of the d_k columns of W_Q, W_K, Q and K (the axis queries and keys share), as every
+    output heads them: the catalog's `common.d_k_column` for column 1..d_k."""
+    return [catalog(lang)("common.d_k_column", i=i) for i in range(1, d_k + 1)]
 
 
 @lru_cache(maxsize=None)

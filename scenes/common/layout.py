@@ -1,12 +1,14 @@
-"""Layout checks a test can run on a scene's current mobjects: inside the frame, no text over text."""
+"""Layout checks a test can run on a scene's current mobjects: inside the frame, no text over text; and
+what a frame holds for print (`print_box`): where its body is and how small its smallest text is."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from manim import SingleStringMathTex, Text, config
 
-from .style import MIN_FONT_SIZE, SAFE_MARGIN
+from .style import FONT, GAP, MIN_FONT_SIZE, SAFE_MARGIN
 
 TOLERANCE = 0.02  # scene units; shared edges and antialiasing are not overlaps
 TEXT_TYPES = (Text, SingleStringMathTex)
@@ -77,3 +79,46 @@ def layout_problems(scene) -> list[str]:
         if dx > TOLERANCE and dy > TOLERANCE:
             problems.append(f"overlap: {_name(a)} and {_name(b)}")
     return problems
+
+
+# -- a frame for print -------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _cap_per_size(kind: type) -> float:
+    """The height of a capital H per unit of font_size, in scene units: Text in the scenes' font, or TeX."""
+    if kind is Text:
+        h = Text("H", font=FONT, font_size=100)
+    else:
+        from .labels import tex
+
+        h = tex(r"\mathrm{H}", scale=1)
+    return h.height / h.font_size
+
+
+def cap_height(t) -> float:
+    """The cap height of a text mobject as drawn (scene units): what its smallest letters measure."""
+    return t.font_size * _cap_per_size(Text if isinstance(t, Text) else SingleStringMathTex)
+
+
+def print_box(scene) -> tuple[tuple[float, float, float, float], float | None]:
+    """What a handout needs of the frame as it stands: the box of its body, everything visible but the
+    heading (`scene.header`, which the handout's page heads anyway), GAP around it (above it no further
+    than the heading's bottom), within the frame
+    (x0, y0 at the top left, x1, y1, in scene units from the frame's top left corner); and the least cap
+    height of the texts in it (scene units; None: no text)."""
+    header = getattr(scene, "header", None)
+    skip = {id(m) for m in header.get_family()} if header is not None else set()
+    body = [m for m in scene.mobjects if id(m) not in skip and (m.width or m.height) and _visible(m)]
+    texts = [t for t in visible_texts(scene) if id(t) not in skip]
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    if not body:
+        return (0.0, 0.0, config.frame_width, config.frame_height), None
+    boxes = [_box(m) for m in body]
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    top = max(0.0, half_h - y1 - GAP)
+    if header is not None and header.get_bottom()[1] >= y1:  # the gap above stops at the heading
+        top = max(top, half_h - header.get_bottom()[1])
+    box = (max(0.0, x0 - GAP + half_w), top,
+           min(config.frame_width, x1 + GAP + half_w), min(config.frame_height, half_h - y0 + GAP))
+    return box, min((cap_height(t) for t in texts), default=None)

@@ -267,7 +267,8 @@ def outline(m: Mobject, color: ManimColor | None = None, *, buff: float | tuple[
     crosses the text of the rows around it)."""
     from manim import SurroundingRectangle
 
-    frame = SurroundingRectangle(m, color=color or S.HIGHLIGHT, buff=buff, stroke_width=stroke, corner_radius=corner)
+    frame = SurroundingRectangle(m, color=color or S.HIGHLIGHT, buff=buff, stroke_width=stroke,
+                                 corner_radius=corner)
     if height is not None:
         frame.stretch_to_fit_height(height)
     return frame

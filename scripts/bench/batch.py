@@ -89,7 +89,8 @@ def batch_benchmark(work: Path, quality: str, jobs: int, variants: dict = BATCH_
     lesson = work / "lesson.toml"
     shutil.copy(resolve("default"), lesson)
     ids = scenes or [s.id for s in available()]
-    combos = [(c, m, lang) for c in variants["contexts"] for m in variants["modes"] for lang in variants["langs"]]
+    combos = [(c, m, lang) for c in variants["contexts"] for m in variants["modes"]
+              for lang in variants["langs"]]
     shutil.rmtree(work / "media", ignore_errors=True)
     t_render = _render_each(work, lesson, ids, combos, quality, jobs)
     plan = _write_plan(work, lesson, ids, quality, variants)

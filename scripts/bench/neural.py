@@ -49,9 +49,11 @@ def neural_benchmark(work: Path, jobs: int) -> dict:
         t0 = time.perf_counter()
         parts = list(pool.map(_synthesise, [lines[i::jobs] for i in range(jobs)]))
         wall = time.perf_counter() - t0
-    results = {"lines": len(lines), "speech_s": round(spoken, 1), "one_process_speech_per_s": round(spoken / spent, 1),
+    results = {"lines": len(lines), "speech_s": round(spoken, 1),
+               "one_process_speech_per_s": round(spoken / spent, 1),
                f"{jobs}_processes_speech_per_s": round(sum(p[0] for p in parts) / wall, 1)}
     for voice in ("draft", "neural"):
-        results[f"lesson_en_{voice}_s"] = round(lesson_time(work, "low", jobs, "--lang", "en", "--voice", voice), 1)
+        results[f"lesson_en_{voice}_s"] = round(
+            lesson_time(work, "low", jobs, "--lang", "en", "--voice", voice), 1)
     results["neural_over_draft"] = round(results["lesson_en_neural_s"] / results["lesson_en_draft_s"], 2)
     return results

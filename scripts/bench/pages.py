@@ -47,10 +47,11 @@ def explorer_benchmark(work: Path, edits: int = 200) -> dict:
     results = {}
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
-        for name, lesson in (("default (4 tokens)", "default"), ("8 tokens, 8 dims", str(work / "eight.toml"))):
+        for name, lesson in (("default (4 tokens)", "default"),
+                             ("8 tokens, 8 dims", str(work / "eight.toml"))):
             out = work / name.split()[0]
-            subprocess.run([BIN / "attention-lesson", "explorer", "--lesson", lesson, "--out", str(out), "-q"],
-                           check=True, capture_output=True)
+            subprocess.run([BIN / "attention-lesson", "explorer", "--lesson", lesson, "--out", str(out),
+                            "-q"], check=True, capture_output=True)
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.goto((out / "explorer" / "index.html").as_uri())
             script, laid, frames = page.evaluate(EDIT_JS, [edits])
@@ -121,15 +122,18 @@ def studio_benchmark(work: Path, repeats: int = 3) -> dict:
         text = (work / "lesson.toml").read_text(encoding="utf-8")
         edits = {"savings": [], "w_q": []}
         for i in range(repeats):  # each edit on top of the last: a savings edit leaves W_Q as it was
-            text = text.replace(re.search(r"savings = \[.*\]", text).group(0), f"savings = [0.0, 1.{i + 1}, 0.0, 0.0]")
+            text = text.replace(re.search(r"savings = \[.*\]", text).group(0),
+                                f"savings = [0.0, 1.{i + 1}, 0.0, 0.0]")
             edits["savings"].append(_studio_edit(client, events, text))
-            text = re.sub(r"\[[\d.]+, 2\.3, 0\.0, 0\.0\],  # ambiguity", f"[2.{i + 4}, 2.3, 0.0, 0.0],  # ambiguity", text)
+            text = re.sub(r"\[[\d.]+, 2\.3, 0\.0, 0\.0\],  # ambiguity",
+                          f"[2.{i + 4}, 2.3, 0.0, 0.0],  # ambiguity", text)
             edits["w_q"].append(_studio_edit(client, events, text))
     finally:
         proc.send_signal(__import__("signal").SIGINT)
         proc.communicate(timeout=60)
     med = lambda xs: round(statistics.median(xs), 2)  # noqa: E731
-    return {"cold_all_frames_s": round(cold, 1), "keystroke_to_numbers_ms": round(1000 * statistics.median(keys)),
+    return {"cold_all_frames_s": round(cold, 1),
+            "keystroke_to_numbers_ms": round(1000 * statistics.median(keys)),
             "keystroke_p95_ms": round(1000 * sorted(keys)[int(0.95 * (len(keys) - 1))]),
             **{f"{k}_{what}_s": med([t[i] for t in v]) for k, v in edits.items()
                for i, what in enumerate(("on_screen_step_frame", "first_scene", "all_frames"))},

@@ -72,7 +72,8 @@ def w_edit_benchmark(work: Path, quality: str, jobs: int) -> dict:
     text = lesson.read_text(encoding="utf-8")
     assert W_Q_LINE in text
     lesson.write_text(text.replace(W_Q_LINE, "[1.1, 0.0, 0.0, 0.0],  # geography"), encoding="utf-8")
-    return {"cold": cold, "after_w_edit": render_all(work, quality, jobs, [], "--lesson", str(lesson), fresh=False)}
+    return {"cold": cold, "after_w_edit": render_all(work, quality, jobs, [], "--lesson", str(lesson),
+                                                     fresh=False)}
 
 
 def holds_run(work: Path, scene: str, quality: str, voice: bool, mode: str) -> float:

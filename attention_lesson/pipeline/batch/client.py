@@ -215,11 +215,13 @@ def _submit(client, batch: Batch, stage: Path | None, quiet: bool, cache: str | 
             local = [_fresh_output(u, stage) for k, u in t.inputs if k is None]
             sent = iter(client.scatter(local, hash=False) if local and stage is None else local)
             inputs = [futures[k] if k is not None else next(sent) for k, _ in t.inputs]
-            futures[t.key] = client.submit(product_task, t.product, t.args, inputs, fingerprint, st, key=t.key)
+            futures[t.key] = client.submit(product_task, t.product, t.args, inputs, fingerprint, st,
+                                           key=t.key)
     return futures
 
 
-def _collect(client, futures: dict, batch: Batch, report: BatchReport, progress: BatchProgress | None) -> None:
+def _collect(client, futures: dict, batch: Batch, report: BatchReport,
+             progress: BatchProgress | None) -> None:
     """Install every result as its future completes."""
     from distributed import as_completed
 

@@ -79,7 +79,8 @@ class Batch:
 
 
 def _kinds(batch_plan: BatchPlan, wanted: list[Product]) -> list[str]:
-    return list(dict.fromkeys(([VIDEO] if SCENES in batch_plan.products else []) + [p.made_from for p in wanted]))
+    return list(dict.fromkeys(([VIDEO] if SCENES in batch_plan.products else [])
+                              + [p.made_from for p in wanted]))
 
 
 def _expand_variant(v: Variant, batch_plan: BatchPlan, products: dict, token: str, tasks: dict, fresh: list):
@@ -102,7 +103,8 @@ def _expand_variant(v: Variant, batch_plan: BatchPlan, products: dict, token: st
             _product_task(v, pj, scene_tasks, token, tasks, fresh)
 
 
-def _product_task(v: Variant, pj: ProductJob, scene_tasks: dict, token: str, tasks: dict, fresh: list) -> None:
+def _product_task(v: Variant, pj: ProductJob, scene_tasks: dict, token: str, tasks: dict,
+                  fresh: list) -> None:
     unit = Unit(v, pj.product.name, product=pj)
     if pj.fresh:
         fresh.append(unit)

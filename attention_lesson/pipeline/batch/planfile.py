@@ -33,7 +33,8 @@ class Variant:
     lesson_file: Path
     options: RenderOptions  # the videos' options (format is the variant's)
     out_dir: Path
-    name: str  # its folder under the plan's out: <lesson>/<context>-<mode>-<lang>-<res><fps>[-light][-<format>]
+    # its folder under the plan's out: <lesson>/<context>-<mode>-<lang>-<res><fps>[-light][-<format>]
+    name: str
 
 
 @dataclass
@@ -58,7 +59,8 @@ def _strings(path: Path, data: dict, key: str) -> list[str] | None:
     return list(dict.fromkeys(value))  # in order, each once
 
 
-def _choices(path: Path, data: dict, key: str, valid, what: str, default: list[str] | None) -> list[str] | None:
+def _choices(path: Path, data: dict, key: str, valid, what: str,
+             default: list[str] | None) -> list[str] | None:
     """The plan's list under key (default when absent), each value one of valid."""
     values = _strings(path, data, key) or default
     bad = [v for v in values or [] if v not in valid]
@@ -119,7 +121,8 @@ def _check_contexts(path: Path, contexts: list[str] | None, loaded) -> None:
     missing = [c for c in contexts or [] if c not in everywhere]
     if missing:
         have = "; ".join(f"{f.stem}: {', '.join(les.contexts)}" for f, les in loaded)
-        raise PlanError(f"{path}: contexts: {', '.join(map(repr, missing))} is in none of the lessons ({have})")
+        raise PlanError(f"{path}: contexts: {', '.join(map(repr, missing))} "
+                        f"is in none of the lessons ({have})")
 
 
 def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]:
@@ -131,8 +134,8 @@ def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]
             if ctx not in les.contexts:
                 notes.append(f"{file.stem} has no context {ctx!r}: skipped")
                 continue
-            for mode, lang, theme, quality in itertools.product(lists["modes"], lists["langs"], lists["themes"],
-                                                                lists["qualities"]):
+            for mode, lang, theme, quality in itertools.product(lists["modes"], lists["langs"],
+                                                                lists["themes"], lists["qualities"]):
                 options = RenderOptions(str(file), ctx, mode, lang, quality, None, fmt, theme=theme)
                 folder = options.folder_name() + (f"-{fmt}" if suffix else "")
                 variants.append(Variant(les, file, options, out / folder, folder))
@@ -190,6 +193,7 @@ def read_plan(path: Path, scenes: list[SceneInfo], products: dict) -> BatchPlan:
     loaded = _load_lessons(path, lists["lessons"])
     _check_contexts(path, lists["contexts"], loaded)
     variants, notes = _variants(loaded, lists, out)
-    notes += _video_notes(path, lists["products"], products, variants) + _theme_notes(lists["products"], variants)
+    notes += (_video_notes(path, lists["products"], products, variants)
+              + _theme_notes(lists["products"], variants))
     chosen = [s for s in scenes if lists["scenes"] is None or s.id in lists["scenes"]]  # in lesson order
     return BatchPlan(path, variants, chosen, lists["products"], out, shared, list(dict.fromkeys(notes)))

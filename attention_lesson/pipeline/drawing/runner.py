@@ -158,7 +158,8 @@ def _run(jobs, workers, cache_root, on_step, on_done, quiet) -> list[Result]:
 def _submit(pool, task: Job, finished) -> None:
     """Render the task in a worker; its Result (or the error that stopped the worker) goes to finished."""
     pool.apply_async(_run_in_worker, (task,), callback=finished.put,
-                     error_callback=lambda e: finished.put(Result(task.task, False, [], f"{type(e).__name__}: {e}")))
+                     error_callback=lambda e: finished.put(Result(task.task, False, [],
+                                                                  f"{type(e).__name__}: {e}")))
 
 
 def _collect(pool, finished, jobs: list[Job], joins, on_done) -> list[Result]:
@@ -244,7 +245,8 @@ class WarmPool:
         self.generation = ctx.Value("i", 0)
         self.events = ctx.Queue()
         self.pool = _ignoring_ctrl_c(lambda: ctx.Pool(workers, initializer=_init_warm,
-                                                      initargs=(str(cache_root), self.events, True, self.generation)))
+                                                      initargs=(str(cache_root), self.events, True,
+                                                                self.generation)))
         self.stop = threading.Event()
         self.closing = False
         self.pump = threading.Thread(target=_pump, args=(self.events, on_event, self.stop), daemon=True)
@@ -262,7 +264,8 @@ class WarmPool:
         if self.closing:
             return done(Result(job.task, False, [], "Cancelled: the workers are stopping"))
         self.pool.apply_async(_run_warm, (job, generation), callback=done,
-                              error_callback=lambda e: done(Result(job.task, False, [], f"{type(e).__name__}: {e}")))
+                              error_callback=lambda e: done(Result(job.task, False, [],
+                                                                   f"{type(e).__name__}: {e}")))
 
     def close(self, timeout: float = 3.0) -> None:
         """Stop the workers: a job being drawn stops at its next step's start, then every worker exits

@@ -74,7 +74,8 @@ def play(self, scene, *args, **kwargs):
     _manim_play(self, scene, *args, **kwargs)
     if _piece is None or not self.skip_animations:
         return
-    self.time = clock(before, scene.duration, scene.is_current_animation_frozen_frame(), self.camera.frame_rate)
+    self.time = clock(before, scene.duration, scene.is_current_animation_frozen_frame(),
+                      self.camera.frame_rate)
     if _piece.joins:
         borrow(self.file_writer, number, _piece.folder)
 

@@ -246,7 +246,8 @@ def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_step, on_frame=None
         if on_frame is not None:
             on_frame(job.id, len(saved), step, saved[-1])
 
-    scene = cls(lesson=job.lesson, settings=_settings(job), on_step=on_step, skip_animations=True, after_step=keep)
+    scene = cls(lesson=job.lesson, settings=_settings(job), on_step=on_step, skip_animations=True,
+                after_step=keep)
     scene.render()
     return _frames(job, scene, saved, tmp), None
 

@@ -40,8 +40,8 @@ def script_lines(report, lang: str) -> list[Line]:
     for job in report.jobs:
         data = json.loads((report.out_dir / job.main_file()).read_text(encoding="utf-8"))
         for n, s in enumerate(data["steps"], 1):
-            out.append(Line(f"{lang}/{job.id}/{step_name(n, s['step'])}.wav", job.id, n, s["step"], s["narration"],
-                            s["end"] - s["start"], draft_seconds(s["narration"], lang)))
+            out.append(Line(f"{lang}/{job.id}/{step_name(n, s['step'])}.wav", job.id, n, s["step"],
+                            s["narration"], s["end"] - s["start"], draft_seconds(s["narration"], lang)))
     return out
 
 

@@ -76,8 +76,9 @@ def recording_problems(folder: Path, lang: str, scene_ids: list[str]) -> list[st
                                     + ", ".join(f".{e}" for e in EXTENSIONS))
                 continue
             if m is None or (valid is not None and m.group(2) not in valid):
-                problems.append(f"{p}: no step of {sid} is named {p.stem!r}; expected <nn>-<step> with step "
-                                f"one of: {', '.join(sorted(valid or []))} (see `attention-lesson voice script`)")
+                problems.append(f"{p}: no step of {sid} is named {p.stem!r}; expected <nn>-<step> "
+                                f"with step one of: {', '.join(sorted(valid or []))} "
+                                "(see `attention-lesson voice script`)")
                 continue
             seconds = audio_seconds(p)
             if not seconds or seconds <= 0.05:

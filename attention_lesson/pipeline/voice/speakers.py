@@ -42,7 +42,8 @@ def espeak_version() -> str | None:
     exe = shutil.which("espeak-ng")
     if exe is None:
         return None
-    return subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.split("Data at")[0].strip()
+    return (subprocess.run([exe, "--version"], capture_output=True, text=True)
+            .stdout.split("Data at")[0].strip())
 
 
 @dataclass(frozen=True)
@@ -123,8 +124,10 @@ def draft(text: str, lang: str, out: Path) -> None:
     """espeak-ng reading `text` into a WAV file (it writes WAV at 22.05 kHz whatever the name). Not -q:
     it silences -w too (writes no file, exit 0)."""
     if espeak_version() is None:
-        raise VoiceError("the draft voice needs espeak-ng: run scripts/setup.sh (or: apt-get install espeak-ng)")
-    subprocess.run(["espeak-ng", "-v", DRAFT_VOICES[lang], "-w", str(out), text], check=True, capture_output=True)
+        raise VoiceError("the draft voice needs espeak-ng: run scripts/setup.sh "
+                         "(or: apt-get install espeak-ng)")
+    subprocess.run(["espeak-ng", "-v", DRAFT_VOICES[lang], "-w", str(out), text], check=True,
+                   capture_output=True)
 
 
 @lru_cache(maxsize=2)
@@ -150,7 +153,8 @@ def piper_problem(path: Path) -> str | None:
     """What is wrong with a Piper voice file, in one line naming it; None if Piper can load it."""
     config = Path(f"{path}.json")
     if path.suffix != ".onnx":
-        return f"{path}: expected a Piper voice model (.onnx), found a {path.suffix or 'file'} without that suffix"
+        return (f"{path}: expected a Piper voice model (.onnx), found a {path.suffix or 'file'} "
+                "without that suffix")
     if not path.is_file():
         return f"{path}: no such Piper voice model"
     if not config.is_file():
@@ -164,7 +168,8 @@ def piper_problem(path: Path) -> str | None:
     try:
         _voice(str(path))
     except Exception as e:  # noqa: BLE001 - onnxruntime's errors are many; one line names the file
-        return f"{path}: Piper cannot load it as a voice model ({type(e).__name__}: {str(e).splitlines()[0][:160]})"
+        return (f"{path}: Piper cannot load it as a voice model "
+                f"({type(e).__name__}: {str(e).splitlines()[0][:160]})")
     return None
 
 

@@ -31,8 +31,8 @@ from .speakers import is_folder, speaker_for
 AUDIO_CODECS = {"mp4": ["-c:a", "aac", "-b:a", "160k"], "mov": ["-c:a", "aac", "-b:a", "160k"],
                 "webm": ["-c:a", "libopus", "-b:a", "96k"]}  # gif and png carry no sound
 # a cached voice is this code's: how a voice is made and processed
-_CODE = hashlib.sha256(b"".join(p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("loudness.py"))
-                                )).hexdigest()
+_CODE = hashlib.sha256(b"".join(
+    p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("loudness.py")))).hexdigest()
 
 
 class Voice:
@@ -55,7 +55,8 @@ class Voice:
             if self.folder is not None:
                 self.drafted.append(f"{scene_id}/{step_name(n, step)}")
             text = speakable(line, self.lang)
-            key = hashlib.sha256(json.dumps([self.speaker.inputs(), text], sort_keys=True).encode()).hexdigest()
+            key = hashlib.sha256(json.dumps([self.speaker.inputs(), text],
+                                            sort_keys=True).encode()).hexdigest()
         key = hashlib.sha256(f"{key}:{_CODE}".encode()).hexdigest()[:32]  # and how it is processed
         wav = self.cache / f"{key}.wav"
         if not wav.exists():

@@ -1,0 +1,56 @@
+"""What `check` warns of in a lesson that passes: a shared largest weight for the focus (the hard lookup
+then picks one of several), and intermediates too large to follow (`magnitudes.py`). Each a
+`LessonWarning` with the line of the text it is about, its words in any language (`message(lang)`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import attend
+from .diagnostics import focus_ties
+from .errors import Choices, LessonWarning, ph
+from .lines import locate
+from .magnitudes import KEYS, NAMES, SCIENTIFIC_FROM, scientific
+
+
+def ties(lesson) -> list[LessonWarning]:
+    """One warning a context whose focus's largest weight is shared."""
+    return [LessonWarning(lesson.source, "focus", ph("tie", context=name, focus=lesson.focus,
+                                                    tied=Choices(tied), first=tied[0]))
+            for name, tied in focus_ties(lesson).items()]
+
+
+def _largest(m: np.ndarray) -> tuple[tuple[int, int], float]:
+    """The position of a matrix's largest |entry| and that entry."""
+    at = np.unravel_index(int(np.abs(m).argmax()), m.shape)
+    return (int(at[0]), int(at[1])), float(m[at])
+
+
+def large_values(lesson) -> list[LessonWarning]:
+    """A warning for a projection holding a number from SCIENTIFIC_FROM on (the scenes show W_Q, W_K, W_V
+    whole), and one a context whose largest intermediate (X, Q, K, V, the scores, the output: every
+    mode's softmax input is at most the raw scores) reaches it: which one, where and how large."""
+    why = ph("large_why", bound=scientific(SCIENTIFIC_FROM, 0))
+    out = []
+    for name in ("w_q", "w_k", "w_v"):
+        (row, _), value = _largest(getattr(lesson, name))
+        if abs(value) >= SCIENTIFIC_FROM:
+            out.append(LessonWarning(lesson.source, f"projections.{name} row {row + 1}", ph(
+                "large_matrix", what=f"projections.{name}", value=scientific(value, 2), why=why)))
+    for name in lesson.contexts:
+        att = attend(lesson, name, "unscaled")
+        what = max(NAMES, key=lambda w: float(np.abs(getattr(att, w)).max()))
+        (row, _), value = _largest(getattr(att, what))
+        if abs(value) >= SCIENTIFIC_FROM:
+            key = f"vocab.{att.tokens[row]}" if what == "x" else KEYS[what]
+            out.append(LessonWarning(lesson.source, key, ph(
+                "large", context=name, what=ph(what), value=scientific(value, 2), why=why)))
+    return out
+
+
+def lesson_warnings(lesson, text: str | None = None) -> list[LessonWarning]:
+    """Every warning about a lesson that passed, in order; with the lesson's text, each with its line."""
+    found = [*ties(lesson), *large_values(lesson)]
+    if text is None:
+        return found
+    return [w._replace(line=locate(text, w.key)) for w in found]

@@ -1,0 +1,83 @@
+"""The explorer's test harness: a page built by the CLI (`build`), opened in the shared chromium with
+every request outside its folder refused (`Page`), its numbers read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+from click.testing import CliRunner
+
+from attention_lesson.cli import main
+
+LESSONS = Path(__file__).parent / "lessons"
+
+
+def eight_by_eight() -> str:
+    """An 8-token lesson with 8 dimensions everywhere (the most the scenes lay out)."""
+    rng = np.random.default_rng(8)
+    row = lambda n: "[" + ", ".join(f"{x:.2f}" for x in rng.uniform(-2, 2, n)) + "]"  # noqa: E731
+    toks = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+    lines = ['focus = "delta"', "[vocab]", *(f"{t} = {row(8)}" for t in toks), "[projections]"]
+    lines += [f"{m} = [" + ", ".join(row(8) for _ in range(8)) + "]" for m in ("w_q", "w_k", "w_v")]
+    lines += ["[contexts]", f"all = {json.dumps(toks)}", f"half = {json.dumps(toks[::-1][:5])}"]
+    return "\n".join(lines) + "\n"
+
+
+def build(tmp_path: Path, lesson: str = "default", lang: str = "zh", *extra: str) -> Path:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["explorer", "--lesson", lesson, "--lang", lang,
+                                       "--out", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return out / "explorer" / "index.html"
+
+
+class Page:
+    """A page opened offline: every request that is not a file (or data/blob) is refused and recorded,
+    as are console errors and page errors."""
+
+    def __init__(self, browser, index: Path, width: int = 1280, hash_: str = ""):
+        self.ctx = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
+        self.problems: list[str] = []
+        self.ctx.route("**/*", self._route)
+        self.p = self.ctx.new_page()
+        self.p.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(m.text))
+        self.p.on("pageerror", lambda e: self.problems.append(str(e)))
+        self.p.on("requestfailed", lambda r: self.problems.append(f"failed {r.url}"))
+        self.p.goto(index.as_uri() + hash_)
+        self.p.wait_for_selector("#matrix td")
+
+    def _route(self, route):
+        if route.request.url.startswith(("file:", "data:", "blob:")):
+            return route.continue_()
+        self.problems.append(f"network {route.request.url}")
+        return route.abort()
+
+    def values(self, selector: str) -> list[float]:
+        return [float(v) for v in self.p.eval_on_selector_all(selector,
+                                                              "els => els.map(e => e.dataset.value)")]
+
+    def weights(self) -> list[float]:
+        return self.values("#scores .num.weight")
+
+    def output(self) -> list[float]:
+        return self.values("#output .num")
+
+    def matrix(self) -> np.ndarray:
+        cells = self.p.eval_on_selector_all(
+            "#matrix td", "els => els.map(e => [+e.dataset.row, +e.dataset.col, +e.dataset.value])")
+        n = int(round(len(cells) ** 0.5))
+        m = np.full((n, n), np.nan)
+        for r, c, v in cells:
+            m[r, c] = v
+        return m
+
+    def close(self) -> list[str]:
+        self.ctx.close()
+        return self.problems
+
+
+def same(got, want) -> None:
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    assert got.shape == want.shape and np.allclose(got, want, rtol=1e-12, atol=1e-12), (got, want)
