@@ -128,3 +128,12 @@ def edit_row(page, contains: str, new_text: str) -> None:
         }
         throw new Error("no line contains " + text); }""", contains)
     page.keyboard.type(new_text)
+
+
+def watch_console(page) -> list[str]:
+    """The page's errors and warnings as they come (a 422 is the studio answering a bad text: expected)."""
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: m.type in ("error", "warning") and "422" not in m.text
+            and problems.append(m.text))
+    return problems

@@ -16,7 +16,7 @@ import pytest
 
 from attention_core import load, loads, numbers_json
 
-from .studio_helpers import BANK_ROW, ROOT, Client, edit_row, start, stop, wait_for
+from .studio_helpers import BANK_ROW, ROOT, Client, edit_row, start, stop, wait_for, watch_console
 
 pytestmark = pytest.mark.xdist_group("studio")
 
@@ -169,10 +169,7 @@ def test_the_page_follows_typing(studio, tmp_path, browser):
     assert client.request("PUT", "/api/lesson", text)[0] == 200
     page = browser.new_page(viewport={"width": 1440, "height": 1000})
     try:
-        problems = []
-        page.on("pageerror", lambda e: problems.append(str(e)))
-        page.on("console", lambda m: m.type in ("error", "warning") and "422" not in m.text
-                and problems.append(m.text))
+        problems = watch_console(page)
         page.goto(url)
         page.wait_for_selector("body[data-ready=true]")
         edit_row(page, "[2.3, 2.3, 0.0, 0.0]",

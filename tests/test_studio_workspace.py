@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from .studio_helpers import BANK_ROW, ROOT, Client, start, stop, wait_for
+from .studio_helpers import BANK_ROW, ROOT, Client, start, stop, wait_for, watch_console
 
 pytestmark = pytest.mark.xdist_group("studio")
 DEFAULT = ROOT / "attention_core" / "lessons" / "default.toml"
@@ -33,15 +33,15 @@ def studio(tmp_path_factory):
     assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
 
 
-def open_page(browser, url, width=1280, height=800):
+def open_page(browser, url, width=1280, height=800, frames=True):
+    """The studio's page, ready (with its timeline's steps, unless `frames` is False: a broken file has
+    none); the list its console's problems go to."""
     page = browser.new_page(viewport={"width": width, "height": height})
-    problems = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("console", lambda m: m.type in ("error", "warning") and "422" not in m.text
-            and problems.append(m.text))
+    problems = watch_console(page)
     page.goto(url)
     page.wait_for_selector("body[data-ready=true]")
-    page.wait_for_function("document.querySelectorAll('#timeline .seg').length > 0", timeout=60000)
+    if frames:
+        page.wait_for_function("document.querySelectorAll('#timeline .seg').length > 0", timeout=60000)
     return page, problems
 
 
@@ -149,7 +149,7 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
     lesson = client.request("GET", "/api/lesson")[1]
     line = broken.splitlines().index("  [2.3, 2.3, 0.0],") + 1
     assert lesson["error"]["line"] == line and lesson["text"] == broken
-    page, _ = open_page_broken(browser, url)
+    page, _ = open_page(browser, url, frames=False)
     try:
         assert page.get_attribute("#problem", "data-line") == str(line)
         replace_text(page, "  [2.3, 2.3, 0.0],", BANK_ROW)  # fixed in the studio: its numbers and frames come
@@ -165,13 +165,6 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
         assert Client(url).request("GET", "/api/lesson")[1]["recovery"] == text
     finally:
         stop(proc)
-
-
-def open_page_broken(browser, url):
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(url)
-    page.wait_for_selector("body[data-ready=true]")
-    return page, []
 
 
 def test_startup_without_the_extra_and_without_the_token(tmp_path, studio):
