@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import axes
 from .errors import Choices, LessonError, Ordinals, TomlReason, ph
 from .lines import error_line, nesting, toml_line
 from .magnitudes import check_finite
@@ -24,7 +25,7 @@ LANGS = ("zh", "en")
 DEFAULT = "default"
 
 TOP_KEYS = {"focus", "title", "author", "dimensions", "vocab", "projections", "contexts",
-            "context_labels", "narration"}
+            "context_labels", "narration", "geometry"}
 NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
 REQUIRED_TOP = ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
@@ -45,6 +46,7 @@ class Lesson:
     dimensions: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lang -> d_v names
     context_labels: dict[str, dict[str, str]] = field(default_factory=dict)  # context -> lang -> label
     narration: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> NARRATION_KEYS -> line
+    geometry: dict[str, tuple[int, int]] = field(default_factory=dict)  # "qk"/"values" -> axes (axes.py)
 
     @property
     def d_model(self) -> int:
@@ -273,6 +275,13 @@ def _parse_projections(file: str, data: dict, d_model: int) -> tuple[np.ndarray,
     return w_q, w_k, w_v
 
 
+def _parse_geometry(file: str, data: dict, d_k: int, d_v: int) -> dict[str, tuple[int, int]]:
+    if "geometry" not in data:
+        return {}
+    dims = _parse_lang_table(file, data, "dimensions", d_v)
+    return axes.parse(file, _table(file, data, "geometry", set(axes.KEYS)), d_k, d_v, dims)
+
+
 def parse(data: dict, file: str = "<lesson>") -> Lesson:
     """Validate parsed TOML and build a Lesson; raise LessonError on the first problem."""
     _check_keys(file, data)
@@ -301,6 +310,7 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         dimensions=_parse_lang_table(file, data, "dimensions", w_v.shape[1]),
         context_labels=_parse_context_labels(file, data, contexts),
         narration=_parse_narration(file, data),
+        geometry=_parse_geometry(file, data, w_q.shape[1], w_v.shape[1]),
     )
     check_finite(lesson)
     return lesson

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -237,3 +238,33 @@ def test_axe_finds_no_serious_violation_on_any_tab(studio, browser, width):
     finally:
         page.close()
     assert problems == []
+
+
+def decoded(path) -> list:
+    import av
+    import numpy as np
+
+    with av.open(str(path)) as f:
+        return [np.asarray(fr.to_ndarray(format="rgb24")) for fr in f.decode(video=0)]
+
+
+def test_play_draws_the_step_alone_first_with_the_frames_of_the_whole_scene(studio):
+    """A press on Play when the scene is not drawn as a video: that step alone comes first (a piece of
+    its scene, joined without re-encoding), frame for frame the step's clip of the whole scene."""
+    folder, client, _ = studio
+    events = client.events()
+    text = client.request("GET", "/api/lesson")[1]["text"]
+    edited = re.sub(r"\[2\.\d, 2\.3, 0\.0, 0\.0\],  # ambiguity", "[2.1, 2.3, 0.0, 0.0],  # ambiguity", text)
+    assert edited != text
+    run = client.request("PUT", "/api/lesson", edited)[1]["run"]  # no focus: no scene's clips drawn ahead
+    wait_for(events, lambda e, d: e == "idle" and d["run"] == run, timeout=120)
+    status, body = client.request("POST", "/api/clip?scene=blink&n=2")
+    assert status == 200 and body == {"scene": "blink", "ready": False, "clips": []}
+    _, step = wait_for(events, lambda e, d: e == "clip" and d.get("n") == 2, timeout=120)
+    assert step["ready"] and re.fullmatch(r".*/steps/blink-02-[0-9a-f]{16}\.mp4", step["clips"][0]), step
+    whole = client.request("POST", "/api/clip?scene=blink")[1]  # drawn ahead meanwhile (the page's focus)
+    if not whole["ready"]:
+        _, whole = wait_for(events, lambda e, d: e == "clip" and "n" not in d, timeout=120)
+    mine, theirs = (decoded(folder / "media" / c) for c in (step["clips"][0], whole["clips"][1]))
+    assert len(mine) == len(theirs) > 1 and all((a == b).all() for a, b in zip(mine, theirs))
+    assert client.request("POST", "/api/clip?scene=blink&n=0")[0] == 400

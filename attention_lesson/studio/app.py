@@ -11,7 +11,8 @@
 | `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, clip, |
 | | render, file, saved |
 | `POST /api/view` `{"context", "mode", "theme"}` | the page's choice for numbers and frames: `{"run", ...}` |
-| `POST /api/clip?scene=` | `{"ready", "clips"}`: the scene's step clips, or a `clip` event once drawn |
+| `POST /api/clip?scene=&n=` | `{"ready", "clips"}`: the scene's step clips (with n: that step alone, |
+| | first), or a `clip` event once drawn |
 | `POST /api/recovery/discard` | forgets the edits the last session kept (`.<name>.unsaved.toml`) |
 | `GET /api/preview/<run>/<scene>/<n>.png` | a step's frame as soon as it is drawn (the newest run's only) |
 | `GET /files/<path>` | a file of the output folder (media/), never one outside it |
@@ -139,12 +140,16 @@ class Api:
                              "recovery_path": str(s.recovery)})
 
     async def clip(self, request: Request) -> Response:
-        """A scene's step clips to play: at once if drawn, else a `clip` event when they are."""
-        scene = request.query_params.get("scene", "")
+        """A scene's step clips to play (with `n`, the step to play first): at once if drawn, else a
+        `clip` event when they are."""
+        scene, n = request.query_params.get("scene", ""), request.query_params.get("n")
         if self.studio.drawer is None or self.s.lesson is None:
             return error(409, "no text has passed yet: nothing to play", "scene")
+        if n is not None and not (n.isdigit() and int(n) >= 1):
+            return error(400, f"n must be a step number from 1, not {n!r}", "n")
         try:
-            return JSONResponse(await asyncio.to_thread(self.studio.drawer.clip, scene))
+            return JSONResponse(await asyncio.to_thread(self.studio.drawer.clip, scene,
+                                                        None if n is None else int(n)))
         except LookupError as e:
             return error(404, str(e), "scene")
 

@@ -23,7 +23,8 @@ from attention_core import Lesson
 
 from ..pipeline import timings
 from ..pipeline.drawing import runner
-from ..pipeline.plan import CACHE, FRAMES, MEDIA, VIDEO, RenderOptions, Result, plan
+from ..pipeline.plan import CACHE, FRAMES, MEDIA, VIDEO, Job, RenderOptions, Result, plan
+from . import clips
 
 STUDIO = MEDIA / "studio"  # the studio's frames, apart from the folders the commands write
 
@@ -127,10 +128,12 @@ class Drawer:
         self.emit("step", {"run": run, "scene": scene_id, "n": n, "step": step,
                            "frame": f"/api/preview/{run}/{scene_id}/{n}.png"})
 
-    def clip(self, scene_id: str) -> dict:
+    def clip(self, scene_id: str, n: int | None = None) -> dict:
         """The scene of the newest text as a video at the studio's quality, a clip per step (manim's
         sections): its clips at once when up to date, else drawn by a warm worker and told as a `clip`
-        event (an edit meanwhile cancels it). LookupError for a scene the studio does not draw."""
+        event (an edit meanwhile cancels it). With n (a step, from 1) and the scene not drawn: that
+        step alone, drawn first (studio/clips.py), told with `n`. LookupError for a scene the studio
+        does not draw."""
         req = self.asked
         scene = next((s for s in self.scenes if s.id == scene_id), None)
         if req is None or scene is None:
@@ -140,18 +143,36 @@ class Drawer:
         todo, fresh = plan(req.lesson, [scene], options, out_dir)
         if fresh:
             return {"scene": scene_id, "ready": True, "clips": clips_of(out_dir, fresh[0].files, scene_id)}
-        job, run = todo[0], self.pool.generation.value
-        if self.closed:
-            return {"scene": scene_id, "ready": False, "clips": []}
+        if n is not None and clips.step_clip(out_dir, todo[0], n).exists():
+            return {"scene": scene_id, "n": n, "ready": True,
+                    "clips": [str(clips.step_clip(out_dir, todo[0], n).relative_to(MEDIA))]}
+        if not self.closed:
+            (self._draw_step if n is not None else self._draw_clips)(todo[0], out_dir, n)
+        return {"scene": scene_id, "ready": False, "clips": []}
+
+    def _draw_clips(self, job: Job, out_dir: Path, n: None) -> None:
+        run = self.pool.generation.value
 
         def done(result: Result) -> None:
             runner.record(job, result)
             ok = result.ok and run == self.pool.generation.value
-            clips = clips_of(out_dir, result.files, scene_id) if ok else []
-            why = "" if ok else (result.error.splitlines() or ["a newer edit came first"])[0][:200]
-            self.emit("clip", {"scene": scene_id, "ready": ok, "clips": clips, "message": why})
+            self.emit("clip", {"scene": job.id, "ready": ok, "message": _why(result, ok),
+                               "clips": clips_of(out_dir, result.files, job.id) if ok else []})
         self.pool.submit(job, run, done)
-        return {"scene": scene_id, "ready": False, "clips": []}
+
+    def _draw_step(self, job: Job, out_dir: Path, n: int) -> None:
+        run, folder = self.pool.generation.value, clips.pieces_folder(out_dir)
+        dst = clips.step_clip(out_dir, job, n)
+
+        def done(result: Result) -> None:
+            try:  # drawn is drawn: the file is named by its inputs, true even after a newer edit
+                joined = clips.join_segments(folder, dst) if result.ok else clips.discard(folder)
+            except Exception as e:  # noqa: BLE001 - told to the page as the clip's failure
+                joined, result = False, replace(result, error=f"joining the step's clip: {e}")
+            ok = joined and run == self.pool.generation.value
+            self.emit("clip", {"scene": job.id, "n": n, "ready": ok, "message": _why(result, ok),
+                               "clips": [str(dst.relative_to(MEDIA))] if ok else []})
+        self.pool.submit(clips.step_job(job, n, folder), run, done)
 
     def preview(self, run: int, scene_id: str, n: int) -> bytes | None:
         return self.previews.get((run, scene_id, n))
@@ -204,3 +225,8 @@ class Drawer:
         elif not result.error.startswith("Cancelled"):
             self.emit("fault", {"run": req.run, "scene": result.id, "message": result.error.splitlines()[0]})
         return result
+
+
+def _why(result: Result, ok: bool) -> str:
+    """The one line a page shows for a clip that failed ("" when it did not)."""
+    return "" if ok else (result.error.splitlines() or ["a newer edit came first"])[0][:200]

@@ -376,23 +376,30 @@ function listen() {
 
 // -- playing a step ---------------------------------------------------------------------------------
 /** Play the selected step's clip (the scene drawn as a video at the studio's quality, a clip a step):
- *  at once when it is drawn, else when its `clip` event comes. */
+ *  at once when it is drawn, else when its `clip` event comes (the step alone is drawn first). */
 async function play() {
   const sel = TL.selected();
   if (!sel) return;
+  const video = $("#preview-video");
+  if (!video.hidden && video.getAttribute("src") && st.playing?.scene === sel.scene && st.playing.n === sel.n) {
+    video.currentTime = 0; // this step's clip is on screen: from its start again
+    return void video.play().catch(() => {});
+  }
   st.playing = sel;
   $("#frames-status").textContent = w("preparing");
-  const r = await api("POST", `/api/clip?scene=${encodeURIComponent(sel.scene)}`);
+  const r = await api("POST", `/api/clip?scene=${encodeURIComponent(sel.scene)}&n=${sel.n}`);
   if (r.status !== 200) return showProblem(r.json.error);
   if (r.json.ready) onClip(r.json);
 }
 
 function onClip(d) {
   const sel = st.playing;
-  if (!sel || d.scene !== sel.scene) return;
+  if (!sel || d.scene !== sel.scene || (d.n && d.n !== sel.n)) return; // d.n: one step's clip
   if (!d.ready) return void ($("#frames-status").textContent = d.message || w("state_failed"));
+  const src = `/files/${encodeURI(d.n ? d.clips[0] : d.clips[sel.n - 1] || d.clips[0])}`;
   const video = $("#preview-video");
-  video.src = `/files/${encodeURI(d.clips[sel.n - 1] || d.clips[0])}`;
+  if (!video.hidden && video.getAttribute("src")) return; // a clip of this step plays already
+  video.src = src;
   video.hidden = false;
   $("#preview-img").hidden = true;
   $("#frames-status").textContent = "";
