@@ -53,10 +53,17 @@ class Intermediates(NamedTuple):
     output: np.ndarray  # [n_q, d_v] weights @ V
 
 
-def dot_product_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float) -> Intermediates:
-    # [n_q, d_k], [n_k, d_k], [n_k, d_v] -> [n_q, n_k] ×3, [n_q, d_v]
+def causal_mask(n: int) -> np.ndarray:  # -> [n, n] bool: query i may look at key j when j <= i
+    return np.tril(np.ones((n, n), dtype=bool))
+
+
+def dot_product_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float,
+                          mask: np.ndarray | None = None) -> Intermediates:
+    # [n_q, d_k], [n_k, d_k], [n_k, d_v], [n_q, n_k] bool -> [n_q, n_k] ×3, [n_q, d_v]
     scores = q @ k.T
     scaled = scores * scale
+    if mask is not None:  # a masked cell is -inf, not a large negative number: its weight is exactly 0
+        scaled = np.where(mask, scaled, -np.inf)
     weights = softmax(scaled)
     return Intermediates(scores, scaled, weights, weights @ v)
 
@@ -72,9 +79,10 @@ class AttentionPass:
     k: np.ndarray  # [n, d_k]
     v: np.ndarray  # [n, d_v]
     scores: np.ndarray  # [n, n] raw q·k
-    scaled: np.ndarray  # [n, n] what goes into the softmax: scores × scale
+    scaled: np.ndarray  # [n, n] what goes into the softmax: scores × scale, -inf where masked
     weights: np.ndarray  # [n, n] softmax along the key axis; every row sums to 1
     output: np.ndarray  # [n, d_v] weights @ v
+    mask: np.ndarray | None = None  # [n, n] bool, True where query i may look at key j; None: no mask
 
     @property
     def n(self) -> int:
@@ -101,20 +109,25 @@ class AttentionPass:
         return self.tokens.index(token)
 
 
-def attend_tokens(lesson: Lesson, tokens: Sequence[str], mode: str = "scaled") -> AttentionPass:
-    """Run any list of the lesson's tokens (a context, a permuted sentence) through attention."""
+def attend_tokens(lesson: Lesson, tokens: Sequence[str], mode: str = "scaled", masked: bool | None = None,
+                  head: str | None = None) -> AttentionPass:
+    """Run any list of the lesson's tokens (a context, a permuted sentence) through attention: with
+    the lesson's mask (masked=None) or with / without a causal one, through the focus head or `head`."""
     tokens = tuple(tokens)
+    w_q, w_k, w_v = lesson.projections(head)
     x = lesson.embed(tokens)  # [n, d_model]
-    q = project(x, lesson.w_q)  # [n, d_k]
-    k = project(x, lesson.w_k)  # [n, d_k]
-    v = project(x, lesson.w_v)  # [n, d_v]
-    r = dot_product_attention(q, k, v, scale_for(mode, q.shape[1]))
-    return AttentionPass(mode, tokens, x, q, k, v, r.scores, r.scaled, r.weights, r.output)
+    q = project(x, w_q)  # [n, d_k]
+    k = project(x, w_k)  # [n, d_k]
+    v = project(x, w_v)  # [n, d_v]
+    mask = causal_mask(len(tokens)) if (lesson.mask == "causal" if masked is None else masked) else None
+    r = dot_product_attention(q, k, v, scale_for(mode, q.shape[1]), mask)
+    return AttentionPass(mode, tokens, x, q, k, v, r.scores, r.scaled, r.weights, r.output, mask)
 
 
-def attend(lesson: Lesson, context: str | None = None, mode: str = "scaled") -> AttentionPass:
+def attend(lesson: Lesson, context: str | None = None, mode: str = "scaled", masked: bool | None = None,
+           head: str | None = None) -> AttentionPass:
     """Run one context of a lesson (default: its first) through attention in the given mode."""
-    return attend_tokens(lesson, lesson.context(context), mode)
+    return attend_tokens(lesson, lesson.context(context), mode, masked, head)
 
 
 @dataclass(frozen=True)
@@ -127,7 +140,8 @@ class HardLookup:
 
 
 def hard_lookup(att: AttentionPass) -> HardLookup:
-    choice = np.argmax(att.scores, axis=-1)  # [n]; ties go to the first key
+    allowed = att.scores if att.mask is None else np.where(att.mask, att.scores, -np.inf)  # [n, n]
+    choice = np.argmax(allowed, axis=-1)  # [n]; ties go to the first key
     weights = np.eye(att.n)[choice]  # [n, n]
     return HardLookup(choice, weights, att.v[choice])
 
@@ -139,7 +153,7 @@ def numbers_json(lesson: Lesson, context: str | None = None, mode: str = "scaled
     att = attend(lesson, name, mode)
     hard = hard_lookup(att)
     return {"lesson": lesson.source, "context": name, "tokens": list(att.tokens), "mode": att.mode,
-            "d_k": att.d_k, "scale": att.scale,
-            **{f: getattr(att, f).tolist()
-               for f in ("x", "q", "k", "v", "scores", "scaled", "weights", "output")},
+            "d_k": att.d_k, "scale": att.scale, "mask": lesson.mask,
+            **{f: getattr(att, f).tolist() for f in ("x", "q", "k", "v", "scores", "weights", "output")},
+            "scaled": [[x if np.isfinite(x) else None for x in row] for row in att.scaled.tolist()],
             "hard_choice": hard.choice.tolist(), "hard_output": hard.output.tolist()}

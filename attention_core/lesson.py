@@ -5,7 +5,6 @@ The file's keys are the field names (vocab, w_q, w_k, w_v, contexts): there is n
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -14,18 +13,19 @@ from pathlib import Path
 
 import numpy as np
 
-from . import axes
-from .errors import Choices, LessonError, Ordinals, TomlReason, ph
+from . import axes, reading
+from .errors import Choices, LessonError, TomlReason, ph
+from .heads import Head, parse_heads, parse_mask
 from .lines import error_line, nesting, toml_line
 from .magnitudes import check_finite
+from .reading import MAX_DIMS, MIN_DIMS
 
 MIN_TOKENS, MAX_TOKENS = 2, 8  # what the scenes can lay out in one frame
-MIN_DIMS, MAX_DIMS = 2, 8
 LANGS = ("zh", "en")
 DEFAULT = "default"
 
 TOP_KEYS = {"focus", "title", "author", "dimensions", "vocab", "projections", "contexts",
-            "context_labels", "narration", "geometry"}
+            "context_labels", "narration", "geometry", "mask", "heads", "focus_head"}
 NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
 REQUIRED_TOP = ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
@@ -47,6 +47,10 @@ class Lesson:
     context_labels: dict[str, dict[str, str]] = field(default_factory=dict)  # context -> lang -> label
     narration: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> NARRATION_KEYS -> line
     geometry: dict[str, tuple[int, int]] = field(default_factory=dict)  # "qk"/"values" -> axes (axes.py)
+    mask: str | None = None  # "causal": query i looks at keys j <= i only (heads.py)
+    heads: tuple[Head, ...] = ()  # several heads (w_q, w_k, w_v above are the focus head's); () for one
+    w_o: np.ndarray | None = None  # [Σ d_v, d_model] the heads' outputs, side by side, back to d_model
+    focus_head: str = ""  # the key of the head the step-by-step scenes expand
 
     @property
     def d_model(self) -> int:
@@ -71,6 +75,15 @@ class Lesson:
         self.context(name)
         return name if name is not None else next(iter(self.contexts))
 
+    def projections(self, head: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """W_Q, W_K, W_V of a head (None: the focus head's, the lesson's own with one head)."""
+        if head is None or (not self.heads and head == ""):
+            return self.w_q, self.w_k, self.w_v
+        for h in self.heads:
+            if h.key == head:
+                return h.w_q, h.w_k, h.w_v
+        raise LessonError(self.source, "heads", ph("one_of", items=Choices(h.key for h in self.heads)), head)
+
     def embed(self, tokens: tuple[str, ...]) -> np.ndarray:  # -> [n, d_model]
         return np.stack([self.vocab[t] for t in tokens])
 
@@ -79,76 +92,15 @@ class Lesson:
         return self.context_labels.get(name, {}).get(lang) or name
 
     def dim_names(self, lang: str) -> tuple[str, ...]:
-        """Names of the value dimensions in a language, or v1..vd when the lesson gives none."""
-        return self.dimensions.get(lang) or tuple(f"v{i + 1}" for i in range(self.d_v))
+        """Names of the value dimensions in a language, or v1..vd when the lesson gives none (or names
+        the model's dimensions, d_model, and the heads' values have dimensions of their own)."""
+        names = self.dimensions.get(lang, ())
+        return names if len(names) == self.d_v else tuple(f"v{i + 1}" for i in range(self.d_v))
 
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def _found(x):
-    """What was found: the value, or a hint when a number was written in quotes."""
-    if isinstance(x, str):
-        try:
-            float(x)
-        except ValueError:
-            return x
-        return ph("quoted_number", text=repr(x))
-    return x
-
-
-def _numbers(file: str, key: str, row) -> list[float]:
-    """A list of finite numbers; positions in messages count from 1 (`number 2`)."""
-    if not isinstance(row, list):
-        raise LessonError(file, key, ph("list_of_numbers"), row)
-    for i, x in enumerate(row):
-        if not _is_number(x):
-            raise LessonError(file, f"{key} number {i + 1}", ph("a_number"), _found(x))
-        if not math.isfinite(x):
-            raise LessonError(file, f"{key} number {i + 1}", ph("finite_number"), x)
-    return [float(x) for x in row]
-
-
-def _odd_row(widths: list[int]) -> tuple[int | None, int]:
-    """The first row whose length differs from the usual one (the most common length; a tie: the
-    earlier row's, so the later row is blamed), None when all rows agree; and the usual length."""
-    counts = {w: widths.count(w) for w in widths}
-    usual = max(counts, key=lambda w: (counts[w], -widths.index(w)))
-    odd = [i for i, w in enumerate(widths) if w != usual]
-    return (odd[0] if odd else None), usual
-
-
-def _matrix(file: str, key: str, value, rows: int) -> np.ndarray:
-    """A list of `rows` rows of equal length; rows in messages count from 1 (`row 2`)."""
-    if not isinstance(value, list) or not value:
-        raise LessonError(file, key, ph("matrix_of_rows", n=rows), value)
-    if len(value) != rows:
-        raise LessonError(file, key, ph("rows_per_dimension", n=rows), ph("n_rows", n=len(value)))
-    data = [_numbers(file, f"{key} row {i + 1}", row) for i, row in enumerate(value)]
-    widths = [len(r) for r in data]
-    odd, usual = _odd_row(widths)
-    if odd is not None:
-        others = Ordinals(i + 1 for i, w in enumerate(widths) if w == usual)  # the rows it should be like
-        like = ph("rows", n=len(others), list=others)
-        raise LessonError(file, f"{key} row {odd + 1}",
-                          ph("numbers_like", numbers=ph("numbers", n=usual), rows=like),
-                          ph("numbers", n=widths[odd]))
-    width = widths[0]
-    if not MIN_DIMS <= width <= MAX_DIMS:
-        raise LessonError(file, key, ph("columns_bound", lo=MIN_DIMS, hi=MAX_DIMS), ph("n_columns", n=width))
-    return np.array(data)  # [rows, width]
-
-
-def _table(file: str, data: dict, key: str, allowed: set[str] | None = None) -> dict:
-    value = data.get(key)
-    if not isinstance(value, dict):
-        raise LessonError(file, key, ph("a_table", name=key), ph("nothing") if value is None else value)
-    if allowed is not None:
-        for k in value:
-            if k not in allowed:
-                raise LessonError(file, f"{key}.{k}", ph("one_of", items=Choices(sorted(allowed))), k)
-    return value
+    def model_dim_names(self, lang: str) -> tuple[str, ...]:
+        """Names of the embedding's dimensions (what W_O maps the heads back to), or x1..xd."""
+        names = self.dimensions.get(lang, ())
+        return names if len(names) == self.d_model else tuple(f"x{i + 1}" for i in range(self.d_model))
 
 
 def _check_keys(file: str, data: dict) -> None:
@@ -161,13 +113,13 @@ def _check_keys(file: str, data: dict) -> None:
 
 
 def _parse_vocab(file: str, data: dict) -> dict[str, np.ndarray]:
-    table = _table(file, data, "vocab")
+    table = reading.table(file, data, "vocab")
     if len(table) < 1:
         raise LessonError(file, "vocab", ph("at_least_token"), ph("empty_table"))
     vocab, width = {}, None
     for token, row in table.items():
         key = f"vocab.{token}"
-        vec = _numbers(file, key, row)
+        vec = reading.numbers(file, key, row)
         if width is None:
             width = len(vec)
             if not MIN_DIMS <= width <= MAX_DIMS:
@@ -181,7 +133,7 @@ def _parse_vocab(file: str, data: dict) -> dict[str, np.ndarray]:
 
 
 def _parse_contexts(file: str, data: dict, vocab: dict) -> dict[str, tuple[str, ...]]:
-    table = _table(file, data, "contexts")
+    table = reading.table(file, data, "contexts")
     if not table:
         raise LessonError(file, "contexts", ph("at_least_context"), ph("empty_table"))
     contexts = {}
@@ -202,48 +154,22 @@ def _parse_contexts(file: str, data: dict, vocab: dict) -> dict[str, tuple[str, 
     return contexts
 
 
-def _string_tables(file: str, data: dict, key: str, outer: set[str], inner: tuple[str, ...],
-                   example: str, what: str) -> dict[str, dict[str, str]]:
-    """[key] name = { part = "..." }: names from `outer`, parts from `inner`, every text non-empty."""
-    if key not in data:
-        return {}
-    out = {}
-    for name, value in _table(file, data, key, outer).items():
-        where = f"{key}.{name}"
-        if not isinstance(value, dict):
-            raise LessonError(file, where, ph("table_like", example=example), value)
-        for part, text in value.items():
-            if part not in inner:
-                raise LessonError(file, f"{where}.{part}", ph("one_of", items=Choices(inner)), part)
-            if not isinstance(text, str) or not text.strip():
-                raise LessonError(file, f"{where}.{part}", ph(what), text)
-        out[name] = dict(value)
-    return out
-
-
 def _parse_context_labels(file: str, data: dict, contexts: dict) -> dict[str, dict[str, str]]:
     """[context_labels] name = { zh = "...", en = "..." }: what each context is called on screen."""
-    return _string_tables(file, data, "context_labels", set(contexts), LANGS, '{ zh = "…", en = "…" }',
+    return reading.string_tables(file, data, "context_labels", set(contexts), LANGS, '{ zh = "…", en = "…" }',
                           "a_label")
 
 
 def _parse_narration(file: str, data: dict) -> dict[str, dict[str, str]]:
     """[narration.<lang>] story = "...": lines only the lesson's author can write (its semantics)."""
-    return _string_tables(file, data, "narration", set(LANGS), tuple(NARRATION_KEYS), 'story = "…"',
+    return reading.string_tables(file, data, "narration", set(LANGS), tuple(NARRATION_KEYS), 'story = "…"',
                           "narration_line")
-
-
-def _string(file: str, data: dict, key: str) -> str:
-    value = data.get(key, "")
-    if not isinstance(value, str):
-        raise LessonError(file, key, ph("quoted_string"), value)
-    return value
 
 
 def _parse_lang_table(file: str, data: dict, key: str, length: int | None):
     if key not in data:
         return {}
-    table = _table(file, data, key, set(LANGS))
+    table = reading.table(file, data, key, set(LANGS))
     out = {}
     for lang, value in table.items():
         k = f"{key}.{lang}"
@@ -262,12 +188,12 @@ def _parse_lang_table(file: str, data: dict, key: str, length: int | None):
 
 def _parse_projections(file: str, data: dict, d_model: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """W_Q, W_K, W_V: d_model rows each, W_K as many columns as W_Q (d_k)."""
-    proj = _table(file, data, "projections", set(PROJECTIONS))
+    proj = reading.table(file, data, "projections", set(PROJECTIONS))
     for name in PROJECTIONS:
         if name not in proj:
             raise LessonError(file, f"projections.{name}", ph("a_matrix"), ph("nothing"))
     w_q, w_k, w_v = (
-        _matrix(file, f"projections.{name}", proj[name], d_model) for name in PROJECTIONS
+        reading.matrix(file, f"projections.{name}", proj[name], d_model) for name in PROJECTIONS
     )
     if w_k.shape[1] != w_q.shape[1]:
         raise LessonError(file, "projections.w_k", ph("columns_as_wq", n=w_q.shape[1]),
@@ -275,11 +201,35 @@ def _parse_projections(file: str, data: dict, d_model: int) -> tuple[np.ndarray,
     return w_q, w_k, w_v
 
 
-def _parse_geometry(file: str, data: dict, d_k: int, d_v: int) -> dict[str, tuple[int, int]]:
+def _parse_geometry(file: str, data: dict, d_k: int, d_v: int, dims: dict) -> dict[str, tuple[int, int]]:
     if "geometry" not in data:
         return {}
-    dims = _parse_lang_table(file, data, "dimensions", d_v)
-    return axes.parse(file, _table(file, data, "geometry", set(axes.KEYS)), d_k, d_v, dims)
+    named = {lang: names for lang, names in dims.items() if len(names) == d_v}  # the values' names
+    return axes.parse(file, reading.table(file, data, "geometry", set(axes.KEYS)), d_k, d_v, named)
+
+
+def _parse_focus(file: str, data: dict, contexts: dict) -> str:
+    """The focus token: written, or the first context's last; in every context."""
+    focus = data.get("focus", next(iter(contexts.values()))[-1])
+    if not isinstance(focus, str):
+        raise LessonError(file, "focus", ph("token_string"), focus)
+    for name, tokens in contexts.items():
+        if focus not in tokens:  # no focus written: the context that lacks the default one is to blame
+            raise LessonError(file, "focus" if "focus" in data else f"contexts.{name}",
+                              ph("focus_everywhere", name=name, tokens=list(tokens)), focus)
+    return focus
+
+
+def _parse_weights(file: str, data: dict, d_model: int) -> dict:
+    """The projections: the lesson's W_Q, W_K, W_V (with several heads: the focus head's), the heads
+    and W_O."""
+    heads, w_o, focus_head = parse_heads(file, data, d_model)
+    if heads:  # the step-by-step scenes expand the focus head: its projections are the lesson's
+        head = next(h for h in heads if h.key == focus_head)
+        w_q, w_k, w_v = head.w_q, head.w_k, head.w_v
+    else:
+        w_q, w_k, w_v = _parse_projections(file, data, d_model)
+    return {"w_q": w_q, "w_k": w_k, "w_v": w_v, "heads": heads, "w_o": w_o, "focus_head": focus_head}
 
 
 def parse(data: dict, file: str = "<lesson>") -> Lesson:
@@ -287,30 +237,23 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
     _check_keys(file, data)
     vocab = _parse_vocab(file, data)
     d_model = len(next(iter(vocab.values())))
-    w_q, w_k, w_v = _parse_projections(file, data, d_model)
+    weights = _parse_weights(file, data, d_model)
     contexts = _parse_contexts(file, data, vocab)
-    first = next(iter(contexts.values()))
-    focus = data.get("focus", first[-1])
-    if not isinstance(focus, str):
-        raise LessonError(file, "focus", ph("token_string"), focus)
-    for name, tokens in contexts.items():
-        if focus not in tokens:  # no focus written: the context that lacks the default one is to blame
-            raise LessonError(file, "focus" if "focus" in data else f"contexts.{name}",
-                              ph("focus_everywhere", name=name, tokens=list(tokens)), focus)
+    d_k, d_v = weights["w_q"].shape[1], weights["w_v"].shape[1]
+    dims = _parse_lang_table(file, data, "dimensions", d_model if weights["heads"] else d_v)
     lesson = Lesson(
         source=file,
         vocab=vocab,
-        w_q=w_q,
-        w_k=w_k,
-        w_v=w_v,
         contexts=contexts,
-        focus=focus,
+        focus=_parse_focus(file, data, contexts),
         title=_parse_lang_table(file, data, "title", None),
-        author=_string(file, data, "author"),
-        dimensions=_parse_lang_table(file, data, "dimensions", w_v.shape[1]),
+        author=reading.string(file, data, "author"),
+        dimensions=dims,
         context_labels=_parse_context_labels(file, data, contexts),
         narration=_parse_narration(file, data),
-        geometry=_parse_geometry(file, data, w_q.shape[1], w_v.shape[1]),
+        geometry=_parse_geometry(file, data, d_k, d_v, dims),
+        mask=parse_mask(file, data),
+        **weights,
     )
     check_finite(lesson)
     return lesson
