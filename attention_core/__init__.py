@@ -14,7 +14,6 @@ from .attention import (
     attend_tokens,
     dot_product_attention,
     hard_lookup,
-    numbers_json,
     scale_for,
     softmax,
 )
@@ -40,6 +39,7 @@ from .lesson import (
 )
 from .lines import error_line, locate
 from .magnitudes import SCIENTIFIC_FROM, scientific
+from .numbers import numbers_json
 
 __version__ = "0.1.0"
 

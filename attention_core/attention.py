@@ -144,16 +144,3 @@ def hard_lookup(att: AttentionPass) -> HardLookup:
     choice = np.argmax(allowed, axis=-1)  # [n]; ties go to the first key
     weights = np.eye(att.n)[choice]  # [n, n]
     return HardLookup(choice, weights, att.v[choice])
-
-
-def numbers_json(lesson: Lesson, context: str | None = None, mode: str = "scaled") -> dict:
-    """Every intermediate of one context as plain lists (full precision): what `attention-lesson numbers
-    --json` prints and the studio's API returns."""
-    name = lesson.context_name(context)
-    att = attend(lesson, name, mode)
-    hard = hard_lookup(att)
-    return {"lesson": lesson.source, "context": name, "tokens": list(att.tokens), "mode": att.mode,
-            "d_k": att.d_k, "scale": att.scale, "mask": lesson.mask,
-            **{f: getattr(att, f).tolist() for f in ("x", "q", "k", "v", "scores", "weights", "output")},
-            "scaled": [[x if np.isfinite(x) else None for x in row] for row in att.scaled.tolist()],
-            "hard_choice": hard.choice.tolist(), "hard_output": hard.output.tolist()}

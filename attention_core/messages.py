@@ -112,6 +112,12 @@ EN: dict[str, str | dict[str, str]] = {
     "context_labelled": "context {name} ({labels}): {tokens}",
     "focus": "focus: {focus}",
     "dimensions": "dimensions ({language}): {names}",
+    "mask_causal": "mask: causal (query i looks at keys 1 to i only)",
+    "heads": {"one": "{n} head: {heads}; W_O {rows} × {cols}; the scenes expand {focus}",
+              "other": "{n} heads: {heads}; W_O {rows} × {cols}; the scenes expand {focus}"},
+    "head_sizes": "{name} (d_k {d_k}, d_v {d_v})",
+    "holds_mask": "a causal mask",
+    "holds_heads": {"one": "{n} head: {heads}", "other": "{n} heads: {heads}"},
 }
 
 ZH: dict[str, str | dict[str, str]] = {
@@ -205,6 +211,11 @@ ZH: dict[str, str | dict[str, str]] = {
     "context_labelled": "语境 {name}（{labels}）：{tokens}",
     "focus": "焦点：{focus}",
     "dimensions": "维度（{language}）：{names}",
+    "mask_causal": "掩码：因果（第 i 个查询只看第 1 到 i 个键）",
+    "heads": "{n} 个头：{heads}；W_O {rows} × {cols}；逐步讲解的场景展开 {focus}",
+    "head_sizes": "{name}（d_k {d_k}，d_v {d_v}）",
+    "holds_mask": "因果掩码",
+    "holds_heads": "{n} 个头：{heads}",
 }
 
 MESSAGES = {"en": EN, "zh": ZH}

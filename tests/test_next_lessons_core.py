@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from attention_core import LessonError, loads
+from attention_core import LessonError, load, loads
 from attention_core.attention import attend, causal_mask, dot_product_attention, hard_lookup
 from attention_core.multihead import attend_heads, multi_head_attention
 
@@ -150,3 +150,39 @@ def test_a_wrong_heads_file_is_named(change, key, expected):
         loads(text, "heads.toml")
     message = e.value.message("en")
     assert key in message and expected in message, message
+
+
+def test_the_built_in_causal_lessons_story():
+    """river after bank: masked, bank's weight on it is exactly 0; unmasked, river is bank's largest
+    weight. river before bank: the mask changes nothing for bank."""
+    lesson = load("causal")
+    ahead, behind = lesson.contexts
+    masked, unmasked = attend(lesson, ahead), attend(lesson, ahead, masked=False)
+    i, r = masked.index("bank"), masked.index("river")
+    assert r > i and masked.weights[i, r] == 0.0 and np.argmax(unmasked.weights[i]) == r
+    assert np.argmax(masked.weights[i]) == i  # it takes in mostly itself: the commoner, financial sense
+    assert masked.output[i, 1] > masked.output[i, 0] and unmasked.output[i, 0] > unmasked.output[i, 1]
+    b = attend(lesson, behind)
+    unmasked_behind = attend(lesson, behind, masked=False).weights[-1]
+    np.testing.assert_array_equal(b.weights[b.index("bank")], unmasked_behind)
+    assert np.argmax(b.weights[b.index("bank")]) == b.index("river")
+
+
+def test_the_built_in_two_head_lessons_story():
+    """meaning: bank finds river or savings; grammar: the function words, alike in both sentences;
+    the heads' outputs differ and W_O mixes grammar's place into geography. torch agrees."""
+    lesson = load("two_heads")
+    assert [h.name("en") for h in lesson.heads] == ["meaning", "grammar"] and lesson.mask is None
+    outs = {}
+    for context, content in (("river", "river"), ("savings", "savings")):
+        mh = attend_heads(lesson, context)
+        i = mh.tokens.index("bank")
+        meaning, grammar = mh.head("meaning").weights[i], mh.head("grammar").weights[i]
+        assert mh.tokens[int(np.argmax(meaning))] == content
+        assert {mh.tokens[j] for j in np.argsort(grammar)[-2:]} == {mh.tokens[0], "the"}
+        assert not np.allclose(mh.head("meaning").output[i], mh.head("grammar").output[i])
+        outs[context] = mh.output[i]
+        x = lesson.embed(mh.tokens)
+        close(mh.output, torch_mha(x, [(h.w_q, h.w_k, h.w_v) for h in lesson.heads], lesson.w_o, False)[0])
+    assert outs["river"][0] > outs["river"][1] and outs["savings"][1] > outs["savings"][0]
+    assert outs["river"][0] > attend_heads(lesson, "river").concat[3, 0]  # + half of grammar's place

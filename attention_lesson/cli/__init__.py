@@ -13,6 +13,7 @@ from .check import check
 from .explorer import explorer
 from .handout import handout
 from .lesson import lesson
+from .lessons import lessons
 from .list import list_scenes
 from .new import new
 from .numbers import numbers
@@ -31,6 +32,7 @@ def main():
 
 main.add_command(numbers)
 main.add_command(check)
+main.add_command(lessons)
 main.add_command(new)
 main.add_command(list_scenes)
 main.add_command(render)

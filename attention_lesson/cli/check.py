@@ -27,7 +27,20 @@ def check(file, lang):
         fields = {"name": name, "tokens": " ".join(toks), "labels": labels}
         click.echo("  " + text(lang, "context_labelled" if labels else "context", **fields))
     click.echo("  " + text(lang, "focus", focus=lesson.focus))
+    for line in structure(lesson, lang):
+        click.echo("  " + line)
     for dim_lang, names in lesson.dimensions.items():
         click.echo("  " + text(lang, "dimensions", language=dim_lang, names=", ".join(names)))
     for warning in lesson_warnings(lesson, Path(lesson.source).read_text(encoding="utf-8")):
         click.echo(warning.message(lang), err=True)
+
+
+def structure(lesson, lang: str) -> list[str]:
+    """The next lessons' parts, when the file has them: its mask, its heads and W_O."""
+    lines = [text(lang, "mask_causal")] if lesson.mask == "causal" else []
+    if lesson.heads:
+        sep = "、" if lang == "zh" else ", "
+        heads = sep.join(text(lang, "head_sizes", name=h.key, d_k=h.d_k, d_v=h.d_v) for h in lesson.heads)
+        lines.append(text(lang, "heads", n=len(lesson.heads), heads=heads, rows=lesson.w_o.shape[0],
+                          cols=lesson.w_o.shape[1], focus=lesson.focus_head))
+    return lines

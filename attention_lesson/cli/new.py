@@ -8,6 +8,9 @@ from pathlib import Path
 
 import click
 
+from attention_core.heads import MASKS, MAX_HEADS
+
+from ..outputs.next_starter import with_next
 from .options import force_option, lang_option
 
 PLACEHOLDER = "my-lesson.toml"  # the file the starters' header commands name, until `new` names its own
@@ -29,7 +32,12 @@ def starter(lang: str, file: str | None = None) -> str:
 @click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
 @lang_option.but(help="Language of the comments (the lesson itself has words in both).")
 @force_option.but(help="Overwrite FILE if it exists.")
-def new(file, lang, force):
+@click.option("--heads", type=click.IntRange(1, MAX_HEADS), default=1, show_default=True,
+              help="How many attention heads (2 or more: a [heads] table, each head its own projections, "
+                   "and w_o).")
+@click.option("--mask", type=click.Choice(MASKS), default="none", show_default=True,
+              help="causal: query i looks at keys 1..i only (a decoder's attention).")
+def new(file, lang, force, heads, mask):
     """Write a starter lesson to FILE: every key explained in comments, ready to `check` and render."""
     path = Path(file)
     if path.exists() and not force:
@@ -37,6 +45,6 @@ def new(file, lang, force):
     if not path.parent.exists():
         raise click.UsageError(f"no folder {path.parent} for {path.name}")
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(starter(lang, file), encoding="utf-8")
+    tmp.write_text(with_next(starter(lang, file), lang, heads, mask), encoding="utf-8")
     tmp.replace(path)
     click.echo(f"{path}: a starter lesson. Next: attention-lesson check {shlex.quote(str(path))}")

@@ -9,6 +9,7 @@ import click
 import numpy as np
 
 from attention_core import attend, hard_lookup, numbers_json
+from attention_core.multihead import attend_heads
 from scenes.common.formats import fixed_text
 from scenes.common.i18n import d_k_labels
 
@@ -44,17 +45,39 @@ def dimension_names(lesson, k: int, prefix: str) -> list[str]:
     return names if len(names) == k and lesson.dimensions else [f"{prefix}{i + 1}" for i in range(k)]
 
 
+def head_line(lesson, head: str | None) -> str:
+    """What the table is of: the mask and the head, when the lesson has them."""
+    parts = [f"mask {lesson.mask} (query i sees keys 1..i; -inf: masked)"] if lesson.mask else []
+    if lesson.heads:
+        parts.append(f"head {head or lesson.focus_head} of {', '.join(h.key for h in lesson.heads)}")
+    return "  ".join(parts)
+
+
+def check_head(lesson, head: str | None) -> str | None:
+    keys = [h.key for h in lesson.heads]
+    if head is not None and head not in keys:
+        raise click.BadParameter(f"{head!r} is not a head of {lesson.source}: "
+                                 + (f"one of {', '.join(keys)}" if keys else "it has one head, no [heads]"),
+                                 param_hint="--head")
+    return head
+
+
 @click.command()
 @lesson_options
+@click.option("--head", "head", metavar="NAME", default=None,
+              help="With several heads: which head's intermediates (default: the lesson's focus_head).")
 @json_option
-def numbers(lesson, context, mode, as_json):
+def numbers(lesson, context, mode, head, as_json):
     """Print every intermediate (Q, K, V, scores, weights, output) of one context."""
-    att = attend(lesson, context, mode)
+    head = check_head(lesson, head)
+    att = attend(lesson, context, mode, head=head)
     if as_json:
-        click.echo(json.dumps(numbers_json(lesson, context, mode)))
+        click.echo(json.dumps(numbers_json(lesson, context, mode, head)))
         return
     toks = list(att.tokens)
     click.echo(f"lesson {lesson.source}  context {context}: {' '.join(toks)}")
+    if lesson.mask or lesson.heads:
+        click.echo(head_line(lesson, head))
     click.echo(f"mode {mode}  d_k {att.d_k}  scale {att.scale:.4f}  (rows = queries, columns = keys)\n")
     for label, m, cols in [
         ("X (embeddings)", att.x, dimension_names(lesson, att.x.shape[1], "x")),
@@ -70,3 +93,15 @@ def numbers(lesson, context, mode, as_json):
     hard = hard_lookup(att)
     picks = ", ".join(f"{t}→{toks[c]}" for t, c in zip(toks, hard.choice))
     click.echo(f"hard argmax lookup: {picks}")
+    if lesson.heads:
+        click.echo("\n" + heads_tables(lesson, context, mode))
+
+
+def heads_tables(lesson, context: str, mode: str) -> str:
+    """Every head's output side by side, and W_O's output (several heads only)."""
+    mh = attend_heads(lesson, context, mode)
+    toks = list(mh.tokens)
+    cols = [f"{h.key}:{c}" for h in lesson.heads for c in dimension_names(lesson, h.d_v, "v")]
+    return "\n\n".join([table("heads side by side (concat)", toks, cols, mh.concat),
+                         table("multi-head output = concat W_O", toks,
+                               list(lesson.model_dim_names("en")), mh.output)])

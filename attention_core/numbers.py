@@ -1,0 +1,39 @@
+"""Every intermediate of one context as plain lists (full precision): what `attention-lesson numbers
+--json` prints and the studio's API returns. A masked cell of the softmax's input is null (JSON has no
+-inf); a lesson of several heads adds each head's pass, the heads side by side, W_O and its output."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .attention import AttentionPass, attend, hard_lookup
+from .lesson import Lesson
+from .multihead import attend_heads
+
+FIELDS = ("q", "k", "v", "scores", "weights", "output")
+
+
+def _finite_or_none(m: np.ndarray) -> list:
+    return [[x if np.isfinite(x) else None for x in row] for row in m.tolist()]
+
+
+def pass_json(att: AttentionPass) -> dict:
+    hard = hard_lookup(att)
+    return {"d_k": att.d_k, "scale": att.scale, **{f: getattr(att, f).tolist() for f in FIELDS},
+            "scaled": _finite_or_none(att.scaled), "hard_choice": hard.choice.tolist(),
+            "hard_output": hard.output.tolist()}
+
+
+def numbers_json(lesson: Lesson, context: str | None = None, mode: str = "scaled",
+                 head: str | None = None) -> dict:
+    """One context through the focus head (or `head`); with several heads, all of them too."""
+    name = lesson.context_name(context)
+    att = attend(lesson, name, mode, head=head)
+    out = {"lesson": lesson.source, "context": name, "tokens": list(att.tokens), "mode": att.mode,
+           "mask": lesson.mask, "x": att.x.tolist(), **pass_json(att)}
+    if lesson.heads:
+        mh = attend_heads(lesson, name, mode)
+        out |= {"head": head or lesson.focus_head,
+                "heads": {k: pass_json(p) for k, p in zip(mh.keys, mh.heads)},
+                "concat": mh.concat.tolist(), "w_o": mh.w_o.tolist(), "multi_head_output": mh.output.tolist()}
+    return out

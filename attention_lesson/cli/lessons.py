@@ -1,0 +1,25 @@
+"""`attention-lesson lessons`: the built-in lessons, by the name `--lesson` takes, with their titles."""
+
+from __future__ import annotations
+
+import click
+
+from attention_core import load
+from attention_core.errors import text
+from attention_core.lesson import packaged_lessons
+
+from .options import lang_option
+
+
+@click.command("lessons")
+@lang_option.but(help="Language of the titles.")
+def lessons(lang):
+    """List the built-in lessons: a name to pass as --lesson NAME, its title and what it holds."""
+    for name in packaged_lessons():
+        lesson = load(name)
+        title = lesson.title.get(lang) or next(iter(lesson.title.values()), name)
+        parts = [text(lang, "holds_mask")] if lesson.mask else []
+        if lesson.heads:
+            keys = ", ".join(h.key for h in lesson.heads)
+            parts.append(text(lang, "holds_heads", n=len(lesson.heads), heads=keys))
+        click.echo(f"{name:<10} {title}" + (f"  ({'; '.join(parts)})" if parts else ""))

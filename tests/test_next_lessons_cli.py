@@ -1,0 +1,70 @@
+"""The next lessons through the CLI: `lessons` lists the built-ins, `check` says what a file holds (its
+mask, its heads and their d_k), `new --heads N --mask causal` writes a starter that passes, `numbers
+--head` and `--json` carry the mask and every head, with the core's numbers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attention_core import load
+from attention_core.multihead import attend_heads
+
+from .cli_helpers import cli
+
+
+def test_lessons_lists_the_built_ins_by_name_with_their_titles():
+    zh, en = cli("lessons").splitlines(), cli("lessons", "--lang", "en").splitlines()
+    assert [line.split()[0] for line in en] == ["causal", "default", "two_heads"]
+    assert en[0].startswith("causal") and "Masked attention" in en[0] and "(a causal mask)" in en[0]
+    assert "(2 heads: meaning, grammar)" in en[2] and "多头注意力" in zh[2] and "因果掩码" in zh[0]
+    assert "causal" in cli("numbers", "--lesson", "causal").splitlines()[1]  # --lesson takes the name
+
+
+def test_check_says_what_the_file_holds():
+    out = cli("check", "two_heads", "--lang", "en")
+    assert ("2 heads: meaning (d_k 2, d_v 2), grammar (d_k 2, d_v 2); W_O 4 × 4; the scenes expand meaning"
+            in out)
+    assert "掩码：因果（第 i 个查询只看第 1 到 i 个键）" in cli("check", "causal")
+    assert "mask" not in cli("check", "default", "--lang", "en")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("heads, mask", [(2, "causal"), (4, "none"), (1, "causal")])
+def test_new_writes_a_next_lesson_starter_that_passes(tmp_path, lang, heads, mask):
+    path = tmp_path / "mine.toml"
+    cli("new", str(path), "--heads", str(heads), "--mask", mask, "--lang", lang)
+    lesson = load(path)
+    assert len(lesson.heads) == (heads if heads > 1 else 0)
+    assert lesson.mask == (None if mask == "none" else mask)
+    if heads > 1:
+        assert lesson.w_o.shape == (sum(h.d_v for h in lesson.heads), lesson.d_model)
+        text = path.read_text(encoding="utf-8")
+        assert text.count("[heads.") == heads and ("w_o：" if lang == "zh" else "# w_o:") in text
+        assert "w_q = [" not in text.split("\n[projections]\n")[1]  # only w_o there
+    cli("check", str(path))
+
+
+def test_numbers_json_carries_the_mask_and_every_head():
+    data = json.loads(cli("numbers", "--lesson", "two_heads", "--json", "--context", "savings"))
+    mh = attend_heads(load("two_heads"), "savings")
+    assert data["mask"] is None and data["head"] == "meaning"
+    assert list(data["heads"]) == ["meaning", "grammar"]
+    np.testing.assert_array_equal(data["heads"]["grammar"]["weights"], mh.head("grammar").weights)
+    np.testing.assert_array_equal(data["multi_head_output"], mh.output)
+    grammar = json.loads(cli("numbers", "--lesson", "two_heads", "--head", "grammar", "--json"))
+    assert grammar["head"] == "grammar" and grammar["weights"] == grammar["heads"]["grammar"]["weights"]
+    causal = json.loads(cli("numbers", "--lesson", "causal", "--json"))
+    assert causal["mask"] == "causal" and causal["scaled"][0][1:] == [None, None, None]
+    assert causal["weights"][0] == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_numbers_table_shows_minus_infinity_and_a_wrong_head_is_a_usage_error():
+    out = cli("numbers", "--lesson", "causal")
+    assert "mask causal" in out and out.split("scaled =")[1].splitlines()[2].split()[1:] == ["0.0000", "-inf",
+                                                                                            "-inf", "-inf"]
+    assert "'x' is not a head" in cli("numbers", "--lesson", "two_heads", "--head", "x", code=2)
+    assert "one head" in cli("numbers", "--head", "x", code=2)
+    assert "multi-head output = concat W_O" in cli("numbers", "--lesson", "two_heads")
