@@ -4,13 +4,15 @@ the test lessons, the hard lookup, and softmax rows of extreme scores (±1e6), t
 the value's size, at least 1). Then the helpers the explorer and the studio share (web/shared.js): the
 catalog look-up and its missing words, escaping, the normalizers, and style.py's contrast rule."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from attention_core import attend, hard_lookup, load
+from attention_core import attend, hard_lookup, load, loads
 from attention_core.attention import MODES, softmax
+from attention_core.geometry import picture, picture_json
 
 from .random_lessons import random_lesson
 
@@ -25,7 +27,9 @@ FIELDS = ("x", "q", "k", "v", "scores", "scaled", "weights", "output")
 
 def as_js(lesson) -> dict:
     return {"vocab": {t: v.tolist() for t, v in lesson.vocab.items()},
-            "w_q": lesson.w_q.tolist(), "w_k": lesson.w_k.tolist(), "w_v": lesson.w_v.tolist()}
+            "w_q": lesson.w_q.tolist(), "w_k": lesson.w_k.tolist(), "w_v": lesson.w_v.tolist(),
+            "contexts": {n: list(t) for n, t in lesson.contexts.items()}, "focus": lesson.focus,
+            "geometry": {k: list(a) for k, a in lesson.geometry.items()}}
 
 
 def close(js, py, what: str) -> None:
@@ -68,6 +72,62 @@ def test_every_intermediate_agrees_with_the_core(page, tmp_path_factory):
         assert hard_js["choice"] == hard.choice.tolist(), (ctx, mode)
         close(hard_js["output"], hard.output, f"{ctx} {mode} hard output")
         close(hard_js["weights"], hard.weights, f"{ctx} {mode} hard weights")
+
+
+def with_geometry(text: str, table: str) -> str:
+    return text + "\n[geometry]\n" + table + "\n"
+
+
+def geometry_lessons(tmp_path_factory) -> list:
+    """Every lesson above, and two that name their planes in a [geometry] table."""
+    default = load("default")
+    named = loads(with_geometry(Path(default.source).read_text(encoding="utf-8"),
+                                'qk = [4, 1]\nvalues = ["金融", "function"]'))
+    assert named.geometry == {"qk": (0, 3), "values": (1, 2)}
+    return [*lessons(tmp_path_factory), named, loads(with_geometry(random_lesson(5), "values = [2, 1]"))]
+
+
+# each case's picture_json, and what Picture's properties give besides (weighted: tip minus tail, |q|)
+PICTURE_JS = """cases => cases.map(([l, c, m]) => {
+  const p = AttentionCore.picture(l, c, m);
+  return [AttentionCore.pictureJson(p), p.weighted, p.query_length]; })"""
+
+
+def same_picture(js: dict, py: dict, what: str) -> None:
+    assert js.keys() == py.keys(), (what, sorted(js.keys() ^ py.keys()))
+    for f, want in py.items():
+        if f in ("tokens", "focus", "qk_axes", "v_axes"):
+            assert js[f] == want, (what, f, js[f], want)
+        else:
+            close(js[f], want, f"{what} {f}")
+
+
+def test_the_plane_agrees_with_the_core(page, tmp_path_factory):
+    """core.js's picture (the planes' axes and shares, every arrow, shadow and tip) against
+    attention_core.geometry's, for every context and normalizer."""
+    cases = [(les, ctx, mode) for les in geometry_lessons(tmp_path_factory) for ctx in les.contexts
+             for mode in MODES]
+    js = page.evaluate(PICTURE_JS, [[as_js(les), ctx, mode] for les, ctx, mode in cases])
+    assert len(js) == len(cases) > 100
+    shares = set()
+    for (les, ctx, mode), (got, weighted, length) in zip(cases, js):
+        p = picture(les, ctx, mode)
+        want = picture_json(p)
+        same_picture(got, want, f"{les.source} {ctx} {mode}")
+        close(weighted, p.weights[:, None] * p.values, f"{les.source} {ctx} {mode} weighted")
+        close(length, np.linalg.norm(p.query), f"{les.source} {ctx} {mode} |q|")
+        shares.add(want["qk_share"] < 1)
+    assert shares == {True, False}  # planes that hold every term, and planes that hold a part
+
+
+def test_the_plane_of_another_query(page):
+    """A query other than the focus (the page's clicked token) is drawn in its own planes: as the core
+    draws the lesson whose focus it is."""
+    lesson = load("default")
+    the = replace(lesson, focus="the")
+    got = page.evaluate("([l, c, m]) => AttentionCore.pictureJson(AttentionCore.picture(l, c, m, null, 1))",
+                        [as_js(lesson), "savings", "unscaled"])
+    same_picture(got, picture_json(picture(the, "savings", "unscaled")), "the, savings")
 
 
 def test_extreme_scores_stay_finite_and_agree(page):

@@ -32,8 +32,8 @@ from ..pipeline.plan import ROOT
 WEB = ROOT / "attention_lesson" / "web"
 # the page's scripts, in the order they load: the core, the shared helpers (window.AL), the explorer's
 # parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
-SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-views.js",
-           "explorer-inputs.js", "explorer-export.js", "explorer.js")
+SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-plane.js",
+           "explorer-views.js", "explorer-inputs.js", "explorer-export.js", "explorer.js")
 ASSETS = (*SCRIPTS, "explorer.css")  # copied as they are
 FOLDER = "explorer"
 INDEX = f"{FOLDER}/index.html"
@@ -77,7 +77,8 @@ def lesson_data(lesson: Lesson) -> dict:
             "contexts": {n: list(t) for n, t in lesson.contexts.items()}, "focus": lesson.focus,
             "title": dict(lesson.title), "author": lesson.author,
             "dimensions": {lang: list(d) for lang, d in lesson.dimensions.items()},
-            "context_labels": lesson.context_labels, "narration": lesson.narration}
+            "context_labels": lesson.context_labels, "narration": lesson.narration,
+            "geometry": {key: list(axes) for key, axes in lesson.geometry.items()}}  # axes from 0
 
 
 def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S.DEFAULT_THEME,

@@ -88,6 +88,105 @@
     return { choice, weights, output: choice.map((c) => att.v[c].slice()) };
   }
 
+  // -- attention as geometry: attention_core/geometry.py, mirrored --------------------------------
+  /* The focus's query, the keys and the values as arrows in two planes of two axes each (the Q/K plane:
+   * two d_k axes; the V plane: two d_v axes). A key's shadow on the query's line is k·q/|q| long; that
+   * times |q| is the plane's part of the score. The output is the value arrows, each scaled by its
+   * weight, laid tip to tail. A plane is {axes: [a, b] (from 0, a < b), share: 0..1} (geometry.Plane);
+   * the lesson here also has contexts ({name: [tokens]}), focus and geometry ({qk?, values?}: axes). */
+
+  const norm = (x) => Math.sqrt(x[0] * x[0] + x[1] * x[1]); // [2] -> |x|
+  /** [2] -> [2]: the arrow's direction; a zero arrow has none: itself. */
+  const unit = (x) => (norm(x) > 0 ? x.map((a) => a / norm(x)) : x.slice());
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1];
+  const pick = (row, axes) => axes.map((a) => row[a]); // [d] -> [2]
+
+  /** [d] summed |terms| per axis -> the plane of the two largest (ties to the first axis), their share. */
+  function bestAxes(terms) {
+    const order = terms.map((_, a) => a).sort((a, b) => terms[b] - terms[a] || a - b);
+    return givenPlane(terms, order.slice(0, 2).sort((a, b) => a - b));
+  }
+
+  /** [d] summed |terms|, two axes -> their plane, with the share of the terms it holds (1 when none). */
+  function givenPlane(terms, axes) {
+    const total = sum(terms);
+    return { axes: axes.slice(), share: total > 0 ? (terms[axes[0]] + terms[axes[1]]) / total : 1 };
+  }
+
+  /** [n, d] -> [d]: each column's sum, row after row (numpy's sum over axis 0). */
+  const columnSums = (rows) => rows.slice(1).reduce((s, row) => s.map((x, a) => x + row[a]), rows[0]);
+  const plus = (acc, xs) => (acc ? acc.map((x, a) => x + xs[a]) : xs); // [d], [d] -> [d]
+
+  /** -> [[d_k], [d_v]]: the focus's |q_a k_a| and |w_j v_ja| summed over keys, then over every context
+   *  the focus is in. attend: (lesson, tokens, mode) -> a pass (attendTokens, or the studio's server's). */
+  function terms(lesson, mode = "scaled", focus = lesson.focus, attend = attendTokens) {
+    let qk = null;
+    let v = null;
+    for (const tokens of Object.values(lesson.contexts)) {
+      const i = tokens.indexOf(focus);
+      if (i < 0) continue;
+      const att = attend(lesson, tokens, mode);
+      const byKey = att.k.map((k) => k.map((x, a) => Math.abs(att.q[i][a] * x))); // [n, d_k]
+      const byValue = att.v.map((row, j) => row.map((x) => Math.abs(att.weights[i][j] * x))); // [n, d_v]
+      qk = plus(qk, columnSums(byKey));
+      v = plus(v, columnSums(byValue));
+    }
+    return [qk, v];
+  }
+
+  /** The Q/K plane and the V plane: the lesson's [geometry] axes, else the strongest two (chosen with
+   *  the scaled weights, so that every normalizer is drawn in the same axes). -> [qk, v] */
+  function planes(lesson, focus = lesson.focus, attend = attendTokens) {
+    const [qkTerms, vTerms] = terms(lesson, "scaled", focus, attend);
+    const chosen = lesson.geometry || {};
+    return [chosen.qk ? givenPlane(qkTerms, chosen.qk) : bestAxes(qkTerms),
+      chosen.values ? givenPlane(vTerms, chosen.values) : bestAxes(vTerms)];
+  }
+
+  /** The value arrows scaled by their weights (weighted), laid tip to tail: [n], [n, 2] -> {weighted,
+   *  tails, tips}, each [n, 2]. */
+  function tipToTail(weights, values) {
+    const weighted = values.map((val, j) => [weights[j] * val[0], weights[j] * val[1]]);
+    const tails = [];
+    const tips = [];
+    weighted.forEach((step, j) => {
+      const tail = j ? tips[j - 1] : [0, 0];
+      tails.push(tail);
+      tips.push([tail[0] + step[0], tail[1] + step[1]]);
+    });
+    return { weighted, tails, tips };
+  }
+
+  /** One context's query (index `at`, the focus by default) as arrows on the lesson's planes (or the
+   *  ones given): geometry.Picture's fields and its properties (feet, tips, weighted: tip minus tail,
+   *  query_length: |query|, a shadow times it is the plane's score). */
+  function picture(lesson, context, mode = "scaled", plane = null, at = null, attend = attendTokens) {
+    const tokens = lesson.contexts[context];
+    const i = at === null ? tokens.indexOf(lesson.focus) : at;
+    const [qk, vp] = plane || planes(lesson, tokens[i], attend);
+    const att = attend(lesson, tokens, mode);
+    const query = pick(att.q[i], qk.axes); // [2]
+    const keys = att.k.map((k) => pick(k, qk.axes)); // [n, 2]
+    const u = unit(query);
+    const reach = keys.map((k) => dot(k, u)); // [n]
+    const values = att.v.map((v) => pick(v, vp.axes)); // [n, 2]
+    const weights = att.weights[i].slice(); // [n]
+    const { weighted, tails, tips } = tipToTail(weights, values);
+    return { tokens: att.tokens.slice(), focus: i, qk, v: vp, query, keys, reach,
+      shown: reach.map((r) => r * norm(query)), scores: att.scores[i].slice(), weights, values,
+      tails, output: tips[tips.length - 1].slice(), output_full: att.output[i].slice(),
+      feet: reach.map((r) => [r * u[0], r * u[1]]), tips, weighted, query_length: norm(query) };
+  }
+
+  const JSON_FIELDS = ["tokens", "focus", "query", "keys", "reach", "shown", "scores", "weights", "values",
+    "tails", "output", "output_full", "feet", "tips"];
+
+  /** A picture as geometry.picture_json writes it: plain lists, the planes' axes and shares apart. */
+  function pictureJson(p) {
+    return { ...Object.fromEntries(JSON_FIELDS.map((f) => [f, p[f]])), qk_axes: p.qk.axes,
+      qk_share: p.qk.share, v_axes: p.v.axes, v_share: p.v.share };
+  }
+
   root.AttentionCore = { MODES, sum, softmax, matmul, project, scaleFor, dotProductAttention,
-    attendTokens, hardLookup };
+    attendTokens, hardLookup, norm, unit, bestAxes, givenPlane, terms, planes, picture, pictureJson };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -51,8 +51,10 @@
     return names && names.length === n ? names : Array.from({ length: n }, (_, i) => `${i + 1}`);
   }
 
-  /** The numbers the page computes with, as core.attendTokens takes them. */
-  const lessonNow = () => ({ vocab: S.vocab, w_q: S.w_q, w_k: S.w_k, w_v: S.w_v });
+  /** The numbers the page computes with, as core.attendTokens takes them, and what core.picture reads
+   *  besides (the contexts, the focus, the [geometry] table's axes). */
+  const lessonNow = () => ({ vocab: S.vocab, w_q: S.w_q, w_k: S.w_k, w_v: S.w_v,
+    contexts: data.lesson.contexts, focus: data.lesson.focus, geometry: data.lesson.geometry || {} });
 
   /** S's numbers back to the lesson's. */
   function resetNumbers() {

@@ -1,6 +1,6 @@
 /* The explorer's computed views (a part of the explorer; see explorer.js), each the HTML of one box from
  * one pass of attention (`att`, core.attendTokens's answer): the tokens, Q, K and V, the query's scores
- * term by term, the value mix, the weight matrix, hard beside soft lookup, the lesson's claims; and
+ * term by term, the plane (explorer-plane.js: its own pass, core.picture), the value mix, the weight matrix, hard beside soft lookup, the lesson's claims; and
  * morph, which writes a box's new HTML into the page changing only what changed.
  *
  * Every number shown carries its full value in data-value; the weight matrix's cells their data-row
@@ -179,6 +179,7 @@
     morph($("#tokens"), tokensHtml());
     morph($("#qkv"), qkvHtml(att));
     morph($("#scores"), scoresHtml(att));
+    morph($("#plane"), AL.plane.planeHtml());
     morph($("#mix"), mixHtml(att));
     morph($("#matrix"), weightMatrixHtml(att));
     morph($("#lookup"), lookupHtml(att));

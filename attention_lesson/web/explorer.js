@@ -7,6 +7,7 @@
  * a part adding itself to window.AL:
  *   explorer-state.js   AL.state: what data.js gave, the page's state, the helpers that read them
  *   explorer-url.js     AL.url: the state in the URL's hash, so a link or a reload gives the same page
+ *   explorer-plane.js   AL.plane: attention as geometry, the query, keys and values as arrows (SVG)
  *   explorer-views.js   AL.views: the computed views, written into the page changing only what changed
  *   explorer-inputs.js  AL.inputs: the number fields, the sliders, the edited marks
  *   explorer-export.js  AL.exporter: the edited lesson as a lesson file
@@ -52,7 +53,8 @@
       <section class="box wide" id="tokens"></section>
       ${box("claims", 'aria-live="polite"')}
       ${editable ? inputs : ""}
-      <div class="grid">${box("qkv")}${box("scores")}${box("mix")}${box("matrix")}${box("lookup")}</div>
+      <div class="grid">${box("qkv")}${box("scores")}${box("plane")}${box("mix")}${box("matrix")}
+        ${box("lookup")}</div>
       <footer>${esc(w(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
   }
 
@@ -187,6 +189,7 @@
     const onScroll = (e) => e.target.classList?.contains("scroll") && markScroller(e.target);
     app.addEventListener("scroll", onScroll, true); // scroll does not bubble: caught on its way down
     window.addEventListener("resize", markScrollers);
+    window.matchMedia(AL.plane.NARROW).addEventListener("change", update); // the plane's label size
     if (document.fonts) document.fonts.ready.then(markScrollers);
     window.addEventListener("hashchange", () => {
       if (location.hash.slice(1) !== AL.url.hashOf()) load(location.hash);
