@@ -171,3 +171,17 @@ def test_both_languages_have_every_word(browser, tmp_path):
     page.p.click("button[data-lang=en]")
     assert page.p.evaluate("AL.missing") == []
     assert page.close() == []
+
+
+def test_numbers_past_the_largest_double_draw_what_they_can(browser, tmp_path):
+    """An entry of 1e308 makes scores inf and weights nan: the page keeps going (no error on the console),
+    the plane draws no coordinate that is not a number and its tables say inf and nan."""
+    page = Page(browser, build(tmp_path, "default", "en"))
+    for field in ("w_q][data-r='3'][data-c='0'", "x][data-r=river][data-c='0'"):
+        page.p.fill(f"input[data-matrix={field}]", "1e308")
+        bad = page.p.evaluate("""() => [...document.querySelectorAll('#plane svg *')].flatMap(e =>
+          [...e.attributes].filter(a => !a.name.startsWith('data-') && /NaN|Infinity/.test(a.value))
+          .map(a => `${e.tagName} ${a.name}`))""")
+        assert bad == []
+        assert "nan" in page.p.inner_text("[data-plane=qk] table")
+    assert page.close() == []

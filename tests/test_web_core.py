@@ -193,3 +193,11 @@ def test_the_contrast_rule_is_style_pys(page):
     for c, (lum, con, ink) in zip(colours, js):
         assert abs(lum - luminance(c)) < 1e-12 and abs(con - contrast(c, inks[0])) < 1e-12, c
         assert ink == text_on(c).to_hex(), c
+
+
+def test_argmax_as_numpys(page):
+    """The hard lookup's choice: the first largest, or the first NaN (scores past the largest double)."""
+    rows = [[1.0, 3.0, 3.0], [float("nan"), 2.0, float("nan")], [1.0, float("inf"), float("nan")],
+            [-float("inf"), -float("inf")], [0.5]]
+    got = page.evaluate("rows => rows.map(AttentionCore.argmax)", rows)
+    assert got == [int(np.argmax(np.array(r))) for r in rows] == [1, 0, 2, 0, 0]

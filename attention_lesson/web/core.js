@@ -81,9 +81,16 @@
     return { mode, tokens: tokens.slice(), x, q, k, v, ...r };
   }
 
+  /** numpy's argmax of a row: the first largest, or the first NaN when there is one (numpy takes NaN
+   *  for the largest; scores past the largest double give inf - inf). */
+  function argmax(row) {
+    const nan = row.findIndex(Number.isNaN);
+    return nan >= 0 ? nan : row.indexOf(Math.max(...row));
+  }
+
   /** Argmax lookup: each query takes the value row of its best-scoring key (ties: the first). */
   function hardLookup(att) {
-    const choice = att.scores.map((row) => row.indexOf(Math.max(...row)));
+    const choice = att.scores.map(argmax);
     const weights = choice.map((c) => att.tokens.map((_, j) => (j === c ? 1 : 0)));
     return { choice, weights, output: choice.map((c) => att.v[c].slice()) };
   }
@@ -188,5 +195,5 @@
   }
 
   root.AttentionCore = { MODES, sum, softmax, matmul, project, scaleFor, dotProductAttention,
-    attendTokens, hardLookup, norm, unit, bestAxes, givenPlane, terms, planes, picture, pictureJson };
+    attendTokens, argmax, hardLookup, norm, unit, bestAxes, givenPlane, terms, planes, picture, pictureJson };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -21,10 +21,15 @@
   let FONT = 16;
   const HEAD = 9; // an arrowhead's length
 
-  /** The panel's map from plane to SVG: the points' box (and the origin), centred, one scale. */
+  /** Whether every point has finite coordinates (numbers past the largest double give inf and NaN:
+   *  what cannot be placed is not drawn; the tables still say "inf" or "nan"). */
+  const finite = (...points) => points.every((p) => Number.isFinite(p[0]) && Number.isFinite(p[1]));
+
+  /** The panel's map from plane to SVG: the (finite) points' box and the origin, centred, one scale. */
   function frameOf(points) {
-    const xs = [0, ...points.map((p) => p[0])];
-    const ys = [0, ...points.map((p) => p[1])];
+    const shown = points.filter((p) => finite(p));
+    const xs = [0, ...shown.map((p) => p[0])];
+    const ys = [0, ...shown.map((p) => p[1])];
     const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const room = [BOX.width - 2 * BOX.pad, BOX.height - 2 * BOX.pad];
     const scale = Math.min(room[0] / (x1 - x0 || 1), room[1] / (y1 - y0 || 1));
@@ -36,8 +41,8 @@
   const at = (p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
 
   /** A line from a to b (SVG points). */
-  const segment = (cls, a, b) => `<line class="${cls}" x1="${a[0].toFixed(1)}" y1="${a[1].toFixed(1)}" ` +
-    `x2="${b[0].toFixed(1)}" y2="${b[1].toFixed(1)}"/>`;
+  const segment = (cls, a, b) => (finite(a, b) ? `<line class="${cls}" x1="${a[0].toFixed(1)}" ` +
+    `y1="${a[1].toFixed(1)}" x2="${b[0].toFixed(1)}" y2="${b[1].toFixed(1)}"/>` : "");
 
   /** Plane points as data attributes, full precision: {tip: [x, y]} -> ' data-tip="x y"'. */
   const dataOf = (points) => Object.entries(points).map(([k, p]) => ` data-${k}="${p[0]} ${p[1]}"`).join("");
@@ -45,6 +50,7 @@
   /** An arrow from a to b (SVG points): its shaft and a head of its colour (a dot when it has no length);
    *  look: {width, opacity, data: plane points for data attributes}. */
   function arrow(a, b, cls, { width = 2, opacity = 1, data = {} } = {}) {
+    if (!finite(a, b)) return "";
     const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
     const attrs = `class="${cls}"${dataOf(data)} opacity="${opacity.toFixed(2)}"`;
     if (len < 0.5) return `<circle ${attrs} cx="${b[0].toFixed(1)}" cy="${b[1].toFixed(1)}" r="3"/>`;
@@ -70,7 +76,7 @@
       o.y < b.y + b.h);
     const inside = (x, y, width) => [Math.min(Math.max(x - width / 2, 2), BOX.width - width - 2),
       Math.min(Math.max(y, FONT + 2), BOX.height - 4) - FONT];
-    return labels.map((l) => {
+    return labels.filter((l) => finite([l.x, l.y])).map((l) => {
       const width = textWidth(l.text);
       const [ax, ay] = l.along || [0, 1];
       let box = null;
@@ -130,7 +136,10 @@
   }
 
   /** The weight as an arrow's look: thicker and less faint the more weight (uniform: all the same). */
-  const look = (weight) => ({ width: 1.5 + 7 * weight, opacity: 0.35 + 0.65 * weight });
+  const look = (weight) => {
+    const w8 = Number.isFinite(weight) ? weight : 0;
+    return { width: 1.5 + 7 * w8, opacity: 0.35 + 0.65 * w8 };
+  };
 
   /** The svg element of a panel: role img, named by its title and described by its desc. */
   function svg(id, title, desc, body) {
@@ -143,9 +152,9 @@
   /** Key j: its dashed drop to its foot on the query's line, the foot, the arrow as its weight looks. */
   function keySvg(p, to, j) {
     const [o, tip, foot] = [to([0, 0]), to(p.keys[j]), to(p.feet[j])];
-    return segment("drop", tip, foot) +
-      `<circle class="foot"${dataOf({ foot: p.feet[j] })} cx="${foot[0].toFixed(1)}" ` +
-      `cy="${foot[1].toFixed(1)}" r="3.5"/>` +
+    const dot = finite(foot) ? `<circle class="foot"${dataOf({ foot: p.feet[j] })} ` +
+      `cx="${foot[0].toFixed(1)}" cy="${foot[1].toFixed(1)}" r="3.5"/>` : "";
+    return segment("drop", tip, foot) + dot +
       arrow(o, tip, "key-arrow", { ...look(p.weights[j]), data: { tip: p.keys[j] } });
   }
 
@@ -223,7 +232,8 @@
   /** How much of the terms a plane holds, when not all: a sentence with the share as a percentage. */
   function shareNote(key, share) {
     if (share >= 1 - 1e-12) return "";
-    const pct = `<span class="num" data-value="${share}">${(100 * share).toFixed(0)}%</span>`;
+    const text = Number.isFinite(share) ? `${(100 * share).toFixed(0)}%` : fmt(share);
+    const pct = `<span class="num" data-value="${share}">${text}</span>`;
     return `<p class="hint plane-share">${wh(key, { share: pct })}</p>`;
   }
 

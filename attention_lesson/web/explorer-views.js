@@ -1,7 +1,8 @@
 /* The explorer's computed views (a part of the explorer; see explorer.js), each the HTML of one box from
  * one pass of attention (`att`, core.attendTokens's answer): the tokens, Q, K and V, the query's scores
- * term by term, the plane (explorer-plane.js: its own pass, core.picture), the value mix, the weight matrix, hard beside soft lookup, the lesson's claims; and
- * morph, which writes a box's new HTML into the page changing only what changed.
+ * term by term, the plane (explorer-plane.js: its own passes, core.picture), the value mix, the weight
+ * matrix, hard beside soft lookup, the lesson's claims; and morph, which writes a box's new HTML into
+ * the page changing only what changed.
  *
  * Every number shown carries its full value in data-value; the weight matrix's cells their data-row
  * (query) and data-col (key) and an aria-label.
@@ -12,10 +13,11 @@
   const { esc } = AL;
   const { data, S, w, wh, fmt, num, tokens, sentence, dimNames, lessonNow } = AL.state;
 
-  /** A heat-map cell's style: style.py's heat_color of t in [0, 1], and text_on's ink on it. */
+  /** A heat-map cell's style: style.py's heat_color of t in [0, 1], and text_on's ink on it (a weight
+   *  that is not a number, from scores past the largest double, as 0: its cell still reads "nan"). */
   function heat(t) {
     const stops = data.palette.heat.map(AL.rgb);
-    const pos = Math.min(1, Math.max(0, t)) * (stops.length - 1);
+    const pos = Math.min(1, Math.max(0, Number.isNaN(t) ? 0 : t)) * (stops.length - 1);
     const i = Math.min(Math.floor(pos), stops.length - 2);
     const c = stops[i].map((a, j) => Math.round(a + (stops[i + 1][j] - a) * (pos - i)));
     const ink = AL.inkOn(c, [data.palette.ink_dark, data.palette.ink_light]);
