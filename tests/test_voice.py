@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from attention_lesson.cli import main
-from attention_lesson.pipeline.voice.loudness import RATE, TRUE_PEAK, loudness, measure
+from attention_lesson.pipeline.voice.loudness import EDGE_KEEP, RATE, TRUE_PEAK, loudness, measure, trimmed
 from scenes import registry
 from scenes.common.captions import LINE_WIDTH, cues, lines, timed
 from scenes.common.style import VOICE_LEAD, VOICE_TAIL
@@ -104,7 +104,8 @@ def test_recordings_with_the_draft_voice_where_one_is_missing(two_scenes):
     assert r.exit_code == 0, r.output
     assert "blink/02-weights" in r.output and "blink/01-scores" not in r.output  # the draft one, named
     steps = json.loads((two_scenes / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
-    assert steps[0]["voice"] == pytest.approx(1.2, abs=0.02)  # the recording's own length
+    # the recording's own length, less the 0.1 s silences at its ends (EDGE_KEEP of each kept)
+    assert steps[0]["voice"] == pytest.approx(1.2 - 0.2 + 2 * EDGE_KEEP, abs=0.02)
     a = samples(two_scenes / "v" / "blink.mp4")
     start = round((steps[0]["start"] + VOICE_LEAD + 0.3) * RATE)
     seg = a[start:start + RATE // 2]  # the tone, at its pitch, raised to the speech loudness
@@ -235,7 +236,8 @@ def test_an_mp3_recording_at_44k_stereo(two_scenes):
     (rec / "src.wav").unlink()
     cli("render", "blink", "--voice", str(two_scenes / "rec"), "--out", "v", "-q")
     steps = json.loads((two_scenes / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
-    assert steps[0]["voice"] == pytest.approx(1.5, abs=0.06)  # mp3 adds its encoder delay
+    # its ends' silences cut (mp3's encoder delay too)
+    assert steps[0]["voice"] == pytest.approx(1.5 - 0.2 + 2 * EDGE_KEEP, abs=0.02)
     assert steps[0]["end"] - steps[0]["start"] >= VOICE_LEAD + steps[0]["voice"] + VOICE_TAIL - FRAME
 
 
@@ -278,3 +280,15 @@ def test_loudness_in_process_is_ffmpegs(tmp_path, rate, seconds, dbfs):
     ffmpeg_lufs, _ = measure(path)
     assert abs(loudness(samples, rate) - ffmpeg_lufs) < 0.1, (loudness(samples, rate), ffmpeg_lufs)
     assert loudness(np.zeros(rate, np.int16), rate) == float("-inf")
+
+
+def test_a_lines_silent_ends_are_cut_so_it_starts_on_time():
+    """A line's voice starts VOICE_LEAD into its step, whatever silence the engine or the recording put
+    first (Piper's varies from one synthesis to the next): trimmed keeps EDGE_KEEP of it each side."""
+    x = np.zeros(RATE, dtype=np.int16)
+    x[12_000:30_000] = 3000  # 0.25 s of silence, 0.375 s of sound, then silence
+    y = trimmed(x)
+    keep = round(EDGE_KEEP * RATE)
+    assert len(y) == 18_000 + 2 * keep and (y[:keep] == 0).all() and (y[keep:keep + 18_000] == 3000).all()
+    quiet = np.full(RATE, 100, dtype=np.int16)  # below EDGE_LEVEL throughout: nothing to cut by
+    assert (trimmed(quiet) == quiet).all()

@@ -22,6 +22,8 @@ LOUDNESS, TRUE_PEAK, LOUDNESS_RANGE = -16.0, -1.5, 11.0  # LUFS, dBTP, LU: speec
 # the limiter's ceiling, below TRUE_PEAK: it limits samples, and inter-sample peaks and AAC add to them
 # (measured: a -1.5 ceiling gave -1.2 dBTP in the mp4, -2.5 gave -1.3 on the whole voiced lesson)
 PEAK_TARGET = -3.0
+EDGE_LEVEL = 0.005  # of full scale (-46 dBFS): quieter than this at the ends of a line is silence
+EDGE_KEEP = 0.010  # seconds kept before its first sound and after its last
 
 
 def k_weighting(rate: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -82,7 +84,26 @@ def in_step(samples: np.ndarray, rate: int) -> float:
     return loudness(np.concatenate([pad(VOICE_LEAD), samples, pad(VOICE_TAIL)]), rate)
 
 
+def trimmed(samples: np.ndarray, rate: int = RATE) -> np.ndarray:  # [n] int16 -> [m] int16
+    """A line without the silence at its ends (quieter than EDGE_LEVEL of full scale), EDGE_KEEP seconds
+    kept each side: its voice then starts VOICE_LEAD into the step, as the subtitles say. Piper's VITS
+    voices draw noise inside the model, so each synthesis of a line starts after a different pause
+    (measured: 35 to 49 ms of silence first, lines 3.09 to 3.22 s long, over 8 syntheses of one line):
+    without this the onset wandered, and a test caught it now and then."""
+    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > EDGE_LEVEL * 32768)
+    if not loud.size:
+        return samples
+    keep = round(EDGE_KEEP * rate)
+    return samples[max(loud[0] - keep, 0):loud[-1] + keep + 1]
+
+
 def normalise(src: Path, dst: Path, passes: int = 6) -> None:
+    """`level`led, then `trimmed`: a line ready for its step."""
+    level(src, dst, passes)
+    write_wav(trimmed(read_wav(dst)), dst)
+
+
+def level(src: Path, dst: Path, passes: int = 6) -> None:
     """src at LOUDNESS (as heard in its step: `in_step`), peaks limited to PEAK_TARGET, RATE Hz mono
     16-bit WAV: a gain and a peak limiter, the gain corrected from a measurement of the result (the
     limiter takes some loudness off a peaky voice: espeak-ng's lines peak about 19 dB above their
@@ -95,11 +116,11 @@ def normalise(src: Path, dst: Path, passes: int = 6) -> None:
         plain = dst.with_name(f"plain-{dst.name}")
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(plain))
         src, samples = plain, pcm(plain)
-    level = in_step(*samples)
-    if level == float("-inf"):  # silence: nothing to measure, nothing to raise
+    measured = in_step(*samples)
+    if measured == float("-inf"):  # silence: nothing to measure, nothing to raise
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(dst))
         return
-    gain, ceiling = LOUDNESS - level, 10 ** (PEAK_TARGET / 20)
+    gain, ceiling = LOUDNESS - measured, 10 ** (PEAK_TARGET / 20)
     for _ in range(passes):
         graph = (f"aresample={RATE},volume={gain:.2f}dB,"
                  f"alimiter=limit={ceiling:.4f}:level=false:attack=5:release=50:latency=true")
