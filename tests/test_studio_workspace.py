@@ -211,7 +211,7 @@ def replace_text(page, old: str, new: str) -> None:
         v.dispatch({ changes: { from: at, to: at + old.length, insert: neu } }); }""", [old, new])
 
 
-@pytest.mark.parametrize("width", [1280, 600])
+@pytest.mark.parametrize("width", [1280, 360])
 def test_axe_finds_no_serious_violation_on_any_tab(studio, browser, width):
     from .axe import violations
 
