@@ -45,6 +45,7 @@ class Picture:
     tails: np.ndarray  # [n, 2] where each weighted value arrow starts: the sum of those before it
     output: np.ndarray  # [2] the last tip: weights @ values, the output on the V plane's axes
     output_full: np.ndarray  # [d_v] the whole output
+    scale: float = 1.0  # what the scores are multiplied by before the softmax: 1/√d_k, 1 or 0 (the mode's)
 
     @property
     def feet(self) -> np.ndarray:  # [n, 2] where each key's shadow ends on the query's line
@@ -52,7 +53,26 @@ class Picture:
 
     @property
     def tips(self) -> np.ndarray:  # [n, 2] where each weighted value arrow ends
-        return self.tails + self.weights[:, None] * self.values
+        return self.tails + self.weighted
+
+    @property
+    def weighted(self) -> np.ndarray:  # [n, 2] each value arrow scaled by its weight: tip minus tail
+        return self.weights[:, None] * self.values
+
+    @property
+    def query_length(self) -> float:  # |query| in the plane: a shadow times it is the plane's score
+        return float(np.linalg.norm(self.query))
+
+    @property
+    def scaled_feet(self) -> np.ndarray:  # [n, 2] the shadows times the mode's scale: the scaled scores'
+        return self.feet * self.scale
+
+    @property
+    def line(self) -> np.ndarray:
+        """[2, 2] the stretch of the query's line a picture draws: from the farthest foot behind the
+        origin to the farthest point ahead (the query's tip or a foot beyond it)."""
+        u = _unit(self.query)
+        return np.array([min(0.0, self.reach.min()) * u, max(self.query_length, self.reach.max()) * u])
 
 
 def _unit(x: np.ndarray) -> np.ndarray:  # [2] -> [2]; a zero arrow has no direction: itself
@@ -106,7 +126,47 @@ def picture(lesson: Lesson, context: str | None = None, mode: str = "scaled",
     steps = w[:, None] * values  # [n, 2]
     tails = np.vstack([np.zeros((1, 2)), np.cumsum(steps, axis=0)[:-1]])  # [n, 2]
     return Picture(att.tokens, i, qk, vp, query, keys, reach, reach * np.linalg.norm(query),
-                   att.scores[i], w, values, tails, steps.sum(axis=0), att.output[i])
+                   att.scores[i], w, values, tails, steps.sum(axis=0), att.output[i], scale=att.scale)
+
+
+def strongest(values: np.ndarray) -> int:
+    """[n] -> the position of the largest (ties to the first): the longest shadow, the top weight."""
+    return int(np.argmax(values))
+
+
+def lean(output: np.ndarray) -> int:
+    """[2] an output on the V plane -> the plane's axis (0 or 1) it lies most along (ties to the first):
+    the dimension a context pulls its focus toward (or, negative, away from)."""
+    return int(np.argmax(np.abs(output)))
+
+
+def qk_points(p: Picture) -> np.ndarray:
+    """[2n + 2, 2] every point the Q/K plane draws: the origin, the query, the keys, their feet."""
+    return np.vstack([np.zeros((1, 2)), p.query[None], p.keys, p.feet])
+
+
+def v_points(pictures: list[Picture]) -> np.ndarray:
+    """[m, 2] every point the V plane draws for these pictures (every context, so that their outputs
+    share one pair of axes): the origin, the values, the tips of the weighted arrows."""
+    return np.vstack([np.zeros((1, 2))] + [np.vstack([p.values, p.tips]) for p in pictures])
+
+
+def bounds(points: np.ndarray, pad: float = 0.1, least: float = 0.5) -> tuple[float, float, float, float]:
+    """[m, 2] -> (x0, x1, y0, y1): a box holding the points and the origin, each side at least `least`
+    of the longer one (a plane of one long row of arrows still has room above and below for their
+    names), `pad` of the longer side around it. One unit for both axes: the box's shape is the plane's."""
+    lo, hi = np.minimum(points.min(axis=0), 0.0), np.maximum(points.max(axis=0), 0.0)  # [2], [2]
+    longest = float(np.max(hi - lo)) or 1.0
+    grow = np.maximum(least * longest - (hi - lo), 0.0) / 2  # [2] each side's shortfall, split
+    lo, hi = lo - grow - pad * longest, hi + grow + pad * longest
+    return float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])
+
+
+def grid_step(span: float, lines: int = 6) -> float:
+    """The spacing of a plane's grid: 1, 2 or 5 times a power of ten, about `lines` lines across span."""
+    raw = span / lines if span > 0 else 1.0
+    power = 10.0 ** np.floor(np.log10(raw))
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= raw * (1 - 1e-9)))
 
 
 def picture_json(p: Picture) -> dict:

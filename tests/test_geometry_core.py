@@ -8,7 +8,17 @@ import numpy as np
 import pytest
 
 from attention_core import LessonError, attend, load, loads
-from attention_core.geometry import best_axes, picture, planes
+from attention_core.geometry import (
+    best_axes,
+    bounds,
+    grid_step,
+    lean,
+    picture,
+    planes,
+    qk_points,
+    strongest,
+    v_points,
+)
 
 from .random_lessons import random_lesson
 
@@ -85,3 +95,47 @@ def test_a_wrong_geometry_table_is_named(table, key, expected):
         loads(with_geometry(table), "lesson.toml")
     text = e.value.message("en")
     assert key in text and expected in text, text
+
+
+# -- what the geometry scene draws from a picture ----------------------------------------------------
+
+def test_the_drawn_lengths_and_the_query_line():
+    p = picture(DEFAULT, "river")
+    assert p.query_length == pytest.approx(2.3 * np.sqrt(2))
+    np.testing.assert_allclose(p.weighted, p.tips - p.tails, atol=1e-12)
+    np.testing.assert_allclose(p.shown, p.reach * p.query_length, atol=1e-12)
+    np.testing.assert_allclose(p.line, [[0, 0], p.query], atol=1e-12)  # no foot behind it or beyond
+    att = attend(DEFAULT, "river")  # a scaled shadow times |q| is the scaled score
+    np.testing.assert_allclose(p.scaled_feet @ p.query, att.scaled[3], atol=1e-12)
+    assert picture(DEFAULT, "river", "unscaled").scale == 1.0
+    assert picture(DEFAULT, "river", "uniform").scale == 0
+    assert strongest(p.shown) == 2 and p.tokens[strongest(p.weights)] == "river"
+    assert lean(p.output) == 0 and lean(picture(DEFAULT, "savings").output) == 1  # geography, finance
+    assert strongest(np.array([1.0, 3.0, 3.0])) == 1 and lean(np.array([-2.0, 1.0])) == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_query_line_holds_every_foot_and_the_box_every_point(seed):
+    lesson = loads(random_lesson(seed))
+    pictures = [picture(lesson, c) for c in lesson.contexts]
+    for p in pictures:
+        ahead = p.line @ p.query  # [2] the line's two ends along the query
+        assert ahead[0] <= 1e-12 and ahead[1] >= p.query @ p.query - 1e-9
+        assert np.all(p.feet @ p.query >= ahead[0] - 1e-9) and np.all(p.feet @ p.query <= ahead[1] + 1e-9)
+        for points in (qk_points(p), v_points(pictures)):
+            x0, x1, y0, y1 = bounds(points)
+            assert np.all(points[:, 0] > x0) and np.all(points[:, 0] < x1)
+            assert np.all(points[:, 1] > y0) and np.all(points[:, 1] < y1)
+            assert min(x1 - x0, y1 - y0) >= 0.5 * max(x1 - x0, y1 - y0) - 1e-12
+    assert len(v_points(pictures)) == 1 + sum(2 * len(p.tokens) for p in pictures)
+
+
+def test_a_box_of_one_long_row_has_room_above_and_below():
+    x0, x1, y0, y1 = bounds(np.array([[4.0, 0.0], [2.0, 0.0]]), pad=0.1, least=0.5)
+    assert (x0, x1) == pytest.approx((-0.4, 4.4)) and (y0, y1) == pytest.approx((-1.4, 1.4))
+    assert bounds(np.zeros((1, 2)), pad=0.0) == pytest.approx((-0.25, 0.25, -0.25, 0.25))
+
+
+@pytest.mark.parametrize("span, step", [(4.8, 1.0), (6.0, 1.0), (0.3, 0.05), (13.0, 5.0), (0.0, 1.0)])
+def test_the_grid_step(span, step):
+    assert grid_step(span) == pytest.approx(step)
