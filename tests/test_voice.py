@@ -292,3 +292,18 @@ def test_a_lines_silent_ends_are_cut_so_it_starts_on_time():
     assert len(y) == 18_000 + 2 * keep and (y[:keep] == 0).all() and (y[keep:keep + 18_000] == 3000).all()
     quiet = np.full(RATE, 100, dtype=np.int16)  # below EDGE_LEVEL throughout: nothing to cut by
     assert (trimmed(quiet) == quiet).all()
+
+
+def test_the_in_process_limiter_keeps_every_peak_under_its_ceiling_and_looks_ahead():
+    """limiter.gain_curve: no sample over the ceiling after it, the gain already down `attack` samples
+    before a peak, recovering after it, and untouched far from any peak."""
+    from attention_lesson.pipeline.voice.limiter import gain_curve, limited
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(0, 0.05, 48_000)  # under the ceiling by 6 sigma
+    x[20_000] = 2.0  # a peak 16 dB over it
+    y = limited(x, 0.3)
+    assert np.abs(y).max() <= 0.3 + 1e-12
+    g = gain_curve(x, 0.3, 240, 20.0 / 2400)
+    assert g[20_000 - 120] < 0.5 and g[20_000] <= 0.15 + 1e-12  # down before the peak, enough at it
+    assert g[20_000 + 1200] > g[20_000] and g[40_000] == pytest.approx(1.0)  # recovers; untouched far off

@@ -16,13 +16,14 @@ import numpy as np
 from scenes.common.style import VOICE_LEAD, VOICE_TAIL
 
 from .. import ffmpeg
+from . import limiter
 
-RATE = 48_000  # Hz, every track and clip
+RATE = limiter.RATE  # Hz, every track and clip
 LOUDNESS, TRUE_PEAK, LOUDNESS_RANGE = -16.0, -1.5, 11.0  # LUFS, dBTP, LU: speech for online video
 # the limiter's ceiling, below TRUE_PEAK: it limits samples, and inter-sample peaks and AAC add to them
 # (measured: a -1.5 ceiling gave -1.2 dBTP in the mp4, -2.5 gave -1.3 on the whole voiced lesson)
 PEAK_TARGET = -3.0
-EDGE_LEVEL = 0.005  # of full scale (-46 dBFS): quieter than this at the ends of a line is silence
+EDGE_LEVEL = 0.01  # of a line's peak (-40 dB): quieter than this at its ends is silence
 EDGE_KEEP = 0.010  # seconds kept before its first sound and after its last
 
 
@@ -84,52 +85,54 @@ def in_step(samples: np.ndarray, rate: int) -> float:
     return loudness(np.concatenate([pad(VOICE_LEAD), samples, pad(VOICE_TAIL)]), rate)
 
 
-def trimmed(samples: np.ndarray, rate: int = RATE) -> np.ndarray:  # [n] int16 -> [m] int16
-    """A line without the silence at its ends (quieter than EDGE_LEVEL of full scale), EDGE_KEEP seconds
+def trimmed(x: np.ndarray, rate: int = RATE) -> np.ndarray:  # [n] -> [m]
+    """A line without the silence at its ends (quieter than EDGE_LEVEL of its peak), EDGE_KEEP seconds
     kept each side: its voice then starts VOICE_LEAD into the step, as the subtitles say. Piper's VITS
     voices draw noise inside the model, so each synthesis of a line starts after a different pause
     (measured: 35 to 49 ms of silence first, lines 3.09 to 3.22 s long, over 8 syntheses of one line):
     without this the onset wandered, and a test caught it now and then."""
-    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > EDGE_LEVEL * 32768)
+    level = np.abs(x.astype(np.float64))
+    loud = np.flatnonzero(level > EDGE_LEVEL * level.max()) if level.size else level
     if not loud.size:
-        return samples
+        return x
     keep = round(EDGE_KEEP * rate)
-    return samples[max(loud[0] - keep, 0):loud[-1] + keep + 1]
+    return x[max(loud[0] - keep, 0):loud[-1] + keep + 1]
 
 
-def normalise(src: Path, dst: Path, passes: int = 6) -> None:
-    """`level`led, then `trimmed`: a line ready for its step."""
-    level(src, dst, passes)
-    write_wav(trimmed(read_wav(dst)), dst)
+def normalise(src: Path, dst: Path, passes: int = 12) -> None:
+    """A voice (any format) `trimmed` and `leveled`, as a RATE Hz mono 16-bit WAV at dst: a line ready
+    for its step. In this process but for a recording in a format Python cannot read (one ffmpeg run to
+    decode it)."""
+    write_wav(leveled(trimmed(decoded(src, dst)), passes), dst)
 
 
-def level(src: Path, dst: Path, passes: int = 6) -> None:
-    """src at LOUDNESS (as heard in its step: `in_step`), peaks limited to PEAK_TARGET, RATE Hz mono
-    16-bit WAV: a gain and a peak limiter, the gain corrected from a measurement of the result (the
-    limiter takes some loudness off a peaky voice: espeak-ng's lines peak about 19 dB above their
-    loudness, Piper's at full scale 18 dB above). Not loudnorm's second pass: on a line shorter than its
-    3 s window it falls back to dynamic mode and barely raises the level (measured: -31 LUFS for a
-    1.5 s line asked for -16). Measured in this process (`loudness`): one ffmpeg run a pass (a WAV),
-    one more to decode another format."""
+def decoded(src: Path, dst: Path) -> np.ndarray:  # -> float [n] at RATE
     samples = pcm(src)
     if samples is None:
         plain = dst.with_name(f"plain-{dst.name}")
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(plain))
-        src, samples = plain, pcm(plain)
-    measured = in_step(*samples)
+        samples = pcm(plain)
+    return limiter.resampled(*samples)
+
+
+def leveled(x: np.ndarray, passes: int = 12) -> np.ndarray:  # float [n] at RATE -> int16 [n]; ~3 ms a pass
+    """At LOUDNESS (as heard in its step: `in_step`), peaks limited to PEAK_TARGET: a gain and a peak
+    limiter (limiter.py), the gain corrected from a measurement of the result (the limiter takes some
+    loudness off a peaky voice: espeak-ng's lines peak about 19 dB above their loudness, Piper's at full
+    scale 18 dB above). Not loudnorm's second pass: on a line shorter than its 3 s window it falls back
+    to dynamic mode and barely raises the level (measured: -31 LUFS for a 1.5 s line asked for -16)."""
+    out = limiter.as_int16(x)
+    measured = in_step(out, RATE)
     if measured == float("-inf"):  # silence: nothing to measure, nothing to raise
-        ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(dst))
-        return
+        return out
     gain, ceiling = LOUDNESS - measured, 10 ** (PEAK_TARGET / 20)
     for _ in range(passes):
-        graph = (f"aresample={RATE},volume={gain:.2f}dB,"
-                 f"alimiter=limit={ceiling:.4f}:level=false:attack=5:release=50:latency=true")
-        ffmpeg.run("-i", str(src), "-af", graph, "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le",
-                   str(dst))
-        miss = LOUDNESS - in_step(read_wav(dst), RATE)
+        out = limiter.as_int16(limiter.limited(x * 10 ** (gain / 20), ceiling))
+        miss = LOUDNESS - in_step(out, RATE)
         if abs(miss) < 0.25:
-            return
+            break
         gain += miss
+    return out
 
 
 def read_wav(path: Path) -> np.ndarray:
