@@ -116,14 +116,15 @@ def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatc
 
 
 def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
+    """The longest first: by the last run's seconds, and on a cold run by the packaged estimates (each
+    scene's seconds measured once), a scene never timed scaled from the timed ones."""
     from attention_lesson.pipeline import timings
     from attention_lesson.pipeline.plan import Job, RenderOptions
 
     opts = RenderOptions("lesson.toml", "river")
     jobs = [Job(s, opts, tmp_path) for s in registry.available()[:4]]
-    by_steps, _ = runner.plan_tasks(jobs, 2)  # nothing known: the most steps first
-    assert [pieces.steps_drawn(j) for j in by_steps] == sorted((pieces.steps_drawn(j) for j in jobs),
-                                                               reverse=True)
+    cold, _ = runner.plan_tasks(jobs, 2)  # nothing timed: the packaged estimates, the longest first
+    assert [j.id for j in cold] == sorted((j.id for j in jobs), key=lambda i: -runner.ESTIMATES[i])
     known = {timings.key(j): t for j, t in zip(jobs, (1.0, 9.0, 3.0))}  # the fourth never timed
     ordered, _ = runner.plan_tasks(jobs, 2, known)
     assert [j.id for j in ordered][:1] == [jobs[1].id]  # 9 s

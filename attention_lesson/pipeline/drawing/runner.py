@@ -12,6 +12,7 @@ however it ends.
 
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import os
 import queue
@@ -120,10 +121,19 @@ def plan_tasks(jobs: list[Job], workers: int, known: dict[str, float] | None = N
     return sorted(tasks, key=lambda t: -cost[t.task]), joins
 
 
+ESTIMATES: dict[str, float] = json.loads(
+    (Path(__file__).with_name("estimates.json")).read_text(encoding="utf-8"))["seconds"]
+
+
 def costs(tasks: list[Job], known: dict[str, float]) -> dict[str, float]:
-    """Each task's expected seconds: its scene's last time a step times the steps it draws; a scene
-    never timed gets the median of the others' (1 s a step when none is known)."""
+    """Each task's expected seconds: its scene's last time a step times the steps it draws. A scene
+    never timed: its share of the packaged estimates (estimates.json, measured once), scaled to the
+    timed ones where there are any; a scene in neither gets the median of the others' (1 s a step)."""
     per_step = {t.task: known[timings.key(t)] / step_count(t) for t in tasks if timings.key(t) in known}
+    guess = {t.task: ESTIMATES[t.id] / step_count(t) for t in tasks if t.id in ESTIMATES}
+    ratios = [per_step[k] / guess[k] for k in per_step if k in guess]
+    scale = statistics.median(ratios) if ratios else 1.0
+    per_step = {**{k: v * scale for k, v in guess.items()}, **per_step}
     default = statistics.median(per_step.values()) if per_step else 1.0
     return {t.task: pieces.steps_drawn(t) * per_step.get(t.task, default) for t in tasks}
 
