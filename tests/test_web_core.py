@@ -1,7 +1,9 @@
 """The browser's copy of the core (attention_lesson/web/core.js) against attention_core itself, run in
 Debian's chromium: every intermediate of every context and normalizer of the seeded random lessons and
 the test lessons, the hard lookup, and softmax rows of extreme scores (±1e6), to 1e-12 (relative to
-the value's size, at least 1). Then the helpers the explorer and the studio share (web/shared.js): the
+the value's size, at least 1); the causal mask (the lesson's, and on or off as the page's what-if switch
+asks) and every head, the heads together and W_O, on the built-ins and random lessons of 2 to 4 heads.
+Then the helpers the explorer and the studio share (web/shared.js): the
 catalog look-up and its missing words, escaping, the normalizers, and style.py's contrast rule."""
 
 from dataclasses import replace
@@ -13,8 +15,10 @@ import pytest
 from attention_core import attend, hard_lookup, load, loads
 from attention_core.attention import MODES, softmax
 from attention_core.geometry import picture, picture_json
+from attention_core.multihead import attend_heads
 
 from .random_lessons import random_lesson
+from .random_next_lessons import random_next_lesson
 
 WEB = Path(__file__).resolve().parent.parent / "attention_lesson" / "web"
 CORE_JS = WEB / "core.js"
@@ -201,3 +205,109 @@ def test_argmax_as_numpys(page):
             [-float("inf"), -float("inf")], [0.5]]
     got = page.evaluate("rows => rows.map(AttentionCore.argmax)", rows)
     assert got == [int(np.argmax(np.array(r))) for r in rows] == [1, 0, 2, 0, 0]
+
+
+# -- the next lessons: the causal mask and several heads (issue 31) ------------------------------------
+def next_lessons() -> list:
+    """The two built-ins, random lessons with a mask and / or 2 to 4 heads, and the default lesson (its
+    mask a what-if)."""
+    shapes = [(heads, mask) for heads in (0, 2, 3, 4) for mask in (True, False) if heads or mask]
+    randoms = [loads(random_next_lesson(seed, *shapes[seed % len(shapes)]), f"next-{seed}")
+               for seed in range(14)]
+    return [load("causal"), load("two_heads"), *randoms, load("default")]
+
+
+def close_masked(js, py, what: str) -> None:
+    """close(), where -inf (a masked score) must be -inf on both sides."""
+    js, py = np.asarray(js, dtype=float), np.asarray(py, dtype=float)
+    assert js.shape == py.shape, (what, js.shape, py.shape)
+    assert (np.isneginf(js) == np.isneginf(py)).all(), what
+    close(np.where(np.isneginf(py), 0.0, js), np.where(np.isneginf(py), 0.0, py), what)
+
+
+# each case through core.js as the page runs it: the page's own lesson data, attendTokens with the mask
+# (the lesson's: null, or forced) and the head (null: the focus head's), its hard lookup
+NEXT_JS = """cases => cases.map(([l, t, m, masked, head]) => {
+  const a = AttentionCore.attendTokens(l, t, m, masked, head);
+  return [a, AttentionCore.hardLookup(a)]; })"""
+
+
+def test_the_mask_and_every_head_agree_with_the_core(page):
+    """core.js's attention with the causal mask (the lesson's, on and off) through every head, from
+    the page's lesson data (outputs/explorer.lesson_data), against attention_core to 1e-12; a masked
+    score -inf on both sides, its weight exactly 0, every row summing to 1, the first row on itself."""
+    from attention_lesson.outputs.explorer import lesson_data
+
+    cases = [(les, ctx, mode, masked, head) for les in next_lessons() for ctx in les.contexts
+             for mode in MODES for masked in (None, True, False)
+             for head in (None, *(h.key for h in les.heads))]
+    js = page.evaluate(NEXT_JS, [[lesson_data(les), list(les.context(ctx)), mode, masked, head]
+                                 for les, ctx, mode, masked, head in cases])
+    assert len(js) == len(cases) > 900
+    for (les, ctx, mode, masked, head), (att_js, hard_js) in zip(cases, js):
+        what = f"{les.source} {ctx} {mode} masked={masked} head={head}"
+        att = attend(les, ctx, mode, masked, head)
+        for f in FIELDS:
+            close_masked(att_js[f], getattr(att, f), f"{what} {f}")
+        assert (att_js["mask"] is None) == (att.mask is None), what
+        if att.mask is not None:
+            assert att_js["mask"] == att.mask.tolist(), what
+            weights = np.array(att_js["weights"])
+            assert (weights[~att.mask] == 0.0).all() and weights[0, 0] == 1.0, what  # exactly
+            assert np.abs(weights.sum(axis=1) - 1).max() < 1e-12, what
+        hard = hard_lookup(att)
+        assert hard_js["choice"] == hard.choice.tolist(), what
+        close(hard_js["output"], hard.output, f"{what} hard output")
+
+
+HEADS_JS = """cases => cases.map(([l, t, m, masked]) => AttentionCore.attendHeads(l, t, m, masked))"""
+
+
+def test_the_heads_together_agree_with_the_core(page):
+    """core.js's attendHeads (each head's pass, the outputs side by side, W_O, the multi-head output)
+    against multihead.attend_heads, with the lesson's mask, with one and without."""
+    from attention_lesson.outputs.explorer import lesson_data
+
+    cases = [(les, ctx, mode, masked) for les in next_lessons() if les.heads for ctx in les.contexts
+             for mode in MODES for masked in (None, True, False)]
+    js = page.evaluate(HEADS_JS, [[lesson_data(les), list(les.context(ctx)), mode, masked]
+                                  for les, ctx, mode, masked in cases])
+    assert len(js) == len(cases) > 150
+    assert {len(les.heads) for les, *_ in cases} == {2, 3, 4}
+    for (les, ctx, mode, masked), got in zip(cases, js):
+        what = f"{les.source} {ctx} {mode} masked={masked}"
+        mh = attend_heads(les, ctx, mode, masked)
+        assert got["keys"] == list(mh.keys), what
+        for p_js, p in zip(got["heads"], mh.heads, strict=True):
+            for f in FIELDS:
+                close_masked(p_js[f], getattr(p, f), f"{what} {f}")
+        close(got["concat"], mh.concat, f"{what} concat")
+        close(got["w_o"], mh.w_o, f"{what} w_o")
+        close(got["output"], mh.output, f"{what} output")
+
+
+def test_a_lesson_of_one_head_has_no_heads_together(page):
+    message = page.evaluate("l => { try { AttentionCore.attendHeads(l, ['the', 'bank']); } "
+                            "catch (e) { return e.message; } }", as_js(load("default")))
+    assert message == "a lesson of one head has no W_O"
+
+
+def test_the_plane_of_a_masked_lesson_and_of_each_head(page):
+    """The plane the page draws for the causal lesson and for each head of the two-head lesson (the
+    page's lesson data, its attend naming the head) is the core's picture of that head's lesson."""
+    from attention_lesson.outputs.explorer import lesson_data
+
+    causal, two = load("causal"), load("two_heads")
+    cases = [(causal, None, causal), *((two, h.key, replace(two, w_q=h.w_q, w_k=h.w_k, w_v=h.w_v, heads=()))
+                                      for h in two.heads)]
+    got = page.evaluate("""cases => cases.map(([l, head, c, m]) => {
+      const attend = (les, t, mode) => AttentionCore.attendTokens(les, t, mode, null, head);
+      return AttentionCore.pictureJson(AttentionCore.picture(l, c, m, null, null, attend)); })""",
+                        [[lesson_data(les), head, ctx, mode] for les, head, _ in cases
+                         for ctx in les.contexts for mode in MODES])
+    want = [picture_json(picture(py, ctx, mode)) for les, _, py in cases for ctx in les.contexts
+            for mode in MODES]
+    assert len(got) == len(want) == 18
+    for g, p in zip(got, want):
+        same_picture(g, p, "next lessons' plane")
+    assert want[0]["weights"][2:] == [0.0, 0.0]  # bank, masked, gives by and river nothing

@@ -33,7 +33,8 @@ WEB = ROOT / "attention_lesson" / "web"
 # the page's scripts, in the order they load: the core, the shared helpers (window.AL), the explorer's
 # parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
 SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-plane.js",
-           "explorer-views.js", "explorer-inputs.js", "explorer-export.js", "explorer.js")
+           "explorer-views.js", "explorer-heads.js", "explorer-inputs.js", "explorer-export.js",
+           "explorer.js")
 ASSETS = (*SCRIPTS, "explorer.css")  # copied as they are
 FOLDER = "explorer"
 INDEX = f"{FOLDER}/index.html"
@@ -70,6 +71,20 @@ def claims(lesson: Lesson) -> dict[str, str]:
     return found
 
 
+def next_lesson_data(lesson: Lesson) -> dict:
+    """The next lessons' keys, only where the lesson has them (a one-head lesson without a mask gets
+    nothing: its page data stays what it was): the mask; every head (its key, its name in each
+    language, its W's), the focus head's key and W_O. With heads, the lesson's w_q, w_k, w_v are the
+    focus head's (lesson.py), as core.js reads them when no head is named."""
+    data = {"mask": lesson.mask} if lesson.mask else {}
+    if lesson.heads:
+        data |= {"heads": [{"key": h.key, "names": {lang: h.name(lang) for lang in LANGS},
+                            "w_q": h.w_q.tolist(), "w_k": h.w_k.tolist(), "w_v": h.w_v.tolist()}
+                           for h in lesson.heads],
+                 "w_o": lesson.w_o.tolist(), "focus_head": lesson.focus_head}
+    return data
+
+
 def lesson_data(lesson: Lesson) -> dict:
     """The lesson as the page reads it (and writes it back as TOML)."""
     return {"vocab": {t: v.tolist() for t, v in lesson.vocab.items()},
@@ -78,7 +93,8 @@ def lesson_data(lesson: Lesson) -> dict:
             "title": dict(lesson.title), "author": lesson.author,
             "dimensions": {lang: list(d) for lang, d in lesson.dimensions.items()},
             "context_labels": lesson.context_labels, "narration": lesson.narration,
-            "geometry": {key: list(axes) for key, axes in lesson.geometry.items()}}  # axes from 0
+            "geometry": {key: list(axes) for key, axes in lesson.geometry.items()},  # axes from 0
+            **next_lesson_data(lesson)}
 
 
 def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S.DEFAULT_THEME,

@@ -7,7 +7,7 @@ a parse or a small numpy pass: well under a millisecond for the lessons' sizes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from attention_core import (
@@ -28,6 +28,17 @@ from ..pipeline.manifest import write_atomically
 def words() -> dict[str, dict[str, str]]:
     """The studio's own words (its catalog), both languages."""
     return {lang: catalog(lang).table("studio") for lang in LANGS}
+
+
+def passes(lesson: Lesson) -> dict[str, dict]:
+    """Every context's numbers under every normalizer ("context|mode": `numbers --json`, every head's
+    too), and with the mask the page's what-if switch gives it ("context|mode|causal", or "|none" for a
+    masked lesson): the studio's page shows the server's numbers, never its own."""
+    other = None if lesson.mask else "causal"
+    whatif = replace(lesson, mask=other)
+    out = {f"{name}|{mode}": numbers_json(lesson, name, mode) for name in lesson.contexts for mode in MODES}
+    return out | {f"{name}|{mode}|{other or 'none'}": numbers_json(whatif, name, mode)
+                  for name in lesson.contexts for mode in MODES}
 
 
 class TextProblem(Exception):
@@ -161,8 +172,7 @@ class Session:
                     "theme": self.theme}
         data = page_data(self.lesson, self.lang, self.lesson.context_name(self.context), self.mode,
                          self.theme)
-        data["passes"] = {f"{name}|{mode}": numbers_json(self.lesson, name, mode)
-                          for name in self.lesson.contexts for mode in MODES}
+        data["passes"] = passes(self.lesson)
         return data | {"studio_words": words(), "path": str(self.path), "theme": self.theme}
 
     def save(self, text: str | None = None) -> None:

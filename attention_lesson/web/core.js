@@ -59,26 +59,54 @@
     throw new Error(`mode must be one of ${MODES.join(", ")}, not ${JSON.stringify(mode)}`);
   }
 
-  /** Q, K, V in, every intermediate out: scores, scaled, weights (rows sum to 1), output. */
-  function dotProductAttention(q, k, v, scale) {
+  /** [n, n] booleans: query i may look at key j when j <= i (attention.causal_mask). */
+  const causalMask = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (__, j) => j <= i));
+
+  /** Q, K, V in, every intermediate out: scores, scaled (-Infinity where the mask [n_q, n_k] forbids:
+   *  a masked weight is exactly 0, not small), weights (rows sum to 1), output. */
+  function dotProductAttention(q, k, v, scale, mask = null) {
     const scores = matmul(q, transpose(k)); // [n_q, n_k]
-    const scaled = scores.map((row) => row.map((s) => s * scale));
+    let scaled = scores.map((row) => row.map((s) => s * scale));
+    if (mask) scaled = scaled.map((row, i) => row.map((s, j) => (mask[i][j] ? s : -Infinity)));
     const weights = scaled.map(softmax);
     return { scores, scaled, weights, output: matmul(weights, v) };
   }
 
-  /** A list of a lesson's tokens through the projections and attention. lesson: {vocab: {token:
-   *  [d_model numbers]}, w_q, w_k, w_v}. */
-  function attendTokens(lesson, tokens, mode = "scaled") {
+  /** W_Q, W_K, W_V of a head (null: the lesson's own, with several heads the focus head's). */
+  function projections(lesson, head = null) {
+    if (head === null || head === undefined) return [lesson.w_q, lesson.w_k, lesson.w_v];
+    const h = (lesson.heads || []).find((x) => x.key === head);
+    if (!h) throw new Error(`no head ${JSON.stringify(head)} in this lesson`);
+    return [h.w_q, h.w_k, h.w_v];
+  }
+
+  /** A list of a lesson's tokens through the projections and attention (attention.attend_tokens).
+   *  lesson: {vocab: {token: [d_model numbers]}, w_q, w_k, w_v, mask?: "causal", heads?: [{key, w_q,
+   *  w_k, w_v}]}; masked null: the lesson's mask, else true / false; head null: the lesson's (focus)
+   *  projections, else that head's. The pass's mask: [n, n] booleans, or null. */
+  function attendTokens(lesson, tokens, mode = "scaled", masked = null, head = null) {
     const x = tokens.map((t) => {
       if (!(t in lesson.vocab)) throw new Error(`unknown token ${JSON.stringify(t)}`);
       return lesson.vocab[t].slice();
     });
-    const q = project(x, lesson.w_q);
-    const k = project(x, lesson.w_k);
-    const v = project(x, lesson.w_v);
-    const r = dotProductAttention(q, k, v, scaleFor(mode, q[0].length));
-    return { mode, tokens: tokens.slice(), x, q, k, v, ...r };
+    const [wQ, wK, wV] = projections(lesson, head);
+    const q = project(x, wQ);
+    const k = project(x, wK);
+    const v = project(x, wV);
+    const on = masked === null || masked === undefined ? lesson.mask === "causal" : masked;
+    const mask = on ? causalMask(tokens.length) : null;
+    const r = dotProductAttention(q, k, v, scaleFor(mode, q[0].length), mask);
+    return { mode, tokens: tokens.slice(), x, q, k, v, ...r, mask };
+  }
+
+  /** Every head of a lesson over a list of its tokens, their outputs side by side and W_O over them
+   *  (multihead.attend_heads): {heads: [pass], keys, concat [n, Σ d_v], w_o, output [n, d_model]}. */
+  function attendHeads(lesson, tokens, mode = "scaled", masked = null) {
+    if (!lesson.heads || !lesson.heads.length) throw new Error("a lesson of one head has no W_O");
+    const heads = lesson.heads.map((h) => attendTokens(lesson, tokens, mode, masked, h.key));
+    const concat = tokens.map((_, i) => heads.flatMap((p) => p.output[i])); // [n, Σ d_v]
+    return { heads, keys: lesson.heads.map((h) => h.key), concat, w_o: lesson.w_o,
+      output: matmul(concat, lesson.w_o) };
   }
 
   /** numpy's argmax of a row: the first largest, or the first NaN when there is one (numpy takes NaN
@@ -88,9 +116,12 @@
     return nan >= 0 ? nan : row.indexOf(Math.max(...row));
   }
 
-  /** Argmax lookup: each query takes the value row of its best-scoring key (ties: the first). */
+  /** Argmax lookup: each query takes the value row of its best-scoring key (ties: the first), among
+   *  the keys its mask lets it see. */
   function hardLookup(att) {
-    const choice = att.scores.map(argmax);
+    const m = att.mask;
+    const allowed = m ? att.scores.map((row, i) => row.map((s, j) => (m[i][j] ? s : -Infinity))) : att.scores;
+    const choice = allowed.map(argmax);
     const weights = choice.map((c) => att.tokens.map((_, j) => (j === c ? 1 : 0)));
     return { choice, weights, output: choice.map((c) => att.v[c].slice()) };
   }
@@ -194,6 +225,6 @@
       qk_share: p.qk.share, v_axes: p.v.axes, v_share: p.v.share };
   }
 
-  root.AttentionCore = { MODES, sum, softmax, matmul, project, scaleFor, dotProductAttention,
-    attendTokens, argmax, hardLookup, norm, unit, bestAxes, givenPlane, terms, planes, picture, pictureJson };
+  root.AttentionCore = { MODES, sum, softmax, matmul, project, scaleFor, causalMask, dotProductAttention,
+    projections, attendTokens, attendHeads, argmax, hardLookup, norm, unit, bestAxes, givenPlane, terms, planes, picture, pictureJson };
 })(typeof globalThis !== "undefined" ? globalThis : this);

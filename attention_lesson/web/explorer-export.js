@@ -8,7 +8,7 @@
  * comment-keeping) does not run in an offline page, and the JavaScript ones (@iarna/toml, smol-toml)
  * parse to plain objects and stringify a new file, without the comments (their issues 22 and 17: not
  * supported, "not meant for complete preservation of documents"). The page needs much less: where
- * each number of [vocab] and [projections] is written. locate() reads that much TOML and keeps places;
+ * each number of [vocab], [projections] and (several heads) [heads.<key>] is written. locate() reads that much TOML and keeps places;
  * the export checks that it found every number the page edits and that each is the lesson's (the text is
  * the lesson the page was made from), else it writes the file anew (freshToml: the lesson's keys, no
  * comments, a first line saying so). Everything but the numbers is the lesson's own either way, so the
@@ -194,6 +194,15 @@
   }
 
   // -- the download: the file's text with the student's numbers -------------------------------------
+  /** [path, the lesson's matrix, the student's] of every W the page edits: [projections] w_q, w_k, w_v,
+   *  or (several heads) each head's in [heads.<key>] and [projections] w_o. */
+  function weightTables() {
+    const L = data.lesson;
+    if (!L.heads) return MATRICES.map((m) => [["projections", m], L[m], S[m]]);
+    const heads = L.heads.flatMap((h) => MATRICES.map((m) => [["heads", h.key, m], h[m], S.heads[h.key][m]]));
+    return [...heads, [["projections", "w_o"], L.w_o, S.w_o]];
+  }
+
   /** [path, the lesson's value, the student's] of every number the page edits: X's rows, then the W's. */
   function entries() {
     const L = data.lesson;
@@ -201,8 +210,8 @@
     for (const [t, row] of Object.entries(L.vocab)) {
       row.forEach((x, c) => out.push([["vocab", t, c], x, S.vocab[t][c]]));
     }
-    for (const m of MATRICES) {
-      L[m].forEach((row, r) => row.forEach((x, c) => out.push([["projections", m, r, c], x, S[m][r][c]])));
+    for (const [path, was, now] of weightTables()) {
+      was.forEach((row, r) => row.forEach((x, c) => out.push([[...path, r, c], x, now[r][c]])));
     }
     return out;
   }
@@ -246,7 +255,16 @@
   /** A TOML table's text, or "" when it has no lines. */
   const section = (name, body) => (body.length ? `\n[${name}]\n${body.join("\n")}\n` : "");
 
-  const matrix = (m) => `[\n${S[m].map((r) => `  ${arr(r)},`).join("\n")}\n]`;
+  const matrix = (m) => `[\n${m.map((r) => `  ${arr(r)},`).join("\n")}\n]`;
+
+  /** The W's tables written anew: [projections], or each [heads.<key>] (its names, its W's) and W_O. */
+  function weightSections() {
+    const L = data.lesson;
+    if (!L.heads) return [section("projections", MATRICES.map((m) => `${m} = ${matrix(S[m])}`))];
+    const heads = L.heads.map((h) => section(`heads.${/^[A-Za-z0-9_-]+$/.test(h.key) ? h.key : str(h.key)}`,
+      [...lines(h.names, str), ...MATRICES.map((m) => `${m} = ${matrix(S.heads[h.key][m])}`)]));
+    return [...heads, section("projections", [`w_o = ${matrix(S.w_o)}`])];
+  }
 
   /** The lesson with S's numbers, written anew from its keys (no comments: the lesson's text could not
    *  be edited, so the first lines say so). */
@@ -255,12 +273,14 @@
     const out = [`# Exported from the attention-lesson explorer (lesson file: ${data.source}).`];
     if (data.text) out.push("# Written anew: the lesson file's comments could not be kept.");
     out.push(`focus = ${str(L.focus)}`);
+    if (L.mask) out.push(`mask = ${str(L.mask)}`);
+    if (L.heads) out.push(`focus_head = ${str(L.focus_head)}`);
     if (L.author) out.push(`author = ${str(L.author)}`);
     out.push(section("title", lines(L.title, str)));
     const dimensions = section("dimensions", lines(L.dimensions, arr));
     if (dimensions) out.push(dimensions);
     out.push(section("vocab", lines(S.vocab, arr, str)));
-    out.push(section("projections", MATRICES.map((m) => `${m} = ${matrix(m)}`)));
+    out.push(...weightSections());
     for (const [lang, said] of Object.entries(L.narration)) {
       out.push(section(`narration.${lang}`, lines(said, str)));
     }

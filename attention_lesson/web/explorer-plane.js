@@ -5,6 +5,7 @@
  *     shadow × |q|: the score (the plane's part of it when the plane holds only some of the terms);
  *   the V plane: each value arrow (faint) and, scaled by its weight, laid tip to tail, the last tip on
  *     the output arrow.
+ * The head shown (a lesson of several heads) and the page's mask are drawn, as every other view.
  * Every number is core.js's (AttentionCore.picture, attention_core/geometry.py's mirror); this file
  * only places them: one scale for both axes of a panel (right angles stay right), labels nudged apart.
  * When a plane holds less than every term it says how much, and the exact numbers stay in its table.
@@ -266,8 +267,11 @@
    *  context it is in, on the same planes: each panel is framed for them all, so that a switch of
    *  context (or normalizer) keeps its axes where they were and only the arrows move. */
   function pictures() {
-    const lesson = lessonNow();
-    const attend = AL.state.core.attendTokens;
+    const now = lessonNow();
+    // another head than the focus head has its own d_k and d_v: the [geometry] axes are the focus head's
+    const other = S.head !== null && S.head !== now.focus_head;
+    const lesson = other ? { ...now, geometry: {} } : now;
+    const attend = (l, t, m) => AL.state.core.attendTokens(l, t, m, null, S.head); // the head shown
     const token = tokens()[S.query];
     const plane = AttentionCore.planes(lesson, token, attend);
     const p = AttentionCore.picture(lesson, S.context, S.mode, plane, S.query, attend);

@@ -1,8 +1,10 @@
 /* The explorer's state, and the small helpers every part of the explorer reads it with (explorer.js
  * says what the parts are). AL.state holds:
  *   data: what data.js gave (or the studio's server): lesson, words, titles, palette, claims, start;
- *   S: the page's state: lang, context, query (an index into the context's tokens), mode, and the
- *      numbers as the student changed them (vocab, w_q, w_k, w_v);
+ *   S: the page's state: lang, context, query (an index into the context's tokens), mode, mask
+ *      ("causal" or null: the lesson's, or the what-if switch's), head (the head shown, with several
+ *      heads: a key of data.lesson.heads; else null), and the numbers as the student changed them
+ *      (vocab; w_q, w_k, w_v of a lesson of one head; heads {key: {w_q, w_k, w_v}} and w_o of several);
  *   core: what computes (AttentionCore, or the studio's numbers from its server);
  *   editable: whether the page edits its numbers (the explorer) or only shows them (the studio);
  * and the words in S.lang, numbers as shown, the context's tokens, the dimensions' names.
@@ -51,17 +53,45 @@
     return names && names.length === n ? names : Array.from({ length: n }, (_, i) => `${i + 1}`);
   }
 
-  /** The numbers the page computes with, as core.attendTokens takes them, and what core.picture reads
-   *  besides (the contexts, the focus, the [geometry] table's axes). */
-  const lessonNow = () => ({ vocab: S.vocab, w_q: S.w_q, w_k: S.w_k, w_v: S.w_v,
-    contexts: data.lesson.contexts, focus: data.lesson.focus, geometry: data.lesson.geometry || {} });
+  /** Whether the lesson has several heads ([heads] and W_O), and a head's name in S.lang. */
+  const hasHeads = () => Boolean(data.lesson.heads);
+  const headName = (key) => {
+    const h = (data.lesson.heads || []).find((x) => x.key === key);
+    return h ? h.names[S.lang] || key : key;
+  };
+
+  /** The numbers the page computes with, as core.attendTokens takes them (with several heads: every
+   *  head's, the lesson's own W's the focus head's, and W_O), the mask of the page's switch, and what
+   *  core.picture reads besides (the contexts, the focus, the [geometry] table's axes). */
+  function lessonNow() {
+    const L = data.lesson;
+    const base = { vocab: S.vocab, contexts: L.contexts, focus: L.focus, geometry: L.geometry || {},
+      mask: S.mask };
+    if (!hasHeads()) return { ...base, w_q: S.w_q, w_k: S.w_k, w_v: S.w_v };
+    const heads = L.heads.map((h) => ({ key: h.key, ...S.heads[h.key] }));
+    return { ...base, ...S.heads[L.focus_head], heads, w_o: S.w_o, focus_head: L.focus_head };
+  }
+
+  /** The pass of a context's tokens the views show: the page's normalizer and mask, the head shown. */
+  const attendNow = (toks = tokens()) => state.core.attendTokens(lessonNow(), toks, S.mode, null, S.head);
 
   /** S's numbers back to the lesson's. */
   function resetNumbers() {
     const L = data.lesson;
-    Object.assign(S, copy({ vocab: L.vocab, w_q: L.w_q, w_k: L.w_k, w_v: L.w_v }));
+    if (!hasHeads()) {
+      Object.assign(S, copy({ vocab: L.vocab, w_q: L.w_q, w_k: L.w_k, w_v: L.w_v }));
+      return;
+    }
+    const heads = Object.fromEntries(L.heads.map((h) => [h.key, { w_q: h.w_q, w_k: h.w_k, w_v: h.w_v }]));
+    Object.assign(S, copy({ vocab: L.vocab, heads, w_o: L.w_o }));
+  }
+
+  /** The switches a lesson starts with: its own mask, its focus head. */
+  function resetSwitches() {
+    S.mask = data.lesson.mask || null;
+    S.head = hasHeads() ? data.lesson.focus_head : null;
   }
 
   AL.state = Object.assign(state, { same, w, wh, fmt, num, tokens, sentence, contextLabel, focusIndex,
-    dimNames, lessonNow, resetNumbers });
+    dimNames, hasHeads, headName, lessonNow, attendNow, resetNumbers, resetSwitches });
 })(window.AL);

@@ -1,12 +1,14 @@
 /* The explorer's state in the URL's hash (a part of the explorer; see explorer.js):
- *   #lang=..&context=..&query=..&mode=..&x.<token>=a,b&w_q=a,b;c,d
+ *   #lang=..&context=..&query=..&mode=..&mask=causal|none&x.<token>=a,b&w_q=a,b;c,d
+ * and, for a lesson of several heads, head=<key> (the head shown), h.<key>.w_q=a,b;c,d and w_o=...,
  * so a link or a reload gives the same page. Only the numbers that differ from the lesson's are written;
  * what does not fit the lesson is ignored, and said so on the page (readHash's lines).
  */
 (function (AL) {
   "use strict";
 
-  const { MATRICES, data, S, same, w, tokens, focusIndex } = AL.state;
+  const { MATRICES, data, S, same, w, tokens, focusIndex, hasHeads } = AL.state;
+  const MASKS = ["causal", "none"];
 
   const rowText = (row) => row.map(String).join(",");
   const matrixText = (m) => m.map(rowText).join(";");
@@ -19,12 +21,23 @@
     return toks.indexOf(t) === S.query ? t : `${t}:${nth}`;
   }
 
+  /** Every matrix the page edits besides X: [the hash's key, S's matrix, the lesson's] (one head:
+   *  w_q, w_k, w_v; several: each head's as h.<key>.w_q, ..., and w_o). */
+  function matrices() {
+    if (!hasHeads()) return MATRICES.map((m) => [m, S[m], data.lesson[m]]);
+    const out = data.lesson.heads.flatMap((h) => MATRICES.map((m) => [`h.${h.key}.${m}`, S.heads[h.key][m],
+      h[m]]));
+    return [...out, ["w_o", S.w_o, data.lesson.w_o]];
+  }
+
   function hashOf() {
-    const p = new URLSearchParams({ lang: S.lang, context: S.context, query: queryName(), mode: S.mode });
+    const p = new URLSearchParams({ lang: S.lang, context: S.context, query: queryName(), mode: S.mode,
+      mask: S.mask || "none" });
+    if (hasHeads()) p.set("head", S.head);
     for (const [t, row] of Object.entries(S.vocab)) {
       if (!same(row, data.lesson.vocab[t])) p.set(`x.${t}`, rowText(row));
     }
-    for (const m of MATRICES) if (!same(S[m], data.lesson[m])) p.set(m, matrixText(S[m]));
+    for (const [key, now, was] of matrices()) if (!same(now, was)) p.set(key, matrixText(now));
     return p.toString();
   }
 
@@ -66,8 +79,11 @@
     S.query = focusIndex();
     take("mode", (v) => AL.MODES.includes(v), (v) => (S.mode = v));
     take("query", (v) => findQuery(v, tokens()) >= 0, (v) => (S.query = findQuery(v, tokens())));
+    take("mask", (v) => MASKS.includes(v), (v) => (S.mask = v === "none" ? null : v));
+    const heads = (data.lesson.heads || []).map((h) => h.key);
+    take("head", (v) => heads.includes(v), (v) => (S.head = v));
     for (const [key, value] of p.entries()) {
-      if (["lang", "context", "mode", "query"].includes(key)) continue;
+      if (["lang", "context", "mode", "query", "mask", "head"].includes(key)) continue;
       const problem = key.startsWith("x.") ? readRow(key, value) : readMatrix(key, value);
       if (problem) bad.push(problem);
     }
@@ -85,14 +101,15 @@
     return null;
   }
 
-  /** A w_q, w_k or w_v entry of the hash into S; a line for the note if it does not fit. */
+  /** A matrix entry of the hash (matrices()'s keys) into S; a line for the note if it does not fit. */
   function readMatrix(key, value) {
-    if (!MATRICES.includes(key)) return w("bad_key", { key });
-    const rows = data.lesson[key].length;
-    const cols = data.lesson[key][0].length;
+    const i = matrices().findIndex(([k]) => k === key);
+    if (i < 0) return w("bad_key", { key });
+    const [, now, was] = matrices()[i];
+    const [rows, cols] = [was.length, was[0].length];
     const m = parseMatrix(value, rows, cols);
     if (m === null) return w("bad_matrix", { key, rows, cols, value });
-    S[key] = m;
+    now.splice(0, rows, ...m); // S's matrix itself, which the views and the inputs read
     return null;
   }
 

@@ -1,17 +1,23 @@
 /* The explorer's computed views (a part of the explorer; see explorer.js), each the HTML of one box from
- * one pass of attention (`att`, core.attendTokens's answer): the tokens, Q, K and V, the query's scores
- * term by term, the plane (explorer-plane.js: its own passes, core.picture), the value mix, the weight
- * matrix, hard beside soft lookup, the lesson's claims; and morph, which writes a box's new HTML into
- * the page changing only what changed.
+ * one pass of attention (`att`, core.attendTokens's answer: the page's head, normalizer and mask): the
+ * tokens, Q, K and V, the query's scores term by term, the plane (explorer-plane.js: its own passes,
+ * core.picture), the value mix, the softmax's input with the causal mask (when it is on), the weight
+ * matrix, hard beside soft lookup, the lesson's claims; the heads together (explorer-heads.js); and
+ * morph, which writes a box's new HTML into the page changing only what changed.
  *
- * Every number shown carries its full value in data-value; the weight matrix's cells their data-row
- * (query) and data-col (key) and an aria-label.
+ * Every number shown carries its full value in data-value (a masked score: -Infinity, shown −∞); the
+ * weight matrix's cells their data-row (query) and data-col (key) and an aria-label.
  */
 (function (AL) {
   "use strict";
 
   const { esc } = AL;
-  const { data, S, w, wh, fmt, num, tokens, sentence, dimNames, lessonNow } = AL.state;
+  const { data, S, w, wh, fmt, num, tokens, sentence, dimNames, lessonNow, hasHeads, headName } = AL.state;
+
+  /** Whether the pass's mask hides key j from query i. */
+  const hidden = (att, i, j) => Boolean(att.mask) && !att.mask[i][j];
+  /** A masked score, before the softmax: −∞, its value -Infinity (never a large negative number). */
+  const minusInf = () => `<span class="num masked" data-value="-Infinity">−∞</span>`;
 
   /** A heat-map cell's style: style.py's heat_color of t in [0, 1], and text_on's ink on it (a weight
    *  that is not a number, from scores past the largest double, as 0: its cell still reads "nan"). */
@@ -55,8 +61,11 @@
       `<span class="term">${num(qi, "num role-q")}×${num(att.k[j][d], "num role-k")}</span>`);
     const wt = att.weights[i][j];
     const bar = `<span class="bar" style="width:${(3 * wt).toFixed(2)}em"></span>${num(wt, "num weight")}`;
-    return `<tr data-key="${j}" class="score-row"><th scope="row" class="role-k">${esc(att.tokens[j])}</th>` +
-      `<td>${num(att.scores[i][j])}</td><td>${num(att.scaled[i][j])}</td>` +
+    const off = hidden(att, i, j);
+    return `<tr data-key="${j}" class="score-row${off ? " masked-row" : ""}">` +
+      `<th scope="row" class="role-k">${esc(att.tokens[j])}</th>` +
+      `<td>${num(att.scores[i][j])}</td><td${off ? ' class="masked"' : ""}>` +
+      `${off ? minusInf() : num(att.scaled[i][j])}</td>` +
       `<td class="bar-cell">${bar}</td></tr>` +
       `<tr class="terms-row"><td colspan="4" class="terms"><div><span class="dot">${esc(w("dot"))}:</span> ` +
       `${terms.join(" + ")}</div></td></tr>`;
@@ -83,9 +92,11 @@
       `<div class="scroll"><table class="matrix mix">${head}${rows.join("")}${out}</table></div>`;
   }
 
-  function weightCell(toks, r, c, x) {
-    const label = w("matrix_cell", { query: toks[r], key: toks[c], weight: fmt(x) });
-    return `<td data-row="${r}" data-col="${c}" data-value="${x}" style="${heat(x)}" ` +
+  /** A weight matrix's cell: its heat colour; a masked one struck out (its weight exactly 0). */
+  function weightCell(toks, r, c, x, off = false) {
+    const label = w(off ? "masked_cell" : "matrix_cell", { query: toks[r], key: toks[c], weight: fmt(x) });
+    const look = off ? 'class="masked"' : `style="${heat(x)}"`;
+    return `<td data-row="${r}" data-col="${c}" data-value="${x}" ${look} ` +
       `aria-label="${esc(label)}">${fmt(x)}</td>`;
   }
 
@@ -93,10 +104,22 @@
     const toks = att.tokens;
     const rows = att.weights.map((row, r) => `<tr${queryRow(r)}><th scope="row">` +
       `<button type="button" class="row-query role-q" data-query="${r}">${esc(toks[r])}</button></th>` +
-      row.map((x, c) => weightCell(toks, r, c, x)).join("") + "</tr>");
+      row.map((x, c) => weightCell(toks, r, c, x, hidden(att, r, c))).join("") + "</tr>");
     const head = headRow(toks, ' class="role-k"');
     return `<h3>${esc(w("matrix"))}</h3>` +
       `<div class="scroll"><table class="heat">${head}${rows.join("")}</table></div>`;
+  }
+
+  /** With the causal mask on: the softmax's input for every query, the keys after it −∞, and why. */
+  function maskedHtml(att) {
+    if (!att.mask) return "";
+    const toks = att.tokens;
+    const body = att.scaled.map((row, i) => `<tr${queryRow(i)}><th scope="row" class="role-q">` +
+      `${esc(toks[i])}</th>${row.map((x, j) => (hidden(att, i, j)
+        ? `<td class="masked" aria-label="${esc(w("masked_score", { query: toks[i], key: toks[j] }))}">` +
+          `${minusInf()}</td>` : `<td>${num(x)}</td>`)).join("")}</tr>`).join("");
+    return `<h3>${esc(w("mask_box"))}</h3><div class="scroll"><table class="matrix masked-scores">` +
+      `${headRow(toks, ' class="role-k"')}${body}</table></div><p class="hint">${esc(w("mask_explain"))}</p>`;
   }
 
   function lookupHtml(att) {
@@ -127,7 +150,8 @@
     let verdict = wh("claim_holds", { target: esc(target), weight });
     if (!holds) verdict = tied.length > 1 ? wh("claim_tie", { tied: esc(tied.join(", ")), weight })
       : wh("claim_broken", { top: esc(tied[0]), weight });
-    const claim = w("claim", { sentence: sentence(ctx), focus: data.lesson.focus, target });
+    const said = w("claim", { sentence: sentence(ctx), focus: data.lesson.focus, target });
+    const claim = hasHeads() ? w("claim_head", { claim: said, head: headName(data.lesson.focus_head) }) : said;
     return `<li class="${holds ? "holds" : "broken"}" data-context="${esc(ctx)}" data-holds="${holds}">` +
       `${esc(claim)}: <strong>${verdict}</strong></li>`;
   }
@@ -183,11 +207,21 @@
     morph($("#scores"), scoresHtml(att));
     morph($("#plane"), AL.plane.planeHtml());
     morph($("#mix"), mixHtml(att));
+    morph($("#masked"), maskedHtml(att));
     morph($("#matrix"), weightMatrixHtml(att));
     morph($("#lookup"), lookupHtml(att));
     morph($("#claims"), claimsHtml());
     $("#claims").classList.toggle("broken", $("#claims .broken") !== null);
+    morph($("#whatif"), whatIfHtml());
+    if (hasHeads()) morph($("#multihead"), AL.heads.togetherHtml());
   }
 
-  AL.views = { show, heat };
+  /** What the mask switch changed: the lesson's own mask, or a what-if. */
+  function whatIfHtml() {
+    const own = data.lesson.mask || null;
+    if (S.mask === own) return "";
+    return esc(w(own ? "mask_off" : "mask_on"));
+  }
+
+  AL.views = { show, heat, morph, headRow, matrixHtml, queryRow };
 })(window.AL);

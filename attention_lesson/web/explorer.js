@@ -1,6 +1,8 @@
 /* The explorer (issue 19): the lesson's numbers as editable matrices, and everything computed from them
  * (Q, K, V, the query's scores term by term, the softmax weights, the value mix, the weight matrix, hard
- * beside soft lookup), recomputed on every edit by the page's core (AttentionCore, web/core.js). The
+ * beside soft lookup), recomputed on every edit by the page's core (AttentionCore, web/core.js); with
+ * the causal mask (the lesson's, or the what-if switch's) and, for a lesson of several heads, a tab per
+ * head and the heads together (issue 31). The
  * studio shows the same views without the number fields, from its server's numbers.
  *
  * Classic scripts (the page opens from file://), loaded in this order after core.js and shared.js, each
@@ -9,6 +11,7 @@
  *   explorer-url.js     AL.url: the state in the URL's hash, so a link or a reload gives the same page
  *   explorer-plane.js   AL.plane: attention as geometry, the query, keys and values as arrows (SVG)
  *   explorer-views.js   AL.views: the computed views, written into the page changing only what changed
+ *   explorer-heads.js   AL.heads: a lesson of several heads: a tab per head, the heads together (W_O)
  *   explorer-inputs.js  AL.inputs: the number fields, the sliders, the edited marks
  *   explorer-export.js  AL.exporter: the edited lesson as a lesson file
  *   explorer.js         this file: the page's frame and events, and the one global, Explorer (start and
@@ -20,7 +23,8 @@
   const AL = root.AL;
   const { $, esc } = AL;
   const state = AL.state;
-  const { data, S, w, tokens, sentence, contextLabel, focusIndex, resetNumbers } = state;
+  const { data, S, w, tokens, sentence, contextLabel, focusIndex, resetNumbers, resetSwitches, hasHeads,
+    headName } = state;
   const timings = []; // ms per update, for scripts/benchmark.py
 
   // -- the page's frame: controls and the boxes the views fill --------------------------------------
@@ -34,27 +38,46 @@
     const actions = `<div class="actions"><button type="button" id="reset">${esc(w("reset"))}</button>
       <button type="button" id="export">${esc(w("export"))}</button></div>`;
     const select = `<select id="context">${contexts.join("")}</select>`;
+    const mask = `<div class="mask-switch"><label class="choice"><input type="checkbox" id="mask"` +
+      `${S.mask ? " checked" : ""}> ${esc(w("mask"))}</label> <span id="whatif" class="whatif"></span></div>`;
     return `<div class="controls">
       <div role="group" aria-label="${esc(w("language"))}" class="langs">${langs.join("")}</div>
       <label class="field"><span>${esc(w("context"))}</span> ${select}</label>
       <fieldset class="modes"><legend>${esc(w("mode"))}</legend>${modes.join("")}</fieldset>
-      ${state.editable ? actions : ""}</div>`;
+      ${mask}${state.editable ? actions : ""}</div>`;
+  }
+
+  const box = (id, extra = "") => `<section class="box" id="${id}" ${extra}></section>`;
+  /** The computed boxes of one head (the lesson's, or the shown head's). */
+  const computedHtml = () => `<div class="grid">${box("qkv")}${box("scores")}${box("plane")}${box("mix")}` +
+    `${box("masked")}${box("matrix")}${box("lookup")}</div>`;
+
+  /** A lesson of several heads: its X, then a tab per head over the head's W's and computed boxes, then
+   *  the heads together (W_O's fields and the multi-head output). */
+  function headsHtml() {
+    const editable = state.editable;
+    const inputs = editable ? `<h2>${esc(w("inputs"))}</h2><p class="hint">${esc(w("inputs_hint"))}</p>
+      <div class="grid edit-grid" id="inputs"></div>` : "";
+    const headInputs = editable ? '<div class="grid edit-grid" id="head-inputs"></div>' : "";
+    const wo = editable ? '<div class="edit-grid" id="wo-input"></div>' : "";
+    return `${inputs}<h2>${esc(w("heads"))}</h2><p class="hint">${esc(w("heads_hint"))}</p>
+      ${AL.heads.tabsHtml()}
+      <div id="head-panel" role="tabpanel" aria-labelledby="${AL.heads.tabId(S.head)}">${headInputs}
+        <h2>${esc(w("head_computed", { head: headName(S.head) }))}</h2>${computedHtml()}</div>
+      <div class="grid together">${wo}<section class="box wide" id="multihead"></section></div>`;
   }
 
   function frameHtml() {
     const editable = state.editable;
     const title = esc(w("page_title", { title: data.titles[S.lang] }));
-    const box = (id, extra = "") => `<section class="box" id="${id}" ${extra}></section>`;
     const intro = editable ? `<h1>${title}</h1><p class="intro">${esc(w("intro"))}</p>` : "";
     const inputs = `<h2>${esc(w("inputs"))}</h2><p class="hint">${esc(w("inputs_hint"))}</p>
-      <div class="grid" id="inputs"></div><h2>${esc(w("computed"))}</h2>`;
+      <div class="grid edit-grid" id="inputs"></div><h2>${esc(w("computed"))}</h2>`;
     return `<header>${intro}${controlsHtml()}
       <div id="note" role="status"></div></header>
       <section class="box wide" id="tokens"></section>
       ${box("claims", 'aria-live="polite"')}
-      ${editable ? inputs : ""}
-      <div class="grid">${box("qkv")}${box("scores")}${box("plane")}${box("mix")}${box("matrix")}
-        ${box("lookup")}</div>
+      ${hasHeads() ? headsHtml() : `${editable ? inputs : ""}${computedHtml()}`}
       <footer>${esc(w(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
   }
 
@@ -87,7 +110,7 @@
   /** Recompute everything from the state and redraw what depends on it (the inputs stay). */
   function update() {
     const t0 = performance.now();
-    AL.views.show(state.core.attendTokens(state.lessonNow(), tokens(), S.mode));
+    AL.views.show(state.attendNow());
     AL.inputs.markEdited();
     markScrollers(); // reads the layout: after every write, so it is laid out once
     AL.url.writeHash();
@@ -101,8 +124,26 @@
     const note = $("#note") ? $("#note").innerHTML : "";
     $("#app").innerHTML = frameHtml();
     $("#note").innerHTML = note;
-    if (state.editable) $("#inputs").innerHTML = AL.inputs.inputsHtml();
+    if (state.editable) drawInputs();
     update();
+  }
+
+  /** The number fields: all in #inputs, or (several heads) X, the shown head's W's, and W_O apart. */
+  function drawInputs() {
+    if (!hasHeads()) {
+      $("#inputs").innerHTML = AL.inputs.inputsHtml();
+      return;
+    }
+    $("#inputs").innerHTML = AL.inputs.xHtml();
+    $("#head-inputs").innerHTML = AL.inputs.weightsHtml();
+    $("#wo-input").innerHTML = AL.inputs.woHtml();
+  }
+
+  /** Show another head (a tab clicked or moved to): the page redrawn for it, its tab focused. */
+  function showHead(key) {
+    S.head = key;
+    draw();
+    $(`#${AL.heads.tabId(key)}`).focus();
   }
 
   function showNote(bad) {
@@ -115,7 +156,9 @@
   function onClick(e) {
     const el = e.target.closest("button");
     if (!el) return;
-    if (el.dataset.query !== undefined) {
+    if (el.dataset.head !== undefined && el.getAttribute("role") === "tab") {
+      showHead(el.dataset.head);
+    } else if (el.dataset.query !== undefined) {
       S.query = Number(el.dataset.query);
       update();
     } else if (el.dataset.lang) {
@@ -139,11 +182,23 @@
     } else if (el.name === "mode") {
       S.mode = el.value;
       update();
+    } else if (el.id === "mask") {
+      S.mask = el.checked ? "causal" : null;
+      update();
     } else if (el.id === "context") {
       S.context = el.value;
       S.query = focusIndex();
       draw();
     }
+  }
+
+  /** ←/→, Home and End on a head's tab move to another head. */
+  function onKey(e) {
+    if (e.target.getAttribute("role") !== "tab" || e.target.dataset.head === undefined) return;
+    const key = AL.heads.keyTarget(e);
+    if (key === null) return;
+    e.preventDefault();
+    showHead(key);
   }
 
   const isEntry = (el) => el.type === "number" && el.dataset.matrix;
@@ -167,6 +222,7 @@
   /** The state of the lesson's start, then of the hash (what does not fit is noted). */
   function load(hash) {
     resetNumbers();
+    resetSwitches();
     Object.assign(S, data.start);
     const bad = AL.url.readHash(hash);
     draw();
@@ -184,6 +240,7 @@
     const app = $("#app");
     app.addEventListener("click", onClick);
     app.addEventListener("input", onInput);
+    app.addEventListener("keydown", onKey);
     app.addEventListener("focusin", onFocus);
     app.addEventListener("focusout", onBlur);
     const onScroll = (e) => e.target.classList?.contains("scroll") && markScroller(e.target);
@@ -199,16 +256,23 @@
 
   /** What a page's frame is drawn from, besides its numbers. */
   const shape = (d) => JSON.stringify([d.lesson.contexts, d.lesson.dimensions, d.lesson.focus, d.titles,
-    d.lesson.context_labels, d.lesson.w_q.length, d.lesson.w_q[0].length, d.lesson.w_v[0].length]);
+    d.lesson.context_labels, d.lesson.w_q.length, d.lesson.w_q[0].length, d.lesson.w_v[0].length,
+    d.lesson.mask || null, (d.lesson.heads || []).map((h) => [h.key, h.names, h.w_q[0].length,
+      h.w_v[0].length]), d.lesson.focus_head || null]);
 
   /** A new lesson (the studio's editor changed it): its numbers, the page's choices kept where they
    *  still fit (the language, the context, the query, the normalizer). */
   function replace(given, core = state.core) {
-    const keep = { lang: S.lang, context: S.context, mode: S.mode, query: S.query };
+    const keep = { lang: S.lang, context: S.context, mode: S.mode, query: S.query, head: S.head,
+      mask: S.mask };
     const sameFrame = shape(data) === shape(given);
+    const sameMask = (data.lesson.mask || null) === (given.lesson.mask || null);
     Object.assign(data, given);
     state.core = core;
     resetNumbers();
+    resetSwitches();
+    if (!sameMask) delete keep.mask; // the file's mask changed: the page shows it, not the old what-if
+    if (!(data.lesson.heads || []).some((h) => h.key === keep.head)) delete keep.head;
     Object.assign(S, keep);
     if (!(S.context in data.lesson.contexts)) S.context = data.start.context;
     if (S.query >= tokens().length) S.query = focusIndex();
