@@ -1,8 +1,9 @@
 """The explorer's accessibility: axe-core's WCAG 2.0/2.1 A and AA rules (tests/axe.py) find no serious or
 critical violation in Chinese and English, the dark and the light theme, at laptop and phone widths, on
 the page as it opens and as a student leaves it (a field edited, its slider bound, a claim broken, the
-note of a bad link); and every control is reached by the keyboard and shows a focus ring, unclipped,
-off the faded edges of a scroll region, at 3:1 or more on the page."""
+note of a bad link), and on the next lessons (the causal mask, a tab per head); every control is reached
+by the keyboard and shows a focus ring, unclipped, off the faded edges of a scroll region, at 3:1 or
+more on the page; the head tabs are ARIA tabs, ←/→ between them."""
 
 from __future__ import annotations
 
@@ -89,12 +90,10 @@ def rgb_hex(css: str) -> str:
     return "#%02X%02X%02X" % tuple(int(float(x)) for x in re.findall(r"[\d.]+", css)[:3])
 
 
-@pytest.mark.parametrize("theme", ["dark", "light"])
-@pytest.mark.parametrize("width", [1280, 360])
-def test_every_control_is_reached_by_the_keyboard_with_a_visible_focus_ring(browser, tmp_path, theme, width):
-    page = Page(browser, build(tmp_path, "default", "en", *theme_args(theme)), width=width)
+def tab_through(page) -> tuple[list[str], set[str]]:
+    """Tab from the top to past the last control: the focus rings' problems, and their colours."""
     problems, colours = [], set()
-    for _ in range(200):
+    for _ in range(300):
         page.p.keyboard.press("Tab")
         if page.p.evaluate("document.activeElement === document.body || (window.reached || new Set())"
                            ".has(document.activeElement)"):
@@ -102,10 +101,65 @@ def test_every_control_is_reached_by_the_keyboard_with_a_visible_focus_ring(brow
         problem, colour = page.p.evaluate(RING_JS)
         problems += [problem] if problem else []
         colours.add(colour)
+    return problems, colours
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+@pytest.mark.parametrize("width", [1280, 360])
+def test_every_control_is_reached_by_the_keyboard_with_a_visible_focus_ring(browser, tmp_path, theme, width):
+    page = Page(browser, build(tmp_path, "default", "en", *theme_args(theme)), width=width)
+    problems, colours = tab_through(page)
     assert problems == []
     assert page.p.evaluate(CONTROLS_JS) == []  # the sliders too: each is bound once its box's field is
     background = THEMES[theme].background
     assert colours and all(contrast(rgb_hex(c), background) >= 3 for c in colours if c), colours
     if width == 360:
         assert page.p.evaluate("[...window.reached].filter(e => e.classList.contains('scroll')).length") > 0
+    assert page.close() == []
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("name", ["two_heads", "causal"])
+def test_no_serious_violation_in_the_next_lessons(browser, tmp_path, name, lang, width):
+    """The causal lesson (its −∞ cells, then its mask taken off) and the two-head lesson (its tabs, then
+    the other head and the what-if mask): axe-core finds nothing serious or critical."""
+    page = Page(browser, build(tmp_path, name, lang), width=width)
+    assert violations(page.p) == []
+    if name == "two_heads":
+        page.p.click("[role=tab][data-head=grammar]")
+    page.p.click("#mask")
+    assert violations(page.p) == []
+    assert page.close() == []
+
+
+# the head tabs as ARIA tabs: a tablist named, each tab's panel there and labelled by the selected tab
+TABS_JS = """() => {
+  const list = document.querySelector('[role=tablist]');
+  const tabs = [...list.querySelectorAll('[role=tab]')];
+  const panel = document.getElementById(tabs[0].getAttribute('aria-controls'));
+  return [list.getAttribute('aria-label'), tabs.map(t => [t.tagName, t.getAttribute('aria-selected'),
+    t.tabIndex, t.getAttribute('aria-controls') === panel.id]), panel.getAttribute('role'),
+    panel.getAttribute('aria-labelledby') === tabs.find(t => t.ariaSelected === 'true').id];
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_the_head_tabs_are_aria_tabs_reached_by_the_keyboard(browser, tmp_path, width):
+    """Tab reaches the selected head's tab (the others are out of the tab order, as ARIA's tabs pattern
+    has it) with a visible ring, then every control of its panel; ←/→ move between the heads."""
+    page = Page(browser, build(tmp_path, "two_heads", "en"), width=width)
+    assert page.p.evaluate(TABS_JS) == ["Heads", [["BUTTON", "true", 0, True], ["BUTTON", "false", -1, True]],
+                                        "tabpanel", True]
+    problems, _ = tab_through(page)
+    assert problems == []
+    assert page.p.evaluate(CONTROLS_JS) == []
+    assert page.p.evaluate("[...window.reached].filter(e => e.getAttribute('role') === 'tab')"
+                           ".map(e => e.dataset.head)") == ["meaning"]
+    page.p.focus("[role=tab][data-head=meaning]")
+    page.p.keyboard.press("ArrowRight")
+    assert page.p.evaluate("document.activeElement.dataset.head") == "grammar"
+    assert page.p.evaluate(TABS_JS)[1] == [["BUTTON", "false", -1, True], ["BUTTON", "true", 0, True]]
+    page.p.keyboard.press("Tab")  # into the grammar head's panel: its first field
+    assert page.p.evaluate("document.activeElement.dataset.head") == "grammar"
     assert page.close() == []
