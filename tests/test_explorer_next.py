@@ -264,7 +264,10 @@ def test_layouts_of_two_and_four_heads_at_laptop_and_phone_widths(browser, tmp_p
 
 @pytest.mark.xdist_group("studio")
 def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browser, tmp_path):
-    from .studio_helpers import ROOT, start, stop, watch_console
+    from .studio_helpers import ROOT, edit_row, start, stop, watch_console
+
+    tabs_of = lambda p: p.eval_on_selector_all("[role=tab][data-head]",  # noqa: E731
+                                              "els => els.map(e => e.getAttribute('aria-selected'))")
 
     shutil.copy(ROOT / "attention_core" / "lessons" / "two_heads.toml", tmp_path / "lesson.toml")
     proc, url = start(tmp_path, "--lang", "en")
@@ -290,6 +293,15 @@ def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browse
         assert values("#mh-output tr[data-row] .num") == flat
         assert page.locator("#app #masked td.masked").count() == 6
         assert re.search(r"what-if", page.inner_text("#app #whatif"))
+        # the teacher types a new row into the grammar head's W_Q: its numbers and the heads together follow
+        edit_row(page, "[0.0, 2.0],  # a noun", "  [0.0, 0.5],")
+        typed = with_grammar_w_q(replace(lesson, mask="causal"), 0.5)
+        want = numbers_json(typed, "river")
+        page.wait_for_function("want => JSON.stringify([...document.querySelectorAll('#scores .num.weight')]"
+                               ".map(e => +e.dataset.value)) === JSON.stringify(want)",
+                               arg=want["heads"]["grammar"]["weights"][3], timeout=10000)
+        assert values("#mh-output tr[data-row] .num") == [x for row in want["multi_head_output"] for x in row]
+        assert page.is_checked("#app #mask") and tabs_of(page) == ["false", "true"]  # the page's choices kept
         assert problems == []
     finally:
         page.close()
