@@ -57,6 +57,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo("overview", "Overview"),
     SceneInfo("projection", "Projection"),
     SceneInfo("scores", "Scores"),
+    SceneInfo("geometry", "Geometry"),
     SceneInfo("softmax", "Softmax"),
     SceneInfo("mixing", "Mixing"),
     SceneInfo("matrix", "AttentionMatrix"),

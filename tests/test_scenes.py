@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from attention_core import attend, hard_lookup, load, wrong_axis_weights
+from attention_core.geometry import given_plane, picture, planes, terms
 from scenes.common.i18n import catalog
 from scenes.common.mobjects import number_text
 from scenes.registry import BY_ID, SCENES, available
@@ -64,6 +65,7 @@ def shown_numbers(scene_id: str, lesson, context: str | None, mode: str = "scale
         "overview": [a.output[a.index(lesson.focus)] for a in per_context] + [lesson.vocab[lesson.focus]],
         "projection": [att.x, att.q, att.k, att.v, lesson.w_q],
         "scores": [att.q[f], att.k, att.scores[f], att.scaled[f]],
+        "geometry": geometry_numbers(lesson, context, mode),
         "softmax": [att.scaled[f], att.weights[f]],
         "mixing": [att.weights[f], att.v, att.weights[f][:, None] * att.v, att.output[f]],
         "matrix": [att.weights, att.scores[f]],
@@ -76,6 +78,16 @@ def shown_numbers(scene_id: str, lesson, context: str | None, mode: str = "scale
                      att.weights],
         "cost": [att.x, att.output[f]],
     }[scene_id]
+
+
+def geometry_numbers(lesson, context: str | None, mode: str) -> list[np.ndarray]:
+    """The geometry scene's: the plane's part of each score and the whole, the scaled scores, the weights
+    of every mode, the weighted values on the V plane and their sum, every context's output there."""
+    p = picture(lesson, context, mode)
+    att = attend(lesson, context, mode)
+    weights = [picture(lesson, context, m).weights for m in ("scaled", "unscaled", "uniform")]
+    outputs = [picture(lesson, c, mode).output for c in lesson.contexts]
+    return [p.shown, p.scores, att.scaled[att.index(lesson.focus)], *weights, p.weighted, p.output, *outputs]
 
 
 # -- the narration states only what is true of the lesson rendered -----------------------------------
@@ -103,11 +115,14 @@ OTHER_LESSONS = [load(None), *(load(p) for p in sorted(LESSONS.glob("*.toml")))]
 
 def narration_problems(lines: list[str], lesson, context: str | None) -> list[str]:
     """Names another lesson's tokens, contexts or dimensions that this one lacks; a percentage that
-    is not one of the focus's weights (any context, any mode)."""
+    is not one of the focus's weights (any context, any mode) nor the share of its terms a geometry
+    plane holds."""
     own = lesson_words(lesson)
     foreign = {w for other in OTHER_LESSONS for w in lesson_words(other)} - own
     foreign = {w for w in foreign if distinctive(w) and not any(w in o for o in own)}
-    shares = {100}
+    qk, v = planes(lesson)
+    shares = {100, round(100 * qk.share)} | {round(100 * given_plane(terms(lesson, m)[1], v.axes).share)
+                                             for m in ("scaled", "unscaled", "uniform")}
     for c in lesson.contexts:
         for mode in ("scaled", "unscaled", "uniform"):
             att = attend(lesson, c, mode)
@@ -184,7 +199,7 @@ def test_contexts_named_in_the_video_language(scene_id, lang, other, media_dir):
 
 
 @pytest.mark.parametrize("seed,lang", [(1, "zh"), (2, "en")])
-@pytest.mark.parametrize("scene_id", ["softmax", "mixing", "lookup"])  # where lines rank and share
+@pytest.mark.parametrize("scene_id", ["softmax", "mixing", "lookup", "geometry"])  # lines rank and share
 def test_words_true_for_a_random_lesson(scene_id, seed, lang, media_dir, tmp_path):
     """A lesson nobody wrote (other words, shapes, signs): the words on screen and in the narration
     still name only what it has, every percentage is one of its weights, every number is the core's."""
@@ -283,6 +298,6 @@ def test_every_scene_has_a_title_in_both_languages():
 
 
 def test_registry_reads_which_scenes_show_every_context():
-    assert [s.id for s in SCENES if s.contexts == "all"] == ["overview", "contexts"]
+    assert [s.id for s in SCENES if s.contexts == "all"] == ["overview", "geometry", "contexts"]
     for s in SCENES:
         assert s.load().contexts == s.contexts

@@ -31,6 +31,7 @@ import numpy as np
 import segno
 
 from attention_core import attend, hard_lookup
+from attention_core.geometry import picture
 from scenes.common import style as S
 from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog, d_k_labels
@@ -38,6 +39,7 @@ from scenes.common.i18n import catalog, d_k_labels
 from . import handout_print as P
 
 HTML, PDF = "handout.html", "handout.pdf"
+PLANE_SCENE, PLANE_STEP = "geometry", "weights"  # the summary's picture: its frame of the weights
 KEY_FRAMES, ALL_FRAMES = "key", "all"  # a scene as one page of thumbnails, or every frame large
 FRAME_LAYOUTS = (KEY_FRAMES, ALL_FRAMES)
 DEFAULT_THEME = "light"  # the handout's: little ink, and greys that print apart
@@ -109,12 +111,31 @@ def tables(scene_id: str, lesson, context: str, mode: str, lang: str) -> list[Ta
                                      for a in (attend(lesson, c, mode) for c in lesson.contexts)]))],
         "lookup": [Table(t("lookup"), [tr("handout.hard"), tr("handout.soft")], d_v,
                          np.array([hard_lookup(att).output[f], att.output[f]]))],
+        "geometry": geometry_tables(lesson, context, mode, lang),
         "normalizers": [Table(t("modes"), [tr(f"common.mode_{m}") for m in modes], toks,
                               np.array([a.weights[f] for a in modes.values()])),
                         Table(t("mode_outputs"), [tr(f"common.mode_{m}") for m in modes], d_v,
                               np.array([a.output[f] for a in modes.values()]))],
     }
     return by_scene.get(scene_id, [])
+
+
+def geometry_tables(lesson, context: str, mode: str, lang: str) -> list[Table]:
+    """The geometry scene's numbers: the arrows' coordinates on the plane of queries and keys, each
+    key's shadow (x |q|: the plane's part of the score) beside the whole score and the weight, the
+    weighted values on the plane of values and their sum, every context's output there."""
+    tr, p = catalog(lang), picture(lesson, context, mode)
+    t = lambda name: tr(f"geometry.table_{name}")  # noqa: E731
+    qk = [d_k_labels(lesson.d_k, lang)[a] for a in p.qk.axes]
+    v = [lesson.dim_names(lang)[a] for a in p.v.axes]
+    toks, every = list(p.tokens), [picture(lesson, c, mode) for c in lesson.contexts]
+    return [Table(t("points"), [tr("geometry.query_of", focus=lesson.focus), *toks], qk,
+                  np.vstack([p.query[None], p.keys])),
+            Table(t("shadows"), toks, [t("in_plane"), t("scores"), t("weights")],
+                  np.column_stack([p.shown, p.scores, p.weights])),
+            Table(t("values"), [*toks, tr("geometry.sum")], v, np.vstack([p.weighted, p.output[None]])),
+            Table(t("contexts"), [lesson.context_label(c, lang) for c in lesson.contexts], v,
+                  np.array([q.output for q in every]))]
 
 
 def exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
@@ -178,6 +199,7 @@ h1 { font-size: 20pt; margin: 0 0 2mm; } h2 { font-size: 14pt; margin: 6mm 0 2mm
 h3 { font-size: 11pt; margin: 4mm 0 1mm; break-after: avoid; }
 .summary { break-after: page; } .scene { break-before: page; } .exercises, .answers { break-before: page; }
 .scene > h2:first-child { margin-top: 0; }
+.beside { align-items: center; } .beside table { margin-bottom: 2mm; }
 figure { margin: 2mm 0 4mm; break-inside: avoid; }
 figure img { width: 100%; height: auto; display: block; border: 0.3mm solid #c8ccd2; border-radius: 1mm;
              box-sizing: border-box; }
@@ -238,9 +260,10 @@ def _explore(url: str, lang: str) -> str:
 
 
 def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str | None = None,
-             theme: str = DEFAULT_THEME) -> list[str]:
-    """The first page: the formula, the four steps with the focus's numbers, its row and output, the
-    Q/K/V colours of the theme, and the box that names the explorer."""
+             theme: str = DEFAULT_THEME, plane: P.Frame | None = None) -> list[str]:
+    """The first page: the formula, the four steps with the focus's numbers, its row and output (and,
+    where the geometry scene was drawn, its plane beside them), the Q/K/V colours of the theme, and the
+    box that names the explorer."""
     tr, f, t = catalog(lang), att.index(lesson.focus), S.THEMES[theme]
     colors = {"q": t.q.to_hex(), "k": t.k.to_hex(), "v": t.v.to_hex()}
     steps = [tr("handout.step_query", focus=lesson.focus, q=vec(att.q[f])),
@@ -255,12 +278,15 @@ def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str
     return [f"<section class='summary'><h1>{_e(title)}</h1>", f"<p>{_e(intro)}</p>",
             FORMULA.format(**colors), f"<h2>{_e(tr('handout.four_steps'))}</h2><ol class='steps'>",
             *(f"<li>{_e(s)}</li>" for s in steps), "</ol>",
+            "<div class='shots beside'><div>",
             _table(Table(tr("handout.focus_numbers", focus=lesson.focus),
                          [tr("handout.table_scores"), tr("handout.table_scaled"),
                           tr("handout.table_weights")],
                          list(att.tokens), np.array([att.scores[f], att.scaled[f], att.weights[f]]))),
             _table(Table(tr("handout.table_output"), [lesson.focus], list(lesson.dim_names(lang)),
-                         att.output[f][None])),
+                         att.output[f][None])), "</div>",
+            *([P.figure(plane, P.scale_mm([plane]), tr("geometry.title"), _e(tr("geometry.summary_plane")))]
+              if plane else []), "</div>",
             f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p>",
             _explore(explorer_url or EXPLORER, lang), "</section>"]
 
@@ -304,11 +330,21 @@ def _exercises(lesson, context: str, mode: str, lang: str) -> list[str]:
             *(f"<li>{_e(x.answer)}</li>" for x in exs), "</ol></section>"]
 
 
+def _plane(out_dir: Path, ids: list[str]) -> P.Frame | None:
+    """The geometry scene's frame of the weights (the keys as thick as their weights, the table of them
+    beside), where that scene is in the handout: the summary shows it beside the focus's numbers."""
+    if PLANE_SCENE not in ids:
+        return None
+    index = json.loads((out_dir / "frames" / f"{PLANE_SCENE}.json").read_text(encoding="utf-8"))
+    src = next((s["frame"] for s in index["steps"] if s["step"] == PLANE_STEP), None)
+    return P.read_frame(out_dir, src) if src else None
+
+
 def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str,
          explorer_url: str | None = None, theme: str = DEFAULT_THEME, frames: str = KEY_FRAMES) -> str:
     """The handout as one HTML page (the frames beside it, in frames/)."""
     att = attend(lesson, context, mode)
-    parts = [*_summary(lesson, att, context, lang, title, explorer_url, theme),
+    parts = [*_summary(lesson, att, context, lang, title, explorer_url, theme, _plane(out_dir, ids)),
              *(p for n, sid in enumerate(ids, 1)
                for p in _scene(out_dir, n, sid, lesson, context, mode, lang, frames)),
              *_exercises(lesson, context, mode, lang)]
