@@ -115,8 +115,8 @@ def check_a_page_per_scene(default_zh):
         steps = json.loads((default_zh / "frames" / f"{info.id}.json").read_text(encoding="utf-8"))["steps"]
         assert text.startswith(f"{n + 1} / {len(pages)}"), text[:20]  # the page's number, printed
         assert re.search(as_read(f"{n}. {info.title('zh')}"), text) and found == len(steps), (info.id, found)
-    assert images[0] == images[-1] == images[-2] == 0
-    assert sum(images) == len(list((default_zh / "frames").glob("*.png")))
+    assert images[0] == 1 and images[-1] == images[-2] == 0  # the summary's one: the geometry's plane
+    assert sum(images) == len(list((default_zh / "frames").glob("*.png"))) + 1
     light = page_luminance(default_zh / "handout.pdf")
     assert len(light) == len(pages) and min(light) >= MIN_LUMINANCE, light
 
@@ -154,6 +154,11 @@ def check_summary_and_frames(default_zh):
         line = next(x for x in summary.splitlines() if step in x and "[" in x)
         assert numbers in line, (step, line)
     assert len(list((default_zh / "frames").glob(f"{SCENE}-*.png"))) == 4  # one frame per step
+    # beside the numbers, the plane: the geometry scene's frame of the weights, its caption under it
+    summary_html = (default_zh / "handout.html").read_text(encoding="utf-8").split("</section>")[0]
+    plane = f"frames/{H.PLANE_SCENE}-05-{H.PLANE_STEP}.png"
+    assert re.findall(r"<img src='([^']+)'", summary_html) == [plane]
+    assert catalog("zh")("geometry.summary_plane") in summary_html
 
 
 def check_answers(default_zh):
@@ -217,7 +222,7 @@ def check_html_in_chromium(default_zh, browser):
         mathml = page.evaluate("document.querySelector('math').getBoundingClientRect().height")
     finally:
         page.close()
-    assert problems == [] and broken == [] and count == len(list((default_zh / "frames").glob("*.png")))
+    assert problems == [] and broken == [] and count == len(list((default_zh / "frames").glob("*.png"))) + 1
     assert mathml > 20  # the formula is laid out as MathML, not shown as raw tags
 
 
