@@ -47,7 +47,8 @@ def check_markdown(built):
     r = invoke(SCENE)
     md = r.stdout
     assert r.stderr == ""  # nothing but the script: manim says nothing
-    assert f"## 4. {BY_ID[SCENE].title('zh')} ({SCENE})" in md
+    number = [s.id for s in available()].index(SCENE) + 1  # its place in the lesson (registry order)
+    assert f"## {number}. {BY_ID[SCENE].title('zh')} ({SCENE})" in md and number == 5
     items = re.findall(r"^(\d+)\. `([^`]+)`: the step's animations last ([\d.]+) s"
                        r"(?:; the draft voice takes [\d.]+ s)?$", md, re.M)
     assert [f for _, f, _ in items] == expected_files(scene, "zh")
