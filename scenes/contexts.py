@@ -19,7 +19,7 @@ from manim import (
 from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import cell_width_for, label, word
+from scenes.common.labels import cell_width_for, label, label_line, word
 from scenes.common.mobjects import (
     TokenChip,
     number_text,
@@ -28,6 +28,8 @@ from scenes.common.mobjects import (
     shared_format,
     vector,
 )
+
+VECTOR_W = 3.0  # the vectors' cells together are at least this wide (a 2-dimensional lesson's too)
 
 
 def signed(x: float) -> str:
@@ -118,56 +120,68 @@ class Contexts(LessonScene):
                 "context": self.lesson.context_label(self.names[i], self.lang)}
 
     def build(self):
-        """Lay out everything once, in whichever arrangement needs the smaller scale-down."""
-        w, h = self.body_box()
-        scale = {}
-        for side in (True, False):
-            body = self.compose(side)
-            scale[side] = min(w / body.width, h / body.height)
-        self.place_body(self.compose(scale[True] >= scale[False]))
+        """Lay out everything once, in whichever arrangement lets it be larger: each context's output
+        beside its sentence, or (long sentences) the outputs under the sentences in one table with the
+        embedding; the difference's note beside it or under it."""
+        ways = [(side, beside, wide) for wide in (True, False) for side in (True, False)
+                for beside in (False, True)]
+        body = self.place_best(*(lambda way=way: self.compose(*way) for way in ways),
+                               shown=lambda body: [VGroup(self.emb_g, *(r["name"] for r in self.rows),
+                                                          *(r["block"] for r in self.rows)), body])
         if not self.single:  # the largest gain and the largest loss, framed
             self.marks = VGroup(*(
                 outline(self.diff_vec.box(0, j), S.HIGHLIGHT)
                 for j in sorted({int(np.argmax(self.diff)), int(np.argmin(self.diff))})
                 if signed(self.diff[j]) != "0"
             ))
+        self.layout = VGroup(body, self.marks)
 
-    def compose(self, side_by_side: bool) -> VGroup:
-        """The shared embedding on top, one line per context, the difference; returns the body."""
-        self.cw = cell_width_for(self.dims)
-        emb_g = self.embedding()
+    def compose(self, side_by_side: bool, note_beside: bool, wide: bool) -> VGroup:
+        """The shared embedding, one line per context, the difference (the vectors' cells as wide as
+        the dimension names, or `wide` False: plain cells under staggered names); returns the body."""
+        least = VECTOR_W / len(self.dims)  # a short vector is not small
+        self.cw = max(cell_width_for(self.dims) if wide else S.CELL_W, least)
         self.rows = [self.sentence(i) for i in range(len(self.names))]
         lines = self.lay_out_rows(side_by_side)
-        first = self.rows[0]["out"]
-        self.dim_labels = VGroup(*(
-            word(d, S.LABEL_SIZE, S.DIM).next_to(first.box(0, j), UP, buff=S.GAP / 2)
-            for j, d in enumerate(self.dims)
-        ))
-        lower = VGroup(lines, self.dim_labels)
+        # below the sentences, the embedding joins the outputs' table when it has their columns
+        self.in_table = not side_by_side and len(self.lesson.vocab[self.lesson.focus]) == len(self.dims)
+        emb_g = self.embedding(self.in_table)
+        top = self.rows[0]["out"]
+        if self.in_table:
+            self.emb_vec.next_to(top, UP, buff=S.GAP / 2).align_to(top, LEFT)
+            self.emb_label.next_to(self.emb_vec.boxes, LEFT, buff=S.GAP / 2)
+            top = self.emb_vec
+        self.dim_labels = VGroup(*(word(d, S.LABEL_SIZE, S.DIM).set_x(top.box(0, j).get_x())
+                                   for j, d in enumerate(self.dims)))
+        label_line(self.dim_labels, self.cw, top.boxes.get_top()[1] + S.GAP / 2, UP)
+        lower = VGroup(lines, self.dim_labels, *([emb_g] if self.in_table else []))
         self.marks = VGroup()
-        self.compose_difference(lines)
+        self.compose_difference(lines, note_beside)
         lower.add(self.diff_group, self.diff_note)
         self.more = VGroup()
         if len(self.lesson.contexts) > len(self.names):
             self.more = label(self.t("first_two", count=len(self.lesson.contexts)), S.SMALL_SIZE, S.DIM)
             self.more.next_to(lower, DOWN, buff=S.GAP)
             lower.add(self.more)
-        self.emb_g = emb_g
-        return VGroup(emb_g, lower).arrange(DOWN, buff=S.BIG_GAP)
+        self.emb_g = VGroup(emb_g, self.dim_labels) if self.in_table else emb_g
+        return lower if self.in_table else VGroup(emb_g, lower).arrange(DOWN, buff=S.BIG_GAP)
 
-    def embedding(self) -> VGroup:
-        """The focus's embedding, the same in every context, under its label."""
+    def embedding(self, in_table: bool) -> VGroup:
+        """The focus's embedding, the same in every context, its label on its left (in the outputs'
+        table, under their dimension names; else with the names over it, when it has them)."""
         focus = self.lesson.focus
         emb = self.lesson.vocab[focus]
-        dims = self.dims if len(self.dims) == len(emb) else None  # embedding and value widths may differ
+        dims = self.dims if len(self.dims) == len(emb) and not in_table else None
         self.emb_vec = vector(emb, S.X_COLOR, col_labels=dims, cell_w=self.cw)
         key = "embedding_of" if self.single else "same_embedding"
         self.emb_label = label(self.t(key, focus=focus), S.LABEL_SIZE, S.TEXT)
-        return VGroup(self.emb_label, self.emb_vec).arrange(DOWN, buff=S.GAP / 2)
+        self.emb_label.next_to(self.emb_vec.boxes, LEFT, buff=S.GAP)
+        return VGroup(self.emb_label, self.emb_vec)
 
-    def compose_difference(self, lines: VGroup):
-        """Under the lines, the second output minus the first with its label and note (or, with one
-        context, that there is nothing to compare): sets diff_group and diff_note."""
+    def compose_difference(self, lines: VGroup, note_beside: bool):
+        """Under the lines, the second output minus the first with its label, its note beside it or
+        under it (or, with one context, that there is nothing to compare): sets diff_group and
+        diff_note."""
         if self.single:
             self.diff_group = label(self.t("nothing_to_compare"), S.BODY_SIZE, S.DIM)
             self.diff_group.next_to(lines, DOWN, buff=S.BIG_GAP)
@@ -175,14 +189,16 @@ class Contexts(LessonScene):
             return
         last = self.rows[-1]["out"]
         self.diff_vec = vector(self.diff, S.TEXT, formatter=signed, cell_w=self.cw)
-        self.diff_vec.next_to(lines, DOWN, buff=S.GAP * 2).align_to(last, LEFT)
+        self.diff_vec.next_to(lines, DOWN, buff=S.GAP).align_to(last, LEFT)
         f = self.fields()
         self.diff_label = label(self.t("diff_label", a=f["a"], b=f["b"]), S.LABEL_SIZE, S.TEXT)
         self.diff_label.next_to(self.diff_vec, LEFT, buff=S.GAP)
         key = "diff_note" if self.two_way() else "diff_note_one_way"
-        self.diff_note = label(self.t(key, **f), S.BODY_SIZE, S.HIGHLIGHT)
-        self.diff_note.next_to(self.diff_vec, DOWN, buff=S.GAP)
-        self.diff_note.align_to(self.diff_label, LEFT)
+        self.diff_note = label(self.t(key, **f), S.LABEL_SIZE, S.HIGHLIGHT)
+        if note_beside:
+            self.diff_note.next_to(self.diff_vec, RIGHT, buff=S.BIG_GAP)
+        else:
+            self.diff_note.next_to(self.diff_vec, DOWN, buff=S.GAP).align_to(self.diff_label, LEFT)
         self.diff_group = VGroup(self.diff_label, self.diff_vec)
 
     def lay_out_rows(self, side_by_side: bool) -> VGroup:
@@ -190,7 +206,7 @@ class Contexts(LessonScene):
         first and the outputs under them as a table."""
         rows = self.rows
         blocks = VGroup(*(VGroup(r["name"], r["block"]) for r in rows))
-        blocks.arrange(DOWN, buff=S.BIG_GAP, aligned_edge=RIGHT)
+        blocks.arrange(DOWN, buff=S.GAP * 2, aligned_edge=RIGHT)
         if side_by_side:
             for r in rows:
                 out, chips = r["out"], r["chips"]
@@ -201,7 +217,7 @@ class Contexts(LessonScene):
                 r["head"] = VGroup(Arrow(start, end, stroke_color=S.DIM, buff=S.GAP / 2))
         else:
             outs = VGroup(*(r["out"] for r in rows)).arrange(DOWN, buff=S.GAP / 2)
-            outs.next_to(blocks, DOWN, buff=S.BIG_GAP + S.GAP)
+            outs.next_to(blocks, DOWN, buff=S.BIG_GAP * 2)  # room for the embedding's row above them
             for r in rows:
                 arrow = Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0).scale(S.GAP * 2)
                 head = VGroup(word(r["context"], S.LABEL_SIZE, S.DIM), arrow)
@@ -212,6 +228,8 @@ class Contexts(LessonScene):
     def same_embedding(self):
         """One embedding for the focus; the sentences around it, their keys in orange."""
         self.step("same_embedding")
+        self.reframe(self.emb_g, *(VGroup(r["name"], r["chips"]) for r in self.rows), self.more,
+                     layout=self.layout)
         self.play(FadeIn(self.emb_g, shift=DOWN * S.GAP))
         for r in self.rows:
             self.play(FadeIn(r["name"]), FadeIn(r["chips"], shift=RIGHT * S.GAP), run_time=S.RUN)
@@ -221,6 +239,7 @@ class Contexts(LessonScene):
     def weights(self):
         """Under every token, the focus's weight for it."""
         self.step("weights")
+        self.reframe(*self.on_screen(), *(r["cells"] for r in self.rows), layout=self.layout)
         for r in self.rows:
             self.play(LaggedStart(*(FadeIn(c, shift=DOWN * S.GAP / 2) for c in r["cells"]),
                                   lag_ratio=S.FAST / S.SLOW), run_time=S.RUN)
@@ -228,7 +247,10 @@ class Contexts(LessonScene):
     def outputs(self):
         """Mixing each context's values gives a different output."""
         self.step("outputs")
-        self.play(FadeIn(self.dim_labels), run_time=S.FAST)
+        self.reframe(*self.on_screen(), self.dim_labels, *(VGroup(r["head"], r["out"]) for r in self.rows),
+                     layout=self.layout)
+        if not self.in_table:  # (in the table, the names came with the embedding)
+            self.play(FadeIn(self.dim_labels), run_time=S.FAST)
         for r in self.rows:
             grow = [GrowArrow(m) if isinstance(m, Arrow) else FadeIn(m) for m in r["head"]]
             self.play(*grow, FadeIn(r["out"], shift=RIGHT * S.GAP), run_time=S.RUN)
@@ -236,6 +258,7 @@ class Contexts(LessonScene):
     def difference(self):
         """The two outputs subtracted dimension by dimension (or: nothing to compare)."""
         self.step("difference")
+        self.reframe(*self.on_screen(), self.diff_group, self.marks, self.diff_note, layout=self.layout)
         if self.single:
             self.play(Write(self.diff_group))
             return

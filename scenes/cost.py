@@ -208,7 +208,7 @@ class Cost(LessonScene):
         head_rule = Line(cells.get_left(), cells.get_right(), stroke_color=S.GRID, stroke_width=GRID_STROKE)
         head_rule.next_to(VGroup(*cells[:3]), DOWN, buff=S.GAP / 2).match_x(cells)
         table = VGroup(cells, head_rule)
-        self.place_body(table, S.SHARE_BODY)
+        self.place_body(table)
         self.play(FadeIn(VGroup(*cells[:3])), Create(head_rule))
         for r in range(1, len(rows)):
             self.play(FadeIn(VGroup(*cells[3 * r:3 * r + 3]), shift=UP * S.GAP / 2), run_time=S.FAST)
@@ -218,10 +218,21 @@ class Cost(LessonScene):
         anything."""
         self.step("named_dims")
         self.clear_body()
+        (left, right), caveat = self.place_best(lambda: self.named_body(True), lambda: self.named_body(False))
+        out_t, out, frame, readout = right
+        self.play(FadeIn(left))
+        self.play(FadeIn(out_t), FadeIn(out))
+        self.play(Create(frame), FadeIn(readout))
+        self.play(FadeIn(caveat, shift=UP * S.GAP))
+
+    def named_body(self, wide: bool) -> VGroup:
+        """X with the dimensions named over it (on one line over cells as wide as the names, or `wide`
+        False: staggered over plain cells), beside it the focus's output with its largest dimension
+        framed and read out, the caveat under both: VGroup(VGroup(left, right), caveat)."""
         named = len(self.dims) == self.lesson.d_model
         widest = max(word(d, S.LABEL_SIZE).width for d in self.dims) + S.GAP  # names unsqueezed
         x = NumberGrid(self.att.x, row_labels=self.att.tokens, col_labels=self.dims if named else None,
-                       color=S.X_COLOR, cell_w=max(S.CELL_W, widest) if named else S.CELL_W)
+                       color=S.X_COLOR, cell_w=max(S.CELL_W, widest) if named and wide else S.CELL_W)
         x.col_labels.set_color(S.EMPHASIS)
         x_t = label(self.t("embedding"), S.LABEL_SIZE, S.DIM)
         left = VGroup(x_t, x).arrange(DOWN, buff=S.GAP)
@@ -232,13 +243,7 @@ class Cost(LessonScene):
         out_t.next_to(out.boxes, UP, buff=S.GAP)
         readout = label(self.t("readout", dim=self.dims[self.top_dim]), S.LABEL_SIZE, S.HIGHLIGHT)
         readout.next_to(frame, RIGHT, buff=S.GAP)
-        right = VGroup(out_t, out, frame, readout)
-        top = VGroup(left, right).arrange(RIGHT, buff=S.BIG_GAP * 3 / 2)
+        top = VGroup(left, VGroup(out_t, out, frame, readout)).arrange(RIGHT, buff=S.BIG_GAP * 3 / 2)
         caveat = VGroup(*(label(line, S.BODY_SIZE, S.TEXT) for line in self.tr.lines("cost.caveat")))
         caveat.arrange(DOWN, buff=S.GAP / 2)
-        body = VGroup(top, caveat).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body)
-        self.play(FadeIn(left))
-        self.play(FadeIn(out_t), FadeIn(out))
-        self.play(Create(frame), FadeIn(readout))
-        self.play(FadeIn(caveat, shift=UP * S.GAP))
+        return VGroup(top, caveat).arrange(DOWN, buff=S.BIG_GAP)

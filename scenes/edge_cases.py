@@ -12,6 +12,8 @@ from scenes.common.base import LessonScene
 from scenes.common.labels import even_labels, fit, label
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline
 
+OUT_CELL_H = 0.45  # the permutation's outputs grids: eight rows each, side by side, numbers still large
+
 
 def _frame(m, color=None, stroke=S.MARK_STROKE):
     """A rounded, padded outline around a cell or a row the narration points at (highlight colour
@@ -67,17 +69,10 @@ class EdgeCases(LessonScene):
             "sums": self.lines(self.t("sums_note"), self.t("shown_note", **f)),
             "asym": self.lines(self.t(f"asym_{rel}", **f), self.t("asym_why")),
         }
-        w, _ = self.body_box()
-        for n in self.notes.values():
-            fit(n, w, n.height)
-        tallest = max(self.notes.values(), key=lambda n: n.height)
-        body = VGroup(VGroup(self.matrix, self.sums), tallest).arrange(DOWN, buff=S.BIG_GAP)
-        before = self.heat.width
-        self.place_body(body)
-        k = self.heat.width / before
-        for n in self.notes.values():
-            if n is not tallest:
-                n.scale(k).move_to(tallest, aligned_edge=UP)
+        table = VGroup(self.matrix, self.sums)
+        for n in self.notes.values():  # under the matrix, one at a time
+            n.next_to(table, DOWN, buff=S.BIG_GAP)
+        self.layout = VGroup(table, *self.notes.values())
         self.current_note = None
         self.marks = VGroup()
 
@@ -91,6 +86,7 @@ class EdgeCases(LessonScene):
         self.current_note = self.notes[key]
         if out:
             self.play(*out, run_time=S.FAST)
+        self.reframe(*self.on_screen(), self.matrix, *marks, self.current_note, layout=self.layout)
         self.play(*(Create(m) for m in marks), run_time=S.RUN)
         self.play(FadeIn(self.current_note, shift=UP * S.GAP / 2))
 
@@ -98,6 +94,7 @@ class EdgeCases(LessonScene):
         """The diagonal takes part: the focus gives itself a share."""
         self.step("self_attention")
         self.build_matrix()
+        self.reframe(self.matrix, self.notes["self"], layout=self.layout)
         self.play(FadeIn(self.matrix))
         f = self.focus
         diag = [_frame(self.heat.box(i, i), S.EMPHASIS, stroke=S.OUTLINE_THIN)
@@ -107,6 +104,9 @@ class EdgeCases(LessonScene):
     def row_sums(self):
         """Every row sums to one; the displayed, rounded numbers may not."""
         self.step("row_sums")
+        self.play(FadeOut(self.current_note), *(FadeOut(m) for m in self.marks), run_time=S.FAST)
+        self.current_note, self.marks = None, VGroup()
+        self.reframe(*self.on_screen(), self.sums, self.notes["sums"], layout=self.layout)
         self.play(FadeIn(self.sums, shift=LEFT * S.GAP / 2))
         f = self.focus
         self.show_note("sums", _frame(VGroup(self.heat.row(f), self.sums.row(f))))
@@ -122,18 +122,34 @@ class EdgeCases(LessonScene):
         """Reverse the tokens with their vectors: the outputs come out reversed the same way."""
         self.step("permutation")
         self.clear_body()
-        att, perm = self.att, self.perm
-        left = self.outputs_grid(att.output, att.tokens, self.t("original"), self.fields()["sentence"])
-        right = self.outputs_grid(self.perm_out, [att.tokens[i] for i in perm], self.t("reversed"),
-                                  self.fields()["reversed"])
+        body = self.place_best(*(lambda gap=gap: self.compose_permutation(gap) for gap in (1, 2)),
+                               shown=lambda body: [VGroup(*body[:2]), body])
+        (left, right, links), verdict, _ = body
+        self.reframe(VGroup(left, right, links), verdict, layout=body)
         lg, rg = left[1], right[1]
-        right.shift(lg.boxes.get_right() - rg.row_labels.get_left() + RIGHT * S.BIG_GAP * 3)
+        r_focus = int(np.where(self.perm == self.focus)[0][0])
+        self.focus_frames = VGroup(_frame(VGroup(lg.row_labels[self.focus], lg.row(self.focus)), S.EMPHASIS),
+                                   _frame(VGroup(rg.row_labels[r_focus], rg.row(r_focus)), S.EMPHASIS))
+        self.play(FadeIn(left))
+        self.play(FadeIn(right[0]), FadeIn(rg.row_labels), FadeIn(rg.col_labels),
+                  *(Create(link) for link in links))
+        self.play(FadeIn(VGroup(rg.boxes, rg.numbers), shift=LEFT * S.GAP / 2))
+        self.play(FadeIn(verdict))
+
+    def compose_permutation(self, gap: int) -> VGroup:
+        """The outputs in the lesson's order and in the reversed one side by side (`gap` BIG_GAPs
+        apart, the reversed grid's labels on its right), a line from each row to where it went, the
+        verdict, the notes: VGroup(VGroup(left, right, links), verdict, notes)."""
+        att, perm = self.att, self.perm
+        left = self.outputs_grid(att.output, att.tokens, self.t("original"))
+        right = self.outputs_grid(self.perm_out, [att.tokens[i] for i in perm], self.t("reversed"), True)
+        lg, rg = left[1], right[1]
+        right.shift(lg.boxes.get_right() - rg.boxes.get_left() + RIGHT * S.BIG_GAP * gap)
         right.shift(UP * (lg.boxes.get_top()[1] - rg.boxes.get_top()[1]))  # rows side by side
-        links = VGroup()
-        for r, i in enumerate(perm):  # old row i is now row r
-            links.add(Line(lg.boxes[i].get_right() + RIGHT * S.GAP / 3,
-                           rg.row_labels[r].get_left() + LEFT * S.GAP / 3,
-                           stroke_color=S.EMPHASIS if i == self.focus else S.GRID, stroke_width=2))
+        links = VGroup(*(Line(lg.boxes[i].get_right() + RIGHT * S.GAP / 3,
+                              rg.boxes[r].get_left() + LEFT * S.GAP / 3, stroke_width=2,
+                              stroke_color=S.EMPHASIS if i == self.focus else S.GRID)
+                         for r, i in enumerate(perm)))  # old row i is now row r
         same = np.allclose(self.perm_out, att.output[perm])
         verdict = label(self.t("equivariant" if same else "not_equivariant"), S.LABEL_SIZE,
                         S.HIGHLIGHT if same else S.WRONG)
@@ -144,34 +160,27 @@ class EdgeCases(LessonScene):
             label(self.t("no_position"), S.LABEL_SIZE, S.TEXT),
             label(self.t("real_models"), S.LABEL_SIZE, S.DIM),
         ).arrange(DOWN, buff=S.GAP / 2)
-        w, _ = self.body_box()
-        fit(self.order_notes, w, self.order_notes.height)
-        grids = VGroup(left, right, links)
-        body = VGroup(grids, verdict, self.order_notes).arrange(DOWN, buff=S.GAP)
-        self.place_body(body)
-        r_focus = int(np.where(perm == self.focus)[0][0])
-        self.focus_frames = VGroup(_frame(VGroup(lg.row_labels[self.focus], lg.row(self.focus)), S.EMPHASIS),
-                                   _frame(VGroup(rg.row_labels[r_focus], rg.row(r_focus)), S.EMPHASIS))
-        self.play(FadeIn(left))
-        self.play(FadeIn(right[0]), FadeIn(rg.row_labels), FadeIn(rg.col_labels),
-                  *(Create(link) for link in links))
-        self.play(FadeIn(VGroup(rg.boxes, rg.numbers), shift=LEFT * S.GAP / 2))
-        self.play(FadeIn(verdict))
+        return VGroup(VGroup(left, right, links), verdict, self.order_notes).arrange(DOWN, buff=S.GAP)
 
     def no_positions(self):
         """The focus gets the same output in either order: nothing here sees word order."""
         self.step("no_positions")
+        self.reframe(*self.on_screen(), self.focus_frames, self.order_notes, layout=self.order_notes)
         self.play(*(Create(fr) for fr in self.focus_frames))
         for n in self.order_notes:
             self.play(FadeIn(n, shift=UP * S.GAP / 2), run_time=S.RUN)
 
-    def outputs_grid(self, values, tokens, title, sentence) -> VGroup:
-        """A title and the sentence over an [n, d_v] outputs grid with the tokens as row labels."""
-        g = NumberGrid(values, row_labels=list(tokens), col_labels=self.dims, color=S.V_COLOR)
+    def outputs_grid(self, values, tokens, title, labels_right: bool = False) -> VGroup:
+        """A title over an [n, d_v] outputs grid with the tokens as row labels, on its left (or on its
+        right: the second of two grids side by side, the lines between them meeting its rows)."""
+        g = NumberGrid(values, row_labels=list(tokens), col_labels=self.dims, color=S.V_COLOR,
+                       cell_h=OUT_CELL_H)
         g.boxes.set_stroke(S.V_COLOR, width=2)
         even_labels(g.col_labels)
-        t = VGroup(label(title, S.LABEL_SIZE, S.TEXT), label(sentence, S.LABEL_SIZE, S.DIM)).arrange(
-            DOWN, buff=S.GAP / 3)
+        if labels_right:
+            for row, name in zip(g.boxes, g.row_labels):
+                name.next_to(row, RIGHT, buff=S.ROW_LABEL_GAP)
+        t = label(title, S.LABEL_SIZE, S.TEXT)
         fit(t, g.width, t.height)
         t.next_to(g, UP, buff=S.GAP)
         return VGroup(t, g)

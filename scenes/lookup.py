@@ -36,6 +36,7 @@ from scenes.common.mobjects import (
 )
 
 SAMPLES = 241  # points on the soft curve
+PANEL_BAR_H = 0.9  # a panel's tallest bar (a weight of 1): two panels stacked still leave the tables room
 
 
 class Lookup(LessonScene):
@@ -72,7 +73,7 @@ class Lookup(LessonScene):
         f, r = self.focus, self.runner
         self.hard_panel = self.panel(
             self.t("hard_title"), WeightBars(self.hard.weights[f], self.att.tokens, color=S.DIM, scale_to=1,
-                       max_height=S.BAR_MAX_H / 2),
+                       max_height=PANEL_BAR_H, buff=S.GAP / 2),
             self.t("hard_out", chosen=self.att.tokens[self.chosen]), self.hard.output[f],
             self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]),
                    w=number_text(self.hard.weights[f][r])),
@@ -80,19 +81,14 @@ class Lookup(LessonScene):
         self.soft_panel = self.panel(
             self.t("soft_title"),
             WeightBars(self.att.weights[f], self.att.tokens, fills=S.heat_color, scale_to=1,
-                       max_height=S.BAR_MAX_H / 2),
+                       max_height=PANEL_BAR_H, buff=S.GAP / 2),
             self.t("soft_out"), self.att.output[f],
             self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]),
                    w=number_text(self.att.weights[f][r])),
             S.TEXT)
-        body = VGroup(self.hard_panel, self.soft_panel)
-
-        def side_by_side():
-            body.arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
-            self.soft_panel[0].match_y(self.hard_panel[0])  # titles on one line, bars on one baseline
-            return body
-
-        self.place_best(side_by_side, lambda: body.arrange(DOWN, buff=S.BIG_GAP))
+        body = self.place_panels(VGroup(self.hard_panel, self.soft_panel))
+        self.panels = body
+        self.reframe(self.hard_panel, layout=body)
         title, chart, out_t, out, note = self.hard_panel
         bar = chart[0].bars[self.chosen]
         self.play(FadeIn(title), FadeIn(chart))
@@ -100,9 +96,33 @@ class Lookup(LessonScene):
         self.play(bar.animate.set_fill(S.DIM), FadeIn(out_t), FadeIn(out, shift=DOWN * S.GAP))
         self.play(FadeIn(note))
 
+    def place_panels(self, body: VGroup) -> VGroup:
+        """The two panels side by side or one above the other, each with its output under its chart or
+        (wide) beside it: whichever fills the screen with the largest numbers, the hard panel alone
+        (the first step) as much as both."""
+
+        def arranged(side_by_side: bool, wide: bool):
+            for p in body:
+                t, chart, out_t, out, note = p
+                if wide:  # the output and the note on the chart's right
+                    right = VGroup(out_t, out, note).arrange(DOWN, buff=S.GAP)
+                    VGroup(t, VGroup(chart, right).arrange(RIGHT, buff=S.BIG_GAP)).arrange(DOWN, buff=S.GAP)
+                else:
+                    p.arrange(DOWN, buff=S.GAP)
+            if not side_by_side:
+                return body.arrange(DOWN, buff=S.GAP * 2)
+            body.arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
+            self.soft_panel[0].match_y(self.hard_panel[0])  # titles on one line, bars on one baseline
+            return body
+
+        return self.place_best(*(lambda s=s, w=w: arranged(s, w)
+                                 for s, w in ((True, False), (False, False), (False, True))),
+                               shown=lambda body: [self.hard_panel, body])
+
     def soft_mix(self):
         """Softmax weights: every value row takes part, in proportion to its match."""
         self.step("soft_mix")
+        self.reframe(self.panels, layout=self.panels)
         title, chart, out_t, out, note = self.soft_panel
         self.play(FadeIn(title), FadeIn(chart))
         self.play(FadeIn(out_t), FadeIn(out, shift=DOWN * S.GAP))
@@ -285,7 +305,7 @@ class Lookup(LessonScene):
         as_text = shared_format(self.s)  # one row, one number format
         top = bars.token_labels.get_bottom()[1] - S.GAP / 3  # below every token name, staggered or not
         scores = VGroup(*(
-            fit(label(as_text(x), S.LABEL_SIZE, S.DIM), bars.bar_w + S.GAP, S.CELL_H)
+            fit(label(as_text(x), S.LABEL_SIZE, S.DIM), bars.step * S.LABEL_FILL, S.CELL_H)
             .set_x(tok.get_x()).align_to([0, top, 0], UP)
             for x, tok in zip(self.s, bars.token_labels)))
         scores_t = label(self.t("scores_row"), S.LABEL_SIZE, S.DIM)

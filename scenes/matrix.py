@@ -31,7 +31,8 @@ from scenes.common.mobjects import (
     percent_text,
 )
 
-CELL_W, CELL_H = 1.2, 0.7  # a cell of the attention matrix, before any scale-down
+CELL_W, CELL_H = 1.2, 0.7  # a cell of the attention matrix, at the least
+MATRIX_H = 2.8  # the matrix's cells are at least this tall together: a 2×2 matrix fills the frame too
 PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
 
 # what turns the focus's scores into weights, per mode (no words: those are in the catalog)
@@ -80,19 +81,17 @@ class AttentionMatrix(LessonScene):
         lines_note = self.t("lines_note_flat" if self.flat else "lines_note")
         self.note = caption_box([lines_note, self.t("mix_note")], S.LABEL_SIZE, S.TEXT)
         self.note[1].set_color(S.EMPHASIS)
-        panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
-        body = VGroup(matrix, panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
-        self.place_body(body)
-        self.build_captions()
-        # until the lines come, the matrix and its caption stand centred; they move aside for the panel
-        self.centring = LEFT * VGroup(matrix, self.heat_caption).get_center()[0]
-        VGroup(matrix, self.raw_caption, self.heat_caption).shift(self.centring)
+        self.panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
+        VGroup(matrix, self.panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
+        self.build_captions()  # where the panel goes later
+        self.layout = VGroup(matrix, self.panel, self.raw_caption, self.heat_caption)
 
     def build_matrix(self) -> VGroup:
         """The weights in an n×n grid, the keys above it, the axis names, an empty grid to fill, the
         focus's row framed and its raw scores over it."""
         toks, f, n = self.att.tokens, self.focus, self.att.n
-        cw, ch = CELL_W, CELL_H
+        ch = max(CELL_H, MATRIX_H / n)
+        cw = ch * CELL_W / CELL_H
         self.grid = NumberGrid(self.att.weights, row_labels=toks, fills=S.heat_color, cell_w=cw, cell_h=ch,
                                label_color=S.Q_COLOR)
         self.keys = self.key_labels(cw)
@@ -134,7 +133,7 @@ class AttentionMatrix(LessonScene):
 
     def build_captions(self):
         """The focus row's caption, right of the matrix, where the panel goes later: the raw scores,
-        then the rule that made the weights; scaled down as the body was."""
+        then the rule that made the weights."""
         self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
                                   tex(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
         rule = tex(RULE_TEX[self.att.mode])
@@ -142,7 +141,6 @@ class AttentionMatrix(LessonScene):
         self.heat_caption = VGroup(label(caption, S.LABEL_SIZE, S.TEXT), rule)
         self.heat_caption.arrange(DOWN, buff=S.GAP / 2)
         for c in (self.raw_caption, self.heat_caption):
-            c.scale(self.grid.box(0, 0).width / CELL_W)  # the body's scale-down
             c.next_to(self.focus_band, RIGHT, buff=S.BIG_GAP)
 
     def key_labels(self, cw: float) -> VGroup:
@@ -159,9 +157,15 @@ class AttentionMatrix(LessonScene):
                 m.shift(UP * lift)
         return words
 
+    def frame_matrix(self, *more):
+        """The camera on the matrix (its empty grid, labels and axis names) and `more`."""
+        self.reframe(self.empty.boxes, self.grid.row_labels, self.query_axis, self.keys, self.key_axis, *more,
+                     layout=self.layout)
+
     def axes(self):
         """An empty n×n grid: the querying tokens down the side, the keys across the top."""
         self.step("axes")
+        self.frame_matrix()
         self.play(Create(self.empty.boxes), run_time=S.RUN)
         self.play(FadeIn(self.grid.row_labels, shift=RIGHT * S.GAP), FadeIn(self.query_axis))
         self.play(FadeIn(self.keys, shift=DOWN * S.GAP), FadeIn(self.key_axis))
@@ -169,6 +173,7 @@ class AttentionMatrix(LessonScene):
     def raw_scores(self):
         """The focus's row: its query against every key, raw dot products."""
         self.step("raw_scores")
+        self.frame_matrix(self.focus_band, self.raw, self.raw_caption)
         self.play(Create(self.focus_band), self.grid.row_labels[self.focus].animate.set_color(S.EMPHASIS))
         self.play(FadeIn(self.raw), FadeIn(self.raw_caption, shift=LEFT * S.GAP))
 
@@ -176,6 +181,7 @@ class AttentionMatrix(LessonScene):
         """The same row after the normalizer: weights, coloured by heat."""
         self.step("heat")
         f = self.focus
+        self.frame_matrix(self.focus_band, self.grid.row(f), self.heat_caption)
         self.play(ReplacementTransform(self.raw, self.grid.row(f)),
                   ReplacementTransform(self.raw_caption, self.heat_caption), run_time=S.SLOW)
         self.remove(self.empty.boxes[f])
@@ -197,8 +203,7 @@ class AttentionMatrix(LessonScene):
         """Purple lines from the focus to its keys, as thick as the weights; still a mix."""
         self.step("lines")
         self.play(FadeOut(self.heat_caption), run_time=S.FAST)
-        shown = VGroup(self.grid, self.keys, self.key_axis, self.query_axis, self.focus_band)
-        self.play(shown.animate.shift(-self.centring), run_time=S.RUN)
+        self.reframe(*self.on_screen(), self.panel, layout=self.layout, run_time=S.RUN)
         src, keys, pcts = self.fan
         self.play(FadeIn(src), FadeIn(keys))
         self.play(LaggedStart(*(Create(line) for line in self.fan_lines), lag_ratio=S.FAST / S.SLOW),

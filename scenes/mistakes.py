@@ -14,7 +14,7 @@ from attention_core import (
 )
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import label, tex, word
+from scenes.common.labels import label, tex, word, wrapped
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline, vector
 
 # What the narration claims, as thresholds: the score magnifications tried, smallest first, to show that
@@ -26,6 +26,7 @@ BIG_CHANGE = 0.1
 
 MARK_BUFF = 0.05  # an outline just outside its cell, visible on any heat colour
 MATRIX_ZOOM = 1.3  # the matrix read in the last mistake, larger than a plain heatmap
+SQRT_WRAP = 1.3  # the √dₖ mistake's verdicts may wrap to this many times its tables' width
 
 
 class Mistakes(LessonScene):
@@ -47,12 +48,19 @@ class Mistakes(LessonScene):
         self.transposed()
 
     # -- pieces ----------------------------------------------------------------------------------
-    def verdict(self, ok: bool, text: str, sub: str | None = None, size: float = S.BODY_SIZE) -> VGroup:
-        """'✓ right  text' in yellow or '✗ wrong  text' in vermillion, on one baseline; an optional
-        smaller second line under the text."""
+    def verdict(self, ok: bool, text: str, sub: str | None = None, size: float = S.BODY_SIZE,
+                width: float | None = None) -> VGroup:
+        """'✓ right  text' in yellow or '✗ wrong  text' in vermillion, on one baseline; the text in lines
+        no wider than `width` (the table it is about) if given; an optional smaller line under it."""
         color = S.HIGHLIGHT if ok else S.WRONG
         mark = word(self.t("common.right" if ok else "common.wrong"), size, color)
-        line = VGroup(mark, word(text, size, color)).arrange(RIGHT, buff=S.GAP)
+        said = word(text, size, color)
+        room = None if width is None else width - mark.width - S.GAP  # the line, mark and all, in width
+        if room is not None and said.width > room:
+            said = wrapped(text, max(room, S.NOTE_MIN_W / 2), self.lang, size, color)
+            for m in said[1:]:
+                m.align_to(said[0], LEFT)
+        line = VGroup(mark, said).arrange(RIGHT, buff=S.GAP, aligned_edge=UP)
         if sub is not None:
             line.add(label(sub, S.LABEL_SIZE, color).next_to(line[1], DOWN, buff=S.GAP / 2,
                                                               aligned_edge=LEFT))
@@ -76,7 +84,7 @@ class Mistakes(LessonScene):
             for i, key in enumerate(("qkv", "axis", "sqrt", "transposed"), start=1)
         )).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP * 3 / 2)
         body = VGroup(lead, items).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body, S.SHARE_BODY)
+        self.place_body(body)
         self.play(FadeIn(lead))
         for it in items:
             self.play(FadeIn(it, shift=RIGHT * S.GAP), run_time=S.FAST)
@@ -87,7 +95,7 @@ class Mistakes(LessonScene):
         self.clear_body()
         left = self.roles()
         right = self.own_key()
-        body = VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP * 2)
+        body = VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP)
         self.place_body(body)
         self.show_qkv(left, right)
 
@@ -99,8 +107,8 @@ class Mistakes(LessonScene):
                                               (r"v = x W_V", S.V_COLOR))))
         rows = VGroup(vector(att.x[f], S.X_COLOR), vector(att.q[f], S.Q_COLOR),
                       vector(att.k[f], S.K_COLOR), vector(att.v[f], S.V_COLOR))
-        left_wrong = self.verdict(False, self.t("qkv_wrong"))
-        left_right = self.verdict(True, self.t("qkv_right"))
+        left_wrong = self.verdict(False, self.t("qkv_wrong"), size=S.LABEL_SIZE)
+        left_right = self.verdict(True, self.t("qkv_right"), size=S.LABEL_SIZE)
         one = VGroup(eqs[0], rows[0])
         roles = VGroup(*(VGroup(e, r) for e, r in zip(eqs[1:], rows[1:])))
         left = VGroup(left_wrong, one, left_right, roles)
@@ -131,14 +139,17 @@ class Mistakes(LessonScene):
         grid.boxes.set_stroke(S.Q_COLOR, width=2)
         grid.row_labels[f].set_color(S.EMPHASIS)
         grid_t = label(self.t("score_row", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
-        right_wrong = self.verdict(False, self.t("self_wrong", focus=self.lesson.focus))
-        right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"))
         marks, tags = self.own_key_marks(grid, best)
         grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
         scored = VGroup(grid_t, grid, marks, tags)
+        width = max(scored.width, S.NOTE_MIN_W / 2)  # the verdicts no wider than the scores
+        right_wrong = self.verdict(False, self.t("self_wrong", focus=self.lesson.focus), size=S.LABEL_SIZE,
+                                   width=width)
+        right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"),
+                                   size=S.LABEL_SIZE, width=width)
         right = VGroup(right_wrong, right_right, scored)
         right_right.next_to(right_wrong, DOWN, buff=S.BIG_GAP, aligned_edge=LEFT)
-        scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT).shift(RIGHT * S.BIG_GAP)
+        scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT)
         return right
 
     def own_key_marks(self, grid: NumberGrid, best: int) -> tuple[VGroup, VGroup]:
@@ -183,9 +194,10 @@ class Mistakes(LessonScene):
 
         def panel(ok: bool, weights: np.ndarray) -> VGroup:
             color = S.HIGHLIGHT if ok else S.WRONG
-            hm = heatmap(weights, self.att.tokens)
-            hm.row_labels[f].set_color(S.EMPHASIS)
-            sums = vector(weights.sum(axis=1), color, vertical=True, col_labels=[self.t("common.sum")])
+            hm = heatmap(weights, self.att.tokens, main=False)  # two whole matrices compared: the
+            hm.row_labels[f].set_color(S.EMPHASIS)  # colours and the sums are read, not each weight
+            sums = vector(weights.sum(axis=1), color, vertical=True, col_labels=[self.t("common.sum")],
+                          main=False)
             sums.numbers.set_color(color)
             sums.next_to(hm.boxes, RIGHT, buff=S.GAP / 2)
             sums.shift(UP * (hm.boxes.get_top()[1] - sums.boxes.get_top()[1]))
@@ -213,39 +225,48 @@ class Mistakes(LessonScene):
         """(c) dropping √dₖ changes the weights a lot; larger scores still saturate the scaled softmax."""
         self.step("sqrt")
         self.clear_body()
+        g1, g2, lines = self.sqrt_parts()
+        widest = max(g1.width, g2.width)
+        # the verdicts on one line each, or wrapped to about the tables' width: whichever lets all be larger
+        self.place_best(*(lambda k=k: self.sqrt_blocks(g1, g2, lines, k and k * widest)
+                          for k in (None, SQRT_WRAP, 1)))
+        w1, r1, w2, r2 = self.sqrt_verdicts
+        for m in (w1, g1, r1, w2, g2, r2):
+            self.play(FadeIn(m))
+
+    def sqrt_parts(self):
+        """The two tables (scaled against unscaled weights; scaled against magnified scores) and the
+        four verdicts' (ok, text)."""
         f = self.focus
         scaled = attend(self.lesson, self.context_name, "scaled").weights[f]
         unscaled = attend(self.lesson, self.context_name, "unscaled").weights[f]
         # scaled, whatever the mode: dividing by √d_k does not stop growing scores from saturating
         factor, big = magnified_softmax(self.att.scores[f], self.att.d_k, SCORE_FACTORS, SATURATED)
-        top = int(np.argmax(scaled))
-        focus, top_tok = self.lesson.focus, self.att.tokens[top]
-
-        g1 = self.heat_row([scaled, unscaled], [self.t("common.mode_scaled"), self.t("common.mode_unscaled")])
-        g2 = self.heat_row([scaled, big], [self.t("common.mode_scaled"),
-                                           self.t("mode_magnified", factor=factor)])
-        big_top = int(np.argmax(big))
-        w1 = self.verdict(False, self.t("rounding_wrong"))
+        top, big_top = int(np.argmax(scaled)), int(np.argmax(big))
+        short = [self.t(f"normalizers.short_{m}") for m in ("scaled", "unscaled")]
+        g1 = self.heat_row([scaled, unscaled], short)
+        g2 = self.heat_row([scaled, big], [short[0], self.t("mode_magnified", factor=factor)])
         big_change = total_variation(scaled, unscaled) >= BIG_CHANGE
-        r1 = self.verdict(True, self.t("rounding_right" if big_change else "rounding_right_small",
-                                       focus=focus, top=top_tok, scaled=number_text(scaled[top]),
-                                       unscaled=number_text(unscaled[top])))
-        w2 = self.verdict(False, self.t("never_wrong"))
-        r2 = self.verdict(True, self.t("never_right", factor=factor,
-                                       top_w=number_text(big[big_top], S.NUMBER_PLACES + 1)))
+        lines = [(False, self.t("rounding_wrong")),
+                 (True, self.t("rounding_right" if big_change else "rounding_right_small",
+                               focus=self.lesson.focus, top=self.att.tokens[top],
+                               scaled=number_text(scaled[top]), unscaled=number_text(unscaled[top]))),
+                 (False, self.t("never_wrong")),
+                 (True, self.t("never_right", factor=factor,
+                               top_w=number_text(big[big_top], S.NUMBER_PLACES + 1)))]
+        return g1, g2, lines
+
+    def sqrt_blocks(self, g1, g2, lines, width: float | None) -> VGroup:
+        """Each table between its wrong and its right verdict (text no wider than `width`), the tables'
+        token columns aligned, indented under the lines: VGroup(b1, b2)."""
+        w1, r1, w2, r2 = self.sqrt_verdicts = [self.verdict(ok, text, size=S.LABEL_SIZE, width=width)
+                                               for ok, text in lines]
         b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
-        # the two tables share their token columns, indented under the lines
         g1.shift(RIGHT * (w1.get_left()[0] + S.BIG_GAP - g1.row_labels.get_left()[0]))
         g2.shift(RIGHT * (g1.boxes.get_left()[0] - g2.boxes.get_left()[0]))
-        self.place_body(body)
-        self.play(FadeIn(w1))
-        self.play(FadeIn(g1))
-        self.play(FadeIn(r1))
-        self.play(FadeIn(w2))
-        self.play(FadeIn(g2))
-        self.play(FadeIn(r2))
+        return body
 
     def transposed(self):
         """(d) rows are the querying tokens, columns the keys: focus→target, not target→focus."""

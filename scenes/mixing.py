@@ -20,7 +20,7 @@ from manim import (
 from attention_core import dominant
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import cell_width_for, fit, label, tex, word
+from scenes.common.labels import cell_width_for, label, tex, word
 from scenes.common.mobjects import (
     NumberGrid,
     WeightBars,
@@ -79,8 +79,17 @@ class Mixing(LessonScene):
         self.still_a_mix()
 
     def build_table(self):
-        """weights × values = weighted rows, then the column sums under a rule: built once, placed once."""
-        self.cw = cell_width_for(self.dims)
+        """weights × values = weighted rows, then the column sums under a rule: built once, in the
+        arrangement that lets it be largest (the formula beside or above it; cells as wide as the
+        dimension names, or plain cells under staggered names)."""
+        self.place_best(*(lambda wide=wide, beside=beside: self.compose_table(wide, beside)
+                          for wide in (True, False) for beside in (True, False)),
+                        shown=lambda body: [VGroup(self.formula, self.wcol, self.vgrid, self.w_head,
+                                                   self.v_head), body])  # the values first, then the sum
+
+    def compose_table(self, wide: bool, beside: bool) -> VGroup:
+        """The table, its formula beside it or above it: sets the parts, returns self.body."""
+        self.cw = cell_width_for(self.dims) if wide else S.CELL_W
         self.build_rows()
         self.build_heads()
         self.build_sum()
@@ -88,13 +97,13 @@ class Mixing(LessonScene):
         self.formula[-1].set_color(S.V_COLOR)
         table = VGroup(self.wcol, self.times, self.vgrid, self.w_head, self.v_head, self.wv_head,
                        self.rule, self.outv, self.out_label)
-        self.formula.next_to(table, UP, buff=S.GAP)
-        self.body = VGroup(self.formula, table)
-        self.place_body(self.body)
+        self.formula.next_to(table, RIGHT if beside else UP, buff=S.BIG_GAP if beside else S.GAP)
         self.top_frame = band(
             VGroup(self.wcol.row_labels[self.top], self.wcol.row(self.top), self.vgrid.row(self.top)),
             self.vgrid.box(self.top, 0).height, S.EMPHASIS)
         self.arrows = VGroup(*(label("→", S.BODY_SIZE, S.DIM).move_to(t) for t in self.times))
+        self.body = VGroup(self.formula, table, self.top_frame, self.arrows)
+        return self.body
 
     def build_rows(self):
         """The values, one row per token; left of them the focus's weights, a × between each pair."""
@@ -133,6 +142,8 @@ class Mixing(LessonScene):
     def values_and_weights(self):
         """The value of every token, and beside it the focus's weight for that token."""
         self.step("values")
+        self.reframe(self.formula, self.vgrid, self.v_head, self.wcol, self.w_head, self.times,
+                     layout=self.body)
         self.play(Write(self.formula))
         self.play(FadeIn(self.vgrid), FadeIn(self.v_head))
         self.play(FadeIn(self.wcol, shift=RIGHT * S.GAP), FadeIn(self.w_head), FadeIn(self.times))
@@ -150,6 +161,7 @@ class Mixing(LessonScene):
     def sum_columns(self):
         """Each column summed into one number of the output."""
         self.step("sum")
+        self.reframe(*self.on_screen(), self.rule, self.outv, self.out_label, layout=self.body)
         self.play(FadeIn(self.rule), FadeIn(self.outv.boxes), FadeIn(self.out_label))
         self.play(LaggedStart(*(
             TransformFromCopy(VGroup(*(self.vgrid.number(i, j) for i in range(self.att.n))),
@@ -163,6 +175,7 @@ class Mixing(LessonScene):
         compared = self.comparison()
         shares, mix_note = self.shares_chart()
         self.place_strengthened(VGroup(compared, shares), mix_note)
+        self.strengthened_body = VGroup(compared, shares, mix_note)
         self.show_comparison(compared)
         self.mix = VGroup(*shares, mix_note)
 
@@ -182,10 +195,11 @@ class Mixing(LessonScene):
         key = "grown" if self.grows else "no_growth"
         note = label(self.t(key, dim=self.dims[g], before=number_text(self.own[g]),
                             after=number_text(self.out[g])),
-                     S.BODY_SIZE, S.HIGHLIGHT if self.grows else S.DIM)
+                     S.LABEL_SIZE, S.HIGHLIGHT if self.grows else S.DIM)
         compare = VGroup(own, out, labels)
-        note.next_to(compare, DOWN, buff=S.GAP)
-        return VGroup(compare, note)
+        below, beside = (VGroup(compare, note.copy().next_to(compare, d, buff=S.GAP)) for d in (DOWN, RIGHT))
+        note.next_to(compare, RIGHT if self.room(beside) > self.room(below) else DOWN, buff=S.GAP)  # (shown
+        return VGroup(compare, note)  # alone first: whichever lets it be larger)
 
     def shares_chart(self) -> tuple[VGroup, VGroup]:
         """Every key's share of the mix as bars under their title; the note that the output is a mix."""
@@ -198,19 +212,15 @@ class Mixing(LessonScene):
         return shares, mix_note
 
     def place_strengthened(self, top: VGroup, mix_note: VGroup):
-        """The comparison and the shares on top, the note under them, the whole at the largest size."""
+        """The comparison and the shares on top (beside each other, or stacked if that lets them be
+        larger), the note under them."""
         body = VGroup(top, mix_note)
-        w, h = self.body_box()
-        scale = {}
-        for side in (RIGHT, DOWN):  # beside each other if that needs less shrinking, else stacked
+
+        def arranged(side):
             top.arrange(side, buff=S.BIG_GAP * (2 if side is RIGHT else 1))
-            body.arrange(DOWN, buff=S.BIG_GAP)
-            scale[side is RIGHT] = min(w * S.SHARE_BODY / body.width, h / body.height)
-        top.arrange(RIGHT if scale[True] >= scale[False] else DOWN,
-                    buff=S.BIG_GAP * (2 if scale[True] >= scale[False] else 1))
-        body.arrange(DOWN, buff=S.BIG_GAP)
-        fit(body, w * S.SHARE_BODY, h)  # some air at the sides too
-        self.place_body(body)
+            return body.arrange(DOWN, buff=S.BIG_GAP)
+
+        self.place_best(lambda: arranged(RIGHT), lambda: arranged(DOWN))
 
     def show_comparison(self, compared: VGroup):
         """The table makes way; the output moves into the comparison; the own value and the note."""
@@ -218,6 +228,7 @@ class Mixing(LessonScene):
         g = self.grown
         self.play(FadeOut(VGroup(self.formula, self.wcol, self.arrows, self.vgrid, self.w_head,
                                  self.wv_head, self.rule, self.top_frame)), run_time=S.FAST)
+        self.reframe(compared, layout=self.strengthened_body)
         self.play(ReplacementTransform(VGroup(self.outv, self.out_label), VGroup(out, out_label)))
         self.play(FadeIn(own, shift=DOWN * S.GAP), FadeIn(own_label))
         if self.grows:
@@ -232,5 +243,6 @@ class Mixing(LessonScene):
         """Every key's share of the mix: the output is a blend, not one token's value."""
         self.step("mix")
         bars_title, bars, mix_note = self.mix
+        self.reframe(*self.on_screen(), self.mix, layout=self.strengthened_body)
         self.play(FadeIn(bars_title), FadeIn(bars, shift=UP * S.GAP))
         self.play(FadeIn(mix_note))

@@ -16,12 +16,13 @@ from manim import (
     Transform,
     VGroup,
     Write,
+    config,
 )
 
 from attention_core import MODES, attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import even_labels, fit, label, tex
+from scenes.common.labels import even_labels, label, tex, wrapped
 from scenes.common.mobjects import NumberGrid, WeightBars, number_text, outline, vector
 
 PUNCTUATION = ":：,，;；)）"
@@ -112,7 +113,7 @@ class Normalizers(LessonScene):
         tag.next_to(table[MODES.index(self.settings.mode) * 2 + 1], RIGHT, buff=S.GAP)
         body = VGroup(VGroup(s_t, scores).arrange(DOWN, buff=S.GAP), VGroup(table, tag)).arrange(
             DOWN, buff=S.BIG_GAP)
-        self.place_body(body, S.SHARE_BODY)
+        self.place_body(body)
         self.play(FadeIn(s_t), FadeIn(scores))
         for i in range(len(MODES)):
             self.play(FadeIn(table[i * 2]), Write(table[i * 2 + 1]), run_time=S.RUN)
@@ -140,17 +141,10 @@ class Normalizers(LessonScene):
         self.chart_rows = [VGroup(n, b) for n, b in zip(names, charts)]
         self.chart = VGroup(names, charts)
         self.notes = self.mode_notes()
-        w, _ = self.body_box()
-        for n in self.notes.values():
-            fit(n, w, n.height)
-        tallest = max(self.notes.values(), key=lambda n: n.height)
-        before = self.chart.width
-        body = VGroup(self.chart, tallest).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body)
-        k = self.chart.width / before
-        for n in self.notes.values():
-            if n is not tallest:
-                n.scale(k).move_to(tallest, aligned_edge=UP)
+        for n in self.notes.values():  # under the charts, one at a time
+            n.next_to(self.chart, DOWN, buff=S.BIG_GAP)
+        self.layout = VGroup(self.chart, *self.notes.values())
+        self.reframe(self.chart, layout=self.layout)
         for row in self.chart_rows:
             self.play(FadeIn(row, shift=DOWN * S.GAP / 2), run_time=S.RUN)
 
@@ -167,47 +161,63 @@ class Normalizers(LessonScene):
     def note_lines(self, *lines: str) -> VGroup:
         return VGroup(*(rich(t, S.LABEL_SIZE, S.TEXT) for t in lines)).arrange(DOWN, buff=S.GAP / 2)
 
-    def point_at(self, mode: str):
-        """Move (or draw) the yellow frame onto a mode's chart."""
-        target = _frame(self.chart_rows[MODES.index(mode)], pad_x=S.GAP, pad_y=S.OUTLINE_PAD * 2)
-        if hasattr(self, "frame"):
-            self.play(Transform(self.frame, target))
-        else:
-            self.frame = target
-            self.play(FadeIn(target))
+    def row_frame(self, mode: str):
+        """The yellow frame around a mode's chart."""
+        return _frame(self.chart_rows[MODES.index(mode)], pad_x=S.GAP, pad_y=S.OUTLINE_PAD * 2)
 
     def no_sqrt(self):
         """No √dₖ: the same keys, a sharper distribution."""
         self.step("no_sqrt")
-        self.point_at("unscaled")
+        self.frame = self.row_frame("unscaled")
+        self.reframe(self.chart, self.frame, self.notes["unscaled"], layout=self.layout)
+        self.play(FadeIn(self.frame))
         self.play(FadeIn(self.notes["unscaled"], shift=UP * S.GAP / 2))
 
     def uniform(self):
         """Uniform: every weight 1/n, whatever the scores."""
         self.step("uniform")
-        self.point_at("uniform")
+        target = self.row_frame("uniform")
+        self.reframe(self.chart, self.frame, target, self.notes["uniform"], layout=self.layout)
+        self.play(Transform(self.frame, target))
         self.play(FadeOut(self.notes["unscaled"]), FadeIn(self.notes["uniform"], shift=UP * S.GAP / 2))
 
     def outputs(self):
         """The values, their mean, and the three outputs: Uniform's output is the mean."""
         self.step("outputs")
         self.clear_body()
-        left = self.values_and_mean()
-        right = self.mode_outputs()
-        last = len(MODES) - 1
+        parts = self.place_best(*(lambda kind=kind: self.compose_outputs(kind)
+                                  for kind in ("level", "top", "below")))
+        self.show_outputs(*parts)
+
+    def compose_outputs(self, kind: str) -> VGroup:
+        """The values and their mean on the left, the outputs on the right, Uniform's framed with the
+        mean: the Uniform row level with the mean and the notes under everything ("level"), or the
+        outputs at the top and the verdict and the notes under them ("top": a tall table of values), or
+        the outputs under the mean ("below": many dimensions): VGroup(left, right, pair, eq, notes)."""
+        left, right = self.values_and_mean(), self.mode_outputs()
         mean, outs = left[2][0], right[1]
-        right.next_to(left, RIGHT, buff=S.BIG_GAP * 2)
-        right.shift(UP * (mean.get_y() - outs.row(last).get_y()))  # Uniform beside the mean
-        pair = VGroup(_frame(mean), _frame(outs.row(last)))
+        level = kind == "level"
+        right.next_to(left, RIGHT, buff=S.BIG_GAP)
+        if level:
+            right.shift(UP * (mean.get_y() - outs.row(len(MODES) - 1).get_y()))  # Uniform beside the mean
+        elif kind == "top":
+            right.align_to(left, UP)
+        else:
+            right.next_to(left, DOWN, buff=S.GAP)
+            right.shift(RIGHT * (mean.get_left()[0] - outs.boxes.get_left()[0]))  # the columns aligned
+        pair = VGroup(_frame(mean), _frame(outs.row(len(MODES) - 1)))
         same = np.allclose(self.runs["uniform"].output[self.focus], self.att.v.mean(axis=0))
         eq = label(self.t("equal" if same else "differ"), S.LABEL_SIZE, S.HIGHLIGHT)
-        notes = VGroup(label(self.t("mean_note"), S.LABEL_SIZE, S.TEXT),
-                       label(self.t("not_zero"), S.LABEL_SIZE, S.TEXT)).arrange(DOWN, buff=S.GAP / 2)
-        grids = VGroup(left, right, pair)
-        eq.next_to(pair, DOWN, buff=S.GAP / 2).match_x(VGroup(pair[0], pair[1]))
-        body = VGroup(VGroup(grids, eq), notes).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body)
-        self.show_outputs(left, right, pair, eq, notes)
+        width = None if level else right.width  # under the outputs: no wider than they are
+        notes = VGroup(*(wrapped(self.t(k), width or config.frame_width, self.lang, S.LABEL_SIZE, S.TEXT)
+                         for k in ("mean_note", "not_zero"))).arrange(DOWN, buff=S.GAP / 2)
+        if level:
+            eq.next_to(pair, DOWN, buff=S.GAP / 2).match_x(VGroup(pair[0], pair[1]))
+            notes.next_to(VGroup(left, right, pair, eq), DOWN, buff=S.BIG_GAP)
+        else:
+            eq.next_to(right, DOWN, buff=S.GAP / 2)
+            notes.next_to(eq, DOWN, buff=S.BIG_GAP).match_x(right)
+        return VGroup(left, right, pair, eq, notes)
 
     def values_and_mean(self) -> VGroup:
         """The values under their title, their mean under them: VGroup(title, values, (mean, label))."""
@@ -270,7 +280,7 @@ class Normalizers(LessonScene):
             strips.add(VGroup(box, row))
         final = label(self.t("still_attention"), S.BODY_SIZE, S.TEXT)
         body = VGroup(strips, final).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body, S.SHARE_BODY)
+        self.place_body(body)
         for st in strips:
             self.play(FadeIn(st, shift=UP * S.GAP / 2), run_time=S.RUN)
         self.play(FadeIn(final))

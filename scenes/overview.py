@@ -17,8 +17,8 @@ from attention_core import attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import lesson_title
-from scenes.common.labels import attention_formula, label, word
-from scenes.common.mobjects import TokenRow, WeightBars, vector, weight_arrow
+from scenes.common.labels import attention_formula, label, label_line, word
+from scenes.common.mobjects import TokenChip, TokenRow, WeightBars, vector, weight_arrow
 
 
 class Overview(LessonScene):
@@ -40,21 +40,22 @@ class Overview(LessonScene):
         self.formula()
 
     def idea(self):
-        """Every token's vector comes to depend on the others: lines from the sentence into the focus."""
+        """Every token's vector comes to depend on the others: lines from the whole sentence into the
+        focus's new vector, below it."""
         self.step("idea")
-        row = TokenRow(self.att.tokens)
-        self.place_body(row, S.SHARE_ROW).shift(UP)
-        f = row.chip(self.focus)
-        f.frame.set_stroke(S.EMPHASIS)
+        row = TokenRow(self.att.tokens, buff=S.BIG_GAP)
+        row.chip(self.focus).frame.set_stroke(S.EMPHASIS)
+        new = TokenChip(self.lesson.focus, S.EMPHASIS).next_to(row, DOWN, buff=S.BIG_GAP * 3)
         lines = VGroup(*(
-            weight_arrow(row.chip(j).get_bottom(), f.get_bottom() + DOWN * S.BIG_GAP, w)
+            weight_arrow(row.chip(j).get_bottom(), new.get_top(), w)
             for j, w in enumerate(self.att.weights[self.focus])
         ))
-        note = label(self.t("depends"), S.BODY_SIZE, S.TEXT).next_to(lines, DOWN, buff=S.BIG_GAP)
+        note = label(self.t("depends"), S.BODY_SIZE, S.TEXT).next_to(new, DOWN, buff=S.BIG_GAP)
+        self.place_body(VGroup(row, lines, new, note))
         self.play(FadeIn(row, shift=UP * S.GAP))
         self.play(*(GrowArrow(a) for a in lines), run_time=S.SLOW)
-        self.play(Write(note))
-        self.idea_row = VGroup(row, lines, note)
+        self.play(FadeIn(new), Write(note))
+        self.idea_row = VGroup(row, lines, new, note)
 
     def soft_lookup(self):
         """Hard lookup takes one value; soft lookup takes every value, weighted by the match."""
@@ -78,7 +79,7 @@ class Overview(LessonScene):
                 return body
             return body.arrange(DOWN, buff=S.BIG_GAP)
 
-        self.place_best(lambda: arranged(True), lambda: arranged(False), height_share=S.SHARE_BODY)
+        self.place_best(lambda: arranged(True), lambda: arranged(False))
         self.play(FadeIn(left))
         self.play(FadeIn(right))
         self.lookup_body = body
@@ -87,39 +88,63 @@ class Overview(LessonScene):
         """The same focus embedding, two contexts, two different outputs."""
         self.step("two_sentences")
         self.play(FadeOut(self.lookup_body), run_time=S.FAST)
+        self.place_best(*(lambda kind=kind: self.sentences(kind) for kind in ("in_a_row", "below", "table")))
+        emb_g, rows, names = self.emb_g, self.rows, self.names
+        self.play(FadeIn(emb_g))
+        for i, r in enumerate(rows):
+            self.play(FadeIn(r[0]), GrowArrow(r[1]), *([FadeIn(names[i])] if len(names) else []),
+                      run_time=S.FAST)
+            self.play(FadeIn(r[2], shift=RIGHT * S.GAP))
+        self.sentences_body = VGroup(emb_g, rows, names)
+
+    def sentences(self, kind: str) -> VGroup:
+        """The focus's embedding and every context's tokens → output: each context on one line
+        ("in_a_row"), its output on a line of its own under its tokens ("below"), or the sentences first
+        and under them one table of the embedding and the outputs, their dimensions named once
+        ("table"). Sets emb_g, rows (tokens, arrow, output) and names (the contexts', in the table)."""
+        table = kind == "table" and self.lesson.d_model == self.lesson.d_v
         named = self.lesson.d_model == self.lesson.d_v  # the names are the value dimensions
         emb = vector(self.lesson.vocab[self.lesson.focus], S.X_COLOR,
-                     col_labels=self.dims if named else None)
+                     col_labels=self.dims if named and not table else None)
         emb_t = label(self.t("same_embedding", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
-        emb_g = VGroup(emb_t, emb).arrange(DOWN, buff=S.GAP)
-        rows = VGroup()
+        self.emb_g = emb_g = VGroup(emb_t, emb)
+        self.rows, self.names = rows, names = VGroup(), VGroup()
         for name in self.lesson.contexts:
             att = attend(self.lesson, name, self.settings.mode)
             f = att.index(self.lesson.focus)
             tokens = TokenRow(att.tokens, size=S.LABEL_SIZE)
             tokens.chip(f).frame.set_stroke(S.EMPHASIS)
-            out = vector(att.output[f], S.V_COLOR, col_labels=self.dims)
-            arrow = Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0)
-            rows.add(VGroup(tokens, arrow, out))
+            out = vector(att.output[f], S.V_COLOR, col_labels=None if table else self.dims)
+            rows.add(VGroup(tokens, Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0), out))
+            if table:
+                names.add(word(self.lesson.context_label(name, self.lang), S.LABEL_SIZE, S.DIM))
+        if table:
+            return self.as_table(emb_t, emb, rows, names)
+        emb_g.arrange(DOWN, buff=S.GAP)
         grid = VGroup(*(m for r in rows for m in r))
-        body = VGroup(emb_g, grid)
-
-        def in_a_row():  # each context on one line: tokens → output
+        if kind == "in_a_row":  # each context on one line: tokens → output
             grid.arrange_in_grid(cols=3, buff=(S.GAP, S.BIG_GAP), col_alignments="rcl")
-            return body.arrange(DOWN, buff=S.BIG_GAP)
-
-        def output_below():  # a long sentence: the output on a line of its own, under its tokens
+        else:  # a long sentence: the output on a line of its own, under its tokens
             for tokens, arrow, out in rows:
                 VGroup(arrow, out).arrange(RIGHT, buff=S.GAP).next_to(tokens, DOWN, buff=S.GAP)
-            VGroup(*rows).arrange(DOWN, buff=S.BIG_GAP)
-            return body.arrange(DOWN, buff=S.BIG_GAP)
+            rows.arrange(DOWN, buff=S.BIG_GAP)
+        return VGroup(emb_g, grid).arrange(DOWN, buff=S.BIG_GAP)
 
-        self.place_best(in_a_row, output_below)
-        self.play(FadeIn(emb_g))
-        for r in rows:
-            self.play(FadeIn(r[0]), GrowArrow(r[1]), run_time=S.FAST)
-            self.play(FadeIn(r[2], shift=RIGHT * S.GAP))
-        self.sentences_body = body
+    def as_table(self, emb_t, emb, rows, names) -> VGroup:
+        """The sentences one under the other; under them the embedding and each context's output in
+        one table, the dimensions named over it, each row's name (and an arrow) on its left."""
+        sentences = VGroup(*(r[0] for r in rows)).arrange(DOWN, buff=S.GAP * 2)
+        vectors = VGroup(emb, *(r[2] for r in rows)).arrange(DOWN, buff=S.GAP / 2)
+        vectors.next_to(sentences, DOWN, buff=S.BIG_GAP * 2)
+        dims = VGroup(*(word(d, S.LABEL_SIZE, S.DIM).set_x(emb.box(0, j).get_x()) for d, j in
+                        zip(self.dims, range(len(self.dims)))))
+        label_line(dims, emb.box(0, 0).width, emb.boxes.get_top()[1] + S.COL_LABEL_GAP, UP)
+        emb_t.next_to(emb.boxes, LEFT, buff=S.GAP)
+        self.emb_g.add(dims)
+        for (_, arrow, out), name in zip(rows, names):
+            arrow.scale(S.GAP * 2).next_to(out.boxes, LEFT, buff=S.GAP / 2)
+            name.next_to(arrow, LEFT, buff=S.GAP / 2)
+        return VGroup(self.emb_g, rows, names)
 
     def formula(self):
         """All queries at once: the formula, with Q, K, V in their colours."""
@@ -132,7 +157,7 @@ class Overview(LessonScene):
             for r, c in (("query", S.Q_COLOR), ("key", S.K_COLOR), ("value", S.V_COLOR))
         )).arrange(RIGHT, buff=S.BIG_GAP)
         body = VGroup(roles, f, note).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body, S.SHARE_BODY)
+        self.place_body(body)
         self.play(FadeIn(roles))
         self.play(Write(f), run_time=S.SLOW)
         self.play(FadeIn(note))

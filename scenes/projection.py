@@ -2,6 +2,7 @@
 the three roles as the questions they answer."""
 
 from manim import (
+    DEFAULT_FONT_SIZE,
     DOWN,
     LEFT,
     RIGHT,
@@ -10,6 +11,7 @@ from manim import (
     FadeIn,
     FadeOut,
     GrowArrow,
+    Line,
     ReplacementTransform,
     VGroup,
     Write,
@@ -49,15 +51,22 @@ class Projection(LessonScene):
         """The lesson's dimension names when they name k dimensions, else none."""
         return list(self.dims) if len(self.dims) == k else None
 
-    def x_grid(self, x) -> NumberGrid:
-        """X (or one row of it) with the lesson's dimension names over its columns."""
+    def x_grid(self, x, wide: bool = True, main: bool = True) -> NumberGrid:
+        """X (or one row of it) with the lesson's dimension names over its columns: on one line over
+        cells as wide as the longest name (`wide`), or staggered over plain cells."""
         names = self.names(x.shape[-1])
-        w = cell_width_for(names or [])
+        w = cell_width_for(names or []) if wide else S.CELL_W
         if x.ndim == 2:
-            g = NumberGrid(x, row_labels=self.att.tokens, col_labels=names, cell_w=w)
+            g = NumberGrid(x, row_labels=self.att.tokens, col_labels=names, cell_w=w, main=main)
             g.row_labels[self.focus][1].set_color(S.EMPHASIS)
         else:
             g = vector(x, S.X_COLOR, col_labels=names, cell_w=w)
+        g.boxes.set_stroke(S.X_COLOR, width=2)
+        return g
+
+    def x_column(self, x) -> NumberGrid:
+        """One embedding as a column, the dimension names (when the lesson names them) on its left."""
+        g = vector(x, S.X_COLOR, vertical=True, row_labels=self.names(len(x)))
         g.boxes.set_stroke(S.X_COLOR, width=2)
         return g
 
@@ -69,11 +78,16 @@ class Projection(LessonScene):
         """The input: one embedding per token, the rows of X; the focus token's row outlined."""
         self.step("embeddings")
         grid = self.x_grid(self.att.x)
-        name = tex("X", color=S.X_COLOR)
-        caption = label(self.t("x_caption"), S.BODY_SIZE, S.TEXT)
-        head = VGroup(name, caption).arrange(RIGHT, buff=S.GAP)
-        body = VGroup(head, grid).arrange(DOWN, buff=S.BIG_GAP)
-        self.place_body(body, S.SHARE_BODY)
+        name = tex("X", color=S.X_COLOR, scale=S.MIXED_MATH_SCALE * S.LABEL_SIZE / DEFAULT_FONT_SIZE)
+        caption = label(self.t("x_caption"), S.LABEL_SIZE, S.TEXT)  # (the two the size of a label)
+        head = VGroup(name, caption)
+        body = VGroup(head, grid)
+
+        def arranged(above: bool):  # the caption over the table, or (a small table) on its left
+            head.arrange(RIGHT if above else DOWN, buff=S.GAP)
+            return body.arrange(DOWN if above else RIGHT, buff=S.BIG_GAP)
+
+        self.place_best(lambda: arranged(True), lambda: arranged(False))
         mark = self.outline_row(grid, self.focus)
         self.play(FadeIn(head))
         self.play(FadeIn(grid, shift=UP * S.GAP))
@@ -84,14 +98,14 @@ class Projection(LessonScene):
         """X goes through three matrices: every token gets a query, a key and a value."""
         self.step("three_projections")
         self.play(FadeOut(self.x_body), run_time=S.FAST)
-        xg = self.x_grid(self.att.x)
+        xg = self.x_grid(self.att.x, wide=False, main=False)  # an overview: the next steps read a row
         x_name = tex("X", color=S.X_COLOR).next_to(xg.boxes, UP, buff=S.GAP)
         if len(xg.col_labels):
             x_name.next_to(xg.col_labels, UP, buff=S.GAP)
         x_block = VGroup(x_name, xg)
         outs = VGroup()
         for attr, color, name in role_colours():
-            g = NumberGrid(getattr(self.att, attr), row_labels=self.att.tokens, color=color)
+            g = NumberGrid(getattr(self.att, attr), row_labels=self.att.tokens, color=color, main=False)
             g.boxes.set_stroke(color, width=2)
             g.row_labels[self.focus][1].set_color(S.EMPHASIS)
             nm = tex(r"\times W_" + name, "=", name, color=color).next_to(g, LEFT, buff=S.GAP)
@@ -114,41 +128,43 @@ class Projection(LessonScene):
         self.proj_body = VGroup(x_block, outs, arrows, marks)
 
     def query_product(self):
-        """The focus row times W_Q, written out: the row's non-zero entries pick rows of W_Q."""
+        """The focus row times W_Q, written out as the sum it is: each entry of x beside the row of W_Q it
+        weights (x down the side, the dimension names shared), the rows added up under a rule into q."""
         self.step("query_product")
         self.play(FadeOut(self.proj_body), run_time=S.FAST)
         f, lesson = self.focus, self.lesson
         x = self.att.x[f]
-        xv = self.x_grid(x)
-        w = NumberGrid(lesson.w_q, row_labels=self.names(lesson.w_q.shape[0]))
+        xv = self.x_column(x)
+        w = NumberGrid(lesson.w_q)
         w.boxes.set_stroke(S.Q_COLOR, width=2)
-        q = vector(self.att.q[f], S.Q_COLOR)
-        times, equals = tex(r"\times"), tex("=")
-        row = VGroup(xv, times, w, equals, q).arrange(RIGHT, buff=S.GAP)
-        for m in (xv, times, equals, q):  # the vectors' cells sit on the matrix's middle line
-            m.shift(UP * (w.boxes.get_y() - getattr(m, "boxes", m).get_y()))
-        heads = VGroup(
-            word(self.t("embedding_of", focus=lesson.focus), S.LABEL_SIZE, S.X_COLOR),
-            tex("W_Q", color=S.Q_COLOR),
-            word(self.t("query_of", focus=lesson.focus), S.LABEL_SIZE, S.Q_COLOR),
-        )
-        top = max(m.get_top()[1] for m in (xv, w, q)) + S.GAP
-        for h, m in zip(heads, (xv, w, q)):
+        w.next_to(xv.boxes, RIGHT, buff=S.BIG_GAP)
+        times = VGroup(*(tex(r"\times", color=S.DIM).move_to((xv.box(i, 0).get_right()
+                                                              + w.box(i, 0).get_left()) / 2)
+                         for i in range(len(x))))
+        rule = Line(w.boxes.get_left(), w.boxes.get_right(), stroke_color=S.DIM)
+        rule.next_to(w.boxes, DOWN, buff=S.GAP)
+        q = vector(self.att.q[f], S.Q_COLOR).next_to(rule, DOWN, buff=S.GAP).align_to(w.boxes, LEFT)
+        heads = VGroup(word(self.t("embedding_of", focus=lesson.focus), S.LABEL_SIZE, S.X_COLOR),
+                       tex("W_Q", color=S.Q_COLOR),
+                       word(self.t("query_of", focus=lesson.focus), S.LABEL_SIZE, S.Q_COLOR))
+        top = max(xv.boxes.get_top()[1], w.boxes.get_top()[1]) + S.GAP
+        for h, m in zip(heads[:2], (xv, w)):
             h.move_to([m.boxes.get_center()[0], top, 0], aligned_edge=DOWN)
-        note = label(self.t("row_pick"), S.BODY_SIZE, S.TEXT).next_to(row, DOWN, buff=S.BIG_GAP)
-        body = VGroup(heads, row, note)
-        self.place_body(body, S.SHARE_BODY)
+        heads[2].next_to(q.boxes, LEFT, buff=S.GAP)
+        note = self.note(self.t("row_pick"), VGroup(xv, w)).next_to(VGroup(xv, q), DOWN, buff=S.BIG_GAP)
+        body = VGroup(heads, xv, times, w, rule, q, note)
+        self.place_body(body)
         picks = VGroup()
         for i, xi in enumerate(x):
             if xi != 0:
-                picks.add(outline(xv.boxes[0][i]))
+                picks.add(outline(xv.boxes[i][0]))
                 picks.add(self.outline_row(w, i, S.HIGHLIGHT))
         self.play(FadeIn(xv), FadeIn(heads[0]))
         self.play(FadeIn(times), FadeIn(w), FadeIn(heads[1]))
         self.play(*(Write(p) for p in picks))
-        self.play(FadeIn(equals), FadeIn(q, shift=RIGHT * S.GAP), FadeIn(heads[2]))
+        self.play(FadeIn(rule), FadeIn(q, shift=DOWN * S.GAP), FadeIn(heads[2]))
         self.play(FadeIn(note))
-        self.product = VGroup(heads, xv, times, w, equals, picks, note)
+        self.product = VGroup(heads, xv, times, w, rule, picks, note)
         self.q_vec = q
 
     def same_input(self):
@@ -163,19 +179,19 @@ class Projection(LessonScene):
             rows.add(VGroup(op, vec))
         VGroup(*(m for r in rows for m in r)).arrange_in_grid(
             cols=2, buff=(S.GAP, S.GAP * 3 / 2), col_alignments="rl")
-        xv = self.x_grid(self.att.x[f])
+        xv = self.x_column(self.att.x[f])
         x_head = word(self.t("embedding_of", focus=self.lesson.focus), S.LABEL_SIZE, S.X_COLOR)
         x_block = VGroup(x_head, xv).arrange(DOWN, buff=S.GAP)
         top = VGroup(x_block, rows).arrange(RIGHT, buff=S.BIG_GAP * 2)
         x_block.match_y(rows)
         braces = VGroup(*(
-            Arrow(xv.get_right(), r[0].get_left(), buff=S.GAP / 2, stroke_color=S.DIM, stroke_width=2,
+            Arrow(xv.boxes.get_right(), r[0].get_left(), buff=S.GAP / 2, stroke_color=S.DIM, stroke_width=2,
                   max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
             for r in rows
         ))
-        note = label(self.t("three_vectors"), S.BODY_SIZE, S.TEXT).next_to(top, DOWN, buff=S.BIG_GAP)
+        note = self.note(self.t("three_vectors"), top).next_to(top, DOWN, buff=S.BIG_GAP)
         body = VGroup(top, braces, note)
-        self.place_body(body, S.SHARE_BODY)
+        self.place_body(body)
         self.play(FadeOut(self.product), run_time=S.FAST)
         self.play(FadeIn(x_block), ReplacementTransform(self.q_vec, rows[0][1]), FadeIn(rows[0][0]))
         self.play(GrowArrow(braces[0]))
@@ -194,13 +210,26 @@ class Projection(LessonScene):
             question = word(self.t(f"ask_{attr}"), S.BODY_SIZE, S.TEXT)
             lines.add(VGroup(name, vector(getattr(self.att, attr)[self.focus], color), question))
         head = word(self.t("vectors_of", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
-        grid = VGroup(*(m for line in lines for m in line))
-        grid.arrange_in_grid(cols=3, buff=(S.BIG_GAP, S.GAP * 2), col_alignments="lcl")
-        head.next_to(lines[0][1], UP, buff=S.GAP)
-        grid = VGroup(head, grid)
-        note = label(self.t("not_same"), S.LABEL_SIZE, S.DIM).next_to(grid, DOWN, buff=S.BIG_GAP)
-        body = VGroup(grid, note)
-        self.place_body(body, S.SHARE_BODY)
+        body = VGroup(head, lines)
+
+        def arranged(beside: bool):  # each question beside its vector, or under it
+            grid = VGroup(*(m for line in lines for m in line))
+            if beside:
+                grid.arrange_in_grid(cols=3, buff=(S.BIG_GAP, S.GAP * 2), col_alignments="lcl")
+            else:
+                for name, vec, question in lines:
+                    question.next_to(vec, DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
+                    name.next_to(vec.boxes, LEFT, buff=S.BIG_GAP)
+                lines.arrange(DOWN, buff=S.GAP * 3 / 2, aligned_edge=LEFT)
+                for line in lines:
+                    line.shift(RIGHT * (lines[0][1].get_left()[0] - line[1].get_left()[0]))
+            head.next_to(lines[0][1], UP, buff=S.GAP)
+            note = self.note(self.t("not_same"), lines, S.LABEL_SIZE, S.DIM)
+            body.submobjects = [head, lines, note.next_to(VGroup(head, lines), DOWN, buff=S.BIG_GAP)]
+            return body
+
+        self.place_best(lambda: arranged(True), lambda: arranged(False))
+        head, lines, note = body
         self.play(FadeOut(self.same_body), *(FadeOut(r[0]) for r in self.rows), run_time=S.FAST)
         self.play(*(ReplacementTransform(r[1], line[1]) for r, line in zip(self.rows, lines)))
         for line in lines:

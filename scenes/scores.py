@@ -6,7 +6,7 @@ from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGroup, W
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import fit, tex, word
+from scenes.common.labels import tex, word
 from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
 
@@ -86,7 +86,18 @@ class Scores(LessonScene):
             expr[i].set_color(c)
         expr[-1].set_color(S.HIGHLIGHT)
         name = word(self.t("for_key", token=a.tokens[j]), S.BODY_SIZE, S.K_COLOR)
-        return VGroup(name, expr).arrange(RIGHT, buff=S.GAP / 2)
+        line = VGroup(name, expr).arrange(RIGHT, buff=S.GAP / 2)
+        plus = [i for i, p in enumerate(parts) if p == "+"]
+        if not plus:
+            return line
+        two = line.copy()  # many terms may read larger with the second half on a line of its own
+        cut = min(plus, key=lambda i: abs(i - len(parts) / 2))
+        rest = VGroup(*two[1][cut:])
+        rest.shift(DOWN * (two[1].height + S.GAP) + RIGHT * (two[1][0].get_left()[0] - rest.get_left()[0]))
+        table = VGroup(self.q, self.k, self.key_head, self.raw_head, self.raw.boxes)
+        better = self.room(VGroup(table, two.next_to(table, DOWN, buff=S.BIG_GAP))) > \
+            self.room(VGroup(table, line.copy().next_to(table, DOWN, buff=S.BIG_GAP)))
+        return two if better else line
 
     # -- steps ---------------------------------------------------------------------------------
     def query_meets_keys(self):
@@ -95,14 +106,10 @@ class Scores(LessonScene):
         table = self.build_table()
         self.slot = [self.paragraph("dot_rule"), self.dot_product_line(), self.paragraph("match_note"),
                      self.paragraph(f"scale_{self.att.mode}")]
-        natural = self.k.height
-        tallest = max(self.slot, key=lambda m: m.height).copy()
-        self.place_body(VGroup(table, tallest.next_to(table, DOWN, buff=S.BIG_GAP)), S.SHARE_BODY)
-        factor = self.k.height / natural  # what place_body did; the lines under the table follow it
-        for m in self.slot:
-            m.scale(factor)
-            fit(m, self.body_box()[0], m.height)
-            m.next_to(table, DOWN, buff=S.BIG_GAP * factor).set_x(0)
+        for m in self.slot:  # the line under the table: one at a time, in the same place
+            m.next_to(table, DOWN, buff=S.BIG_GAP).match_x(table)
+        self.layout = VGroup(table, *self.slot)
+        self.reframe(self.q, self.k, self.key_head, self.slot[0], layout=self.layout)
         self.play(FadeIn(self.q, shift=DOWN * S.GAP))
         self.play(FadeIn(self.k), FadeIn(self.key_head))
         self.play(FadeIn(self.slot[0]))
@@ -112,11 +119,12 @@ class Scores(LessonScene):
         self.step("one_dot_product")
         j = self.best
         name, expr = line = self.slot[1]
+        self.play(FadeOut(self.slot[0]), run_time=S.FAST)
+        self.reframe(self.q, self.k, self.key_head, self.raw_head, self.raw.boxes, line, layout=self.layout)
         self.marks = VGroup(
             outline(self.q.boxes),
             outline(self.k.boxes[j]),
         )
-        self.play(FadeOut(self.slot[0]), run_time=S.FAST)
         self.play(*(Write(m) for m in self.marks))
         self.play(FadeIn(name), Write(expr), run_time=S.SLOW)
         self.play(FadeIn(self.raw_head), FadeIn(self.raw.boxes))
@@ -128,6 +136,7 @@ class Scores(LessonScene):
         self.step("all_scores")
         rest = [row[0] for i, row in enumerate(self.raw.numbers) if i != self.best]
         self.play(FadeOut(self.expr_line), FadeOut(self.marks[0]), run_time=S.FAST)
+        self.reframe(*self.on_screen(), self.raw.numbers, self.slot[2], layout=self.layout)
         self.play(*(FadeIn(c) for c in rest))
         self.play(FadeIn(self.slot[2]))
 
@@ -136,6 +145,8 @@ class Scores(LessonScene):
         self.step("scale_step")
         cells = [row[0] for row in self.scaled_col.numbers]
         self.play(FadeOut(self.slot[2]), FadeOut(self.marks[1]), run_time=S.FAST)
+        self.reframe(*self.on_screen(), self.scaled_head, self.scaled_col, self.slot[3],
+                     layout=self.layout)
         self.play(FadeIn(self.scaled_head), FadeIn(self.scaled_col.boxes), FadeIn(self.slot[3]))
         self.play(*(TransformFromCopy(r[0], c) for r, c in zip(self.raw.numbers, cells)), run_time=S.SLOW)
 
@@ -151,7 +162,7 @@ class Scores(LessonScene):
             parts.append(self.paragraph(f"this_run_{self.att.mode}", S.LABEL_SIZE, S.HIGHLIGHT))
         body = VGroup(*parts).arrange(DOWN, buff=S.GAP * 3 / 2)
         grow.shift(UP * S.GAP / 2)
-        self.place_body(body, S.SHARE_BODY)
+        self.place_body(body)
         self.play(FadeIn(assume))
         self.play(Write(grow), run_time=S.SLOW)
         for m in parts[2:]:

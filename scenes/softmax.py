@@ -16,14 +16,13 @@ from manim import (
     ReplacementTransform,
     VGroup,
     Write,
-    config,
 )
 
 from attention_core import strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import fit, tex, word
+from scenes.common.labels import tex, word
 from scenes.common.mobjects import WeightBars, number_text, outline, shared_format
 
 
@@ -82,7 +81,8 @@ class Softmax(LessonScene):
         unit_bar = self.unit_bar(chart, bars)
         sums = self.paragraph("shown", S.BODY_SIZE, S.TEXT)
         reading = self.paragraph("reading" if self.rest else "reading_pair", S.BODY_SIZE, S.TEXT)
-        self.place_all(VGroup(head_scores, head_weights, chart, side), unit_bar, bars, (sums, reading))
+        self.place_lines(unit_bar, bars, (sums, reading))
+        self.layout = VGroup(head_scores, head_weights, chart, side, unit_bar, sums, reading)
         self.bars, self.weights, self.axis, self.axis_name = bars, weights, axis, axis_name
         self.head_scores, self.head_weights = head_scores, head_weights
         self.formula, self.formula_note = side
@@ -146,31 +146,17 @@ class Softmax(LessonScene):
         unit_bar.match_x(bars.baseline)
         return unit_bar
 
-    def place_all(self, body: VGroup, unit_bar: VGroup, bars: WeightBars, lines: tuple[VGroup, ...]):
-        """Place the body and the unit bar with room under it for the tallest of the lines (the sum of
-        step 3, the reading of step 4), then put each line there, scaled as the body was."""
-        tallest = max(lines, key=lambda m: m.height).copy()
-        tallest.next_to(unit_bar, DOWN, buff=S.GAP).match_x(bars.baseline)
-        natural = bars.baseline.width
-        self.place_body(VGroup(*body, unit_bar, tallest))
-        factor = bars.baseline.width / natural  # what place_body did; the slot's lines follow it
+    def place_lines(self, unit_bar: VGroup, bars: WeightBars, lines: tuple[VGroup, ...]):
+        """The sum (step 3) and the reading (step 4), one at a time in the slot under the unit bar."""
         for m in lines:
-            m.scale(factor)
-            fit(m, self.body_box()[0], m.height)
-            m.next_to(unit_bar, DOWN, buff=S.GAP * factor).match_x(bars.baseline)
-            m.shift(RIGHT * self.inside(m))
-
-    @staticmethod
-    def inside(m) -> float:
-        """How far to move m sideways to keep it within the frame's margins."""
-        half = config.frame_width / 2 - S.MARGIN
-        return max(0, -half - m.get_left()[0]) - max(0, m.get_right()[0] - half)
+            m.next_to(unit_bar, DOWN, buff=S.GAP).match_x(bars.baseline)
 
     # -- steps -------------------------------------------------------------------------------------
     def scores_in(self):
         """The focus row's scaled scores, one bar per key, along the key axis."""
         self.step("scores_in")
         self.build()
+        self.reframe(self.head_scores, self.bars, self.axis, self.axis_name, layout=self.layout)
         self.play(FadeIn(self.head_scores))
         self.play(FadeIn(self.bars, shift=UP * S.GAP))
         self.play(GrowArrow(self.axis), FadeIn(self.axis_name))
@@ -178,6 +164,7 @@ class Softmax(LessonScene):
     def to_weights(self):
         """softmax: every score through e^s, divided by the row's total; the bars become weights."""
         self.step("to_weights")
+        self.reframe(*self.on_screen(), self.formula, self.formula_note, self.weights, layout=self.layout)
         self.play(Write(self.formula), FadeIn(self.formula_note))
         # replaced, not morphed in place: the bars' labels are the weights' own text from here on
         self.play(ReplacementTransform(self.bars, self.weights),
@@ -187,6 +174,7 @@ class Softmax(LessonScene):
     def sum_to_one(self):
         """The weights stack into one unit bar: the exact sum is one, the rounded labels need not be."""
         self.step("sum_to_one")
+        self.reframe(*self.on_screen(), self.stack, self.brace, self.exact, self.sums, layout=self.layout)
         pieces = [bar.copy() for bar in self.bars.bars]
         self.play(*(ReplacementTransform(p, s) for p, s in zip(pieces, self.stack)), run_time=S.SLOW)
         self.play(FadeIn(self.brace), FadeIn(self.exact))
@@ -196,9 +184,10 @@ class Softmax(LessonScene):
         """How the focus token's attention is shared: most to the top key, some to itself, the rest."""
         self.step("reading")
         w, top = self.row, self.top
+        self.play(FadeOut(self.sums), run_time=S.FAST)
+        self.reframe(*self.on_screen(), self.reading_text, layout=self.layout)
         marks = VGroup()
         if all(w[top] > w[j] for j in range(self.att.n) if j != top):  # a main key only if there is one
             marks.add(outline(self.bars.bar(top), S.EMPHASIS, buff=S.GAP / 3),
                       outline(self.stack[top], S.EMPHASIS))
-        self.play(FadeOut(self.sums), run_time=S.FAST)
         self.play(*(Write(m) for m in marks), FadeIn(self.reading_text))

@@ -1,7 +1,7 @@
 """The layout check the scene tests rely on: it passes a clean frame and names what is wrong in a bad one."""
 
 import pytest
-from manim import DOWN, LEFT, RIGHT, Scene, config, tempconfig
+from manim import DOWN, LEFT, RIGHT, UL, Scene, config, tempconfig
 
 from scenes.common.layout import layout_problems
 from scenes.common.mobjects import label, tex
@@ -106,3 +106,81 @@ def test_text_shrunk_below_the_floor_is_named():
     problems = layout_problems(frame(ok, tiny))
     assert (len(problems) == 1
             and problems[0].startswith("too small: Text('ambiguity') at font size")), problems
+
+
+# -- a frame that fills the screen (layout.fill) ---------------------------------------------------
+
+class Stepped(Scene):
+    """What the fill check reads of a lesson scene: its id, its steps so far, its heading."""
+
+    scene_id = "demo"
+
+    def __init__(self, *mobjects, steps=("query_meets_keys", "all_scores")):
+        super().__init__()
+        self.step_keys = list(steps)
+        self.header = label("Scores", 40).to_corner(UL, buff=0.35)
+        self.add(self.header, *mobjects)
+
+
+def test_a_body_that_fills_the_safe_area_passes():
+    from scenes.common.layout import fill, fill_problems, safe_area
+    from scenes.common.mobjects import NumberGrid
+
+    grid = NumberGrid([[0.25, -1.41, 4.6], [0.0, 1.0, 0.69]], row_labels=["river", "bank"])
+    scene = Stepped(grid)
+    x0, y0, x1, y1 = safe_area(scene)
+    grid.scale_to_fit_width((x1 - x0) * 0.9).move_to([(x0 + x1) / 2, (y0 + y1) / 2, 0])
+    figures = fill(scene)
+    assert figures.width == pytest.approx(0.9, abs=0.01) and figures.height < 0.75
+    assert abs(figures.dx) < 0.01 and abs(figures.dy) < 0.01 and figures.table_cap > 30
+    assert fill_problems(scene) == [] and layout_problems(scene) == []
+    assert fill_problems(Stepped(grid, steps=())) == []  # before any step: nothing to say
+
+
+def test_a_small_body_off_centre_is_named_with_its_figures():
+    from scenes.common.layout import fill, safe_area
+    from scenes.common.mobjects import NumberGrid
+
+    grid = NumberGrid([[0.25, -1.41], [0.0, 1.0]])
+    scene = Stepped(grid)
+    x0, y0, x1, y1 = safe_area(scene)
+    grid.move_to([x0 + grid.width / 2, y0 + grid.height / 2, 0])  # the bottom left corner
+    f = fill(scene)
+    w, h = grid.boxes.width / (x1 - x0), grid.boxes.height / (y1 - y0)  # the boxes' strokes are the ink
+    assert f.width == pytest.approx(w, abs=0.01) and f.height == pytest.approx(h, abs=0.01)
+    problems = layout_problems(scene)
+    assert problems[0] == f"fill: demo/02-all_scores spans {round(100 * f.width)} % wide, " \
+                          f"{round(100 * f.height)} % high (needs 75 %)", problems
+    assert problems[1].startswith("off centre: demo/02-all_scores centre ") and " left, " in problems[1] \
+        and problems[1].endswith(" down (within 5 %)"), problems
+    assert len(problems) == 2
+    assert layout_problems(frame(grid.copy())) == []  # a plain scene (no steps) has no fill check
+
+
+def test_a_table_scaled_too_small_is_named_even_when_it_fills():
+    from scenes.common.layout import fill, safe_area
+    from scenes.common.mobjects import NumberGrid
+    from scenes.common.style import TABLE_CAP_PX
+
+    grid = NumberGrid([[0.25, -1.41, 4.6, 0.0, 1.0, 0.69, 2.3, 0.5, 0.11, 0.07, 0.14, 0.92, 1.2, 0.3, 0.8,
+                        0.45, 1.43, 0.06, 1.49, 0.01, 0.2, 0.33]])  # 22 columns: shrunk to fit the width
+    scene = Stepped(grid)
+    x0, y0, x1, y1 = safe_area(scene)
+    grid.scale_to_fit_width((x1 - x0) * 0.95).move_to([(x0 + x1) / 2, (y0 + y1) / 2, 0])
+    f = fill(scene)
+    assert f.width > 0.9 and f.table_cap < TABLE_CAP_PX
+    assert layout_problems(scene) == [f"small numbers: demo/02-all_scores tables' numbers {f.table_cap:.1f} "
+                                      f"px tall at 1080p (at least {TABLE_CAP_PX} px)"]
+
+
+def test_the_heading_is_not_the_body_and_caps_the_safe_area():
+    from scenes.common.layout import body_mobjects, ink_box, safe_area
+    from scenes.common.style import GAP, SAFE_MARGIN
+
+    dot = label("0.69")
+    scene = Stepped(dot)
+    assert body_mobjects(scene) == [dot]
+    assert safe_area(scene)[3] == pytest.approx(scene.header.get_bottom()[1] - GAP)
+    assert safe_area(Scene())[3] == pytest.approx(config.frame_height / 2 - SAFE_MARGIN)
+    x0, y0, x1, y1 = ink_box([dot])
+    assert (x1 - x0, y1 - y0) == pytest.approx((dot.width, dot.height), abs=1e-6)

@@ -1,7 +1,8 @@
 """Every scene, built once per lesson shape and language and checked on that build: every step ends
-inside the frame with no two labels overlapping, every step has its narration, the numbers drawn are
-the core's, and (default lesson, zh, river, in both themes) every step's last frame matches its golden
-frame."""
+inside the frame with no two labels overlapping and filling the screen (its body spanning 75 % of the
+safe area's width or height, centred, its tables' numbers 30 px tall at 1080p: layout.fill, for 2, 4, 6
+and 8 tokens), every step has its narration, the numbers drawn are the core's, and (default lesson, zh,
+river, in both themes) every step's last frame matches its golden frame."""
 
 from __future__ import annotations
 
@@ -27,14 +28,14 @@ SCENE_IDS = [s.id for s in available()]
 GOLDEN_CASES = [("default", "river", "zh", "dark"), ("default", "river", "zh", "light")]
 # (lesson, context, language): every lesson shape once: the 4-token default in zh (river, the goldens),
 # a 2-token lesson in zh, an 8-token one (6 named value dimensions, the widest labels, the English
-# catalog's longest lines in the most crowded layouts) in en, a lesson of Chinese tokens with context
-# labels in zh. A build costs 5-30 s: each case is one build per scene. (The default lesson in English
-# was a case of its own until the suite neared 10 minutes: the wide case lays out the same English
-# words with less room; test_speech still formats every English line of it.)
+# catalog's longest lines in the most crowded layouts) in en, its 6-token context in zh, a lesson of
+# Chinese tokens with context labels in zh. A build costs 5-30 s: each case is one build per scene.
+# (The default lesson in English was a case of its own until the suite neared 10 minutes: the wide
+# case lays out the same English words with less room; test_speech still formats every English line.)
 # The light theme's build of the default case: the light goldens, and every scene's layout and numbers in
 # the light theme (the layout checks read positions and sizes only: the same as the dark's, checked anyway).
 CASES = [*GOLDEN_CASES, ("tiny.toml", None, "zh", "dark"), ("wide.toml", None, "en", "dark"),
-         ("apple-zh.toml", "company", "zh", "dark")]
+         ("wide.toml", "money", "zh", "dark"), ("apple-zh.toml", "company", "zh", "dark")]
 
 
 def case_id(case) -> str:
@@ -239,6 +240,15 @@ def test_wide_lesson_is_at_the_bound():
     wide = load(LESSONS / "wide.toml")
     assert max(len(c) for c in wide.contexts.values()) == 8 and wide.d_v >= 6
     assert min(len(c) for c in load(LESSONS / "tiny.toml").contexts.values()) == 2
+
+
+def test_the_cases_cover_2_4_6_and_8_tokens():
+    """The fill check (in every case's layout check) sees every lesson size the frames are held to."""
+    sizes = set()
+    for lesson, context, _, _ in CASES:
+        les = load(lesson_path(lesson))
+        sizes.add(len(les.contexts[les.context_name(context)]))
+    assert {2, 4, 6, 8} <= sizes, sizes
 
 
 # -- no lesson number typed into a scene ---------------------------------------------------------

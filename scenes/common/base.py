@@ -25,7 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Mobject, Scene, VGroup, config
+import numpy as np
+from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Group, Mobject, Scene, VGroup, config
 
 from attention_core import Lesson, attend, hard_lookup, load
 
@@ -33,10 +34,12 @@ from ..registry import FRAME_BODY, FRAME_MIN_CAP, step_file
 from . import style as S
 from .captions import least_step, spoken, timed
 from .i18n import catalog
-from .labels import fit, frame_box, label, mixed_line
-from .layout import print_box
+from .labels import fit, frame_box, label, mixed_line, wrapped
+from .layout import body_mobjects, ink_box, largest_text, print_box, safe_area
 from .settings import Settings
 
+FILL_AIR = 0.05  # place_best: a way fills the screen when it fills FILL_SHARE and this much more
+REFRAME_MIN = 0.005  # a reframe smaller than this (a share of the scale, scene units of shift) is skipped
 KEYFRAMES_ENV = "ATTENTION_KEYFRAMES"  # a folder: save a PNG at the end of every step (plain manim)
 
 
@@ -114,6 +117,12 @@ class LessonScene(Scene):
         return {"focus": self.lesson.focus, "sentence": " ".join(self.att.tokens),
                 "context": self.lesson.context_label(self.context_name, self.lang),
                 "n": self.att.n, "d_k": self.att.d_k}
+
+    def note(self, text: str, under: Mobject | None = None, size: float = S.BODY_SIZE, color=None) -> VGroup:
+        """A note (centred lines) as wide as what it goes under, NOTE_MIN_W at the least: it wraps
+        rather than widening the picture, which would shrink everything else to fit (labels.wrapped)."""
+        width = max(under.width if under is not None else 0.0, S.NOTE_MIN_W)
+        return wrapped(text, width, self.lang, size, color or S.TEXT)
 
     def paragraph(self, key: str, size: float = S.BODY_SIZE, color=None) -> VGroup:
         """A catalog entry of this scene (a string or a list of lines) as centred lines; `$...$` parts
@@ -206,30 +215,86 @@ class LessonScene(Scene):
         return self.header
 
     def body_box(self) -> tuple[float, float]:
-        """Width and height available below the heading."""
+        """Width and height available below the heading, MARGIN from the frame's edges (what a scene
+        sizes its parts by; place_body fills `fill_area`, GAP lower, as the fill check measures)."""
         w, h = frame_box()
         return w, h - self.header.height - S.GAP if hasattr(self, "header") else h
 
-    def place_body(self, m, height_share: float = 1.0):
-        """Fit m below the heading (scale down only) and centre it in the space left."""
-        w, h = self.body_box()
-        fit(m, w, h * height_share)
-        top = self.header.get_bottom()[1] - S.GAP if hasattr(self, "header") else config.frame_height / 2
-        bottom = -config.frame_height / 2 + S.MARGIN
-        m.move_to([0, (top + bottom) / 2, 0])
-        return m
+    def fill_area(self) -> tuple[float, float, float, float]:
+        """Where a step's body goes (x0, y0, x1, y1): the safe area below the heading (layout.safe_area,
+        what the fill check measures against), MARGIN from the frame's edges."""
+        return safe_area(self, S.MARGIN - S.SAFE_MARGIN)
 
-    def place_best(self, *layouts: Callable[[], Mobject], height_share: float = 1.0):
+    def fill_transform(self, m) -> tuple[float, np.ndarray, np.ndarray]:
+        """How to make m fill the body area, centred: (scale, about which point, then what shift). The
+        scale makes m as large as the area allows (up or down), but no text in it larger than the
+        title (S.FILL_MAX_TEXT): a short line of text does not become a banner."""
+        x0, y0, x1, y1 = self.fill_area()
+        box = ink_box([m])
+        if box is None:  # nothing drawn: nothing to fill
+            return 1.0, np.zeros(3), np.zeros(3)
+        w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)
+        k = min((x1 - x0) / w, (y1 - y0) / h)
+        largest = largest_text(m)
+        if largest > 0:
+            k = min(k, max(S.FILL_MAX_TEXT / largest, 1.0))  # (never forced smaller by the cap)
+        about = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, 0.0])
+        return k, about, np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0]) - about
+
+    def place_body(self, m):
+        """Scale m (up or down) to fill the body area and centre it there: the frame fills the screen.
+        Call it before m is shown: whatever is placed with m (parts shown later) is scaled with it."""
+        k, about, shift = self.fill_transform(m)
+        return m.scale(k, about_point=about).shift(shift)
+
+    def place_best(self, *layouts: Callable[[], Mobject],
+                   shown: Callable[[Mobject], list[Mobject]] | None = None):
         """Arrange the same parts each of the ways given (functions that arrange them and return the
         group), keep the way that lets them be largest in the body, and place it: two charts side by
-        side for four tokens may read better one above the other for eight."""
-        w, h = self.body_box()
+        side for four tokens may read better one above the other for eight. `shown(group)`: what each
+        step will end with, when the steps show the group part by part; a way is as good as its worst
+        step."""
 
-        def room(m) -> float:
-            return min(w / max(m.width, 1e-9), h * height_share / max(m.height, 1e-9))
+        def score(arranged):
+            return min(self.room(m) for m in (shown(arranged) if shown else [arranged]))
 
-        best = max(layouts, key=lambda arrange: room(arrange()))  # the first of equals
-        return self.place_body(best(), height_share)
+        best = max(layouts, key=lambda arrange: score(arrange()))  # the first of equals
+        return self.place_body(best())
+
+    def room(self, m) -> tuple[float, float, float]:
+        """How well m fills the body: first whether it fills FILL_SHARE of it (with some air to spare),
+        then how large it can be (its scale, to 0.1 %), then how much it fills (a share of the width or
+        the height, whichever is more). A way that fills the screen beats one that does not; of two that
+        do, the one whose parts can be larger."""
+        k, _, _ = self.fill_transform(m)
+        x0, y0, x1, y1 = self.fill_area()
+        box = ink_box([m])
+        if box is None:
+            return 0.0, k, 0.0
+        share = k * max((box[2] - box[0]) / (x1 - x0), (box[3] - box[1]) / (y1 - y0))
+        return round(min(share, S.FILL_SHARE + FILL_AIR), 3), round(k, 3), share
+
+    def reframe(self, *ends_with: Mobject, layout: Mobject | None = None, run_time: float = S.FAST):
+        """The camera, for a picture shown part by part: scale and move the whole body so that what
+        this step ends with (`ends_with`: mobjects on screen or about to be shown) fills the body area,
+        centred. What is on screen moves there in one animation; the rest of `layout` (what was laid out
+        with it and is still to come) and of `ends_with` moves at once, before it is shown."""
+        k, about, shift = self.fill_transform(Group(*ends_with))
+        if abs(k - 1) < REFRAME_MIN and np.abs(shift).max() < REFRAME_MIN:
+            return
+        shown = self.on_screen()
+        on = {id(m) for top in self.mobjects for m in top.get_family()}
+        hidden = {id(m): m for root in (*ends_with, *([layout] if layout is not None else []))
+                  for m in root.get_family() if id(m) not in on and m.has_points()}
+        for m in hidden.values():  # each drawn piece once, whatever groups it is in
+            m.points = (m.points - about) * k + about + shift
+        if shown:
+            self.play(*(m.animate.scale(k, about_point=about).shift(shift) for m in shown),
+                      run_time=run_time)
+
+    def on_screen(self) -> list[Mobject]:
+        """The body's mobjects on screen: everything but the heading."""
+        return body_mobjects(self)
 
     def clear_body(self, *keep):
         """Fade out everything but the heading (and `keep`)."""

@@ -34,9 +34,26 @@ def _light(m: Mobject) -> Mobject:
     return m
 
 
+_MADE: dict = {}  # (kind, its arguments) -> the mobject as first made: later ones are copies of it
+_MADE_MAX = 4096
+
+
+def _made(key, make):
+    """A copy of what `make()` made for the same key before (made once: a Text or a formula parses its
+    SVG, about 30 ms; a copy takes about a tenth of that, and layouts tried several ways, `place_best`,
+    make the same labels again and again)."""
+    if key not in _MADE:
+        if len(_MADE) >= _MADE_MAX:
+            _MADE.clear()
+        _MADE[key] = make()
+    return _MADE[key].copy()
+
+
 def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None, **kw) -> Text:
     """A text in the lesson's font (in the theme's text colour unless given one)."""
-    return _light(Text(s, font=S.FONT, font_size=size, color=color or S.TEXT, **kw))
+    color = color or S.TEXT
+    key = ("label", s, float(size), str(color), tuple(sorted(kw.items())))
+    return _made(key, lambda: _light(Text(s, font=S.FONT, font_size=size, color=color, **kw)))
 
 
 def word(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None) -> VGroup:
@@ -82,7 +99,9 @@ def tex(*parts: str, color: ManimColor | None = None, scale: float = S.MATH_SCAL
 
     if _TEX_TEMPLATE is None:
         _TEX_TEMPLATE = TexTemplate(documentclass=S.TEX_DOCUMENTCLASS, preamble=S.TEX_PREAMBLE)
-    return _light(MathTex(*parts, color=color or S.TEXT, tex_template=_TEX_TEMPLATE).scale(scale))
+    color = color or S.TEXT
+    return _made(("tex", parts, str(color), float(scale)),
+                 lambda: _light(MathTex(*parts, color=color, tex_template=_TEX_TEMPLATE).scale(scale)))
 
 
 def attention_formula():
@@ -155,3 +174,37 @@ def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = Non
             pieces.add(tex(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
                        else word(part.strip(), size, color))
     return pieces.arrange(RIGHT, buff=gap)
+
+
+def wrapped(s: str, width: float, lang: str, size: float = S.BODY_SIZE, color: ManimColor | None = None,
+            line_gap: float = S.LINE_GAP) -> VGroup:
+    """A line of text as centred lines no wider than `width` (where the subtitles may break a line:
+    captions.pieces, between words, never inside a Chinese word), as few as that takes and about
+    equally long; one line when it fits. A note under a table wraps to the table's width instead of
+    widening the picture (and so shrinking the table) to its own length."""
+    from .captions import pieces
+
+    whole = label(s, size, color)
+    if whole.width <= width:
+        return VGroup(whole)
+    parts = pieces(s, lang)
+    share = [len(p) for p in parts]  # each piece's share of the line's width, by characters
+    per_char = whole.width / sum(share)
+    for count in range(2, len(parts) + 1):
+        lines = _balanced(parts, [c * per_char for c in share], count)
+        built = [label(line.strip(), size, color) for line in lines]
+        if max(m.width for m in built) <= width or count == len(parts):
+            return VGroup(*built).arrange(DOWN, buff=line_gap)
+    return VGroup(whole)
+
+
+def _balanced(parts: Sequence[str], widths: Sequence[float], count: int) -> list[str]:
+    """The pieces in `count` lines, each line closed once it reaches an equal share of the whole."""
+    target, lines, line, run = sum(widths) / count, [], "", 0.0
+    for p, w in zip(parts, widths):
+        if line and run + w / 2 > target * (len(lines) + 1) and len(lines) < count - 1:
+            lines.append(line)
+            line = ""
+        line += p
+        run += w
+    return [*lines, line]

@@ -1,14 +1,28 @@
-"""Layout checks a test can run on a scene's current mobjects: inside the frame, no text over text; and
-what a frame holds for print (`print_box`): where its body is and how small its smallest text is."""
+"""Layout checks a test can run on a scene's current mobjects: inside the frame, no text over text; for a
+lesson scene at a step's end, a frame that fills the screen (`fill`: the body spans most of the safe area
+below the heading, centred in it, its tables' numbers large enough for a room's back row); and what a
+frame holds for print (`print_box`): where its body is and how small its smallest text is."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+import numpy as np
 from manim import SingleStringMathTex, Text, config
 
-from .style import FONT, GAP, MIN_FONT_SIZE, SAFE_MARGIN
+from ..registry import step_name
+from .style import (
+    FILL_CENTRE,
+    FILL_SHARE,
+    FONT,
+    GAP,
+    MIN_FONT_SIZE,
+    MIXED_MATH_SCALE,
+    SAFE_MARGIN,
+    TABLE_CAP_PX,
+)
 
 TOLERANCE = 0.02  # scene units; shared edges and antialiasing are not overlaps
 TEXT_TYPES = (Text, SingleStringMathTex)
@@ -50,7 +64,8 @@ def _name(m) -> str:
 def layout_problems(scene) -> list[str]:
     """What is wrong with the frame as it stands: anything reaching off the frame, any two text labels
     overlapping (beyond TOLERANCE), any text scaled below MIN_FONT_SIZE or nearer the frame's edge than
-    SAFE_MARGIN. One line per problem, naming the text."""
+    SAFE_MARGIN; and, for a lesson scene at the end of a step, a body that does not fill the screen
+    (fill_problems). One line per problem, naming the text (or the scene, the step and the figure)."""
     problems = []
     for t in visible_texts(scene):
         size = getattr(t, "font_size", None)
@@ -78,7 +93,7 @@ def layout_problems(scene) -> list[str]:
         dy = min(ay1, by1) - max(ay0, by0)
         if dx > TOLERANCE and dy > TOLERANCE:
             problems.append(f"overlap: {_name(a)} and {_name(b)}")
-    return problems
+    return problems + fill_problems(scene)
 
 
 # -- a frame for print -------------------------------------------------------------------------------
@@ -122,3 +137,130 @@ def print_box(scene) -> tuple[tuple[float, float, float, float], float | None]:
     box = (max(0.0, x0 - GAP + half_w), top,
            min(config.frame_width, x1 + GAP + half_w), min(config.frame_height, half_h - y0 + GAP))
     return box, min((cap_height(t) for t in texts), default=None)
+
+
+# -- a frame that fills the screen ---------------------------------------------------------------------
+
+def safe_area(scene, inset: float = 0.0) -> tuple[float, float, float, float]:
+    """Where a step's body goes (x0, y0, x1, y1, scene units from the centre): the frame less SAFE_MARGIN
+    at every edge, its top GAP under the heading (the title band is the heading's, not the body's);
+    `inset` more at every edge (LessonScene.place_body fills it less MARGIN, so that the frame's edge
+    keeps its air)."""
+    half_w, half_h = config.frame_width / 2, config.frame_height / 2
+    top = half_h - SAFE_MARGIN
+    header = getattr(scene, "header", None)
+    if header is not None:
+        top = min(top, header.get_bottom()[1] - GAP)
+    return (-half_w + SAFE_MARGIN + inset, -half_h + SAFE_MARGIN + inset, half_w - SAFE_MARGIN - inset,
+            top - inset)
+
+
+def _drawn(m) -> bool:
+    """m itself puts ink on the frame: points, and a fill or a stroke of some width that shows (a
+    word()'s strut, stroke_width 0 and no fill, spans the line height but draws nothing)."""
+    if not m.has_points():
+        return False
+    return m.get_fill_opacity() > 0.05 or (m.get_stroke_opacity() > 0.05 and m.get_stroke_width() > 0)
+
+
+def ink_box(mobjects) -> tuple[float, float, float, float] | None:
+    """The box (x0, y0, x1, y1) of everything the mobjects draw (their families' drawn members); None:
+    nothing drawn."""
+    lo, hi = np.full(2, np.inf), np.full(2, -np.inf)
+    for top in mobjects:
+        for m in top.get_family():
+            if _drawn(m):
+                pts = m.points[:, :2]  # [p, 2]
+                lo, hi = np.minimum(lo, pts.min(axis=0)), np.maximum(hi, pts.max(axis=0))
+    return None if not np.isfinite(lo).all() else (lo[0], lo[1], hi[0], hi[1])
+
+
+def largest_text(m) -> float:
+    """The largest text in m as a Text's font size, a formula's counted as the text it stands beside
+    (its font size / MIXED_MATH_SCALE, as mixed_line sizes it), a table's numbers left out (they may
+    grow as large as the frame lets them); 0: no text."""
+    texts, numbers = [], []
+    _texts(m, texts)
+    _grid_numbers(m, numbers, every=True)
+    skip = {id(t) for t in numbers}
+    return max((t.font_size / (1 if isinstance(t, Text) else MIXED_MATH_SCALE) for t in texts
+                if id(t) not in skip), default=0.0)
+
+
+def body_mobjects(scene) -> list:
+    """The scene's mobjects but the heading (`scene.header`)."""
+    header = getattr(scene, "header", None)
+    skip = {id(m) for m in header.get_family()} if header is not None else set()
+    return [m for m in scene.mobjects if id(m) not in skip]
+
+
+def _grid_numbers(m, out, every: bool = False):
+    """The number texts of every main NumberGrid in m's family (a vector is a NumberGrid too; an
+    overview's grids are not main: NumberGrid), or of `every` grid."""
+    from .mobjects import NumberGrid
+
+    if isinstance(m, NumberGrid):
+        if m.main or every:
+            out += [t for row in m.numbers for t in row if _visible(t)]
+        return
+    for sub in m.submobjects:
+        _grid_numbers(sub, out, every)
+
+
+def px_1080(units: float) -> float:
+    """A length in scene units as pixels of a 1080p frame (the lesson's projected size)."""
+    return units * 1080 / config.frame_height
+
+
+@dataclass(frozen=True)
+class Fill:
+    """How a frame uses the screen: the share of the safe area's width and height its body spans, how far
+    its centre is from the safe area's (shares of the safe area's width and height: + right, + up), and
+    the cap height of its tables' smallest numbers in pixels at 1080p (None: no table)."""
+
+    width: float
+    height: float
+    dx: float
+    dy: float
+    table_cap: float | None
+
+    def problems(self, where: str) -> list[str]:
+        """What falls short, each naming `where` (scene/step) and the figure."""
+        out = []
+        if max(self.width, self.height) < FILL_SHARE:
+            out.append(f"fill: {where} spans {self.width:.0%} wide, {self.height:.0%} high "
+                       f"(needs {FILL_SHARE:.0%})".replace("%", " %"))
+        if max(abs(self.dx), abs(self.dy)) > FILL_CENTRE:
+            out.append(f"off centre: {where} centre {abs(self.dx):.0%} {'right' if self.dx > 0 else 'left'},"
+                       f" {abs(self.dy):.0%} {'up' if self.dy > 0 else 'down'} (within "
+                       f"{FILL_CENTRE:.0%})".replace("%", " %"))
+        if self.table_cap is not None and self.table_cap < TABLE_CAP_PX - 0.05:
+            out.append(f"small numbers: {where} tables' numbers {self.table_cap:.1f} px tall at 1080p "
+                       f"(at least {TABLE_CAP_PX} px)")
+        return out
+
+
+def fill(scene) -> Fill | None:
+    """How the frame as it stands fills the safe area below the heading (None: an empty body)."""
+    body = body_mobjects(scene)
+    box = ink_box(body)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = safe_area(scene)
+    w, h = x1 - x0, y1 - y0
+    numbers = []
+    for m in body:
+        _grid_numbers(m, numbers)
+    cap = min((px_1080(cap_height(t)) for t in numbers), default=None)
+    return Fill((box[2] - box[0]) / w, (box[3] - box[1]) / h, ((box[0] + box[2]) - (x0 + x1)) / 2 / w,
+                ((box[1] + box[3]) - (y0 + y1)) / 2 / h, cap)
+
+
+def fill_problems(scene) -> list[str]:
+    """The fill check of a lesson scene at the end of its latest step: its body spans FILL_SHARE of the
+    safe area's width or of its height, its centre within FILL_CENTRE of the safe area's, its tables'
+    numbers at least TABLE_CAP_PX tall at 1080p; one line per shortfall, naming scene/<nn>-<step>."""
+    figures = fill(scene)
+    if figures is None or not getattr(scene, "step_keys", None):
+        return []
+    return figures.problems(f"{scene.scene_id}/{step_name(len(scene.step_keys), scene.step_keys[-1])}")

@@ -45,6 +45,9 @@ class NumberGrid(VGroup):
     """A matrix of numbers in cells, from an [r, c] array, with optional row and column labels.
 
     Accessors: cell(i, j), box(i, j), number(i, j), row(i), column(j); rows are the array's first axis.
+    A grid is one of its step's main tables (`main`, the default): the fill check holds its numbers to
+    style.TABLE_CAP_PX. `main=False` marks an overview, several whole matrices at once whose numbers the
+    next steps read one row at a time (projection's X, Q, K, V): only the floor of every text holds.
     """
 
     def __init__(
@@ -61,13 +64,15 @@ class NumberGrid(VGroup):
         number_size: float = S.NUMBER_SIZE,
         label_color: ManimColor | None = None,
         label_size: float = S.LABEL_SIZE,
+        main: bool = True,
     ):
         super().__init__()
+        self.main = main
         self.values = np.atleast_2d(np.asarray(values, dtype=float))  # [r, c]
         self.color, self.fills = color or S.TEXT, fills
         self.shared = formatter is None  # one table, one number format (recomputed for new values)
         self.formatter = formatter or shared_format(self.values)
-        self.number_size = number_size
+        self.number_size, self.built_cell_w = number_size, cell_w
         self._add_cells(cell_w, cell_h)
         self._add_labels(row_labels or [], col_labels or [], cell_w, cell_h, label_color or S.DIM, label_size)
 
@@ -108,8 +113,10 @@ class NumberGrid(VGroup):
                          fill_color=fill, fill_opacity=opacity)
 
     def _number(self, value: float, box: Rectangle) -> Text:
+        """A number in its cell, at the grid's size as it is now (a grid scaled to fill the frame makes
+        new numbers, new_values(), at its new size)."""
         color = S.text_on(box.fill_color) if self.fills else self.color
-        t = label(self.formatter(value), self.number_size, color)
+        t = label(self.formatter(value), self.number_size * box.width / self.built_cell_w, color)
         fit(t, box.width * S.NUMBER_FILL_W, box.height * S.NUMBER_FILL_H)
         return t.move_to(box)
 

@@ -160,7 +160,7 @@ FONT = "Noto Sans CJK SC"  # covers Chinese and Latin; Chinese never goes into M
 TITLE_SIZE = 40
 BODY_SIZE = 26
 LABEL_SIZE = 22
-NUMBER_SIZE = 22
+NUMBER_SIZE = 25  # a table's numbers: about 34 px tall (cap height) at 1080p unscaled
 SMALL_SIZE = 18
 MATH_SCALE = 0.8  # MathTex relative to its default size
 MIXED_MATH_SCALE = 1.4  # mobjects.mixed_line: TeX beside Noto text, relative to the text's font size
@@ -182,6 +182,15 @@ TITLE_SHARE = 0.7  # of the frame width: the longest a title may be; the sentenc
 SENTENCE_SHARE = 0.35
 SHARE_ROW = 0.3  # height shares of the body area for place_body(): a row of tokens, a main body
 SHARE_BODY = 0.8
+# A frame that fills the screen (layout.fill, checked at every step's end): the body (the heading left
+# out) spans at least FILL_SHARE of the safe area's width or of its height (the safe area: the frame less
+# SAFE_MARGIN, below the heading), its centre within FILL_CENTRE of the safe area's (a share of its width
+# and of its height); the numbers of its tables at least TABLE_CAP_PX tall (cap height) at 1080p.
+FILL_SHARE = 0.75
+FILL_CENTRE = 0.05
+TABLE_CAP_PX = 30
+NOTE_MIN_W = 6.0  # LessonScene.note: a note wraps to the width of what it is under, at least this
+FILL_MAX_TEXT = TITLE_SIZE  # LessonScene.place_body scales a body up to fill, no text beyond this size
 
 # -- the shared mobjects (mobjects.py) --------------------------------------------------------------
 CELL_W = 0.95  # NumberGrid: a number cell, before any scale-down to fit
