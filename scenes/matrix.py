@@ -21,7 +21,7 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import caption_box, fit, label, tex, word
+from scenes.common.labels import fit, label, tex, word, wrapped
 from scenes.common.mobjects import (
     NumberGrid,
     TokenChip,
@@ -79,8 +79,9 @@ class AttentionMatrix(LessonScene):
         matrix = self.build_matrix()
         fan = self.build_fan()
         lines_note = self.t("lines_note_flat" if self.flat else "lines_note")
-        self.note = caption_box([lines_note, self.t("mix_note")], S.LABEL_SIZE, S.TEXT)
-        self.note[1].set_color(S.EMPHASIS)
+        width = max(fan.width, S.NOTE_MIN_W / 2)  # the notes as narrow as the lines above them
+        self.note = VGroup(*(wrapped(t, width, self.lang, S.LABEL_SIZE, c) for t, c in (
+            (lines_note, S.TEXT), (self.t("mix_note"), S.EMPHASIS)))).arrange(DOWN, buff=S.LINE_GAP)
         self.panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
         VGroup(matrix, self.panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
         self.build_captions()  # where the panel goes later

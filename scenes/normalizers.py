@@ -87,7 +87,7 @@ class Normalizers(LessonScene):
         n = rich(self.t(f"short_{mode}"), size, S.TEXT)
         if mode != self.settings.mode:
             return n
-        tag = label(self.t("current"), S.SMALL_SIZE, S.DIM)
+        tag = label(self.t("current"), S.LABEL_SIZE, S.DIM)
         return VGroup(n, tag).arrange(RIGHT, buff=S.GAP / 2)
 
     # -- steps -------------------------------------------------------------------------------------
@@ -109,7 +109,7 @@ class Normalizers(LessonScene):
         for m in MODES:
             cells += [rich(self.t(f"common.mode_{m}"), S.BODY_SIZE, S.TEXT), rules[m]]
         table = VGroup(*cells).arrange_in_grid(cols=2, buff=(S.BIG_GAP, S.GAP), col_alignments="ll")
-        tag = label(self.t("current"), S.SMALL_SIZE, S.DIM)
+        tag = label(self.t("current"), S.LABEL_SIZE, S.DIM)
         tag.next_to(table[MODES.index(self.settings.mode) * 2 + 1], RIGHT, buff=S.GAP)
         body = VGroup(VGroup(s_t, scores).arrange(DOWN, buff=S.GAP), VGroup(table, tag)).arrange(
             DOWN, buff=S.BIG_GAP)
