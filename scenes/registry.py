@@ -21,6 +21,12 @@ class SceneInfo:
     cls: str  # class name in scenes/<module>.py
     package: str = "scenes"  # tests register fixture scenes from their own package
     titles: dict[str, str] = field(default_factory=dict)  # only for fixtures: lang -> title
+    needs: str = ""  # "mask" or "heads": the scene is in a lesson that has that feature only
+
+    def fits(self, lesson) -> bool:
+        """Whether the lesson has what the scene shows (a mask, several heads); every scene fits a lesson
+        of None (no lesson at hand) unless it needs a feature."""
+        return not self.needs or bool(lesson is not None and getattr(lesson, self.needs))
 
     @cached_property
     def contexts(self) -> str:
@@ -61,6 +67,8 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo("softmax", "Softmax"),
     SceneInfo("mixing", "Mixing"),
     SceneInfo("matrix", "AttentionMatrix"),
+    SceneInfo("mask", "Mask", needs="mask"),
+    SceneInfo("heads", "Heads", needs="heads"),
     SceneInfo("contexts", "Contexts"),
     SceneInfo("lookup", "Lookup"),
     SceneInfo("normalizers", "Normalizers"),
@@ -86,6 +94,16 @@ def step_file(scene_id: str, n: int, step: str, ext: str) -> str:
 FRAME_BODY, FRAME_MIN_CAP = "attention-lesson:body", "attention-lesson:min-cap"
 
 
-def available() -> tuple[SceneInfo, ...]:
-    """The scenes whose file exists (all of them once the lesson is complete)."""
+def existing() -> tuple[SceneInfo, ...]:
+    """Every scene whose file exists, in order, whatever lesson it needs (a batch plan's choices; the
+    studio, whose lesson may gain a mask)."""
     return tuple(s for s in SCENES if s.file.exists())
+
+
+def available(lesson=None) -> tuple[SceneInfo, ...]:
+    """The scenes of the lesson in order: those whose file exists and whose feature (a mask, several
+    heads) the lesson has; without a lesson, the scenes every lesson has."""
+    return tuple(s for s in existing() if s.fits(lesson))
+
+
+NEEDS_KEY = {"mask": 'mask = "causal"', "heads": "[[heads]]"}  # what a lesson file needs for the scene

@@ -25,7 +25,7 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
     formats; scenes, joined lesson, decks, handout, contact sheet) on Dask. Each variant lands in its
     own folder under the plan's `out`, named as `render` names it; what is up to date is not rendered
     again."""
-    from scenes.registry import available
+    from scenes.registry import existing
 
     from ..outputs.products import PRODUCTS
     from ..pipeline import batch as B
@@ -35,7 +35,7 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
         raise click.UsageError("--workers sizes the local cluster; with --scheduler the cluster's own "
                                "workers render")
     try:
-        plan = B.read_plan(Path(plan_file), list(available()), PRODUCTS)
+        plan = B.read_plan(Path(plan_file), list(existing()), PRODUCTS)
     except B.PlanError as e:
         raise LessonFileError(str(e)) from None
     work = B.expand(plan, PRODUCTS)

@@ -45,7 +45,7 @@ def handout(ids, all_, lesson, context, mode, lang, theme, quality, frames, out,
     from ..outputs.products import EXPLORER, HANDOUT
     from ..pipeline.products import Choices
 
-    scenes = in_lesson_order(pick_scenes(ids, all_ or not ids))
+    scenes = in_lesson_order(pick_scenes(ids, all_ or not ids, lesson))
     options = make_options(lesson, context, mode, lang, quality, None, file_format="png", kind="frames",
                            theme=theme)
     choices = Choices(handout_frames=frames, explorer_url=explorer_url or None)  # in its digest

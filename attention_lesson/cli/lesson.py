@@ -23,4 +23,4 @@ def lesson(lesson, context, mode, lang, theme, quality, fps, file_format, transp
     les = load_lesson(lesson)
     options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections, voice,
                            theme=theme)
-    execute(les, list(available()), options, out, jobs, force, dry_run, quiet, products=[LESSON])
+    execute(les, list(available(les)), options, out, jobs, force, dry_run, quiet, products=[LESSON])

@@ -191,15 +191,20 @@ def slides_options(f):
     return _apply(_render_opts(video=False), f)
 
 
-def pick_scenes(ids: tuple[str, ...], all_: bool):
-    """The scenes named (in the order named), or every scene with all_; a usage error otherwise."""
-    from scenes.registry import available
+def pick_scenes(ids: tuple[str, ...], all_: bool, lesson=None):
+    """The scenes named (in the order named), or every scene of the lesson with all_; a usage error
+    otherwise, and for a scene of a feature the lesson lacks (the mask scene, a lesson with no mask)."""
+    from scenes.registry import NEEDS_KEY, available, existing
 
-    by_id = {s.id: s for s in available()}
+    by_id = {s.id: s for s in available(lesson)}
     if all_ or not ids:
         if not all_:
             raise click.UsageError("name one or more scenes, or --all. Scenes: " + ", ".join(by_id))
         return list(by_id.values())
+    lacking = [s for s in existing() if s.id in ids and s.id not in by_id]
+    if lacking:
+        raise click.BadParameter(f"scene {lacking[0].id!r} needs a lesson with {NEEDS_KEY[lacking[0].needs]}"
+                                 f" ({getattr(lesson, 'source', 'this lesson')} has none)", param_hint="ID")
     unknown = [i for i in ids if i not in by_id]
     if unknown:
         raise click.BadParameter(f"unknown scene {', '.join(map(repr, unknown))}; "
@@ -209,9 +214,9 @@ def pick_scenes(ids: tuple[str, ...], all_: bool):
 
 def in_lesson_order(scenes):
     """The scenes as the video orders them."""
-    from scenes.registry import available
+    from scenes.registry import SCENES
 
-    order = [s.id for s in available()]
+    order = [s.id for s in SCENES]
     return sorted(scenes, key=lambda s: order.index(s.id) if s.id in order else len(order))
 
 

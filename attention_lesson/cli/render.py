@@ -22,8 +22,8 @@ from .report import execute
 def render(ids, all_, lesson, context, mode, lang, theme, quality, fps, file_format, transparent, sections,
            voice, out, jobs, force, dry_run, quiet):
     """Render scenes: `render scores softmax` or `render --all`."""
-    scenes = pick_scenes(ids, all_)
     les = load_lesson(lesson)
+    scenes = pick_scenes(ids, all_, les)
     options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections, voice,
                            theme=theme)
     execute(les, scenes, options, out, jobs, force, dry_run, quiet)

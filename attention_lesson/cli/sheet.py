@@ -37,7 +37,7 @@ def sheet(lesson, context, mode, lang, theme, dest, cols, jobs, quiet):
     from ..pipeline.products import Choices
 
     options = make_options(lesson, context, mode, lang, "low", None, "png", kind="poster", theme=theme)
-    report = execute(lesson, list(available()), options, None, jobs, False, False, quiet,
+    report = execute(lesson, list(available(lesson)), options, None, jobs, False, False, quiet,
                      products=[SHEET_PRODUCT], choices=Choices(sheet_columns=cols))
     target = Path(dest or f"media/preview/contact-sheet-{lang}{theme_tag(theme)}.png")
     publish(report.files_of("sheet")[0], target)

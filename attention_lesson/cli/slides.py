@@ -20,8 +20,8 @@ def slides(ids, all_, to, lesson, context, mode, lang, theme, quality, fps, voic
     click (a looping step loops), with the narration as speaker notes. Renders incrementally."""
     from ..outputs.products import EXPLORER, PRODUCTS
 
-    scenes = pick_scenes(ids, all_ or not ids)
     les = load_lesson(lesson)
+    scenes = pick_scenes(ids, all_ or not ids, les)
     options = make_options(les, context, mode, lang, quality, fps, voice=voice, file_format="mp4",
                            kind="slides", theme=theme)
     execute(les, scenes, options, out, jobs, force, dry_run, quiet,

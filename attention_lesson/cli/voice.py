@@ -34,7 +34,7 @@ def _lines(ids, lesson, context, mode, lang):
     from ..pipeline.plan import steps_folder
     from ..pipeline.voice.lines import script_lines
 
-    scenes = pick_scenes(ids, not ids)
+    scenes = pick_scenes(ids, not ids, lesson)
     options = make_options(lesson, context, mode, lang, "low", None, kind="steps")
     report = run_build(lesson, scenes, options, steps_folder(options), quiet=True)
     if report.failures:

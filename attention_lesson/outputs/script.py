@@ -32,7 +32,7 @@ def as_markdown(lines: list[Line], scenes, title: str, lesson, context: str, mod
            "with `--voice FOLDER`. A recording longer than the step's animations makes the step longer; "
            f"a step without a recording gets {speaker_for('recordings', lang).label}."]
     voice = speaker_for("recordings", lang).label  # what speaks a step without a recording: the guide
-    order = {s.id: i for i, s in enumerate(available(), 1)}  # a scene's number in the whole lesson
+    order = {s.id: i for i, s in enumerate(available(lesson), 1)}  # a scene's number in the lesson
     for info in scenes:
         mine = [x for x in lines if x.scene == info.id]
         out += ["", f"## {order.get(info.id, '')}. {info.title(lang)} ({info.id})", ""]

@@ -218,10 +218,11 @@ def input_digest(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> st
 
 
 def plan(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, force: bool = False):
-    """Split the jobs into (to render, up to date); every job carries the lesson it renders."""
+    """Split the jobs into (to render, up to date); every job carries the lesson it renders. A scene of a
+    feature the lesson lacks (the mask scene for a lesson with no mask) is not planned."""
     entries = manifest.load(out_dir)
     todo, fresh = [], []
-    for s in scenes:
+    for s in (s for s in scenes if s.fits(lesson)):
         job = Job(s, options, out_dir, input_digest(lesson, s, options), lesson=lesson)
         entry = entries.get(job.key)
         if not force and manifest.is_fresh(out_dir, entry, job.digest):

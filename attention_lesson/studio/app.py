@@ -312,7 +312,7 @@ async def watch(studio: Studio, stop: asyncio.Event) -> None:
 
 
 def make_app(studio: Studio, hosts: set[str], workers: int) -> Guard:
-    from scenes.registry import available
+    from scenes.registry import existing
 
     from .drawing import Drawer
     from .renders import Renders
@@ -320,7 +320,7 @@ def make_app(studio: Studio, hosts: set[str], workers: int) -> Guard:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         studio.bus.loop = asyncio.get_running_loop()
-        studio.drawer = Drawer(workers, studio.bus.emit, available())
+        studio.drawer = Drawer(workers, studio.bus.emit, existing())
         studio.renders = Renders(studio.bus.emit, MEDIA / ".cache" / f"studio-{studio.port}")
         stop = asyncio.Event()
         watcher = asyncio.create_task(watch(studio, stop))

@@ -102,7 +102,7 @@ class Drawer:
                 return
             req.announced.set()
             scenes = [{"id": s.id, "title": s.title(req.options.lang), "stale": s.id in stale}
-                      for s in self.scenes]
+                      for s in self.scenes if s.fits(req.lesson)]
             self.emit("plan", {"run": req.run, "scenes": scenes})
 
     def close(self) -> None:

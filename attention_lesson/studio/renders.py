@@ -86,7 +86,8 @@ def render_main(req: RenderRequest, q, snapshots: str) -> None:
         lesson_file.write_text(req.text, encoding="utf-8")
         product, options = _options(req, lesson_file)
         out_dir = output_folder(options)
-        report = build(load(lesson_file), list(available()), options, out_dir, jobs=default_jobs(),
+        lesson = load(lesson_file)
+        report = build(lesson, list(available(lesson)), options, out_dir, jobs=default_jobs(),
                        products=[product], progress=QueueProgress(q), quiet=True)
         if report.failures:
             q.put(("error", "; ".join(f"{f.id}: {f.error.splitlines()[0]}" for f in report.failures)))
