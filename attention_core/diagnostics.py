@@ -7,6 +7,7 @@ scene only places and animates.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -75,3 +76,35 @@ def focus_ties(lesson) -> dict[str, list[str]]:
         if len(top) > 1:
             ties[name] = [att.tokens[i] for i in top]
     return ties
+
+
+@dataclass(frozen=True)
+class MaskContrast:
+    """One query's row with and without a causal mask (the mask scene's focus row, the edge cases'
+    reversal): what it would attend to unmasked and what the mask leaves it."""
+
+    query: int  # the query's position
+    free: np.ndarray  # [n] its weights without the mask
+    masked: np.ndarray  # [n] its weights with the mask (0 exactly after the query)
+    allowed: np.ndarray  # [n] bool: the keys it may see (positions 0..query)
+    free_top: int  # the key it favours unmasked (ties to the first)
+    top: int  # the key it favours masked
+
+    @property
+    def hidden(self) -> bool:
+        """Its unmasked favourite comes after it: the mask takes it away."""
+        return not bool(self.allowed[self.free_top])
+
+    @property
+    def unchanged(self) -> bool:
+        """The mask hides nothing from it (it is the last token)."""
+        return bool(self.allowed.all())
+
+
+def mask_contrast(lesson, context: str | None, mode: str, query: int) -> MaskContrast:
+    """The row of `query` in a context, through the lesson's projections with and without a causal
+    mask (whatever the lesson's own mask)."""
+    free = attend(lesson, context, mode, masked=False)
+    masked = attend(lesson, context, mode, masked=True)
+    return MaskContrast(query, free.weights[query], masked.weights[query], masked.mask[query],
+                        int(np.argmax(free.weights[query])), int(np.argmax(masked.weights[query])))
