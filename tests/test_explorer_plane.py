@@ -86,6 +86,57 @@ def test_the_plane_is_the_cores_picture(browser, tmp_path):
     assert page.close() == []
 
 
+# every label's box and every arrow's shaft as drawn (SVG units), with the tip each shaft ends at
+BOXES_JS = """() => [...document.querySelectorAll('#plane svg')].map(svg => ({
+  labels: [...svg.querySelectorAll('text.k-label, text.v-label, text.q-label, text.out-label, ' +
+                                   'text.score-label')]
+    .map(t => { const b = t.getBBox(); return {cls: t.getAttribute('class'), text: t.textContent,
+                                               box: [b.x, b.y, b.width, b.height]}; }),
+  shafts: [...svg.querySelectorAll('g > line.shaft')].map(l => ['x1', 'y1', 'x2', 'y2']
+    .map(a => Number(l.getAttribute(a)))),
+}))"""
+
+
+def crosses(box, seg, inset: float = 3) -> bool:
+    """Whether segment (x1, y1, x2, y2) crosses box (x, y, w, h) less `inset` at every edge (a text's box
+    is its line's, taller than its ink) (Liang-Barsky)."""
+    x, y, w, h = box[0] + inset, box[1] + inset, box[2] - 2 * inset, box[3] - 2 * inset
+    (ax, ay), d = seg[:2], (seg[2] - seg[0], seg[3] - seg[1])
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-d[0], ax - x), (d[0], x + w - ax), (-d[1], ay - y), (d[1], y + h - ay)):
+        if p == 0 and q < 0:
+            return False
+        if p != 0:
+            t0, t1 = (max(t0, q / p), t1) if p < 0 else (t0, min(t1, q / p))
+    return t0 <= t1
+
+
+def labels_in_the_way(panels) -> list[str]:
+    """The labels whose box an arrow's shaft crosses, other than the arrow it names (the one whose end is
+    nearest the label; a score label names none)."""
+    out = []
+    for panel in panels:
+        for lab in panel["labels"]:
+            x, y, w, h = lab["box"]
+            centre = np.array([x + w / 2, y + h / 2])
+            ends = [np.hypot(*(centre - s[2:])) for s in panel["shafts"]]
+            own = None if "score" in lab["cls"] or not ends else int(np.argmin(ends))
+            out += [f"{lab['text']} crossed by shaft {i}" for i, s in enumerate(panel["shafts"])
+                    if i != own and crosses(lab["box"], s)]
+    return out
+
+
+@pytest.mark.parametrize("lesson, hash_", [("default", ""), ("default", "#context=savings"),
+                                           ("wide.toml", "")])
+def test_no_arrow_crosses_a_label_but_its_own(browser, tmp_path, lesson, hash_):
+    from .explorer_helpers import LESSONS
+
+    lesson = lesson if lesson == "default" else str(LESSONS / lesson)
+    page = Page(browser, build(tmp_path, lesson), hash_=hash_)
+    assert labels_in_the_way(page.p.evaluate(BOXES_JS)) == []
+    assert page.close() == []
+
+
 def test_an_edit_moves_the_query_arrow_to_the_cores_new_end(browser, tmp_path):
     page = Page(browser, build(tmp_path, "default", "en"))
     lesson = load("default")

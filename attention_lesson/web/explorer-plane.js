@@ -67,11 +67,46 @@
   /** A label's rough box: CJK characters a full em wide, others about 0.6. */
   const textWidth = (s) => [...s].reduce((n, c) => n + (c.charCodeAt(0) > 0x2e80 ? 1 : 0.6), 0) * FONT;
 
-  /** Labels {x, y, text, cls, value, along, anchor}, centred on x with y their baseline, each nudged
-   *  along `along` (a unit [dx, dy]; down by default), one way then the other, until it overlaps none
-   *  placed before it nor the boxes given (the axes' names), and kept inside the viewBox; one moved far
-   *  from where it was asked for gets a thin leader from its anchor (the point it names). */
-  function placeLabels(labels, taken = []) {
+  /** Whether segment [a, b] (SVG points) crosses box {x, y, w, h} (Liang-Barsky clipping). */
+  function crosses(box, [a, b]) {
+    const d = [b[0] - a[0], b[1] - a[1]];
+    let [t0, t1] = [0, 1];
+    const edges = [[-d[0], a[0] - box.x], [d[0], box.x + box.w - a[0]], [-d[1], a[1] - box.y],
+      [d[1], box.y + box.h - a[1]]];
+    for (const [pk, qk] of edges) {
+      if (pk === 0 && qk < 0) return false;
+      if (pk !== 0) {
+        const t = qk / pk;
+        if (pk < 0) t0 = Math.max(t0, t);
+        else t1 = Math.min(t1, t);
+      }
+    }
+    return t0 <= t1;
+  }
+
+  /** Where a label may go, in the order tried: nudged along `along` (a unit [dx, dy]; down by
+   *  default), one way then the other; then around where it was asked for, in eight directions. */
+  function spots(l) {
+    const [ax, ay] = l.along || [0, 1];
+    const out = [];
+    for (let k = 0; k < 16; k++) {
+      const d = (k % 2 ? 1 : -1) * Math.ceil(k / 2) * FONT * 1.1;
+      out.push([l.x + ax * d, l.y + ay * d]);
+    }
+    for (let r = 1; r <= 4; r++) {
+      for (let a = 0; a < 8; a++) {
+        out.push([l.x + Math.cos(a * Math.PI / 4) * r * FONT, l.y + Math.sin(a * Math.PI / 4) * r * FONT]);
+      }
+    }
+    return out;
+  }
+
+  /** Labels {x, y, text, cls, value, along, anchor, own}, centred on x with y their baseline, each put
+   *  at the first of its spots where it overlaps no label placed before it, no box given (the axes'
+   *  names) and no line given ({line: [a, b], id}) but its own (id = own), kept inside the viewBox; at
+   *  the first spot clear of labels when every spot crosses a line. One moved far from where it was
+   *  asked for gets a thin leader from its anchor (the point it names). */
+  function placeLabels(labels, taken = [], lines = []) {
     const placed = taken.slice();
     const hits = (b) => placed.some((o) => b.x < o.x + o.w && o.x < b.x + b.w && b.y < o.y + o.h &&
       o.y < b.y + b.h);
@@ -79,13 +114,12 @@
       Math.min(Math.max(y, FONT + 2), BOX.height - 4) - FONT];
     return labels.filter((l) => finite([l.x, l.y])).map((l) => {
       const width = textWidth(l.text);
-      const [ax, ay] = l.along || [0, 1];
-      let box = null;
-      for (let k = 0; k < 16 && (!box || hits(box)); k++) {
-        const d = (k % 2 ? 1 : -1) * Math.ceil(k / 2) * FONT * 1.1;
-        const [x, y] = inside(l.x + ax * d, l.y + ay * d, width);
-        box = { x, y, w: width, h: FONT * 1.1 };
-      }
+      const boxes = spots(l).map(([x0, y0]) => {
+        const [x, y] = inside(x0, y0, width);
+        return { x, y, w: width, h: FONT * 1.1 };
+      });
+      const clear = (b) => !lines.some((g) => g.id !== l.own && finite(...g.line) && crosses(b, g.line));
+      const box = boxes.find((b) => !hits(b) && clear(b)) || boxes.find((b) => !hits(b)) || boxes[0];
       placed.push(box);
       const value = l.value === undefined ? "" : ` data-value="${l.value}"`;
       return leader(l, box) + `<text x="${(box.x + width / 2).toFixed(1)}" ` +
@@ -174,9 +208,12 @@
         value: value[text], anchor: point });
     }
     for (const { point, text } of merged(p.keys.map((k, j) => ({ point: to(k), text: p.tokens[j] })))) {
-      labels.push({ ...xy(beyond(o, point)), text, cls: "k-label", anchor: point });
+      labels.push({ ...xy(beyond(o, point)), text, cls: "k-label", anchor: point, own: at(point) });
     }
-    return placeLabels(labels, taken);
+    labels[0].own = at(tip);
+    const lines = [tip, ...p.keys.map(to)].map((t) => ({ line: [o, t], id: at(t) }))
+      .concat(p.feet.map((f, j) => ({ line: [to(p.keys[j]), to(f)], id: "drop" })));
+    return placeLabels(labels, taken, lines);
   }
 
   /** The query's line across the panel (clipped to it), each key's shadow on it (the line from the
@@ -222,12 +259,15 @@
       { ...look(p.weights[j]), data: { tail: t, tip: p.tips[j] } }));
     const out = arrow(o, to(p.output), "out-arrow", { width: 3, data: { tip: p.output } });
     const outText = `${w("common_output")} ${p.tokens[p.focus]}`;
-    const labels = [{ ...xy(beyond(o, to(p.output), 16)), text: outText, cls: "out-label" }];
+    const labels = [{ ...xy(beyond(o, to(p.output), 16)), text: outText, cls: "out-label",
+      own: at(to(p.output)) }];
     for (const { point, text } of merged(p.values.map((v, j) => ({ point: to(v), text: p.tokens[j] })))) {
-      labels.push({ ...xy(beyond(o, point)), text, cls: "v-label", anchor: point });
+      labels.push({ ...xy(beyond(o, point)), text, cls: "v-label", anchor: point, own: at(point) });
     }
     const [axes, taken] = axesSvg(to, p.v.axes.map((a) => dimNames(p.output_full.length)[a]));
-    return axes + faint.join("") + steps.join("") + out + placeLabels(labels, taken); // the output on top
+    const lines = [p.output, ...p.values].map((v) => ({ line: [o, to(v)], id: at(to(v)) }))
+      .concat(p.tails.map((t, j) => ({ line: [to(t), to(p.tips[j])], id: "step" })));
+    return axes + faint.join("") + steps.join("") + out + placeLabels(labels, taken, lines); // output on top
   }
 
   /** How much of the terms a plane holds, when not all: a sentence with the share as a percentage. */
