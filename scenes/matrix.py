@@ -22,6 +22,7 @@ from manim import (
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.labels import fit, label, tex, word, wrapped
+from scenes.common.masked import masked_format, row_strikes, strike_masked
 from scenes.common.mobjects import (
     NumberGrid,
     TokenChip,
@@ -41,6 +42,12 @@ RULE_TEX = {
     "unscaled": r"\mathrm{softmax}\!\left(q\cdot k\right)",
     "uniform": r"1/n",
 }
+# with a causal mask: M is 0 where the query may look and -inf after it (the uniform weights are 1/(i+1))
+MASKED_RULE_TEX = {
+    "scaled": r"\mathrm{softmax}\!\left(q\cdot k / \sqrt{d_k} + M\right)",
+    "unscaled": r"\mathrm{softmax}\!\left(q\cdot k + M\right)",
+    "uniform": r"\mathrm{softmax}\!\left(0 + M\right)",
+}
 
 
 class AttentionMatrix(LessonScene):
@@ -50,18 +57,22 @@ class AttentionMatrix(LessonScene):
         super().setup()
         self.w = self.att.weights[self.focus]  # [n] the focus's row
         self.top = int(np.argmax(self.w))
-        self.flat = bool(np.allclose(self.w, self.w[0]))  # uniform weights: no main target
+        self.masked = self.att.mask is not None  # a causal mask: the keys after each query are -inf
+        seen = self.w[self.att.mask[self.focus]] if self.masked else self.w  # the weights of the keys it sees
+        self.flat = bool(np.allclose(seen, seen[0]))  # uniform weights: no main target
 
     # -- text ----------------------------------------------------------------------------------
     def fields(self) -> dict:
         s = self.att.scores[self.focus]
-        top_score = int(np.argmax(s))
+        top_score = int(self.hard.choice[self.focus])  # the best score of the keys it may see
         return {**super().fields(), "top": self.att.tokens[self.top], "share": percent_text(self.w[self.top]),
                 "best": self.att.tokens[top_score], "best_score": number_text(s[top_score])}
 
     def variants(self) -> list[str]:
-        """The uniform lines when the weights are all equal."""
-        return ["uniform"] if self.flat else []
+        """The uniform lines when the weights (of the keys the focus may see) are all equal; the
+        masked ones with a causal mask."""
+        flat = ["uniform_masked", "uniform"] if self.masked else ["uniform"]
+        return (flat if self.flat else []) + (["masked"] if self.masked else [])
 
     # -- steps -----------------------------------------------------------------------------------
     def construct(self):
@@ -83,6 +94,10 @@ class AttentionMatrix(LessonScene):
         self.note = VGroup(*(wrapped(t, width, self.lang, S.LABEL_SIZE, c) for t, c in (
             (lines_note, S.TEXT), (self.t("mix_note"), S.EMPHASIS)))).arrange(DOWN, buff=S.LINE_GAP)
         self.panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
+        if self.masked:  # one line under the matrix: what a masked cell is
+            self.mask_note = wrapped(self.t("mask_note"), max(matrix.width, S.NOTE_MIN_W / 2), self.lang,
+                                     S.LABEL_SIZE, S.TEXT)
+            matrix.add(self.mask_note.next_to(matrix, DOWN, buff=S.GAP))
         VGroup(matrix, self.panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
         self.build_captions()  # where the panel goes later
         self.layout = VGroup(matrix, self.panel, self.raw_caption, self.heat_caption)
@@ -95,15 +110,28 @@ class AttentionMatrix(LessonScene):
         cw = ch * CELL_W / CELL_H
         self.grid = NumberGrid(self.att.weights, row_labels=toks, fills=S.heat_color, cell_w=cw, cell_h=ch,
                                label_color=S.Q_COLOR)
+        if self.masked:  # the keys after each query: struck out, weight 0
+            strike_masked(self.grid, self.att.mask, S.DIM)
         self.keys = self.key_labels(cw)
         self.empty = NumberGrid(np.zeros((n, n)), cell_w=cw, cell_h=ch).move_to(self.grid.boxes)
         self.key_axis, self.query_axis = self.axis_names()
         row_h = self.grid.box(f, 0).height
         self.focus_band = outline(VGroup(self.grid.row_labels[f], self.grid.boxes[f]), S.EMPHASIS,
                                   buff=(S.GAP / 2, 0), height=row_h)
-        self.raw = NumberGrid(self.att.scores[f][None, :], cell_w=cw, cell_h=ch).move_to(self.grid.boxes[f])
+        self.raw = self.raw_row(cw, ch).move_to(self.grid.boxes[f])
         return VGroup(self.grid, self.keys, self.empty, self.raw, self.key_axis, self.query_axis,
                       self.focus_band)
+
+    def raw_row(self, cw: float, ch: float) -> NumberGrid:
+        """The focus's raw scores in one row; with a causal mask the keys after it are −∞, struck out."""
+        s = self.att.scores[self.focus][None, :]  # [1, n]
+        if not self.masked:
+            return NumberGrid(s, cell_w=cw, cell_h=ch)
+        allowed = self.att.mask[self.focus][None, :]
+        shown = np.where(allowed, s, -np.inf)  # what the softmax sees: the masked scores are -inf
+        raw = NumberGrid(shown, cell_w=cw, cell_h=ch, formatter=masked_format(shown))
+        strike_masked(raw, allowed)
+        return raw
 
     def axis_names(self) -> tuple[VGroup, VGroup]:
         """The keys' axis name over the key labels, the queries' level with it over the row labels."""
@@ -135,9 +163,10 @@ class AttentionMatrix(LessonScene):
     def build_captions(self):
         """The focus row's caption, right of the matrix, where the panel goes later: the raw scores,
         then the rule that made the weights."""
-        self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
+        raw = self.t("raw_masked") if self.masked else self.t("common.raw_scores")
+        self.raw_caption = VGroup(label(raw, S.LABEL_SIZE, S.TEXT),
                                   tex(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
-        rule = tex(RULE_TEX[self.att.mode])
+        rule = tex((MASKED_RULE_TEX if self.masked else RULE_TEX)[self.att.mode])
         caption = self.t("common.mode_uniform" if self.att.mode == "uniform" else "weights_caption")
         self.heat_caption = VGroup(label(caption, S.LABEL_SIZE, S.TEXT), rule)
         self.heat_caption.arrange(DOWN, buff=S.GAP / 2)
@@ -160,8 +189,9 @@ class AttentionMatrix(LessonScene):
 
     def frame_matrix(self, *more):
         """The camera on the matrix (its empty grid, labels and axis names) and `more`."""
-        self.reframe(self.empty.boxes, self.grid.row_labels, self.query_axis, self.keys, self.key_axis, *more,
-                     layout=self.layout)
+        mask_note = [self.mask_note] if self.masked and self.mask_note in self.mobjects else []
+        self.reframe(self.empty.boxes, self.grid.row_labels, self.query_axis, self.keys, self.key_axis,
+                     *mask_note, *more, layout=self.layout)
 
     def axes(self):
         """An empty n×n grid: the querying tokens down the side, the keys across the top."""
@@ -174,9 +204,12 @@ class AttentionMatrix(LessonScene):
     def raw_scores(self):
         """The focus's row: its query against every key, raw dot products."""
         self.step("raw_scores")
-        self.frame_matrix(self.focus_band, self.raw, self.raw_caption)
+        mask_note = [self.mask_note] if self.masked else []
+        self.frame_matrix(self.focus_band, self.raw, self.raw_caption, *mask_note)
         self.play(Create(self.focus_band), self.grid.row_labels[self.focus].animate.set_color(S.EMPHASIS))
         self.play(FadeIn(self.raw), FadeIn(self.raw_caption, shift=LEFT * S.GAP))
+        if self.masked:
+            self.play(FadeIn(self.mask_note, shift=UP * S.GAP / 2), run_time=S.FAST)
 
     def heat(self):
         """The same row after the normalizer: weights, coloured by heat."""
@@ -186,18 +219,26 @@ class AttentionMatrix(LessonScene):
         self.play(ReplacementTransform(self.raw, self.grid.row(f)),
                   ReplacementTransform(self.raw_caption, self.heat_caption), run_time=S.SLOW)
         self.remove(self.empty.boxes[f])
+        if self.masked and len(row_strikes(self.grid, f)):
+            self.add(row_strikes(self.grid, f))
 
     def row_pulse(self):
         """Row i is query i's split over the keys: the row pulses (a looping slide in a deck)."""
         self.step("row_pulse", loop=True)
-        self.play(Indicate(VGroup(self.focus_band, self.grid.row(self.focus)),
-                           scale_factor=PULSE_SCALE, color=S.EMPHASIS), run_time=S.SLOW)
+        f, g = self.focus, self.grid
+        # a masked row's strikes between its boxes and its numbers, as drawn
+        row = VGroup(g.boxes[f], row_strikes(g, f), g.numbers[f]) if self.masked else g.row(f)
+        self.play(Indicate(VGroup(self.focus_band, row), scale_factor=PULSE_SCALE, color=S.EMPHASIS),
+                  run_time=S.SLOW)
 
     def parallel(self):
         """Every other query computed the same way, all at once: the full matrix."""
         self.step("parallel")
         others = [i for i in range(self.att.n) if i != self.focus]
         self.play(*(FadeIn(self.grid.row(i)) for i in others), run_time=S.SLOW)
+        if self.masked:
+            self.play(*(FadeIn(row_strikes(self.grid, i)) for i in others if len(row_strikes(self.grid, i))),
+                      run_time=S.FAST)
         self.remove(*(self.empty.boxes[i] for i in others))
 
     def lines(self):

@@ -30,14 +30,21 @@ def strike_masked(grid, allowed: np.ndarray | None, color=None) -> VGroup:
     cell's fill plain, a stroke across it from corner to corner under its number, its number in `color`
     (the mistakes' colour unless given one). The strokes join the grid (drawn between its boxes and
     its numbers: grid.strikes) and are returned."""
-    strikes = VGroup()
+    strikes, grid.strike_rows = VGroup(), {}
     if allowed is not None:
         for i, j in zip(*np.nonzero(~np.asarray(allowed, dtype=bool))):
             box = grid.box(i, j)
             box.set_fill(S.CELL_FILL, 1.0)
-            strikes.add(Line(box.get_corner([-1, -1, 0]), box.get_corner([1, 1, 0]), stroke_color=S.GRID,
-                             stroke_width=STRIKE_WIDTH, stroke_opacity=STRIKE_OPACITY))
+            line = Line(box.get_corner([-1, -1, 0]), box.get_corner([1, 1, 0]), stroke_color=S.GRID,
+                        stroke_width=STRIKE_WIDTH, stroke_opacity=STRIKE_OPACITY)
+            strikes.add(line)
+            grid.strike_rows.setdefault(int(i), []).append(line)
             grid.number(i, j).set_color(color or S.WRONG)
     grid.strikes = strikes
     grid.submobjects.insert(1, strikes)  # over the boxes, under the numbers
     return strikes
+
+
+def row_strikes(grid, i: int) -> VGroup:
+    """The strokes across row i's masked cells (none: an empty group)."""
+    return VGroup(*getattr(grid, "strike_rows", {}).get(i, []))
