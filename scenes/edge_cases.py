@@ -1,5 +1,6 @@
 """10. edge-cases: self-attention on the diagonal, rows that sum to one, an asymmetric matrix, and
-permutation equivariance (no positions, no mask in this lesson)."""
+permutation equivariance (no positions, no mask in the lesson); with a causal mask, its masked cells
+struck out, and the reversal that the mask, a sense of order, does not let through unchanged."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from attention_core import attend_tokens, strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.labels import even_labels, fit, label
+from scenes.common.masked import strike_masked
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline
 
 OUT_CELL_H = 0.45  # the permutation's outputs grids: eight rows each, side by side, numbers still large
@@ -30,6 +32,9 @@ class EdgeCases(LessonScene):
         self.perm = np.arange(self.att.n)[::-1]  # the new order: position r holds old token perm[r]
         reordered = attend_tokens(self.lesson, [self.att.tokens[i] for i in self.perm], self.att.mode)
         self.perm_out = reordered.output  # [n, d_v], rows in the new order
+        self.r_focus = int(np.where(self.perm == self.focus)[0][0])  # the focus's row in the new order
+        self.same = bool(np.allclose(self.perm_out, self.att.output[self.perm]))  # reordered the same way
+        self.focus_same = bool(np.allclose(self.perm_out[self.r_focus], self.att.output[self.focus]))
 
     def fields(self) -> dict:
         f, o, w = self.focus, self.other, self.att.weights
@@ -37,7 +42,24 @@ class EdgeCases(LessonScene):
         return {**super().fields(), "self_w": f"{w[f][f]:.0%}", "other": self.att.tokens[o],
                 "w_fo": number_text(w[f][o]), "w_of": number_text(w[o][f]),
                 "terms": " + ".join(number_text(x) for x in shown), "shown_sum": number_text(shown.sum()),
-                "reversed": " ".join(self.att.tokens[i] for i in self.perm)}
+                "reversed": " ".join(self.att.tokens[i] for i in self.perm),
+                "early": self.att.tokens[min(f, o)], "late": self.att.tokens[max(f, o)],
+                "out": self.vector_text(self.att.output[f]),
+                "out_rev": self.vector_text(self.perm_out[self.r_focus])}
+
+    @staticmethod
+    def vector_text(v) -> str:
+        return "[" + ", ".join(number_text(x) for x in v) + "]"
+
+    def variants(self) -> list[str]:
+        """With a causal mask: the reversal gives the outputs reversed anyway (masked_same: these tokens
+        happen to), or the focus's output unchanged though others change (masked_focus_same), else the
+        masked lines."""
+        if self.att.mask is None:
+            return []
+        if self.same:
+            return ["masked_same", "masked"]
+        return (["masked_focus_same"] if self.focus_same else []) + ["masked"]
 
     def construct(self):
         self.show_heading()
@@ -53,6 +75,8 @@ class EdgeCases(LessonScene):
         att = self.att
         self.heat = heatmap(att.weights, att.tokens)
         even_labels(self.heat.col_labels)
+        if att.mask is not None:  # the keys after each query: struck out, weight 0
+            strike_masked(self.heat, att.mask, S.DIM)
         self.sums = NumberGrid(att.weights.sum(axis=1)[:, None], col_labels=[self.t("common.sum")])
         self.sums.boxes.set_stroke(S.GRID)
         self.sums.next_to(self.heat.boxes, RIGHT, buff=S.GAP).align_to(self.heat.boxes, UP)
@@ -67,7 +91,8 @@ class EdgeCases(LessonScene):
         self.notes = {
             "self": self.lines(self.t("self_note", **f), self.t("self_normal")),
             "sums": self.lines(self.t("sums_note"), self.t("shown_note", **f)),
-            "asym": self.lines(self.t(f"asym_{rel}", **f), self.t("asym_why")),
+            "asym": self.lines(self.t(f"asym_{rel}", **f), self.t("asym_why"),
+                               *([] if att.mask is None else [self.t("asym_masked", **f)])),
         }
         table = VGroup(self.matrix, self.sums)
         for n in self.notes.values():  # under the matrix, one at a time
@@ -127,7 +152,7 @@ class EdgeCases(LessonScene):
         (left, right, links), verdict, _ = body
         self.reframe(VGroup(left, right, links), verdict, layout=body)
         lg, rg = left[1], right[1]
-        r_focus = int(np.where(self.perm == self.focus)[0][0])
+        r_focus = self.r_focus
         self.focus_frames = VGroup(_frame(VGroup(lg.row_labels[self.focus], lg.row(self.focus)), S.EMPHASIS),
                                    _frame(VGroup(rg.row_labels[r_focus], rg.row(r_focus)), S.EMPHASIS))
         self.play(FadeIn(left))
@@ -150,14 +175,14 @@ class EdgeCases(LessonScene):
                               rg.boxes[r].get_left() + LEFT * S.GAP / 3, stroke_width=2,
                               stroke_color=S.EMPHASIS if i == self.focus else S.GRID)
                          for r, i in enumerate(perm)))  # old row i is now row r
-        same = np.allclose(self.perm_out, att.output[perm])
+        same = self.same
         verdict = label(self.t("equivariant" if same else "not_equivariant"), S.LABEL_SIZE,
                         S.HIGHLIGHT if same else S.WRONG)
-        fields = {**self.fields(),
-                  "out": "[" + ", ".join(number_text(x) for x in att.output[self.focus]) + "]"}
+        fields, masked = self.fields(), att.mask is not None
         self.order_notes = VGroup(
-            label(self.t("same_output", **fields), S.LABEL_SIZE, S.TEXT),
-            label(self.t("no_position"), S.LABEL_SIZE, S.TEXT),
+            label(self.t("same_output" if self.focus_same else "other_output", **fields), S.LABEL_SIZE,
+                  S.TEXT),
+            label(self.t("mask_order" if masked else "no_position"), S.LABEL_SIZE, S.TEXT),
             label(self.t("real_models"), S.LABEL_SIZE, S.DIM),
         ).arrange(DOWN, buff=S.GAP / 2)
         return VGroup(VGroup(left, right, links), verdict, self.order_notes).arrange(DOWN, buff=S.GAP)
