@@ -3,11 +3,12 @@ problems, the text on screen and (optionally) the frame, all from one build."""
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from manim import SingleStringMathTex, Text, tempconfig
+from manim import SingleStringMathTex, Text, logger, tempconfig
 
 from scenes.common.layout import layout_problems, visible_texts
 from scenes.common.settings import Settings
@@ -37,18 +38,34 @@ class Watch:
         return [t for texts in self.texts.values() for t in texts]
 
 
+class Warnings(logging.Handler):
+    """manim's warnings during a build, as problems (a user sees them on the terminal of every render)."""
+
+    def __init__(self, watch: Watch):
+        super().__init__(logging.WARNING)
+        self.watch = watch
+
+    def emit(self, record) -> None:
+        self.watch.problems.append(f"manim warning: {' '.join(record.getMessage().split())}")
+
+
 def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", lang="zh", theme="dark",
           keyframes: Path | None = None):
     """Run a scene's construct in dry-run mode (animations skipped, nothing encoded), watching every
     step's end; return (scene, watch). media_dir holds manim's TeX and text caches: reuse it within
-    one process, never share it between processes."""
+    one process, never share it between processes. A warning manim logs is one of the problems."""
     cls = info.load()
     opts = {"dry_run": True, "write_to_movie": False, "disable_caching": True, "quality": "low_quality",
-            "verbosity": "ERROR", "progress_bar": "none", "media_dir": str(media_dir)}
+            "verbosity": "WARNING", "progress_bar": "none", "media_dir": str(media_dir)}
     watch = Watch(keyframes)
-    with Settings(lesson, context, mode, lang, theme).applied(), tempconfig(opts):
-        scene = cls(after_step=watch)
-        if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
-            scene.renderer.update_frame = lambda *args, **kwargs: None
-        scene.render()
+    warnings = Warnings(watch)
+    logger.addHandler(warnings)
+    try:
+        with Settings(lesson, context, mode, lang, theme).applied(), tempconfig(opts):
+            scene = cls(after_step=watch)
+            if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
+                scene.renderer.update_frame = lambda *args, **kwargs: None
+            scene.render()
+    finally:
+        logger.removeHandler(warnings)
     return scene, watch

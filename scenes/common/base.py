@@ -279,7 +279,7 @@ class LessonScene(Scene):
         this step ends with (`ends_with`: mobjects on screen or about to be shown) fills the body area,
         centred. What is on screen moves there in one animation; the rest of `layout` (what was laid out
         with it and is still to come) and of `ends_with` moves at once, before it is shown."""
-        k, about, shift = self.fill_transform(Group(*ends_with))
+        k, about, shift = self.fill_transform(Group(*dict.fromkeys(ends_with)))  # each once: no warning
         if abs(k - 1) < REFRAME_MIN and np.abs(shift).max() < REFRAME_MIN:
             return
         shown = self.on_screen()

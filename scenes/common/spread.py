@@ -30,7 +30,7 @@ def table_cell_width(columns: Sequence[Sequence[str]], heads: Sequence[Mobject],
 
 
 def _column(head_: Mobject, cells: Mobject, numbers: Mobject, grid: Mobject) -> VGroup:
-    column = VGroup(head_, cells, numbers, grid)
+    column = VGroup(*dict.fromkeys((head_, cells, numbers, grid)))  # cells may be the grid: added once
     head_.next_to(grid, UP, buff=S.COL_LABEL_GAP * 2)
     column.head, column.cells, column.numbers, column.grid = head_, cells, numbers, grid
     return column
