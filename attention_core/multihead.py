@@ -30,6 +30,23 @@ class MultiHeadPass:
     def head(self, key: str) -> AttentionPass:
         return self.heads[self.keys.index(key)]
 
+    @property
+    def rows(self) -> tuple[slice, ...]:
+        """Each head's columns of concat, which are its rows of W_O, in the heads' order."""
+        ends = np.cumsum([h.d_v for h in self.heads])  # [heads]
+        return tuple(slice(int(e - h.d_v), int(e)) for e, h in zip(ends, self.heads))
+
+    @property
+    def shares(self) -> np.ndarray:
+        """[heads, n, d_model] each head's output through its own rows of W_O (what the output would be
+        with the other heads' outputs zero): they sum to `output`."""
+        return np.stack([self.concat[:, r] @ self.w_o[r] for r in self.rows])
+
+
+def strongest_keys(weights: np.ndarray) -> tuple[int, ...]:
+    """[n] one query's weights -> the keys that have the largest (several when they tie), in order."""
+    return tuple(int(i) for i in np.flatnonzero(np.isclose(weights, weights.max(), rtol=1e-9, atol=1e-12)))
+
 
 def multi_head_attention(x: np.ndarray, heads: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
                          w_o: np.ndarray, mode: str = "scaled", mask: np.ndarray | None = None

@@ -19,6 +19,7 @@ from manim import (
     Write,
 )
 
+from attention_core.multihead import attend_heads
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.labels import fit, label, tex, word
@@ -38,11 +39,36 @@ class Cost(LessonScene):
 
     def setup(self):
         super().setup()
-        out = self.att.output[self.focus]
-        self.top_dim = int(np.argmax(out))  # the value dimension the focus's output is largest on
+        if self.lesson.heads:  # the focus's output is every head's through W_O, in the model's dimensions
+            self.out = attend_heads(self.lesson, self.context_name, self.settings.mode).output[self.focus]
+            self.dims = self.lesson.model_dim_names(self.lang)
+        else:
+            self.out = self.att.output[self.focus]  # [d_v]
+        self.top_dim = int(np.argmax(self.out))  # the dimension the focus's output is largest on
 
     def fields(self) -> dict:
-        return {**super().fields(), "d_model": self.lesson.d_model, "dim": self.dims[self.top_dim]}
+        heads = self.lesson.heads
+        d_ks = " / ".join(str(h.d_k) for h in heads)
+        phrase = self.t("heads_phrase_many", count=len(heads), d_ks=d_ks) if heads else self.t("heads_phrase")
+        return {**super().fields(), "d_model": self.lesson.d_model, "dim": self.dims[self.top_dim],
+                "count": len(heads), "d_ks": d_ks, "heads_phrase": phrase,
+                "mask_phrase": self.t("mask_phrase") if self.lesson.mask else ""}
+
+    def scope_keys(self) -> list[tuple[str, str, str]]:
+        """The scope table's rows (aspect, this lesson, production models): the heads' row and the
+        per-head width say how many heads this lesson has and their d_k, the masks' row whether it masks."""
+        many = "_many" if self.lesson.heads else ""
+        masked = "_masked" if self.lesson.mask else ""
+        return [
+            ("aspect", "here", "real"),
+            ("formula", "formula_here", "formula_real"),
+            ("width", "width_here", "varies"),
+            ("head_width", "head_width_here" + many, "varies"),
+            ("heads", "heads_here" + many, "varies"),
+            ("layers", "layers_here", "varies"),
+            ("projections", "projections_here", "projections_real"),
+            ("positions", "positions_here" + masked, "positions_real"),
+        ]
 
     def construct(self):
         self.show_heading()
@@ -188,17 +214,10 @@ class Cost(LessonScene):
         """This lesson's model against production models, aspect by aspect."""
         self.step("scope")
         self.clear_body()
-        vals = {"d_model": self.lesson.d_model, "d_k": self.att.d_k}
-        rows = [
-            ("aspect", "here", "real"),
-            ("formula", "formula_here", "formula_real"),
-            ("width", "width_here", "varies"),
-            ("head_width", "head_width_here", "varies"),
-            ("heads", "heads_here", "varies"),
-            ("layers", "layers_here", "varies"),
-            ("projections", "projections_here", "projections_real"),
-            ("positions", "positions_here", "positions_real"),
-        ]
+        fields = self.fields()
+        vals = {"d_model": self.lesson.d_model, "d_k": self.att.d_k, "count": fields["count"],
+                "d_ks": fields["d_ks"]}
+        rows = self.scope_keys()
         cells = VGroup()
         for r, keys in enumerate(rows):
             for c, key in enumerate(keys):
@@ -236,7 +255,7 @@ class Cost(LessonScene):
         x.col_labels.set_color(S.EMPHASIS)
         x_t = label(self.t("embedding"), S.LABEL_SIZE, S.DIM)
         left = VGroup(x_t, x).arrange(DOWN, buff=S.GAP)
-        out = vector(self.att.output[self.focus], S.V_COLOR, vertical=True, row_labels=self.dims)
+        out = vector(self.out, S.V_COLOR, vertical=True, row_labels=self.dims)
         out.row_labels.set_color(S.EMPHASIS)
         frame = outline(out.box(self.top_dim, 0), stroke=S.MARK_STROKE)
         out_t = label(self.t("output", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
