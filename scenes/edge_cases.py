@@ -91,8 +91,8 @@ class EdgeCases(LessonScene):
         self.notes = {
             "self": self.lines(self.t("self_note", **f), self.t("self_normal")),
             "sums": self.lines(self.t("sums_note"), self.t("shown_note", **f)),
-            "asym": self.lines(self.t(f"asym_{rel}", **f), self.t("asym_why"),
-                               *([] if att.mask is None else [self.t("asym_masked", **f)])),
+            "asym": self.lines(self.t(f"asym_{rel}", **f),  # with a mask, the why is mainly the mask
+                               self.t("asym_why" if att.mask is None else "asym_masked", **f)),
         }
         table = VGroup(self.matrix, self.sums)
         for n in self.notes.values():  # under the matrix, one at a time

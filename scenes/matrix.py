@@ -34,6 +34,7 @@ from scenes.common.mobjects import (
 
 CELL_W, CELL_H = 1.2, 0.7  # a cell of the attention matrix, at the least
 MATRIX_H = 2.8  # the matrix's cells are at least this tall together: a 2×2 matrix fills the frame too
+MASK_NOTE_W = 1.5  # a masked lesson's note beside the matrix wraps to its caption's width, at least this
 PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
 
 # what turns the focus's scores into weights, per mode (no words: those are in the catalog)
@@ -94,13 +95,26 @@ class AttentionMatrix(LessonScene):
         self.note = VGroup(*(wrapped(t, width, self.lang, S.LABEL_SIZE, c) for t, c in (
             (lines_note, S.TEXT), (self.t("mix_note"), S.EMPHASIS)))).arrange(DOWN, buff=S.LINE_GAP)
         self.panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
-        if self.masked:  # one line under the matrix: what a masked cell is
-            self.mask_note = wrapped(self.t("mask_note"), max(matrix.width, S.NOTE_MIN_W / 2), self.lang,
-                                     S.LABEL_SIZE, S.TEXT)
-            matrix.add(self.mask_note.next_to(matrix, DOWN, buff=S.GAP))
         VGroup(matrix, self.panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
         self.build_captions()  # where the panel goes later
         self.layout = VGroup(matrix, self.panel, self.raw_caption, self.heat_caption)
+        if self.masked:
+            self.layout.add(self.build_mask_note(matrix))
+
+    def build_mask_note(self, matrix) -> VGroup:
+        """One line saying what a masked cell is, under the matrix or beside it (under the focus row's
+        caption, over it when that row is in the matrix's lower half), whichever lets the raw scores'
+        step be larger."""
+        under = wrapped(self.t("mask_note"), matrix.width, self.lang, S.LABEL_SIZE, S.TEXT)
+        under.next_to(matrix, DOWN, buff=S.GAP).match_x(self.grid.boxes)
+        captions = VGroup(self.raw_caption, self.heat_caption)  # in one place, one after the other
+        width = max(self.raw_caption.width, MASK_NOTE_W)  # narrow: the matrix keeps the frame's width
+        beside = wrapped(self.t("mask_note"), width, self.lang, S.LABEL_SIZE, S.TEXT)
+        beside.next_to(captions, DOWN if self.focus < self.att.n / 2 else UP, buff=S.BIG_GAP)
+        beside.match_x(self.raw_caption)
+        step = [matrix, self.raw, self.focus_band, self.raw_caption]  # what the raw scores' step shows
+        self.mask_note = max((under, beside), key=lambda note: self.fill_transform(VGroup(*step, note))[0])
+        return self.mask_note
 
     def build_matrix(self) -> VGroup:
         """The weights in an n×n grid, the keys above it, the axis names, an empty grid to fill, the
@@ -163,8 +177,7 @@ class AttentionMatrix(LessonScene):
     def build_captions(self):
         """The focus row's caption, right of the matrix, where the panel goes later: the raw scores,
         then the rule that made the weights."""
-        raw = self.t("raw_masked") if self.masked else self.t("common.raw_scores")
-        self.raw_caption = VGroup(label(raw, S.LABEL_SIZE, S.TEXT),
+        self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
                                   tex(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
         rule = tex((MASKED_RULE_TEX if self.masked else RULE_TEX)[self.att.mode])
         caption = self.t("common.mode_uniform" if self.att.mode == "uniform" else "weights_caption")
@@ -244,7 +257,8 @@ class AttentionMatrix(LessonScene):
     def lines(self):
         """Purple lines from the focus to its keys, as thick as the weights; still a mix."""
         self.step("lines")
-        self.play(FadeOut(self.heat_caption), run_time=S.FAST)
+        gone = [self.heat_caption, *([self.mask_note] if self.masked else [])]
+        self.play(*(FadeOut(m) for m in gone), run_time=S.FAST)
         self.reframe(*self.on_screen(), self.panel, layout=self.layout, run_time=S.RUN)
         src, keys, pcts = self.fan
         self.play(FadeIn(src), FadeIn(keys))
