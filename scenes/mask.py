@@ -32,6 +32,7 @@ from scenes.common.mobjects import NumberGrid, TokenChip, outline, percent_text
 INPUT_TEX = {"scaled": r"q\cdot k / \sqrt{d_k}", "unscaled": r"q\cdot k", "uniform": r"0"}
 MASK_TEX = r"j > i \;\Rightarrow\; -\infty"  # the rule, in the matrix's own indices (row i, column j)
 SOFTMAX_TEX = r"e^{-\infty} = 0"
+GRID_H = 2.8  # the matrix's cells are at least this tall together (a 2×2 matrix is not lost in the frame)
 ROW_ZOOM = 1.5  # the focus's two rows: cells this much larger than a table's, the note wraps to them
 EMPTY_OPACITY = 0.5  # the decoder's staircase: a place not yet written, a dashed outline this faint
 
@@ -78,7 +79,8 @@ class Mask(LessonScene):
         self.queries.next_to(self.inputs.row_labels, LEFT, buff=S.GAP).match_y(self.inputs.boxes)
         self.masked = self.grid(att.scaled, att.mask, masked_format(att.scaled))
         self.weights = self.grid(att.weights, att.mask, fills=S.heat_color)
-        self.sums = NumberGrid(att.weights.sum(axis=1)[:, None], col_labels=[self.t("common.sum")])
+        self.sums = NumberGrid(att.weights.sum(axis=1)[:, None], col_labels=[self.t("common.sum")],
+                               cell_h=self.weights.box(0, 0).height)  # level with the matrix's rows
         self.sums.boxes.set_stroke(S.GRID)
         self.sums.next_to(self.weights.boxes, RIGHT, buff=S.GAP)
         self.sums.shift(UP * (self.weights.boxes.get_top()[1] - self.sums.boxes.get_top()[1]))
@@ -95,7 +97,9 @@ class Mask(LessonScene):
         """An n×n grid of the context (queries down the side, keys across the top), its masked cells
         struck out; the later grids in the first one's place."""
         toks = self.att.tokens
-        g = NumberGrid(values, row_labels=toks, col_labels=toks, formatter=formatter, fills=fills)
+        ch = max(S.CELL_H, GRID_H / self.att.n)  # a small matrix's cells larger: it fills the frame too
+        g = NumberGrid(values, row_labels=toks, col_labels=toks, formatter=formatter, fills=fills,
+                       cell_h=ch, cell_w=ch * S.CELL_W / S.CELL_H)
         g.row_labels.set_color(S.Q_COLOR)
         g.col_labels.set_color(S.K_COLOR)
         even_labels(g.col_labels)
