@@ -71,9 +71,9 @@ class Heads(LessonScene):
         self.tops = [strongest_keys(p.weights[f]) for p in self.mh.heads]  # each head's strongest keys
         self.final = self.mh.output[f]  # [d_model] the focus's output of every head, through W_O
         self.alone = self.mh.shares[self.fh, f]  # [d_model] the focus head's share of it
-        gain = self.final - self.alone
-        self.moved = int(np.argmax(np.abs(gain)))  # the dimension the other heads change most
-        self.others_add = not np.allclose(gain, 0)
+        self.moved = int(np.argmax(np.abs(self.final - self.alone)))  # the dimension the others change most
+        m = self.moved  # whether they change it as the numbers are shown (two decimals)
+        self.others_add = number_text(self.alone[m]) != number_text(self.final[m])
         self.model_dims = self.lesson.model_dim_names(self.lang)
 
     # -- text ----------------------------------------------------------------------------------
@@ -102,10 +102,12 @@ class Heads(LessonScene):
                 "after": number_text(self.final[m])}
 
     def variants(self) -> list[str]:
-        """same_top (the weights step): every head weighs the same tokens most; zero (the last step):
-        the other heads' shares are all zero, the final output is the focus head's share."""
+        """single (the weights step): one head; same_top: every head weighs the same tokens most; zero
+        (the last step): the other heads change no number of the final output as shown (two decimals)."""
         same = len({frozenset(self.att.tokens[i] for i in top) for top in self.tops}) == 1
-        return (["same_top"] if same else []) + ([] if self.others_add else ["zero"])
+        single = len(self.tops) == 1  # a [heads] table of one head: nothing to compare it with
+        first = ["single"] if single else ["same_top"] if same else []
+        return first + ([] if self.others_add else ["zero"])
 
     def construct(self):
         self.show_heading()
@@ -179,8 +181,8 @@ class Heads(LessonScene):
         bars = WeightBars(self.mh.heads[h].weights[self.focus], self.att.tokens, fills=S.heat_color,
                           max_height=CHART_H, buff=step - S.BAR_W, scale_to=1.0)
         color = S.EMPHASIS if h == self.fh else S.TEXT
-        title = label(self.t("weights_of", name=self.names[h], focus=self.lesson.focus), S.BODY_SIZE, color)
-        top = label(self.t("looks_at", tokens=self.top_names(h)), S.LABEL_SIZE, S.HIGHLIGHT)
+        title = word(self.t("weights_of", name=self.names[h], focus=self.lesson.focus), S.BODY_SIZE, color)
+        top = word(self.t("looks_at", tokens=self.top_names(h)), S.LABEL_SIZE, S.HIGHLIGHT)
         frames = VGroup(*(outline(bars.bar(i), S.HIGHLIGHT, buff=S.GAP / 4, stroke=S.OUTLINE_THIN)
                           for i in self.tops[h]))
         strut = Rectangle(width=bars.width, height=CHART_H + S.GAP * 2, stroke_width=0, fill_opacity=0)
@@ -223,8 +225,9 @@ class Heads(LessonScene):
         heads[0].next_to(w.col_labels, UP, buff=S.GAP / 2).match_x(w.boxes)
         heads[1].next_to(outs, UP, buff=S.GAP / 2).match_y(heads[0])
         crowd = heads[0].get_right()[0] + S.BIG_GAP - heads[1].get_left()[0]  # the weights' head is wider
-        if crowd > 0:  # than a few tokens' columns: the outputs make way
-            VGroup(arrows, outs, heads[1]).shift(RIGHT * crowd)
+        if crowd > 0:  # than a few tokens' columns: the outputs make way, the arrows midway
+            VGroup(outs, heads[1]).shift(RIGHT * crowd)
+            arrows.set_x((w.boxes.get_right()[0] + outs.get_left()[0]) / 2)
         formula = tex(r"o_h", "=", r"\sum_j", r"w_{hj}\,", r"v_{hj}")
         formula[-1].set_color(S.V_COLOR)
         table = VGroup(w, arrows, outs, heads)
@@ -247,7 +250,7 @@ class Heads(LessonScene):
         for h, rows in enumerate(self.mh.rows):
             part = VGroup(*(cat.box(0, j) for j in range(rows.start, rows.stop)))
             names.add(word(self.names[h], S.LABEL_SIZE, S.EMPHASIS if h == self.fh else S.TEXT))
-            fit(names[-1], part.width * S.LABEL_FILL, part.height).next_to(part, UP, buff=S.GAP / 2)
+            fit(names[-1], part.width - S.GAP, part.height).next_to(part, UP, buff=S.GAP / 2)
             if h:
                 lines.add(Line(part.get_corner(UP + LEFT), part.get_corner(DOWN + LEFT), stroke_color=S.TEXT,
                                stroke_width=SEGMENT_STROKE))

@@ -18,6 +18,7 @@ from attention_core.multihead import attend_heads, strongest_keys
 from scenes.common.formats import percent_text
 from scenes.registry import BY_ID
 
+from .cue_rules import step_problems
 from .goldens import compare_all
 from .random_next_lessons import random_next_lesson
 from .scene_harness import build
@@ -101,6 +102,9 @@ def test_layout_names_and_lines(case):
             assert any(h.name(lang).replace(" ", "") in t for t in watch.texts[step]), (h.name(lang), step)
     lines = [s.narration for s in scene.steps]
     assert [s.step for s in scene.steps] == STEPS
+    subs = scene.renderer.file_writer.subcaptions  # the subtitles say the lines, readably (cue_rules.py)
+    cues = [(sub.content, sub.start.total_seconds(), sub.end.total_seconds()) for sub in subs]
+    assert step_problems(scene.steps, cues, lang) == []
     assert all(line.strip() and "{" not in line for line in lines)
     mh = attend_heads(lesson, context)
     f = mh.tokens.index(lesson.focus)
