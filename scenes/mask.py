@@ -50,12 +50,15 @@ class Mask(LessonScene):
         r, toks = self.row, self.att.tokens
         return {**super().fields(), "first": toks[0], "hidden": int((~self.att.mask).sum()),
                 "free_top": toks[r.free_top], "free_share": percent_text(r.free[r.free_top]),
-                "top": toks[r.top], "share": percent_text(r.masked[r.top])}
+                "top": toks[r.top], "share": percent_text(r.masked[r.top]), "seen": int(r.allowed.sum())}
 
     def variants(self) -> list[str]:
-        """The focus's row: its unmasked favourite hidden, kept, or nothing masked (the last token)."""
+        """The focus's row: nothing masked (the last token), equal weights (uniform: no favourite), its
+        unmasked favourite hidden, or kept."""
         r = self.row
-        return ["last" if r.unchanged else "hidden" if r.hidden else "kept"]
+        if r.unchanged:
+            return ["last"]
+        return ["uniform" if np.allclose(r.free, r.free[0]) else "hidden" if r.hidden else "kept"]
 
     # -- steps -----------------------------------------------------------------------------------
     def construct(self):

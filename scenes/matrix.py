@@ -59,8 +59,10 @@ class AttentionMatrix(LessonScene):
         self.w = self.att.weights[self.focus]  # [n] the focus's row
         self.top = int(np.argmax(self.w))
         self.masked = self.att.mask is not None  # a causal mask: the keys after each query are -inf
+        self.alone = self.masked and self.focus == 0  # the first token, masked: it sees only itself
         seen = self.w[self.att.mask[self.focus]] if self.masked else self.w  # the weights of the keys it sees
-        self.flat = bool(np.allclose(seen, seen[0]))  # uniform weights: no main target
+        # uniform weights: no main target (a first token seeing only itself is not uniform, but its mode)
+        self.flat = bool(np.allclose(seen, seen[0])) and (len(seen) > 1 or self.att.mode == "uniform")
 
     # -- text ----------------------------------------------------------------------------------
     def fields(self) -> dict:
@@ -73,7 +75,8 @@ class AttentionMatrix(LessonScene):
         """The uniform lines when the weights (of the keys the focus may see) are all equal; the
         masked ones with a causal mask."""
         flat = ["uniform_masked", "uniform"] if self.masked else ["uniform"]
-        return (flat if self.flat else []) + (["masked"] if self.masked else [])
+        first = ["first"] if self.alone else []  # masked, the focus first: it sees only itself
+        return first + (flat if self.flat else []) + (["masked"] if self.masked else [])
 
     # -- steps -----------------------------------------------------------------------------------
     def construct(self):
@@ -93,7 +96,8 @@ class AttentionMatrix(LessonScene):
         lines_note = self.t("lines_note_flat" if self.flat else "lines_note")
         width = max(fan.width, S.NOTE_MIN_W / 2)  # the notes as narrow as the lines above them
         self.note = VGroup(*(wrapped(t, width, self.lang, S.LABEL_SIZE, c) for t, c in (
-            (lines_note, S.TEXT), (self.t("mix_note"), S.EMPHASIS)))).arrange(DOWN, buff=S.LINE_GAP)
+            (lines_note, S.TEXT), (self.t("mix_note_first" if self.alone else "mix_note"), S.EMPHASIS))))
+        self.note.arrange(DOWN, buff=S.LINE_GAP)
         self.panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
         VGroup(matrix, self.panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
         self.build_captions()  # where the panel goes later

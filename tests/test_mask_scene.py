@@ -147,7 +147,8 @@ def test_mask_scene(case, built, lessons, request):
     # the focus's row, unmasked and masked
     c = mask_contrast(les, context, "scaled", att.index(les.focus))
     assert missing([c.free, c.masked], watch.texts["focus_row"]) == []
-    variant = "last" if c.unchanged else "hidden" if c.hidden else "kept"
+    variant = "last" if c.unchanged else "uniform" if np.allclose(c.free, c.free[0]) else \
+        "hidden" if c.hidden else "kept"
     tr = catalog(lang)
     line = next(s.narration for s in scene.steps if s.step == "focus_row")
     assert line == tr(f"mask.say.focus_row_{variant}", **scene.fields())
