@@ -62,7 +62,7 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
     logger.addHandler(warnings)
     try:
         with Settings(lesson, context, mode, lang, theme).applied(), tempconfig(opts):
-            scene = cls(after_step=watch)
+            scene = cls(after_step=watch, skip_animations=True)  # each play jumps to its end: same frames
             if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
                 scene.renderer.update_frame = lambda *args, **kwargs: None
             scene.render()

@@ -176,22 +176,27 @@ def test_a_held_step_shows_its_last_drawn_frame(blink, monkeypatch):
 
 
 @needs_espeak
-@pytest.mark.parametrize("fmt", [("mp4",), ("webm",), ("webm", "--transparent")], ids="-".join)
+@pytest.mark.parametrize("fmt", [("mp4",), ("webm", "--transparent")], ids="-".join)
 def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
     """Converted once: the same frames as manim's path. Repeated (mp4, the default): as many frames,
-    as long, each within half a level on average (x264 no longer refines a held picture)."""
+    as long, each within half a level on average (x264 no longer refines a held picture). VP9 with
+    alpha (webm's default converts once: nothing else applies there, so "encode" is not drawn again;
+    plain VP9's packets are test_same_packets_as_manims_path's)."""
     ext = fmt[0]
+    modes = ("", "encode", "manim") if ext == "mp4" else ("", "manim")
     out = {}
-    for mode in ("", "encode", "manim"):
+    for mode in modes:
         monkeypatch.setenv(holds.ENV, mode)
         cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", f"out-{mode or 'repeat'}", "-q")
         out[mode] = blink / f"out-{mode or 'repeat'}" / f"blink.{ext}"
-    default, once, each = (frames(out[m], alpha="--transparent" in fmt) for m in ("", "encode", "manim"))
+    got = {m: frames(out[m], alpha="--transparent" in fmt) for m in modes}
+    default, each = got[""], got["manim"]
+    once = got.get("encode", default)  # webm: the default is converted once
     assert once.shape == each.shape and np.array_equal(once, each)  # the same frames, as many
     assert default.shape == each.shape
     assert max(np.abs(a.astype(int) - b.astype(int)).mean() for a, b in zip(default, each)) < 0.5
     if "--transparent" in fmt:
         assert once[..., 3].min() == 0 and once[..., 3].max() == 255  # the alpha was compared too
-    assert ffmpeg.duration(out[""]) == ffmpeg.duration(out["encode"]) == ffmpeg.duration(out["manim"])
+    assert len({ffmpeg.duration(p) for p in out.values()}) == 1
     if ext == "mp4":
         assert len({ffmpeg.video_duration(p) for p in out.values()}) == 1

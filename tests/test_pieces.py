@@ -5,6 +5,7 @@ the sound, the subtitles, the steps' times and every step's clip."""
 import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,8 @@ from scenes import registry
 from scenes.registry import SceneInfo
 
 from .cli_helpers import cli
+
+TINY = Path(__file__).parent / "lessons" / "tiny.toml"  # 2 tokens: the smallest drawing of a real scene
 
 BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")
@@ -69,7 +72,7 @@ def split_spy(monkeypatch):
 @needs_espeak
 @pytest.mark.parametrize("scene, args", [
     ("blink", ("--voice", "draft")),  # two steps, each a play and a spoken wait
-    ("softmax", ("--lang", "en", "--voice", "draft", "--context", "savings")),  # a heading, more steps
+    ("softmax", ("--lang", "en", "--voice", "draft", "--lesson", str(TINY))),  # a heading, more steps
 ], ids=["blink", "softmax"])
 def test_a_scene_in_pieces_equals_the_whole_scene(tmp_path, monkeypatch, split_spy, scene, args):
     if scene == "blink":
