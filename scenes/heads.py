@@ -48,6 +48,9 @@ SHAPE_MATH = 0.6  # MathTex scale of a block's shape (d_model × d_k)
 CARD_PAD = 0.25  # a head's card: its frame to its contents
 CHART_H = 1.6  # the tallest bar of a head's weight chart (a weight of 1)
 SEGMENT_STROKE = 4  # the line between two heads' parts of the concatenated vector
+FULL_WEIGHT = 1.0  # a weight the charts draw CHART_H tall: every head's chart on one scale
+BAR_FRAME_PAD = 0.075  # a framed bar (the strongest key's) to its frame
+NUMBER_PAD = 0.075  # a number to its cell's sides, in a vector as narrow as its numbers
 
 
 def bracketed(values) -> str:
@@ -179,11 +182,11 @@ class Heads(LessonScene):
         """Head h's weights for the focus as bars, its name over them, the tokens it weighs most under."""
         step = cell_width_for(self.att.tokens, minimum=S.BAR_W + S.GAP)
         bars = WeightBars(self.mh.heads[h].weights[self.focus], self.att.tokens, fills=S.heat_color,
-                          max_height=CHART_H, buff=step - S.BAR_W, scale_to=1.0)
+                          max_height=CHART_H, buff=step - S.BAR_W, scale_to=FULL_WEIGHT)
         color = S.EMPHASIS if h == self.fh else S.TEXT
         title = word(self.t("weights_of", name=self.names[h], focus=self.lesson.focus), S.BODY_SIZE, color)
         top = word(self.t("looks_at", tokens=self.top_names(h)), S.LABEL_SIZE, S.HIGHLIGHT)
-        frames = VGroup(*(outline(bars.bar(i), S.HIGHLIGHT, buff=S.GAP / 4, stroke=S.OUTLINE_THIN)
+        frames = VGroup(*(outline(bars.bar(i), S.HIGHLIGHT, buff=BAR_FRAME_PAD, stroke=S.OUTLINE_THIN)
                           for i in self.tops[h]))
         strut = Rectangle(width=bars.width, height=CHART_H + S.GAP * 2, stroke_width=0, fill_opacity=0)
         strut.align_to(bars.baseline, DOWN)  # every chart as tall as a weight of 1: one baseline in a row
@@ -239,7 +242,7 @@ class Heads(LessonScene):
         vector of every head's outputs end to end fits the frame's width with its numbers unshrunk."""
         fmt = shared_format(values)
         widest = max(label(fmt(x), S.NUMBER_SIZE).width for x in np.ravel(values))
-        return min(S.CELL_W, widest / S.NUMBER_FILL_W + S.GAP / 4)
+        return min(S.CELL_W, widest / S.NUMBER_FILL_W + NUMBER_PAD)
 
     def concat_row(self) -> VGroup:
         """The focus's concatenated vector (Σ d_v cells), each head's part named over it and split from
