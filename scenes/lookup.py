@@ -104,9 +104,9 @@ class Lookup(LessonScene):
         def arranged(side_by_side: bool, wide: bool):
             for p in body:
                 t, chart, out_t, out, note = p
-                if wide:  # the output and the note on the chart's right
+                if wide:  # the output and the note on the chart's right (many tokens: close by)
                     right = VGroup(out_t, out, note).arrange(DOWN, buff=S.GAP)
-                    VGroup(t, VGroup(chart, right).arrange(RIGHT, buff=S.BIG_GAP)).arrange(DOWN, buff=S.GAP)
+                    VGroup(t, VGroup(chart, right).arrange(RIGHT, buff=S.GAP)).arrange(DOWN, buff=S.GAP)
                 else:
                     p.arrange(DOWN, buff=S.GAP)
             if not side_by_side:

@@ -94,10 +94,17 @@ class Mistakes(LessonScene):
         self.step("qkv")
         self.clear_body()
         left = self.roles()
-        right = self.own_key()
-        body = VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP)
-        self.place_body(body)
+        left, right = self.place_best(lambda: self.qkv_body(left, None), fallbacks=tuple(
+            lambda w=w: self.qkv_body(left, w) for w in (S.NOTE_MIN_W / 2, S.NOTE_MIN_W)))
         self.show_qkv(left, right)
+
+    def qkv_body(self, left: VGroup, across: float | None) -> VGroup:
+        """The roles on the left and the scores against every key on the right, or (`across`: long
+        vectors) the scores as a row under the roles, the verdicts beside it that wide."""
+        right = self.own_key(across)
+        if across is not None:
+            return VGroup(left, right).arrange(DOWN, buff=S.GAP)
+        return VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP)
 
     def roles(self) -> VGroup:
         """Left: one vector for three roles (wrong) against three projections (right)."""
@@ -129,47 +136,62 @@ class Mistakes(LessonScene):
             e.shift(RIGHT * (eq_right - e.get_right()[0]))
             r.shift(RIGHT * (eq_right + S.GAP - r.get_left()[0]))
 
-    def own_key(self) -> VGroup:
-        """Right: the focus's raw scores against every key, its own key against the best one."""
+    def own_key(self, across: float | None = None) -> VGroup:
+        """Right: the focus's raw scores against every key (a column, or `across` a row with the
+        verdicts on its left, no wider than `across`), its own key against the best one."""
         f, att = self.focus, self.att
         scores = att.scores[f]
         best = int(np.argmax(scores))
         same = best == f
-        grid = NumberGrid(scores[:, None], row_labels=att.tokens, color=S.TEXT)
+        row = across is not None
+        names = {"col_labels" if row else "row_labels": att.tokens}
+        grid = NumberGrid(scores[None, :] if row else scores[:, None], color=S.TEXT, **names)
         grid.boxes.set_stroke(S.Q_COLOR, width=2)
-        grid.row_labels[f].set_color(S.EMPHASIS)
+        (grid.col_labels if row else grid.row_labels)[f].set_color(S.EMPHASIS)
         grid_t = label(self.t("score_row", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
-        marks, tags = self.own_key_marks(grid, best)
-        grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
+        marks, tags = self.own_key_marks(grid, best, across is not None)
+        grid_t.next_to(grid, UP, buff=S.GAP) if across is not None else \
+            grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
         scored = VGroup(grid_t, grid, marks, tags)
-        width = max(scored.width, S.NOTE_MIN_W / 2)  # the verdicts no wider than the scores
+        width = across if row else max(scored.width, S.NOTE_MIN_W / 2)  # the verdicts no wider than
+        # the scores (or, beside their row, than `across`)
         right_wrong = self.verdict(False, self.t("self_wrong", focus=self.lesson.focus), size=S.LABEL_SIZE,
                                    width=width)
         right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"),
                                    size=S.LABEL_SIZE, width=width)
         right = VGroup(right_wrong, right_right, scored)
         right_right.next_to(right_wrong, DOWN, buff=S.BIG_GAP, aligned_edge=LEFT)
-        scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT)
+        if row:
+            scored.next_to(VGroup(right_wrong, right_right), RIGHT, buff=S.BIG_GAP)
+        else:
+            scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT)
         return right
 
-    def own_key_marks(self, grid: NumberGrid, best: int) -> tuple[VGroup, VGroup]:
+    def own_key_marks(self, grid: NumberGrid, best: int, across: bool = False) -> tuple[VGroup, VGroup]:
         """The best key's cell framed in yellow and, when the focus's own key is another one, that cell
-        in vermillion; beside each a tag with its score."""
+        in vermillion; beside each (under each, `across`: the scores in a row) a tag with its score."""
         f, att = self.focus, self.att
         scores = att.scores[f]
-        marks = VGroup(self.mark_cell(grid, best, 0, S.HIGHLIGHT, buff=0))
+        at = (lambda k: (0, k)) if across else (lambda k: (k, 0))  # key k's cell
+        side = DOWN if across else RIGHT
+        marks = VGroup(self.mark_cell(grid, *at(best), S.HIGHLIGHT, buff=0))
         if best == f:
             tags = VGroup(
                 label(self.t("self_best_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
-                .next_to(grid.box(f, 0), RIGHT, buff=S.GAP))
+                .next_to(grid.box(*at(f)), side, buff=S.GAP))
         else:
-            marks.add(self.mark_cell(grid, f, 0, S.WRONG, buff=0))
+            marks.add(self.mark_cell(grid, *at(f), S.WRONG, buff=0))
             tags = VGroup(
                 label(self.t("self_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.WRONG)
-                .next_to(grid.box(f, 0), RIGHT, buff=S.GAP),
+                .next_to(grid.box(*at(f)), side, buff=S.GAP),
                 label(self.t("best_cell", value=number_text(scores[best]), token=att.tokens[best]),
-                      S.LABEL_SIZE, S.HIGHLIGHT).next_to(grid.box(best, 0), RIGHT, buff=S.GAP),
+                      S.LABEL_SIZE, S.HIGHLIGHT).next_to(grid.box(*at(best)), side, buff=S.GAP),
             )
+            a, b = sorted(tags, key=lambda t: t.get_x())
+            if across and a.get_right()[0] + S.GAP > b.get_left()[0]:  # too close: apart, each on
+                mid = (a.get_x() + b.get_x()) / 2  # its side of the point between the two cells
+                a.align_to([mid - S.GAP / 2, 0, 0], RIGHT)
+                b.align_to([mid + S.GAP / 2, 0, 0], LEFT)
         return marks, tags
 
     def show_qkv(self, left: VGroup, right: VGroup) -> None:

@@ -186,7 +186,7 @@ class Normalizers(LessonScene):
         self.step("outputs")
         self.clear_body()
         parts = self.place_best(*(lambda kind=kind: self.compose_outputs(kind)
-                                  for kind in ("level", "top", "below")))
+                                  for kind in ("level", "top", "below")), fallbacks=(self.compose_columns,))
         self.show_outputs(*parts)
 
     def compose_outputs(self, kind: str) -> VGroup:
@@ -218,6 +218,51 @@ class Normalizers(LessonScene):
             eq.next_to(right, DOWN, buff=S.GAP / 2)
             notes.next_to(eq, DOWN, buff=S.BIG_GAP).match_x(right)
         return VGroup(left, right, pair, eq, notes)
+
+    def compose_columns(self) -> VGroup:
+        """Many dimensions: every token's value as a column (the dimensions named once, down the side),
+        their mean beside them and the three outputs beside it, Uniform's column framed with the mean;
+        the verdict and the notes under them: VGroup(left, right, pair, eq, notes), as compose_outputs."""
+        att = self.att
+        v = NumberGrid(att.v.T, row_labels=self.dims, col_labels=att.tokens, color=S.V_COLOR)  # [d, n]
+        v.boxes.set_stroke(S.V_COLOR, width=2)
+        mean = vector(att.v.mean(axis=0), S.DIM, vertical=True, col_labels=[self.t("mean")])
+        outs = self.mode_columns()
+        mean.next_to(v.boxes, RIGHT, buff=S.GAP * 2)  # (closer than BIG_GAP: the row is long)
+        outs.next_to(mean.boxes, RIGHT, buff=S.GAP * 2)
+        for g in (mean, outs):
+            g.shift(UP * (v.boxes.get_top()[1] - g.boxes.get_top()[1]))
+        top = max(m.get_top()[1] for m in (v, mean, outs)) + S.GAP
+        v_t = label(self.t("values"), S.LABEL_SIZE, S.V_COLOR)
+        o_t = label(self.t("outputs", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
+        for t, g in ((v_t, v.boxes), (o_t, outs.boxes)):
+            t.move_to([g.get_x(), top, 0], aligned_edge=DOWN)
+        left, right = VGroup(v_t, v, VGroup(mean)), VGroup(o_t, outs)
+        pair = VGroup(_frame(mean.column(0)), _frame(outs.column(len(MODES) - 1)))
+        same = np.allclose(self.runs["uniform"].output[self.focus], att.v.mean(axis=0))
+        eq = label(self.t("equal" if same else "differ"), S.LABEL_SIZE, S.HIGHLIGHT)
+        eq.next_to(pair, DOWN, buff=S.GAP / 2)
+        if eq.get_right()[0] > outs.get_right()[0]:  # no further right than the outputs
+            eq.align_to(outs, RIGHT)
+        tables = VGroup(left, right)
+        notes = VGroup(*(wrapped(self.t(k), tables.width, self.lang, S.LABEL_SIZE, S.TEXT)
+                         for k in ("mean_note", "not_zero"))).arrange(DOWN, buff=S.GAP / 2)
+        notes.next_to(VGroup(tables, eq), DOWN, buff=S.GAP).match_x(tables)
+        return VGroup(left, right, pair, eq, notes)
+
+    def mode_columns(self) -> NumberGrid:
+        """The focus's output in every mode as columns (one row per dimension), the modes' names over
+        them (√dₖ typeset)."""
+        names = VGroup(*(rich(self.t(f"short_{m}"), S.LABEL_SIZE, S.DIM) for m in MODES))
+        cell_w = max(S.CELL_W, max(n.width for n in names) + S.GAP / 2)  # as wide as the widest name
+        outs = NumberGrid(np.stack([self.runs[m].output[self.focus] for m in MODES], axis=1),
+                          color=S.V_COLOR, cell_w=cell_w)  # [d, modes]
+        outs.boxes.set_stroke(S.V_COLOR, width=2)
+        for j, n in enumerate(names):  # (not label_line: its one height would shrink the √dₖ name)
+            n.move_to([outs.boxes[0][j].get_x(), outs.boxes.get_top()[1] + S.COL_LABEL_GAP, 0],
+                      aligned_edge=DOWN)
+        outs.col_labels.add(*names)
+        return outs
 
     def values_and_mean(self) -> VGroup:
         """The values under their title, their mean under them: VGroup(title, values, (mean, label))."""

@@ -19,7 +19,7 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import cell_width_for, label, tex, word
+from scenes.common.labels import cell_width_for, label, tex, word, wrapped
 from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
 
@@ -72,6 +72,16 @@ class Projection(LessonScene):
 
     def outline_row(self, grid: NumberGrid, i: int, color=None):
         return outline(grid.boxes[i], color or S.EMPHASIS)
+
+    def product_note(self, picture: VGroup, beside: float | None) -> VGroup:
+        """The sum's picture with its note under it (as wide as it), or (`beside`: a tall picture, many
+        dimensions) beside it in lines that wide: VGroup(*picture, note)."""
+        if beside is None:
+            note = self.note(self.t("row_pick"), picture[1:4]).next_to(picture[1:], DOWN, buff=S.BIG_GAP)
+        else:
+            note = wrapped(self.t("row_pick"), beside, self.lang, S.BODY_SIZE, S.TEXT)
+            note.next_to(picture, RIGHT, buff=S.BIG_GAP)
+        return VGroup(*picture, note)
 
     # -- steps ---------------------------------------------------------------------------------
     def embeddings(self):
@@ -151,9 +161,10 @@ class Projection(LessonScene):
         for h, m in zip(heads[:2], (xv, w)):
             h.move_to([m.boxes.get_center()[0], top, 0], aligned_edge=DOWN)
         heads[2].next_to(q.boxes, LEFT, buff=S.GAP)
-        note = self.note(self.t("row_pick"), VGroup(xv, w)).next_to(VGroup(xv, q), DOWN, buff=S.BIG_GAP)
-        body = VGroup(heads, xv, times, w, rule, q, note)
-        self.place_body(body)
+        sum_picture = VGroup(heads, xv, times, w, rule, q)
+        body = self.place_best(lambda: self.product_note(sum_picture, None), fallbacks=tuple(
+            lambda w=w: self.product_note(sum_picture, w) for w in (S.NOTE_MIN_W / 2, S.NOTE_MIN_W)))
+        note = body[-1]
         picks = VGroup()
         for i, xi in enumerate(x):
             if xi != 0:

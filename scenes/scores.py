@@ -1,7 +1,7 @@
 """3. scores: the focus token's query against every key; one dot product term by term; the raw scores,
 then divided by √d_k (or not, in the diagnostic modes); why the divisor, and what it does not promise."""
 
-from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGroup, Write
+from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGroup, Write
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
@@ -92,8 +92,8 @@ class Scores(LessonScene):
             return line
         two = line.copy()  # many terms may read larger with the second half on a line of its own
         cut = min(plus, key=lambda i: abs(i - len(parts) / 2))
-        rest = VGroup(*two[1][cut:])
-        rest.shift(DOWN * (two[1].height + S.GAP) + RIGHT * (two[1][0].get_left()[0] - rest.get_left()[0]))
+        rest = VGroup(*two[1][cut:])  # under the first half, a caption's line gap apart
+        rest.next_to(VGroup(*two[1][:cut]), DOWN, buff=S.LINE_GAP, aligned_edge=LEFT)
         table = VGroup(self.q, self.k, self.key_head, self.raw_head, self.raw.boxes)
         better = self.room(VGroup(table, two.next_to(table, DOWN, buff=S.BIG_GAP))) > \
             self.room(VGroup(table, line.copy().next_to(table, DOWN, buff=S.BIG_GAP)))

@@ -35,7 +35,8 @@ from . import style as S
 from .captions import least_step, spoken, timed
 from .i18n import catalog
 from .labels import fit, frame_box, label, mixed_line, wrapped
-from .layout import body_mobjects, ink_box, largest_text, print_box, safe_area
+from .layout import _grid_numbers as grid_numbers
+from .layout import body_mobjects, cap_height, ink_box, largest_text, print_box, px_1080, safe_area
 from .settings import Settings
 
 FILL_AIR = 0.05  # place_best: a way fills the screen when it fills FILL_SHARE and this much more
@@ -248,18 +249,35 @@ class LessonScene(Scene):
         return m.scale(k, about_point=about).shift(shift)
 
     def place_best(self, *layouts: Callable[[], Mobject],
-                   shown: Callable[[Mobject], list[Mobject]] | None = None):
+                   shown: Callable[[Mobject], list[Mobject]] | None = None,
+                   fallbacks: tuple[Callable[[], Mobject], ...] = ()):
         """Arrange the same parts each of the ways given (functions that arrange them and return the
         group), keep the way that lets them be largest in the body, and place it: two charts side by
         side for four tokens may read better one above the other for eight. `shown(group)`: what each
         step will end with, when the steps show the group part by part; a way is as good as its worst
-        step."""
+        step. `fallbacks`: more ways, weighed with the others only when the best of those fails the
+        fill check at some step (`passes`): the lessons they fail (many dimensions) get them, every
+        other lesson keeps its way."""
 
-        def score(arranged):
-            return min(self.room(m) for m in (shown(arranged) if shown else [arranged]))
+        def steps(arranged):
+            return shown(arranged) if shown else [arranged]
 
-        best = max(layouts, key=lambda arrange: score(arrange()))  # the first of equals
+        def score(arrange):
+            return min(self.room(m) for m in steps(arrange()))
+
+        best = max(layouts, key=score)  # the first of equals
+        if fallbacks and not all(self.passes(m) for m in steps(best())):
+            best = max((*layouts, *fallbacks), key=score)
         return self.place_body(best())
+
+    def passes(self, m) -> bool:
+        """Whether m, placed by place_body, passes the fill check with some air: it fills FILL_SHARE of
+        the body (room), its main tables' numbers at least TABLE_CAP_PX tall at 1080p."""
+        fills, k, _ = self.room(m)
+        numbers = []
+        grid_numbers(m, numbers)
+        cap = min((px_1080(cap_height(t)) * k for t in numbers), default=None)
+        return fills >= round(S.FILL_SHARE + FILL_AIR, 3) and (cap is None or cap >= S.TABLE_CAP_PX)
 
     def room(self, m) -> tuple[float, float, float]:
         """How well m fills the body: first whether it fills FILL_SHARE of it (with some air to spare),
