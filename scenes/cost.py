@@ -22,6 +22,7 @@ from manim import (
 from attention_core.multihead import attend_heads
 from scenes.common import style as S
 from scenes.common.base import LessonScene
+from scenes.common.i18n import listing
 from scenes.common.labels import fit, label, tex, word
 from scenes.common.mobjects import NumberGrid, outline, vector
 
@@ -48,7 +49,7 @@ class Cost(LessonScene):
 
     def fields(self) -> dict:
         heads = self.lesson.heads
-        d_ks = " / ".join(str(h.d_k) for h in heads)
+        d_ks = listing((h.d_k for h in heads), self.lang)  # "2 and 4", spoken as a list (not "2 over 4")
         phrase = self.t("heads_phrase_many", count=len(heads), d_ks=d_ks) if heads else self.t("heads_phrase")
         return {**super().fields(), "d_model": self.lesson.d_model, "dim": self.dims[self.top_dim],
                 "count": len(heads), "d_ks": d_ks, "heads_phrase": phrase,

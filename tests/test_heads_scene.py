@@ -213,9 +213,9 @@ def test_scope_names_the_heads_and_the_mask(media_dir):
     scene, watch = build(BY_ID["cost"], media_dir, lesson="two_heads", lang="zh")
     assert watch.problems == []
     scope = watch.texts["scope"]
-    assert "2个头" in scope and "2/2维" in scope and "单头" not in scope  # (texts are read without spaces)
+    assert "2个头" in scope and "2和2维" in scope and "单头" not in scope  # (texts are read without spaces)
     said = {s.step: s.narration for s in scene.steps}
-    assert "2 个头（d_k 分别为 2 / 2）" in said["scope"] and "单头" not in said["scope"]
+    assert "2 个头（d_k 分别为 2 和 2）" in said["scope"] and "单头" not in said["scope"]
     assert "掩码：" not in said["scope"]
     # the last step reads the final output (through W_O) in the model's dimensions
     assert "「地理」维最大" in said["named_dims"] and "1.74" in watch.texts["named_dims"]
