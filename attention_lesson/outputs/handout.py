@@ -37,6 +37,7 @@ from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog, d_k_labels
 
 from . import handout_print as P
+from .exercises import exercises, vec
 
 HTML, PDF = "handout.html", "handout.pdf"
 PLANE_SCENE, PLANE_STEP = "geometry", "weights"  # the summary's picture: its frame of the weights
@@ -69,18 +70,6 @@ class Table:
     rows: list[str]
     cols: list[str]
     values: np.ndarray  # [rows, cols]
-
-
-@dataclass
-class Exercise:
-    prompt: str  # with ___ for the blank
-    answer: str
-    value: float | str  # the answer's key number (or token), for tests
-
-
-def vec(v) -> str:
-    fmt = shared_format(np.asarray(v))
-    return "[" + ", ".join(fmt(x) for x in np.ravel(v)) + "]"
 
 
 def tables(scene_id: str, lesson, context: str, mode: str, lang: str) -> list[Table]:
@@ -136,48 +125,6 @@ def geometry_tables(lesson, context: str, mode: str, lang: str) -> list[Table]:
             Table(t("values"), [*toks, tr("geometry.sum")], v, np.vstack([p.weighted, p.output[None]])),
             Table(t("contexts"), [lesson.context_label(c, lang) for c in lesson.contexts], v,
                   np.array([q.output for q in every]))]
-
-
-def exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
-    """The same exercise set for any lesson: other numbers, every answer from the core."""
-    tr, att = catalog(lang), attend(lesson, context, mode)
-    f = att.index(lesson.focus)
-    w, s = att.weights[f], att.scores[f]
-    top = int(np.argmax(w))
-    key, focus = att.tokens[top], lesson.focus
-    q, k = att.q[f], att.k[top]
-    terms = " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in zip(q, k))
-    exps = np.exp(att.scaled[f])  # [n]
-    dim = int(np.argmax(np.abs(att.output[f])))
-    dims = lesson.dim_names(lang)
-    dim_name = dims[dim] if len(dims) == att.v.shape[1] else f"v{dim + 1}"
-    other = [c for c in lesson.contexts if c != context]
-    t = lambda name, **kw: tr(f"handout.ex_{name}", **kw)  # noqa: E731
-    out = [
-        Exercise(t("dot", focus=focus, target=key, q=vec(q), k=vec(k)), f"{terms} = {number_text(s[top])}",
-                 float(s[top])),
-        Exercise(t("scale", score=number_text(s[top]), d_k=att.d_k, sqrt=number_text(att.sqrt_d_k)),
-                 f"{number_text(s[top])} / {number_text(att.sqrt_d_k)} = {number_text(att.scaled[f][top])}",
-                 float(att.scaled[f][top])) if mode == "scaled" else None,
-        Exercise(t("softmax", focus=focus, exps=vec(exps), target=key),
-                 f"{number_text(exps[top])} / {number_text(exps.sum())} = {number_text(w[top])}",
-                 float(w[top])) if mode != "uniform" else None,
-        Exercise(t("mix", focus=focus, weights=vec(w), values=vec(att.v[:, dim]), dim=dim_name),
-                 " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in zip(w, att.v[:, dim]))
-                 + f" = {number_text(att.output[f][dim])}", float(att.output[f][dim])),
-        Exercise(t("matrix", focus=focus, target=key),
-                 t("matrix_answer", row=f + 1, col=top + 1, value=number_text(att.weights[f][top])),
-                 float(att.weights[f][top])),
-        Exercise(t("uniform", n=att.n), t("uniform_answer", w=number_text(1 / att.n),
-                                           mean=vec(att.v.mean(axis=0))), 1 / att.n),
-    ]
-    if other:
-        o = attend(lesson, other[0], mode)
-        of = o.index(lesson.focus)
-        win = o.tokens[int(np.argmax(o.weights[of]))]
-        out.append(Exercise(t("other", focus=focus, context=lesson.context_label(other[0], lang)),
-                            t("other_answer", target=win, w=number_text(o.weights[of].max())), win))
-    return [e for e in out if e is not None]
 
 
 # -- the page --------------------------------------------------------------------------------------

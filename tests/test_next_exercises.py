@@ -1,0 +1,81 @@
+"""The handout's exercises for the next lessons (attention_lesson/outputs/exercises.py): a causal lesson's
+masked rows and a lesson's heads, every answer checked against numpy written here from the lesson's
+matrices (not the core's functions), for the built-ins and random lessons; none for a one-head lesson
+without a mask; every word in both languages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_core import load
+from attention_lesson.outputs.exercises import exercises
+
+from .random_next_lessons import random_next_lesson
+
+
+def weights(x, w_q, w_k, causal: bool) -> np.ndarray:
+    """[n, n] softmax(x W_Q (x W_K)ᵀ / √d_k), the later keys' scores -inf when causal."""
+    scores = (x @ w_q) @ (x @ w_k).T / np.sqrt(w_q.shape[1])
+    if causal:
+        scores = np.where(np.tril(np.ones_like(scores, dtype=bool)), scores, -np.inf)
+    e = np.exp(scores - scores.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def embedding(lesson, context=None) -> tuple[list[str], np.ndarray]:
+    toks = list(lesson.context(context))
+    return toks, np.array([lesson.vocab[t] for t in toks])
+
+
+def by_prompt(exs, words: str) -> list:
+    return [e for e in exs if words in e.prompt]
+
+
+@pytest.mark.parametrize("source", ["causal", 11, 12])
+def test_the_masked_rows(source, tmp_path):
+    if isinstance(source, int):
+        (tmp_path / "l.toml").write_text(random_next_lesson(source, heads=0, mask=True), encoding="utf-8")
+        source = str(tmp_path / "l.toml")
+    les = load(source)
+    toks, x = embedding(les)
+    masked, free = weights(x, les.w_q, les.w_k, True), weights(x, les.w_q, les.w_k, False)
+    f = toks.index(les.focus)
+    exs = exercises(les, les.context_name(None), "scaled", "en")
+    first = by_prompt(exs, "the first token")
+    assert len(first) == 1 and first[0].value == pytest.approx(masked[0, 0]) == 1.0
+    later = by_prompt(exs, "Without the mask")
+    assert len(later) == (1 if f < len(toks) - 1 else 0)
+    if later:
+        j = f + 1 + int(np.argmax(free[f, f + 1:]))
+        assert later[0].value == masked[f, j] == 0.0
+        assert f"\"{toks[j]}\" would be {free[f, j]:.2f}" in later[0].prompt
+    zh = exercises(les, les.context_name(None), "scaled", "zh")
+    assert len(zh) == len(exs) and all("{" not in e.prompt + e.answer for e in zh + exs)
+
+
+@pytest.mark.parametrize("source", ["two_heads", 21, 22])
+def test_the_heads(source, tmp_path):
+    if isinstance(source, int):
+        (tmp_path / "l.toml").write_text(random_next_lesson(source, heads=3, mask=False), encoding="utf-8")
+        source = str(tmp_path / "l.toml")
+    les = load(source)
+    toks, x = embedding(les)
+    f = toks.index(les.focus)
+    exs = exercises(les, les.context_name(None), "scaled", "en")
+    outs = []
+    for head in les.heads:
+        w = weights(x, head.w_q, head.w_k, les.mask == "causal")
+        (e,) = by_prompt(exs, f"Head \"{head.name('en')}\" gives")
+        assert e.value == toks[int(np.argmax(w[f]))]
+        outs.append(w[f] @ (x @ head.w_v))
+    concat = np.concatenate(outs)
+    (cat,) = by_prompt(exs, "Side by side")
+    assert cat.value == concat.size == sum(h.w_v.shape[1] for h in les.heads)
+    (w_o,) = by_prompt(exs, "W_O's first column")
+    assert w_o.value == pytest.approx(concat @ les.w_o[:, 0], abs=1e-12)
+
+
+def test_a_one_head_lesson_without_a_mask_has_none_of_them():
+    exs = exercises(load("default"), "river", "scaled", "en")
+    assert len(exs) == 7 and not by_prompt(exs, "mask") and not by_prompt(exs, "Head")
