@@ -76,8 +76,9 @@ class Projection(LessonScene):
     def product_note(self, picture: VGroup, beside: float | None) -> VGroup:
         """The sum's picture with its note under it (as wide as it), or (`beside`: a tall picture, many
         dimensions) beside it in lines that wide: VGroup(*picture, note)."""
+        heads, xv, times, w, rule, q = picture
         if beside is None:
-            note = self.note(self.t("row_pick"), picture[1:4]).next_to(picture[1:], DOWN, buff=S.BIG_GAP)
+            note = self.note(self.t("row_pick"), VGroup(xv, w)).next_to(VGroup(xv, q), DOWN, buff=S.BIG_GAP)
         else:
             note = wrapped(self.t("row_pick"), beside, self.lang, S.BODY_SIZE, S.TEXT)
             note.next_to(picture, RIGHT, buff=S.BIG_GAP)
