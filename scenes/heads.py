@@ -64,6 +64,7 @@ def role_colours():
 
 class Heads(LessonScene):
     scene_id = "heads"
+    one_head = False  # every head: its heading names none
 
     def setup(self):
         super().setup()

@@ -23,6 +23,7 @@ from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
 from scenes.common.labels import tex, word
+from scenes.common.masked import MINUS_INF
 from scenes.common.mobjects import WeightBars, number_text, outline, shared_format
 
 
@@ -47,13 +48,26 @@ class Softmax(LessonScene):
         return strongest_other(self.row, self.focus)
 
     @property
+    def hidden(self) -> list[int]:
+        """The keys a causal mask hides from the focus (those after it); none without a mask."""
+        mask = self.att.mask
+        return [] if mask is None else [j for j in range(self.att.n) if not mask[self.focus, j]]
+
+    @property
     def rest(self) -> list[int]:
-        return [j for j in range(self.att.n) if j not in (self.focus, self.top)]
+        return [j for j in range(self.att.n) if j not in (self.focus, self.top, *self.hidden)]
+
+    def reading_variant(self) -> str:
+        """Which reading: the focus sees only itself ("alone": the first token under a mask); no third
+        token to share the rest ("pair"); keys the mask hides ("masked", "pair_masked"); "" otherwise."""
+        if self.hidden and self.top in self.hidden:
+            return "alone"
+        return "_".join(v for v in ("" if self.rest else "pair", "masked" if self.hidden else "") if v)
 
     def variants(self) -> list[str]:
-        """Lines of their own: the reading with no third token to share the rest ("pair"); the
-        input of the softmax in the diagnostic modes (raw dot products, or scores ignored)."""
-        return (["pair"] if not self.rest else []) + [self.att.mode]
+        """Lines of their own: the reading's (reading_variant); the input of the softmax in the
+        diagnostic modes (raw dot products, or scores ignored)."""
+        return [v for v in [self.reading_variant()] if v] + [self.att.mode]
 
     def fields(self) -> dict:
         a, w = self.att, self.row
@@ -62,9 +76,11 @@ class Softmax(LessonScene):
         return {**super().fields(),
                 "top": a.tokens[self.top], "top_pct": w[self.top], "self_pct": w[self.focus],
                 "rest": listing((a.tokens[j] for j in self.rest), self.lang),
+                "hidden": listing((a.tokens[j] for j in self.hidden), self.lang),
                 "shown_sum": number_text(sum(float(s) for s in shown)), "exact_sum": number_text(np.sum(w)),
                 "terms": " + ".join(shown),
-                "scores": "[" + ", ".join(number_text(x) for x in a.scaled[self.focus]) + "]",
+                "scores": "[" + ", ".join(MINUS_INF if np.isneginf(x) else number_text(x)
+                                          for x in a.scaled[self.focus]) + "]",
                 "weights": "[" + ", ".join(shown) + "]"}
 
     # -- pieces ------------------------------------------------------------------------------------
@@ -80,7 +96,8 @@ class Softmax(LessonScene):
         side = self.formula_beside(bars, axis_name)
         unit_bar = self.unit_bar(chart, bars)
         sums = self.paragraph("shown", S.BODY_SIZE, S.TEXT)
-        reading = self.paragraph("reading" if self.rest else "reading_pair", S.BODY_SIZE, S.TEXT)
+        variant = self.reading_variant()
+        reading = self.paragraph(f"reading_{variant}" if variant else "reading", S.BODY_SIZE, S.TEXT)
         self.place_lines(unit_bar, bars, (sums, reading))
         self.layout = VGroup(head_scores, head_weights, chart, side, unit_bar, sums, reading)
         self.bars, self.weights, self.axis, self.axis_name = bars, weights, axis, axis_name

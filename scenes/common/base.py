@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from manim import DOWN, RIGHT, UL, FadeIn, FadeOut, Group, Mobject, Scene, VGroup, config
+from manim import DOWN, RIGHT, UL, UP, FadeIn, FadeOut, Group, Mobject, Scene, VGroup, config
 
 from attention_core import Lesson, attend, hard_lookup, load
 
@@ -58,6 +58,7 @@ class Step:
 class LessonScene(Scene):
     scene_id = ""  # the catalog table and CLI id of the scene
     contexts = "current"  # "all": the scene shows every context of the lesson (read by the registry)
+    one_head = True  # it shows the focus head alone (a lesson of several heads: its heading names it)
 
     def __init__(self, *args, lesson: Lesson | None = None, settings: Settings | None = None,
                  on_step: Callable[[str, str], None] | None = None,
@@ -199,12 +200,24 @@ class LessonScene(Scene):
         w, _ = frame_box()
         title = label(text or self.t(key), S.TITLE_SIZE, S.TEXT)
         fit(title, w * S.TITLE_SHARE, title.height).to_corner(UL, buff=S.MARGIN)
-        if self.contexts == "all":
+        tags = self.heading_tags()
+        if self.contexts == "all" and not tags:
             return VGroup(title)
-        sentence = label(" ".join(self.att.tokens), S.LABEL_SIZE, S.DIM)
-        fit(sentence, min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height)
-        sentence.align_to(title, DOWN).to_edge(RIGHT, buff=S.MARGIN)
+        lines = ([" ".join(self.att.tokens)] if self.contexts != "all" else []) + \
+            ([self.t("common.tag_sep").join(tags)] if tags else [])  # the sentence; what it is read with
+        sentence = VGroup(*(label(t, S.LABEL_SIZE, S.DIM) for t in lines)).arrange(DOWN, buff=S.GAP / 3,
+                                                                                   aligned_edge=RIGHT)
+        fit(sentence, min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height * len(lines))
+        sentence.align_to(title, UP if len(lines) > 1 else DOWN).to_edge(RIGHT, buff=S.MARGIN)
         return VGroup(title, sentence)
+
+    def heading_tags(self) -> list[str]:
+        """What the heading says of the lesson besides its sentence: the head a scene of one head shows
+        (a lesson of several heads), the causal mask (a lesson with one)."""
+        heads = self.lesson.heads if self.one_head else ()
+        focus = next((h for h in heads if h.key == self.lesson.focus_head), None)
+        return ([self.t("common.head_tag", head=focus.name(self.lang))] if focus else []) + \
+            ([self.t("common.mask_tag")] if self.lesson.mask == "causal" else [])
 
     def show_heading(self, key: str = "title", text: str | None = None) -> VGroup:
         """Show the heading; called before the first step, it fades in as that step begins."""

@@ -39,6 +39,7 @@ from .labels import (  # noqa: F401 - the text helpers (labels.py), importable f
     tex,
     word,
 )
+from .masked import masked_format
 
 
 class NumberGrid(VGroup):
@@ -196,7 +197,8 @@ class TokenRow(VGroup):
 class WeightBars(VGroup):
     """One bar per key, labelled below with the token and above with its value.
 
-    Bars share a baseline; heights follow |value| / max|value| (negative values hang below).
+    Bars share a baseline; heights follow |value| / max|value| (negative values hang below). A masked
+    score (−∞: a causal mask's later key) has no height and reads −∞.
     """
 
     def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor | None = None,
@@ -208,13 +210,13 @@ class WeightBars(VGroup):
         self.fills = fills
         self.values = np.asarray(values, dtype=float)
         self.shared = formatter is None  # one row of bars, one number format (recomputed for new values)
-        self.formatter = formatter or shared_format(self.values)
+        self.formatter = formatter or masked_format(self.values)
         n = len(self.values)
         self.step = bar_w + buff
         self.baseline = Line(LEFT * (n * self.step) / 2, RIGHT * (n * self.step) / 2,
                              stroke_color=S.GRID)
         self.built_width = self.baseline.width
-        self.scale_to = scale_to or max(np.abs(self.values).max(), 1e-9)
+        self.scale_to = scale_to or _largest(self.values)
         self.bars = VGroup(*(self._bar(i, x) for i, x in enumerate(self.values)))
         self.value_labels = VGroup(*(self._value_label(i) for i in range(n)))
         self.token_labels = VGroup(*(word(t, S.LABEL_SIZE, S.TEXT).set_x(self.xs[i])
@@ -235,11 +237,12 @@ class WeightBars(VGroup):
 
     def _bar(self, i: int, value: float) -> Rectangle:
         k = self.zoom
-        h = max(abs(value) / self.scale_to * self.max_height * k, S.BAR_MIN_H * k)
-        fill = self.fills(value) if self.fills else self.color
+        height = abs(value) / self.scale_to * self.max_height * k if np.isfinite(value) else 0.0
+        h = max(height, S.BAR_MIN_H * k)
+        fill = self.fills(value) if self.fills and np.isfinite(value) else self.color
         bar = Rectangle(width=self.bar_w * k, height=h, stroke_width=0, fill_color=fill,
                         fill_opacity=S.BAR_OPACITY)
-        edge = DOWN if value >= 0 else UP
+        edge = DOWN if value >= 0 or np.isneginf(value) else UP
         return bar.move_to([self.xs[i], self.baseline.get_y(), 0], aligned_edge=edge)
 
     def _value_label(self, i: int) -> Text:
@@ -247,7 +250,8 @@ class WeightBars(VGroup):
         t = label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT).scale(k)
         fit(t, self.bar_w * k * S.VALUE_LABEL_W, config.frame_height)
         bar = self.bars[i]
-        return t.next_to(bar, UP if self.values[i] >= 0 else DOWN, buff=S.VALUE_LABEL_GAP * k)
+        above = self.values[i] >= 0 or np.isneginf(self.values[i])  # −∞ sits on the line, as a zero does
+        return t.next_to(bar, UP if above else DOWN, buff=S.VALUE_LABEL_GAP * k)
 
     def bar(self, i: int) -> VGroup:
         return VGroup(self.bars[i], self.value_labels[i])
@@ -257,14 +261,20 @@ class WeightBars(VGroup):
         """A copy with other values on the same baseline (the target of a Transform)."""
         target = self.copy()
         target.values = np.asarray(values, dtype=float)
-        target.scale_to = scale_to or max(np.abs(target.values).max(), 1e-9)
+        target.scale_to = scale_to or _largest(target.values)
         target.fills = fills if fills is not None else self.fills
         if self.shared:
-            target.formatter = shared_format(target.values)
+            target.formatter = masked_format(target.values)
         for i, v in enumerate(target.values):
             target.bars[i].become(target._bar(i, v))
             target.value_labels.submobjects[i] = target._value_label(i)  # its .text is the value shown
         return target
+
+
+def _largest(values: np.ndarray) -> float:
+    """The largest finite |value| (what the tallest bar stands for), never 0."""
+    finite = np.abs(values[np.isfinite(values)])
+    return max(finite.max() if finite.size else 0.0, 1e-9)
 
 
 def outline(m: Mobject, color: ManimColor | None = None, *, buff: float | tuple[float, float] = 0.0,
