@@ -27,6 +27,12 @@ def vec(v) -> str:
 
 
 def exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
+    """Every exercise of the lesson: the one-head set, then its mask's and its heads' (if it has them)."""
+    return (one_head_exercises(lesson, context, mode, lang) + mask_exercises(lesson, context, mode, lang)
+            + head_exercises(lesson, context, mode, lang))
+
+
+def one_head_exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
     """The same exercise set for any lesson: other numbers, every answer from the core."""
     tr, att = catalog(lang), attend(lesson, context, mode)
     f = att.index(lesson.focus)
@@ -65,8 +71,7 @@ def exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
         win = o.tokens[int(np.argmax(o.weights[of]))]
         out.append(Exercise(t("other", focus=focus, context=lesson.context_label(other[0], lang)),
                             t("other_answer", target=win, w=number_text(o.weights[of].max())), win))
-    return [e for e in out if e is not None] + mask_exercises(lesson, context, mode, lang) + \
-        head_exercises(lesson, context, mode, lang)
+    return [e for e in out if e is not None]
 
 
 def mask_exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
