@@ -104,6 +104,11 @@ class AttentionPass:
     def sqrt_d_k(self) -> float:
         return float(np.sqrt(self.d_k))
 
+    @property
+    def visible_scores(self) -> np.ndarray:  # -> [n, n]
+        """The raw scores a query may use: -inf where the mask hides the key (the scores without one)."""
+        return self.scores if self.mask is None else np.where(self.mask, self.scores, -np.inf)
+
     def index(self, token: str) -> int:
         """Position of a token in this pass (its first occurrence)."""
         return self.tokens.index(token)
@@ -140,7 +145,6 @@ class HardLookup:
 
 
 def hard_lookup(att: AttentionPass) -> HardLookup:
-    allowed = att.scores if att.mask is None else np.where(att.mask, att.scores, -np.inf)  # [n, n]
-    choice = np.argmax(allowed, axis=-1)  # [n]; ties go to the first key
+    choice = np.argmax(att.visible_scores, axis=-1)  # [n]; ties go to the first key
     weights = np.eye(att.n)[choice]  # [n, n]
     return HardLookup(choice, weights, att.v[choice])

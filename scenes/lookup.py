@@ -27,11 +27,11 @@ from attention_core import dominant, strongest_other, weight_as_score_moves
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.labels import even_labels, fit, label, tex, word
+from scenes.common.masked import masked_format
 from scenes.common.mobjects import (
     WeightBars,
     number_text,
     percent_text,
-    shared_format,
     vector,
 )
 
@@ -45,7 +45,7 @@ class Lookup(LessonScene):
     def setup(self):
         super().setup()
         f = self.focus
-        self.s = self.att.scores[f]  # the focus query's raw scores, one per key
+        self.s = self.att.visible_scores[f]  # the focus query's raw scores, one per key (−∞: masked)
         self.chosen = int(self.hard.choice[f])
         self.runner = strongest_other(self.s, self.chosen)  # the best key the hard lookup ignores
 
@@ -302,7 +302,7 @@ class Lookup(LessonScene):
     def panel(self, title, bars, out_title, out, note, color):
         """Title, weight bars over the raw scores, the output vector and a note on the near match."""
         t = label(title, S.BODY_SIZE, color)
-        as_text = shared_format(self.s)  # one row, one number format
+        as_text = masked_format(self.s)  # one row, one number format (−∞: a key the mask hides)
         top = bars.token_labels.get_bottom()[1] - S.GAP / 3  # below every token name, staggered or not
         scores = VGroup(*(
             fit(label(as_text(x), S.LABEL_SIZE, S.DIM), bars.step * S.LABEL_FILL, S.CELL_H)
