@@ -238,17 +238,19 @@ class Cost(LessonScene):
         anything."""
         self.step("named_dims")
         self.clear_body()
-        (left, right), caveat = self.place_best(lambda: self.named_body(True), lambda: self.named_body(False))
+        (left, right), caveat = self.place_best(lambda: self.named_body(True), lambda: self.named_body(False),
+                                                fallbacks=(lambda: self.named_body(False, narrow=True),))
         out_t, out, frame, readout = right
         self.play(FadeIn(left))
         self.play(FadeIn(out_t), FadeIn(out))
         self.play(Create(frame), FadeIn(readout))
         self.play(FadeIn(caveat, shift=UP * S.GAP))
 
-    def named_body(self, wide: bool) -> VGroup:
+    def named_body(self, wide: bool, narrow: bool = False) -> VGroup:
         """X with the dimensions named over it (on one line over cells as wide as the names, or `wide`
         False: staggered over plain cells), beside it the focus's output with its largest dimension
-        framed and read out, the caveat under both: VGroup(VGroup(left, right), caveat)."""
+        framed and read out (beside the frame, or `narrow`, for a wide X: under the output), the caveat
+        under both: VGroup(VGroup(left, right), caveat)."""
         named = len(self.dims) == self.lesson.d_model
         widest = max(word(d, S.LABEL_SIZE).width for d in self.dims) + S.GAP  # names unsqueezed
         x = NumberGrid(self.att.x, row_labels=self.att.tokens, col_labels=self.dims if named else None,
@@ -262,8 +264,12 @@ class Cost(LessonScene):
         out_t = label(self.t("output", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
         out_t.next_to(out.boxes, UP, buff=S.GAP)
         readout = label(self.t("readout", dim=self.dims[self.top_dim]), S.LABEL_SIZE, S.HIGHLIGHT)
-        readout.next_to(frame, RIGHT, buff=S.GAP)
-        top = VGroup(left, VGroup(out_t, out, frame, readout)).arrange(RIGHT, buff=S.BIG_GAP * 3 / 2)
+        if narrow:
+            readout.next_to(out, DOWN, buff=S.GAP)
+        else:
+            readout.next_to(frame, RIGHT, buff=S.GAP)
+        gap = S.BIG_GAP * (2 if narrow else 3) / 2
+        top = VGroup(left, VGroup(out_t, out, frame, readout)).arrange(RIGHT, buff=gap)
         caveat = VGroup(*(label(line, S.BODY_SIZE, S.TEXT) for line in self.tr.lines("cost.caveat")))
         caveat.arrange(DOWN, buff=S.GAP / 2)
         return VGroup(top, caveat).arrange(DOWN, buff=S.BIG_GAP)

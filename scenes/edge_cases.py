@@ -197,9 +197,11 @@ class EdgeCases(LessonScene):
 
     def outputs_grid(self, values, tokens, title, labels_right: bool = False) -> VGroup:
         """A title over an [n, d_v] outputs grid with the tokens as row labels, on its left (or on its
-        right: the second of two grids side by side, the lines between them meeting its rows)."""
+        right: the second of two grids side by side, the lines between them meeting its rows). Not a
+        main table (docs/fill.md): two whole grids side by side, whose rows' order is what is read; the
+        focus's output, the number read, is written out in the note under them."""
         g = NumberGrid(values, row_labels=list(tokens), col_labels=self.dims, color=S.V_COLOR,
-                       cell_h=OUT_CELL_H)
+                       cell_h=OUT_CELL_H, main=False)
         g.boxes.set_stroke(S.V_COLOR, width=2)
         even_labels(g.col_labels)
         if labels_right:

@@ -32,7 +32,7 @@ def built(tmp_path_factory):
     media = tmp_path_factory.mktemp("media")
     out = {}
     for key, lesson, lang in [("zh", None, "zh"), ("tiny-en", TINY, "en")]:
-        scene, _ = build(BY_ID[SCENE], media, lesson=lesson, lang=lang)
+        scene, _ = build(BY_ID[SCENE], media, lesson=lesson, lang=lang, video_clock=True)  # the video's times
         assert scene.step_keys == [s.step for s in scene.steps]
         out[key] = scene
     return out

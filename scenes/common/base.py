@@ -278,9 +278,12 @@ class LessonScene(Scene):
         def score(arrange):
             return min(self.room(m) for m in steps(arrange()))
 
+        def passing(arrange):
+            return all(self.passes(m) for m in steps(arrange()))
+
         best = max(layouts, key=score)  # the first of equals
-        if fallbacks and not all(self.passes(m) for m in steps(best())):
-            best = max((*layouts, *fallbacks), key=score)
+        if fallbacks and not passing(best):  # a way that passes first, then the largest
+            best = max((*layouts, *fallbacks), key=lambda a: (passing(a), score(a)))
         return self.place_body(best())
 
     def passes(self, m) -> bool:
