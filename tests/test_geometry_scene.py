@@ -19,6 +19,9 @@ from .scene_harness import LESSONS, build
 ROUNDING = 0.005  # the display's: two decimals
 
 
+# one worker builds this module's scenes once (its fixtures are module-scoped; xdist's --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("geometry-scene")
+
 @pytest.fixture(scope="module")
 def media_dir(tmp_path_factory):
     """manim's TeX and text caches for this module's builds (never shared between processes)."""

@@ -27,6 +27,9 @@ STEPS = ["heads", "weights", "outputs", "concat", "w_o", "alone"]
 NUMBER = re.compile(r"^[+\-−]?\d+(\.\d+)?$")
 
 
+# one worker builds this module's scenes once (its fixtures are module-scoped; xdist's --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("heads-scene")
+
 @pytest.fixture(scope="module")
 def media_dir(tmp_path_factory):
     """manim's TeX and text caches for this module's builds (never shared between processes)."""

@@ -28,6 +28,9 @@ NUMBER = re.compile(r"^[+\-−]?\d+(\.\d+)?$")
 RANDOM_SEED = 3  # a random masked lesson of 7 tokens whose focus is second: most of its row is masked
 
 
+# one worker builds this module's scenes once (its fixtures are module-scoped; xdist's --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("mask-scene")
+
 @pytest.fixture(scope="module")
 def media_dir(tmp_path_factory):
     return tmp_path_factory.mktemp(f"media-mask-{os.getpid()}")

@@ -27,14 +27,15 @@ from .scene_harness import LESSONS, build
 SCENE_IDS = [s.id for s in available()]
 GOLDEN_CASES = [("default", "river", "zh", "dark"), ("default", "river", "zh", "light")]
 # (lesson, context, language): every lesson shape once: the 4-token default in zh (river, the goldens),
-# a 2-token lesson in zh, an 8-token one (6 named value dimensions, the widest labels, the English
-# catalog's longest lines in the most crowded layouts) in en, its 6-token context in zh, a lesson of
-# Chinese tokens with context labels in zh. A build costs 5-30 s: each case is one build per scene.
+# a 2-token lesson in zh, an 8-token one of 8 dimensions everywhere (deep.toml: the widest tables, the
+# widest labels, the English catalog's longest lines in the most crowded layouts) in en, a 6-token context
+# of 6 dimensions (wide.toml) in zh, a lesson of Chinese tokens with context labels in zh. A build costs
+# 3-15 s: each case is one build per scene.
 # (The default lesson in English was a case of its own until the suite neared 10 minutes: the wide
 # case lays out the same English words with less room; test_speech still formats every English line.)
 # The light theme's build of the default case: the light goldens, and every scene's layout and numbers in
 # the light theme (the layout checks read positions and sizes only: the same as the dark's, checked anyway).
-CASES = [*GOLDEN_CASES, ("tiny.toml", None, "zh", "dark"), ("wide.toml", None, "en", "dark"),
+CASES = [*GOLDEN_CASES, ("tiny.toml", None, "zh", "dark"), ("deep.toml", None, "en", "dark"),
          ("wide.toml", "money", "zh", "dark"), ("apple-zh.toml", "company", "zh", "dark")]
 
 
@@ -237,8 +238,8 @@ def test_numbers_check_can_fail(lesson):
 
 
 def test_wide_lesson_is_at_the_bound():
-    wide = load(LESSONS / "wide.toml")
-    assert max(len(c) for c in wide.contexts.values()) == 8 and wide.d_v >= 6
+    deep = load(LESSONS / "deep.toml")
+    assert max(len(c) for c in deep.contexts.values()) == 8 and deep.d_model == deep.d_k == deep.d_v == 8
     assert min(len(c) for c in load(LESSONS / "tiny.toml").contexts.values()) == 2
 
 
