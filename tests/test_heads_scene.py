@@ -36,16 +36,14 @@ def media_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("media-heads")
 
 
-@pytest.fixture(scope="module")
-def two_heads_zh(media_dir, tmp_path_factory):
+def make_two_heads_zh(media_dir, tmp_path_factory):
     frames = tmp_path_factory.mktemp("heads-two_heads-zh")
     scene, watch = build(BY_ID["heads"], media_dir, lesson="two_heads", context="river", lang="zh",
                          keyframes=frames)
     return load("two_heads"), "river", scene, watch, frames
 
 
-@pytest.fixture(scope="module")
-def random_en(media_dir, tmp_path_factory):
+def make_random_en(media_dir, tmp_path_factory):
     """4 heads (d_v 3, 2, 4, 3: 12 numbers end to end), 5 model dimensions, a causal mask, 7 tokens."""
     path = tmp_path_factory.mktemp("heads-random") / "random-4-heads.toml"
     path.write_text(random_next_lesson(1, heads=4, mask=True), encoding="utf-8")
@@ -53,9 +51,31 @@ def random_en(media_dir, tmp_path_factory):
     return load(path), "beta", scene, watch, None
 
 
-@pytest.fixture(scope="module", params=["two_heads_zh", "random_en"])
-def case(request):
-    return request.getfixturevalue(request.param)
+MAKERS = {"two_heads_zh": make_two_heads_zh, "random_en": make_random_en}
+
+
+@pytest.fixture(scope="module")
+def builds(media_dir, tmp_path_factory):
+    """Each case built once for the module, when a test first asks for it (a parametrized fixture that
+    asked for another by name had it torn down and built again at each switch of parameter)."""
+    made = {}
+
+    def get(name):
+        if name not in made:
+            made[name] = MAKERS[name](media_dir, tmp_path_factory)
+        return made[name]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def two_heads_zh(builds):
+    return builds("two_heads_zh")
+
+
+@pytest.fixture(scope="module", params=list(MAKERS))
+def case(request, builds):
+    return builds(request.param)
 
 
 # -- the numbers -----------------------------------------------------------------------------------
