@@ -28,16 +28,21 @@ def embedding(lesson, context=None) -> tuple[list[str], np.ndarray]:
     return toks, np.array([lesson.vocab[t] for t in toks])
 
 
+def lesson_of(source, tmp_path, **kinds):
+    """A built-in lesson by name, or the random lesson of a seed (random_next_lesson's kinds)."""
+    if isinstance(source, int):
+        (tmp_path / "l.toml").write_text(random_next_lesson(source, **kinds), encoding="utf-8")
+        source = str(tmp_path / "l.toml")
+    return load(source)
+
+
 def by_prompt(exs, words: str) -> list:
     return [e for e in exs if words in e.prompt]
 
 
 @pytest.mark.parametrize("source", ["causal", 11, 12])
 def test_the_masked_rows(source, tmp_path):
-    if isinstance(source, int):
-        (tmp_path / "l.toml").write_text(random_next_lesson(source, heads=0, mask=True), encoding="utf-8")
-        source = str(tmp_path / "l.toml")
-    les = load(source)
+    les = lesson_of(source, tmp_path, heads=0, mask=True)
     toks, x = embedding(les)
     masked, free = weights(x, les.w_q, les.w_k, True), weights(x, les.w_q, les.w_k, False)
     f = toks.index(les.focus)
@@ -56,10 +61,7 @@ def test_the_masked_rows(source, tmp_path):
 
 @pytest.mark.parametrize("source", ["two_heads", 21, 22])
 def test_the_heads(source, tmp_path):
-    if isinstance(source, int):
-        (tmp_path / "l.toml").write_text(random_next_lesson(source, heads=3, mask=False), encoding="utf-8")
-        source = str(tmp_path / "l.toml")
-    les = load(source)
+    les = lesson_of(source, tmp_path, heads=3, mask=False)
     toks, x = embedding(les)
     f = toks.index(les.focus)
     exs = exercises(les, les.context_name(None), "scaled", "en")
