@@ -10,6 +10,7 @@ from pathlib import Path
 
 from manim import SingleStringMathTex, Text, logger, tempconfig
 
+from attention_lesson.pipeline.drawing.worker import install
 from scenes.common.layout import layout_problems, visible_texts
 from scenes.common.settings import Settings
 
@@ -56,6 +57,7 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
     one process, never share it between processes. A warning manim logs is one of the problems. Every
     play jumps to its end (the same frames, half the time) unless `video_clock`: then manim's clock moves
     by whole frames, as in a video, and the steps' start and end times are the video's."""
+    install()  # the pipeline's versions of manim's methods, as in every render
     cls = info.load()
     opts = {"dry_run": True, "write_to_movie": False, "disable_caching": True, "quality": "low_quality",
             "verbosity": "WARNING", "progress_bar": "none", "media_dir": str(media_dir)}

@@ -179,6 +179,7 @@ class LessonScene(Scene):
 
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / step_file(self.scene_id, len(self.step_keys), self.step_keys[-1], "png")
+        self.renderer.static_image = None  # a wait leaves the still mobjects' image: not drawn twice
         self.renderer.update_frame(self)
         image = self.camera.get_image()
         px = image.size[0] / config.frame_width  # pixels a scene unit

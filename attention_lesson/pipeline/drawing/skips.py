@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..plan import Piece
-from . import patches
+from . import jumps, patches
 
 NEVER = 10**9  # an animation number no scene reaches
 _manim_play = None
@@ -34,6 +34,7 @@ def install() -> None:
     from manim.renderer.cairo_renderer import CairoRenderer
 
     _manim_play = patches.replace(CairoRenderer, "play", play)
+    jumps.install()
 
 
 @contextmanager
@@ -67,17 +68,29 @@ def bounds(renderer, step: int) -> None:
 
 
 def play(self, scene, *args, **kwargs):
-    """manim's play; a skipped animation of a piece moves the clock by the frames it would draw."""
+    """manim's play (a skipped animation jumps to its end: jumps.py); a skipped animation of a piece
+    moves the clock by the frames it would draw."""
     if _piece is not None:
         bounds(self, len(getattr(scene, "step_keys", ())) - 1)
     before, number = self.time, self.num_plays
-    _manim_play(self, scene, *args, **kwargs)
+    if skipped(self) and jumps.can_jump(scene):
+        jumps.play(self, scene, *args, **kwargs)
+    else:
+        _manim_play(self, scene, *args, **kwargs)
     if _piece is None or not self.skip_animations:
         return
     self.time = clock(before, scene.duration, scene.is_current_animation_frozen_frame(),
                       self.camera.frame_rate)
     if _piece.joins:
         borrow(self.file_writer, number, _piece.folder)
+
+
+def skipped(renderer) -> bool:
+    """Whether manim's play skips the next animation (its own test, which it makes again: the same
+    answer; past a piece's stop it raises manim's EndSceneEarlyException, as manim's play would)."""
+    renderer.skip_animations = renderer._original_skipping_status
+    renderer.update_skipping_status()
+    return renderer.skip_animations
 
 
 def clock(time: float, run_time: float, frozen: bool, fps: float) -> float:

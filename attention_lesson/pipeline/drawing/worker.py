@@ -22,7 +22,7 @@ from scenes.registry import step_file
 from .. import ffmpeg, manifest
 from ..plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result
 from ..voice.track import Voice, cut, mux, track
-from . import holds, skips
+from . import copies, holds, skips
 
 # glibc's mallopt parameters, and what this process keeps of freed memory: a frame buffer (up to
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
@@ -172,6 +172,15 @@ def tune_malloc() -> bool:
     return _malloc_tuned
 
 
+def install() -> None:
+    """The pipeline's own versions of manim's methods, in this process (each once; what a scene draws
+    does not change, only how quickly)."""
+    tune_malloc()
+    holds.install()  # a held frame is converted to the video's pixel format once, not once a frame
+    skips.install()  # a part of a scene (pieces.py) skips animations frame-exactly; a skip jumps (jumps.py)
+    copies.install()  # mobjects copied without copy.deepcopy's general machinery
+
+
 def _settings(job: Job) -> Settings:
     o = job.options
     return Settings(o.lesson, o.context, o.mode, o.lang, o.theme)
@@ -269,9 +278,7 @@ def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_fram
     on_frame(scene_id, n, step, png): a frames job's step frame, as soon as it is drawn."""
     from manim import tempconfig
 
-    tune_malloc()
-    holds.install()  # a held frame is converted to the video's pixel format once, not once a frame
-    skips.install()  # a part of a scene (pipeline/drawing/pieces.py) skips animations frame-exactly
+    install()
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:
