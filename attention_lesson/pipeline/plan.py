@@ -10,6 +10,7 @@ A job whose hash matches and whose files all exist is skipped.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -165,7 +166,15 @@ def steps_folder(options: RenderOptions) -> Path:
 
 def step_count(job: Job) -> int:
     """How many steps a scene has, read from its source (self.step(...) calls): a progress total."""
-    tree = ast.parse(job.scene.file.read_text(encoding="utf-8"))
+    file = job.scene.file
+    return _steps_in(file, file.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _steps_in(file: Path, mtime_ns: int) -> int:
+    """The steps of a scene's source as it was at mtime_ns (parsed once: 5 ms a scene, and the studio's
+    planning of an edit asks it three times a scene)."""
+    tree = ast.parse(file.read_text(encoding="utf-8"))
     return sum(
         1 for n in ast.walk(tree)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
