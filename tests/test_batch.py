@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -204,12 +205,11 @@ def dask_env() -> dict[str, str]:
     return dict(kv.split("=", 1) for kv in out.split("\0") if kv.startswith("DASK_"))
 
 
-@pytest.fixture(scope="module")
-def dask_cluster(tmp_path_factory):
-    """`dask scheduler` and two `dask worker --nthreads 1 --no-nanny` on 127.0.0.1 (random ports, from a
-    scheduler file), for this module's tests (the last one kills a worker); every process stopped
-    afterwards, however the tests end."""
-    tmp_path = tmp_path_factory.mktemp("dask")
+@contextmanager
+def dask_processes(tmp_path: Path, workers=("wa", "wb")):
+    """`dask scheduler` and `dask worker --nthreads 1 --no-nanny` processes on 127.0.0.1 (random ports,
+    from a scheduler file); (address, name -> process, their environment); every process stopped
+    afterwards, however the caller ends."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ATTENTION_LESSON_CACHE": str(tmp_path / "cache"),
            "DASK_LOGGING__DISTRIBUTED": "error", **dask_env()}
     sched_file = tmp_path / "scheduler.json"
@@ -221,15 +221,11 @@ def dask_cluster(tmp_path_factory):
              "--scheduler-file", str(sched_file)], cwd=tmp_path, env=env, stdout=log, stderr=log)
         wait_for(lambda: sched_file.exists() and sched_file.stat().st_size, 60, "the scheduler")
         address = json.loads(sched_file.read_text())["address"]
-        for name in ("wa", "wb"):
+        for name in workers:
             procs[name] = subprocess.Popen(
                 [str(BIN / "dask"), "worker", address, "--nthreads", "1", "--no-nanny", "--name", name,
                  "--host", "127.0.0.1", "--no-dashboard", "--local-directory", str(tmp_path / "scratch")],
                 cwd=tmp_path, env=env, stdout=log, stderr=log)
-        from distributed import Client
-
-        with Client(address, timeout=30, set_as_default=False) as client:
-            client.wait_for_workers(2, timeout=60)
         yield address, procs, env
     finally:
         for p in procs.values():
@@ -237,6 +233,18 @@ def dask_cluster(tmp_path_factory):
                 p.kill()
             p.wait()
         log.close()
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    """A scheduler and two workers (dask_processes) for this module's tests (the last one kills a
+    worker), both connected before the first test."""
+    with dask_processes(tmp_path_factory.mktemp("dask")) as (address, procs, env):
+        from distributed import Client
+
+        with Client(address, timeout=30, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, procs, env
 
 
 @pytest.mark.xdist_group("dask-cluster")
@@ -291,9 +299,9 @@ def test_scheduler_and_workers_with_one_killed_mid_batch(dask_cluster, tmp_path)
     proc = subprocess.Popen([sys.executable, "-m", "tests.fixtures.cli_with_fixtures", "batch", str(plan),
                              "--scheduler", address, "-q"], cwd=tmp_path, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
-        out = tmp_path / "d" / "default"
+    out = tmp_path / "d" / "default"
 
+    def victim() -> str:
         def first_output() -> bool:  # a batch that ended early (a missing tool, say) fails at once
             if proc.poll() is not None:
                 raise AssertionError(f"batch ended before its first output: {proc.stdout.read().decode()}")
@@ -307,15 +315,9 @@ def test_scheduler_and_workers_with_one_killed_mid_batch(dask_cluster, tmp_path)
                 names = {a: w["name"] for a, w in client.scheduler_info()["workers"].items()}
                 return next((names[a] for a, keys in client.processing().items() if keys), None)
 
-            victim = wait_for(busy, 60, "a worker with a task")
-        os.kill(procs[victim].pid, signal.SIGKILL)
-        output = proc.communicate(timeout=300)[0].decode(errors="replace")
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    assert proc.returncode == 0, output
-    assert procs[victim].wait(timeout=10) == -signal.SIGKILL
+            return wait_for(busy, 60, "a worker with a task")
+
+    kill_mid_batch(proc, procs, victim, 300)
     for lang, title in (("zh", "闪"), ("en", "Blink")):
         folder = out / f"river-scaled-{lang}-480p15"
         assert set(manifest(folder)) == {"blink", "blink@slides", "@html", "@pptx"}, folder
@@ -329,6 +331,22 @@ def test_scheduler_and_workers_with_one_killed_mid_batch(dask_cluster, tmp_path)
                 and (folder / "deck" / "reveal.js" / "dist" / "reveal.js").exists())
         assert zipfile_names(folder / "deck.pptx")
         assert leftovers(folder) == []
+
+
+def kill_mid_batch(proc: subprocess.Popen, procs: dict, victim, timeout: float) -> str:
+    """Kill (SIGKILL) the worker victim() names while the batch `proc` runs; the batch must still end
+    well; its output."""
+    try:
+        name = victim()
+        os.kill(procs[name].pid, signal.SIGKILL)
+        output = proc.communicate(timeout=timeout)[0].decode(errors="replace")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, output
+    assert procs[name].wait(timeout=10) == -signal.SIGKILL
+    return output
 
 
 def zipfile_names(path: Path) -> list[str]:

@@ -18,7 +18,8 @@ from .report import execute_batch, print_batch_plan
               help="A running Dask scheduler, e.g. tcp://host:8786 (default: a local cluster).")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Worker processes of the local cluster (default: the number of cores).")
-@dry_run_option.but(help="List every job and whether it is up to date; render nothing.")
+@dry_run_option.but(help="List every job and whether it is up to date, and the critical path's estimated "
+                         "wall time on the workers; render nothing.")
 @quiet_option.but(help="No progress bar, no Dask messages, no summary.")
 def batch_command(plan_file, scheduler, workers, dry_run, quiet):
     """Render every variant a plan file names (lessons x contexts x modes x languages x qualities x
@@ -41,5 +42,6 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
     work = B.expand(plan, PRODUCTS)
     if dry_run:
         print_batch_plan(work)
+        click.echo("\n".join(B.critical_path(work, scheduler, workers or default_jobs())))
         return
     execute_batch(work, PRODUCTS, scheduler, workers or default_jobs(), quiet)

@@ -4,6 +4,8 @@
 - `graph`: the plan expanded into units and tasks exactly as the local commands plan a folder (`expand`),
   and the dry run's text (`describe`).
 - `tasks`: what runs on a worker (`render_task`, `product_task`), the quiet worker configuration.
+- `split`: which scene tasks are drawn in pieces on a cluster with threads to spare, and the plan's
+  critical path (`describe_path`, the dry run's estimate).
 - `client`: the Dask client (`connect`), the tasks submitted and their results installed as they
   complete (`run`).
 
@@ -20,6 +22,7 @@ from .client import (
     check_workers,
     local_cache,
     run,
+    scheduler_threads,
 )
 from .graph import Batch, describe, expand, shown
 from .planfile import SCENES, BatchPlan, PlanError, read_plan
@@ -50,3 +53,20 @@ def execute(work: Batch, products: dict, scheduler: str | None, workers: int, qu
             raise BatchError("missing on workers:\n  " + "\n  ".join(lines))
         on_ready(dashboard, scheduler is not None and not client.nthreads())
         return run(work, client, quiet=quiet, progress=progress, cache=None if scheduler else local_cache())
+
+
+def critical_path(work: Batch, scheduler: str | None, workers: int) -> list[str]:
+    """The dry run's estimate of the wall time (split.describe_path) on the local cluster's `workers`,
+    or on the scheduler's threads if it answers at once (else `workers`, said to be assumed)."""
+    from .. import timings
+    from ..plan import CACHE
+    from .split import describe_path
+
+    known = timings.load(CACHE)
+    if scheduler is None:
+        return describe_path(work, known, workers)
+    found = scheduler_threads(scheduler)
+    if found:
+        return describe_path(work, known, found, "the scheduler's threads now")
+    why = "has no workers yet" if found == 0 else "did not answer"
+    return describe_path(work, known, workers, f"assumed: the scheduler {why}")

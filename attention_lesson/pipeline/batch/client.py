@@ -17,14 +17,18 @@ from typing import Protocol
 
 from scenes.common.settings import environ
 
-from .. import manifest
+from .. import manifest, timings
+from ..drawing import pieces
 from ..drawing.runner import sweep
 from ..plan import CACHE, Result
+from . import split
 from .graph import Batch, Task, Unit
 from .tasks import (
     QUIET_WORKER,
     Output,
     code_fingerprint,
+    join_task,
+    piece_task,
     product_task,
     render_task,
     worker_problems,
@@ -65,6 +69,8 @@ class BatchReport:
     workers: int = 0
     wall: float = 0.0
     timings: list[Timing] = field(default_factory=list)
+    pieces: dict[str, int] = field(default_factory=dict)  # a scene task drawn in pieces -> how many
+    seconds: dict[str, float] = field(default_factory=dict)  # a whole scene task that succeeded -> s
 
     def gaps(self) -> list[float]:
         """The idle time between consecutive tasks on one worker: what Dask adds per task (sending the
@@ -204,12 +210,29 @@ def _outcome(future, task: Task) -> Output:
     return Output(Result(task.what, False, [], f"task {future.status} (was the scheduler lost?)"))
 
 
-def _submit(client, batch: Batch, stage: Path | None, quiet: bool, cache: str | None) -> dict:
-    """Every task submitted (a product's after the scene tasks it depends on); key -> future."""
-    futures, fingerprint, st = {}, code_fingerprint(), str(stage) if stage else None
+def _submit_scene(client, t: Task, n: int, args: tuple, priority: float, futures: dict,
+                  held: list) -> None:
+    """A scene task whole, or in n pieces (drawing/pieces.py): the first n - 1 at once and the last, a
+    task that depends on them, under the scene task's key (it makes the scene's files)."""
+    if n < 2:
+        futures[t.key] = client.submit(render_task, t.scene, *args, key=t.key, priority=priority)
+        return
+    parts, last = pieces.split(t.scene, n, Path())  # each task draws in a folder of its own
+    got = [client.submit(piece_task, p, *args, key=f"{t.key}#{p.piece.steps[0]}", priority=priority)
+           for p in parts]
+    held += got
+    futures[t.key] = client.submit(join_task, last, *args, *got, key=t.key, priority=priority)
+
+
+def _submit(client, batch: Batch, stage: Path | None, quiet: bool, cache: str | None,
+            counts: dict[str, int], cost: dict[str, float]) -> tuple[dict, list]:
+    """Every task submitted (the longest scenes first, a product's after the scene tasks it depends
+    on); key -> future, and the pieces' futures."""
+    futures, held, fingerprint, st = {}, [], code_fingerprint(), str(stage) if stage else None
     for t in batch.tasks:
         if t.scene is not None:
-            futures[t.key] = client.submit(render_task, t.scene, fingerprint, quiet, cache, st, key=t.key)
+            _submit_scene(client, t, counts.get(t.key, 1), (fingerprint, quiet, cache, st),
+                          round(cost.get(t.key, 0.0), 2), futures, held)
     for t in batch.tasks:
         if t.product is not None:
             local = [_fresh_output(u, stage) for k, u in t.inputs if k is None]
@@ -217,7 +240,7 @@ def _submit(client, batch: Batch, stage: Path | None, quiet: bool, cache: str | 
             inputs = [futures[k] if k is not None else next(sent) for k, _ in t.inputs]
             futures[t.key] = client.submit(product_task, t.product, t.args, inputs, fingerprint, st,
                                            key=t.key)
-    return futures
+    return futures, held
 
 
 def _collect(client, futures: dict, batch: Batch, report: BatchReport,
@@ -232,6 +255,8 @@ def _collect(client, futures: dict, batch: Batch, report: BatchReport,
         out = _outcome(future, task)
         if out.worker:
             report.timings.append(Timing(task.key, out.worker, out.start, out.end, out.result.seconds))
+        if out.result.ok and task.scene is not None and task.key not in report.pieces:
+            report.seconds[task.key] = out.result.seconds
         for u in task.units:
             install(u, out)
             if out.result.ok:
@@ -246,30 +271,49 @@ def _collect(client, futures: dict, batch: Batch, report: BatchReport,
 
 def run(batch: Batch, client, *, quiet: bool = False, progress: BatchProgress | None = None,
         cache: str | None = None) -> BatchReport:
-    """Submit the batch's tasks to the client's cluster and write every result as it arrives."""
+    """Submit the batch's tasks to the client's cluster and write every result as it arrives; with
+    more worker threads than scene tasks, the longest scenes in pieces (split.py)."""
     start = time.perf_counter()
     report = BatchReport(fresh=list(batch.fresh), tasks=len(batch.tasks), workers=len(client.nthreads()))
+    known = timings.load(CACHE)
+    cost = split.seconds(batch, known)
+    counts = split.plan_pieces(cost, split.limits(batch), sum(client.nthreads().values()))
+    report.pieces = {k: n for k, n in counts.items() if n > 1}
     for d in batch.folders:
         sweep(d)
         manifest.forget(d, [u.key for u in batch.stale if u.out_dir == d])  # files about to be replaced
     stage = batch.plan.shared / f".attention-batch-{batch.token}" if batch.plan.shared else None
-    futures = {}
+    futures, held = {}, []
     if progress is not None:
         progress.start(len(batch.stale) + len(batch.fresh), len(batch.fresh))
     try:
         if stage is not None:
             stage.mkdir(parents=True, exist_ok=True)
-        futures = _submit(client, batch, stage, quiet, cache)
+        futures, held = _submit(client, batch, stage, quiet, cache, counts, cost)
         _collect(client, futures, batch, report, progress)
     finally:  # also on Ctrl-C: nothing left running for this batch, no private folder left behind
-        _clean_up(client, futures, batch, stage)
+        _clean_up(client, [*futures.values(), *held], batch, stage)
+    save_timings(batch, report)
     report.wall = time.perf_counter() - start
     return report
 
 
-def _clean_up(client, futures: dict, batch: Batch, stage: Path | None) -> None:
+def save_timings(batch: Batch, report: BatchReport) -> None:
+    """Keep the seconds of every whole scene task that succeeded (beside `render`'s: the next dry run's
+    and the next batch's estimates), per options as the runner keeps them."""
+    groups: dict = {}
+    for t in split.scene_tasks(batch):
+        if t.key in report.seconds:
+            jobs, results = groups.setdefault(t.scene.options, ([], []))
+            jobs.append(t.scene)
+            results.append(Result(t.scene.id, True, [], seconds=report.seconds[t.key]))
+    for jobs, results in groups.values():
+        timings.save(CACHE, jobs, results)
+
+
+def _clean_up(client, futures: list, batch: Batch, stage: Path | None) -> None:
     try:
-        client.cancel([f for f in futures.values() if not f.done()])
+        client.cancel([f for f in futures if not f.done()])
     except Exception:  # noqa: BLE001 - the scheduler may be gone; the cleanup below must still run
         pass
     for d in batch.folders:
@@ -281,6 +325,19 @@ def _clean_up(client, futures: dict, batch: Batch, stage: Path | None) -> None:
 def local_cache() -> str:
     """The manim media folders of a LocalCluster's workers: beside `render`'s, kept between runs."""
     return str(CACHE.resolve())
+
+
+def scheduler_threads(address: str, timeout: float = 3.0) -> int | None:
+    """The worker threads the scheduler at `address` has now (a dry run's question: None when it does
+    not answer within `timeout` seconds)."""
+    _quieten(True)
+    try:
+        from distributed import Client
+
+        with Client(address, timeout=f"{timeout}s", set_as_default=False) as client:
+            return sum(client.nthreads().values())
+    except (OSError, TimeoutError, ValueError):
+        return None
 
 
 def check_workers(client, formats: list[str], join: bool, products: list) -> list[str]:

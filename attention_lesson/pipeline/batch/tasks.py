@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import socket
 import tempfile
@@ -34,6 +35,7 @@ QUIET_WORKER = {
     "distributed.admin.tick.interval": "1s",  # the check that the event loop is not blocked
     "distributed.admin.system-monitor.interval": "5s",  # the dashboard's CPU and memory plots
 }
+SEGMENT = re.compile(r"^uncached_(\d+)\.\w+$")  # an animation's movie segment (drawing/skips.py)
 FINGERPRINTED = ("attention_core", "scenes", "attention_lesson/pipeline", "attention_lesson/outputs")
 
 
@@ -140,6 +142,58 @@ def render_task(job: Job, fingerprint: str, quiet: bool = False, cache: str | No
 
     def work(folder: Path) -> Result:
         return render(replace(job, out_dir=folder), manifest.media_folder(cache_root(cache)), quiet=quiet)
+
+    return _in_private_folder(work, job.id, fingerprint, stage)
+
+
+def segments(folder: Path) -> list[str]:
+    """The animation segments a piece left in its folder, by name."""
+    return sorted(p.name for p in folder.iterdir() if p.is_file() and SEGMENT.match(p.name))
+
+
+def missing(names: list[str]) -> list[int]:
+    """The animations before the join's first one that no piece drew: the pieces' segments must be
+    numbers 0, 1, ... with no gap (a gap would leave the join's movie short of an animation)."""
+    have = {int(SEGMENT.match(n).group(1)) for n in names}
+    return sorted(set(range(max(have, default=-1) + 1)) - have)
+
+
+def piece_task(job: Job, fingerprint: str, quiet: bool = False, cache: str | None = None,
+               stage: str | None = None) -> Output:
+    """A Dask task: a piece of a scene but its last (drawing/pieces.py), drawn into this task's private
+    folder; its files are its animations' segments (sent as bytes, or left in the staging folder). Run
+    again (its worker died, or its result was lost with it), it draws into a fresh folder."""
+    from ..drawing.worker import render
+
+    def work(folder: Path) -> Result:
+        drawn = replace(job, out_dir=folder, piece=replace(job.piece, folder=folder))
+        result = render(drawn, manifest.media_folder(cache_root(cache)), quiet=quiet)
+        return replace(result, files=segments(folder)) if result.ok else result
+
+    return _in_private_folder(work, job.task, fingerprint, stage)
+
+
+def join_task(job: Job, fingerprint: str, quiet: bool = False, cache: str | None = None,
+              stage: str | None = None, *parts: Output) -> Output:
+    """A Dask task: the last piece of a scene, once the others are done: their segments laid out in a
+    folder of its own, then drawn and joined as a whole job (the scene's files, as render_task's)."""
+    from ..drawing.worker import render
+
+    failed = [o.result for o in parts if not o.result.ok]
+    if failed:
+        return _refused(job.id, f"piece {failed[0].id} failed: {failed[0].error}", _worker()[0], time.time())
+
+    def work(folder: Path) -> Result:
+        seg = manifest.private_folder(folder, f"{job.id}-pieces")
+        try:
+            for o in parts:
+                o.write_into(seg)
+            if gaps := missing(segments(seg)):
+                return Result(job.id, False, [], f"the pieces lack the segments of animations {gaps}")
+            drawn = replace(job, out_dir=folder, piece=replace(job.piece, folder=seg))
+            return render(drawn, manifest.media_folder(cache_root(cache)), quiet=quiet)
+        finally:
+            shutil.rmtree(seg, ignore_errors=True)
 
     return _in_private_folder(work, job.id, fingerprint, stage)
 

@@ -36,10 +36,18 @@ def count(n_jobs: int, workers: int, steps: int, quality: str = "high") -> int:
     worker drawing in one thread and encoding in another), 55.3 s in pieces: a piece builds its scene's
     mobjects again (1.7 s for softmax at 720p) and runs its Python up to its first step. At 480p15 one
     scene took 5.4 s in six pieces, 3.2 s whole."""
-    if workers < 2 or n_jobs >= workers or quality == "low":
+    if workers < 2 or n_jobs >= workers:
         return 1
-    most = int(os.environ.get(ENV) or steps)
-    return max(1, min(steps, most, math.ceil((workers + 1) / n_jobs)))
+    return max(1, min(most(steps, quality), math.ceil((workers + 1) / n_jobs)))
+
+
+def most(steps: int, quality: str = "high") -> int:
+    """The most pieces a scene of `steps` steps may be drawn in, whatever the workers: one at 480p15 (a
+    piece costs more than it draws there), else its steps, at most ENV's. `batch` splits by the same
+    rule (pipeline/batch/split.py)."""
+    if quality == "low":
+        return 1
+    return max(1, min(steps, int(os.environ.get(ENV) or steps)))
 
 
 def ranges(steps: int, n: int) -> list[tuple[int, int | None]]:
