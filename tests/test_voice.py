@@ -307,3 +307,35 @@ def test_the_in_process_limiter_keeps_every_peak_under_its_ceiling_and_looks_ahe
     g = gain_curve(x, 0.3, 240, 20.0 / 2400)
     assert g[20_000 - 120] < 0.5 and g[20_000] <= 0.15 + 1e-12  # down before the peak, enough at it
     assert g[20_000 + 1200] > g[20_000] and g[40_000] == pytest.approx(1.0)  # recovers; untouched far off
+
+
+def test_the_level_is_found_by_the_secant_in_three_passes():
+    """A limiter gives back less loudness than the gain it is given: on a line whose loudness rises 0.7
+    dB a dB of gain, the miss added once, then the secant, lands on the gain at once."""
+    from attention_lesson.pipeline.voice.loudness import LOUDNESS, next_gain
+
+    heard = lambda gain: -30.0 + 0.7 * gain  # noqa: E731
+    tried = [(LOUDNESS + 30.0, heard(LOUDNESS + 30.0))]
+    tried.append((next_gain(tried), heard(next_gain(tried))))
+    assert next_gain(tried) == pytest.approx((LOUDNESS + 30.0) / 0.7, abs=1e-9)
+    flat = [(10.0, -20.0), (12.0, -20.0)]  # the limiter gave nothing back: the miss added, not a leap
+    assert next_gain(flat) == pytest.approx(12.0 + LOUDNESS + 20.0)
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")
+def test_a_voice_is_made_beside_the_drawing_and_then_cached(tmp_path):
+    """A line not in the cache comes back as a future (made in the voice's thread while the step draws),
+    whose seconds are the cached file's; asked again, it is the seconds at once."""
+    from concurrent.futures import Future
+
+    from attention_lesson.pipeline.voice.track import Voice
+
+    voice = Voice("draft", "en", tmp_path)
+    first = voice("scores", 1, "all_scores", "Every query meets every key.")
+    assert isinstance(first, Future)
+    seconds = first.result(timeout=60)
+    wav = voice.clips[1]
+    with wave.open(str(wav)) as w:
+        assert seconds == pytest.approx(w.getnframes() / RATE) and w.getframerate() == RATE
+    again = Voice("draft", "en", tmp_path)("scores", 1, "all_scores", "Every query meets every key.")
+    assert again == pytest.approx(seconds) and 0.8 < seconds < 6

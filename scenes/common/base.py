@@ -10,7 +10,9 @@ reads them from the ATTENTION_* variables (scenes/common/settings.py). Whoever b
 its steps through two constructor arguments: `on_step(scene_id, step)`
 as a step starts (the pipeline's progress bars) and `after_step(scene, step)` when a step ends, with the
 frame complete (the tests' layout checks and golden frames). A third, `voice(scene_id, n, step, line)`,
-returns how long the step's spoken line lasts (seconds, or None for none): the step then lasts at least
+returns how long the step's spoken line lasts (seconds, or None for none; or a future of the seconds,
+which the scene waits for only where the step ends, so the voice is made while the step draws): the
+step then lasts at least
 VOICE_LEAD + that + VOICE_TAIL, the voice starting VOICE_LEAD into it. The scene itself never touches
 audio; `self.steps` records when each step ran and how long its voice is, for whoever lays the track.
 The subtitles follow the voice: the line in cues of at most two lines, spread over the voice (or the
@@ -52,7 +54,7 @@ class Step:
     narration: str
     start: float
     end: float = 0.0
-    voice: float | None = None
+    voice: float | None = None  # (a future of it until the step ends)
 
 
 class LessonScene(Scene):
@@ -157,6 +159,8 @@ class LessonScene(Scene):
         step, self._step = self._step, None
         if step is None:
             return
+        if hasattr(step.voice, "result"):  # a voice made while the step drew: its seconds now
+            step.voice = step.voice.result()
         need = least_step(step.narration, self.lang, step.voice, 1 / config.frame_rate)
         frames = round((need - (self.renderer.time - step.start)) * config.frame_rate)  # whole frames:
         if frames >= 1:  # manim warns about a wait shorter than one frame

@@ -126,13 +126,28 @@ def leveled(x: np.ndarray, passes: int = 12) -> np.ndarray:  # float [n] at RATE
     if measured == float("-inf"):  # silence: nothing to measure, nothing to raise
         return out
     gain, ceiling = LOUDNESS - measured, 10 ** (PEAK_TARGET / 20)
+    tried: list[tuple[float, float]] = []  # (gain, loudness heard)
     for _ in range(passes):
         out = limiter.as_int16(limiter.limited(x * 10 ** (gain / 20), ceiling))
-        miss = LOUDNESS - in_step(out, RATE)
-        if abs(miss) < 0.25:
+        heard = in_step(out, RATE)
+        if abs(LOUDNESS - heard) < 0.25:
             break
-        gain += miss
+        tried.append((gain, heard))
+        gain = next_gain(tried)
     return out
+
+
+def next_gain(tried: list[tuple[float, float]]) -> float:
+    """The next gain to try, from the (gain, loudness) pairs tried: the miss added to the last (the first
+    time), then the secant through the last two, since the limiter gives back less than a dB of loudness
+    for each dB of gain (measured: 5 passes a line with the miss added each time, 2 to 3 this way)."""
+    gain, heard = tried[-1]
+    miss = LOUDNESS - heard
+    if len(tried) < 2:
+        return gain + miss
+    (g0, h0), (g1, h1) = tried[-2:]
+    slope = (h1 - h0) / (g1 - g0) if g1 != g0 else 0.0
+    return gain + (miss / slope if 0.1 <= slope <= 1.5 else miss)
 
 
 def read_wav(path: Path) -> np.ndarray:

@@ -15,6 +15,7 @@ import json
 import os
 import subprocess
 import tempfile
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +29,11 @@ from .loudness import RATE, normalise, read_wav, write_wav
 from .recordings import recording
 from .speakers import is_folder, speaker_for
 
-AUDIO_CODECS = {"mp4": ["-c:a", "aac", "-b:a", "160k"], "mov": ["-c:a", "aac", "-b:a", "160k"],
-                "webm": ["-c:a", "libopus", "-b:a", "96k"]}  # gif and png carry no sound
+# gif and png carry no sound. AAC by FFmpeg's fast coder: its default (twoloop) took 1.0 s of CPU for a
+# scene's 46 s of mono speech at 160 kb/s, the fast one at 128 kb/s 0.41 s (the voice's largest cost in a
+# 480p15 render; speech at 128 kb/s mono is far above what the voice needs)
+_AAC = ["-c:a", "aac", "-aac_coder", "fast", "-b:a", "128k"]
+AUDIO_CODECS = {"mp4": _AAC, "mov": _AAC, "webm": ["-c:a", "libopus", "-b:a", "96k"]}
 # a cached voice is this code's: how a voice is made and processed
 _CODE = hashlib.sha256(b"".join(
     p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("loudness.py")))).hexdigest()
@@ -47,7 +51,10 @@ class Voice:
         self.clips: dict[int, Path] = {}
         self.drafted: list[str] = []  # steps a recordings folder had no file for (the speaker says them)
 
-    def __call__(self, scene_id: str, n: int, step: str, line: str) -> float:
+    def __call__(self, scene_id: str, n: int, step: str, line: str) -> float | Future:
+        """The step's voice's seconds: at once when it is in the cache, else a future of them, made in
+        a thread of this process while the scene draws the step (the scene waits for it only where the
+        step ends: LessonScene._close_line)."""
         rec = recording(self.folder, self.lang, scene_id, n, step) if self.folder else None
         if rec is not None:
             key = hashlib.sha256(rec.read_bytes()).hexdigest()
@@ -59,13 +66,14 @@ class Voice:
                                             sort_keys=True).encode()).hexdigest()
         key = hashlib.sha256(f"{key}:{_CODE}".encode()).hexdigest()[:32]  # and how it is processed
         wav = self.cache / f"{key}.wav"
-        if not wav.exists():
-            self._make(wav, rec, None if rec is not None else text)
         self.clips[n] = wav
-        return len(read_wav(wav)) / RATE
+        if wav.exists():
+            return seconds(wav)
+        return _maker().submit(self._make, wav, rec, None if rec is not None else text)
 
-    def _make(self, wav: Path, rec: Path | None, text: str | None) -> None:
-        """The voice normalised into the cache, written atomically (another worker may want it too)."""
+    def _make(self, wav: Path, rec: Path | None, text: str | None) -> float:
+        """The voice normalised into the cache, written atomically (another worker may want it too);
+        its seconds."""
         self.cache.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=self.cache) as tmp:
             src = rec
@@ -75,6 +83,23 @@ class Voice:
             out = Path(tmp) / "voice.wav"
             normalise(src, out)
             os.replace(out, wav)
+        return seconds(wav)
+
+
+def seconds(wav: Path) -> float:
+    return len(read_wav(wav)) / RATE
+
+
+_MAKER: ThreadPoolExecutor | None = None
+
+
+def _maker() -> ThreadPoolExecutor:
+    """The thread that makes voices in this process (one: the speaker is a process of its own, the
+    levelling numpy and scipy, so it runs beside the drawing's thread; its lines in their order)."""
+    global _MAKER
+    if _MAKER is None:
+        _MAKER = ThreadPoolExecutor(1, thread_name_prefix="voice")
+    return _MAKER
 
 
 def track(steps, clips: dict[int, Path], seconds: float) -> np.ndarray:
