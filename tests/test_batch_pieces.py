@@ -1,4 +1,4 @@
-"""`batch` draws scenes in pieces when the cluster has threads to spare (pipeline/batch/split.py): the
+"""`batch` draws scenes in pieces when the cluster has threads to spare (pipeline/batch/graph.py): the
 plan (the longest scenes get the most pieces), the dry run's critical path from timings the test sets,
 and real renders of the fixture scene pulse (three steps: two pieces at once, then the join) at 720p30:
 on a LocalCluster, frame for frame equal to `render`; on a real scheduler, one worker killed while it
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_lesson.pipeline.batch import split, tasks
+from attention_lesson.pipeline.batch import graph, tasks
 from attention_lesson.pipeline.drawing import pieces
 
 from .cli_helpers import cli
@@ -61,11 +61,11 @@ def render_serial(out: str) -> Path:
 
 def test_the_longest_scenes_get_the_most_pieces():
     cost, limit = {"a": 60.0, "b": 30.0, "c": 10.0}, {"a": 8, "b": 8, "c": 8}
-    assert split.plan_pieces(cost, limit, 3) == {"a": 1, "b": 1, "c": 1}  # no thread to spare
-    assert split.plan_pieces(cost, limit, 6) == {"a": 4, "b": 3, "c": 1}  # 3 spare: a, b, a again
-    assert split.plan_pieces(cost, {"a": 2}, 6) == {"a": 1, "b": 1, "c": 1}  # two pieces gain nothing
-    assert split.plan_pieces({"a": 10.0, "b": 10.0}, limit, 3) == {"a": 1, "b": 3}  # ties: the last name
-    assert split.chain(30.0, 1) == 30.0 and split.chain(30.0, 3) == 20.0 and split.chain(30.0, 6) == 10.0
+    assert graph.plan_pieces(cost, limit, 3) == {"a": 1, "b": 1, "c": 1}  # no thread to spare
+    assert graph.plan_pieces(cost, limit, 6) == {"a": 4, "b": 3, "c": 1}  # 3 spare: a, b, a again
+    assert graph.plan_pieces(cost, {"a": 2}, 6) == {"a": 1, "b": 1, "c": 1}  # two pieces gain nothing
+    assert graph.plan_pieces({"a": 10.0, "b": 10.0}, limit, 3) == {"a": 1, "b": 3}  # ties: the last name
+    assert graph.chain(30.0, 1) == 30.0 and graph.chain(30.0, 3) == 20.0 and graph.chain(30.0, 6) == 10.0
     assert pieces.most(8, "low") == 1 and pieces.most(8, "medium") == 8  # never at 480p15, as render
 
 

@@ -2,10 +2,9 @@
 
 - `planfile`: the plan file, read and checked (`read_plan`, `PlanError`).
 - `graph`: the plan expanded into units and tasks exactly as the local commands plan a folder (`expand`),
-  and the dry run's text (`describe`).
+  the dry run's text (`describe`), which scene tasks are drawn in pieces on a cluster with
+  threads to spare (`plan_pieces`) and the plan's critical path (`describe_path`).
 - `tasks`: what runs on a worker (`render_task`, `product_task`), the quiet worker configuration.
-- `split`: which scene tasks are drawn in pieces on a cluster with threads to spare, and the plan's
-  critical path (`describe_path`, the dry run's estimate).
 - `client`: the Dask client (`connect`), the tasks submitted and their results installed as they
   complete (`run`).
 
@@ -56,11 +55,11 @@ def execute(work: Batch, products: dict, scheduler: str | None, workers: int, qu
 
 
 def critical_path(work: Batch, scheduler: str | None, workers: int) -> list[str]:
-    """The dry run's estimate of the wall time (split.describe_path) on the local cluster's `workers`,
+    """The dry run's estimate of the wall time (graph.describe_path) on the local cluster's `workers`,
     or on the scheduler's threads if it answers at once (else `workers`, said to be assumed)."""
     from .. import timings
     from ..plan import CACHE
-    from .split import describe_path
+    from .graph import describe_path
 
     known = timings.load(CACHE)
     if scheduler is None:

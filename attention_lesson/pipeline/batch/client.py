@@ -21,8 +21,7 @@ from .. import manifest, timings
 from ..drawing import pieces
 from ..drawing.runner import sweep
 from ..plan import CACHE, Result
-from . import split
-from .graph import Batch, Task, Unit
+from .graph import Batch, Task, Unit, limits, plan_pieces, scene_seconds, scene_tasks
 from .tasks import (
     QUIET_WORKER,
     Output,
@@ -272,12 +271,12 @@ def _collect(client, futures: dict, batch: Batch, report: BatchReport,
 def run(batch: Batch, client, *, quiet: bool = False, progress: BatchProgress | None = None,
         cache: str | None = None) -> BatchReport:
     """Submit the batch's tasks to the client's cluster and write every result as it arrives; with
-    more worker threads than scene tasks, the longest scenes in pieces (split.py)."""
+    more worker threads than scene tasks, the longest scenes in pieces (graph.py)."""
     start = time.perf_counter()
     report = BatchReport(fresh=list(batch.fresh), tasks=len(batch.tasks), workers=len(client.nthreads()))
     known = timings.load(CACHE)
-    cost = split.seconds(batch, known)
-    counts = split.plan_pieces(cost, split.limits(batch), sum(client.nthreads().values()))
+    cost = scene_seconds(batch, known)
+    counts = plan_pieces(cost, limits(batch), sum(client.nthreads().values()))
     report.pieces = {k: n for k, n in counts.items() if n > 1}
     for d in batch.folders:
         sweep(d)
@@ -302,7 +301,7 @@ def save_timings(batch: Batch, report: BatchReport) -> None:
     """Keep the seconds of every whole scene task that succeeded (beside `render`'s: the next dry run's
     and the next batch's estimates), per options as the runner keeps them."""
     groups: dict = {}
-    for t in split.scene_tasks(batch):
+    for t in scene_tasks(batch):
         if t.key in report.seconds:
             jobs, results = groups.setdefault(t.scene.options, ([], []))
             jobs.append(t.scene)

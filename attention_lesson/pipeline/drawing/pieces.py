@@ -44,7 +44,7 @@ def count(n_jobs: int, workers: int, steps: int, quality: str = "high") -> int:
 def most(steps: int, quality: str = "high") -> int:
     """The most pieces a scene of `steps` steps may be drawn in, whatever the workers: one at 480p15 (a
     piece costs more than it draws there), else its steps, at most ENV's. `batch` splits by the same
-    rule (pipeline/batch/split.py)."""
+    rule (pipeline/batch/graph.py)."""
     if quality == "low":
         return 1
     return max(1, min(steps, int(os.environ.get(ENV) or steps)))
