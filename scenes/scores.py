@@ -6,12 +6,12 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGr
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import tex, word
+from scenes.common.labels import number_formula, tex, word
 from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
 
 def term(x: float) -> str:
-    """A factor as TeX: negative numbers in brackets, so that '+ (-0.4)' reads as a sum."""
+    """A factor as written: negative numbers in brackets, so that '+ (-0.4)' reads as a sum."""
     s = number_text(x)
     return f"({s})" if s.startswith("-") else s
 
@@ -80,8 +80,8 @@ class Scores(LessonScene):
             if i:
                 parts.append("+")
             colors[len(parts)], colors[len(parts) + 2] = S.Q_COLOR, S.K_COLOR
-            parts += [term(qi), r"\times", term(ki)]
-        expr = tex(*parts, "=", number_text(a.scores[f, j]))
+            parts += [term(qi), "×", term(ki)]
+        expr = number_formula(*parts, "=", number_text(a.scores[f, j]))
         for i, c in colors.items():
             expr[i].set_color(c)
         expr[-1].set_color(S.HIGHLIGHT)

@@ -164,6 +164,19 @@ def cell_width_for(names: Sequence[str], size: float = S.LABEL_SIZE, minimum: fl
     return max(minimum, widest + S.GAP / 2)
 
 
+def number_formula(*parts: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
+    """A formula of the lesson's numbers and plain operators ('2.3', '×', '+', '=') in the lesson's
+    font, its parts side by side on one baseline, part i at [i] as in a MathTex. Not TeX: a formula
+    whose numbers change with every edit ran LaTeX and dvisvgm at each one (1.2 s, the studio's
+    redraw of the step after an edit of W_Q); these parts are labels, each made once."""
+    x = label("x", size, color).width
+    pieces = VGroup(*(word(p, size, color) for p in parts))
+    for i in range(1, len(pieces)):  # spaced as TeX spaces them: "×" tight, "+" and "=" wide
+        wide = {parts[i - 1], parts[i]} & {"+", "=", "−"}
+        pieces[i].next_to(pieces[i - 1], RIGHT, buff=x * (0.6 if wide else 0.3))
+    return pieces
+
+
 def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
     """One line of text with formulas in it: "除以 $\\sqrt{d_k}$ = 2" -> label, math, label.
 
