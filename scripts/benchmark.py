@@ -38,7 +38,8 @@
 11. with --studio: `attention-lesson studio` of the default lesson (2 warm workers) in a fresh folder:
    the cold drawing of every scene's frames; then, in chromium, a keystroke in the editor to the numbers
    on the page (median of 20, the 60 ms debounce included); then edits through the API: a number only
-   the savings context uses, and an entry of W_Q (every scene), each to its first step's frame drawn,
+   the savings context uses, and an entry of W_Q (every scene), each to the frame of the step on screen
+   (the third of scores, after its first two; the savings edit: the first of contexts) drawn,
    its first scene done and its last, three times each (median). The keystroke's time is measured in
    the page: from the editor's change to the animation frame after the new numbers are in the page.
 12. with --neural: Piper with the bundled English voice: every English line of the default lesson
