@@ -131,7 +131,7 @@ def test_a_hold_is_converted_once(tmp_path, monkeypatch):
     real = holds.converted
     monkeypatch.setattr(holds, "converted", lambda *a: calls.append(1) or real(*a))
     segment(tmp_path, FORMATS[0], "", monkeypatch)
-    assert len(calls) == 2  # one per hold; the drawn frames go through manim's code
+    assert len(calls) == 2  # one per hold; a drawn frame is converted by the encoder, as in manim
 
 
 def frames(path, alpha=False, w=854, h=480, decoder=("-c:v", "libvpx-vp9")):
