@@ -88,6 +88,14 @@ class BatchReport:
         return mean(self.gaps()), mean([t.end - t.start for t in self.timings])
 
 
+# Work stealing moves a task queued on a busy worker to an idle one; with few tasks of many seconds it
+# left a worker idle while a steal was settled: measured on 2 cores (six scenes of the default lesson at
+# 480p15 on 2 workers, three runs each), Dask's gap between two tasks on a worker 1.7 to 2.3 s with it
+# (24 % of a task), 4 to 7 ms without. The scheduler queues tasks until a worker has a free thread
+# (distributed.scheduler.worker-saturation), which balances them without it.
+QUIET_SCHEDULER = {"distributed.scheduler.work-stealing": False}
+
+
 def has_dashboard() -> bool:
     try:
         import bokeh  # noqa: F401 - Dask's dashboard needs it
@@ -132,7 +140,7 @@ def _local(workers: int, level: int):
     # worker processes set up their logging as they import distributed, from the environment they
     # inherit: this is the one way to quieten them from the start
     with environ({"DASK_LOGGING__DISTRIBUTED": logging.getLevelName(level).lower()}), _forkserver(), \
-            dask.config.set(QUIET_WORKER), \
+            dask.config.set({**QUIET_WORKER, **QUIET_SCHEDULER}), \
             LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=0,
                          silence_logs=level, dashboard_address=":8787" if dashboard else None,
                          scheduler_kwargs={"dashboard": dashboard}) as cluster, \
@@ -209,29 +217,28 @@ def _outcome(future, task: Task) -> Output:
     return Output(Result(task.what, False, [], f"task {future.status} (was the scheduler lost?)"))
 
 
-def _submit_scene(client, t: Task, n: int, args: tuple, priority: float, futures: dict,
-                  held: list) -> None:
+def _submit_scene(client, t: Task, n: int, args: tuple, priority: float, futures: dict) -> None:
     """A scene task whole, or in n pieces (drawing/pieces.py): the first n - 1 at once and the last, a
-    task that depends on them, under the scene task's key (it makes the scene's files)."""
+    task that depends on them, under the scene task's key (it makes the scene's files). Only the last
+    is held: the pieces' segments are forgotten once it has them (or once it is cancelled)."""
     if n < 2:
         futures[t.key] = client.submit(render_task, t.scene, *args, key=t.key, priority=priority)
         return
     parts, last = pieces.split(t.scene, n, Path())  # each task draws in a folder of its own
     got = [client.submit(piece_task, p, *args, key=f"{t.key}#{p.piece.steps[0]}", priority=priority)
            for p in parts]
-    held += got
     futures[t.key] = client.submit(join_task, last, *args, *got, key=t.key, priority=priority)
 
 
 def _submit(client, batch: Batch, stage: Path | None, quiet: bool, cache: str | None,
-            counts: dict[str, int], cost: dict[str, float]) -> tuple[dict, list]:
+            counts: dict[str, int], cost: dict[str, float]) -> dict:
     """Every task submitted (the longest scenes first, a product's after the scene tasks it depends
-    on); key -> future, and the pieces' futures."""
-    futures, held, fingerprint, st = {}, [], code_fingerprint(), str(stage) if stage else None
+    on); key -> future."""
+    futures, fingerprint, st = {}, code_fingerprint(), str(stage) if stage else None
     for t in batch.tasks:
         if t.scene is not None:
             _submit_scene(client, t, counts.get(t.key, 1), (fingerprint, quiet, cache, st),
-                          round(cost.get(t.key, 0.0), 2), futures, held)
+                          round(cost.get(t.key, 0.0), 2), futures)
     for t in batch.tasks:
         if t.product is not None:
             local = [_fresh_output(u, stage) for k, u in t.inputs if k is None]
@@ -239,7 +246,7 @@ def _submit(client, batch: Batch, stage: Path | None, quiet: bool, cache: str | 
             inputs = [futures[k] if k is not None else next(sent) for k, _ in t.inputs]
             futures[t.key] = client.submit(product_task, t.product, t.args, inputs, fingerprint, st,
                                            key=t.key)
-    return futures, held
+    return futures
 
 
 def _collect(client, futures: dict, batch: Batch, report: BatchReport,
@@ -282,16 +289,16 @@ def run(batch: Batch, client, *, quiet: bool = False, progress: BatchProgress | 
         sweep(d)
         manifest.forget(d, [u.key for u in batch.stale if u.out_dir == d])  # files about to be replaced
     stage = batch.plan.shared / f".attention-batch-{batch.token}" if batch.plan.shared else None
-    futures, held = {}, []
+    futures = {}
     if progress is not None:
         progress.start(len(batch.stale) + len(batch.fresh), len(batch.fresh))
     try:
         if stage is not None:
             stage.mkdir(parents=True, exist_ok=True)
-        futures, held = _submit(client, batch, stage, quiet, cache, counts, cost)
+        futures = _submit(client, batch, stage, quiet, cache, counts, cost)
         _collect(client, futures, batch, report, progress)
     finally:  # also on Ctrl-C: nothing left running for this batch, no private folder left behind
-        _clean_up(client, [*futures.values(), *held], batch, stage)
+        _clean_up(client, futures, batch, stage)
     save_timings(batch, report)
     report.wall = time.perf_counter() - start
     return report
@@ -310,9 +317,9 @@ def save_timings(batch: Batch, report: BatchReport) -> None:
         timings.save(CACHE, jobs, results)
 
 
-def _clean_up(client, futures: list, batch: Batch, stage: Path | None) -> None:
+def _clean_up(client, futures: dict, batch: Batch, stage: Path | None) -> None:
     try:
-        client.cancel([f for f in futures if not f.done()])
+        client.cancel([f for f in futures.values() if not f.done()])
     except Exception:  # noqa: BLE001 - the scheduler may be gone; the cleanup below must still run
         pass
     for d in batch.folders:
