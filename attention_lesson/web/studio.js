@@ -17,6 +17,8 @@ import { linter, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { toml } from "@codemirror/legacy-modes/mode/toml.js";
 import { oneDark } from "@codemirror/theme-one-dark";
 import * as TL from "./studio-timeline.js";
+import { media } from "./studio-media.js";
+import { serverCore } from "./studio-numbers.js";
 
 const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
@@ -37,41 +39,7 @@ async function api(method, path, body) {
   return { status: r.status, json: await r.json() };
 }
 
-/** The explorer's core, answered by the server's numbers: every context under every normalizer, with
- *  the lesson's mask and the what-if switch's (session.passes), every head's (its normalizers are
- *  AL.MODES, core.js's). A masked score comes as null (JSON has no -inf): -Infinity here, as core.js. */
-function serverCore(page) {
-  const byTokens = {};
-  const at = (tokens, mode, mask) => `${tokens.join("\u0000")}|${mode}|${mask || "none"}`;
-  for (const n of Object.values(page.passes)) byTokens[at(n.tokens, n.mode, n.mask)] = n;
-  const find = (lesson, tokens, mode, masked) => {
-    const on = masked === null || masked === undefined ? lesson.mask === "causal" : masked;
-    const n = byTokens[at(tokens, mode, on ? "causal" : null)];
-    if (!n) throw new Error(`the server sent no numbers for ${tokens.join(" ")} (${mode})`);
-    return n;
-  };
-  /** One head's pass (p: the numbers' own, or one of their heads) as core.attendTokens answers. */
-  const pass = (n, p) => ({ ...p, tokens: n.tokens, x: n.x, mode: n.mode,
-    scaled: p.scaled.map((row) => row.map((s) => (s === null ? -Infinity : s))),
-    mask: n.mask ? AttentionCore.causalMask(n.tokens.length) : null,
-    hard: { choice: p.hard_choice, output: p.hard_output } });
-  return {
-    attendTokens(lesson, tokens, mode, masked = null, head = null) {
-      const n = find(lesson, tokens, mode, masked);
-      return pass(n, head === null || head === undefined || !n.heads ? n : n.heads[head]);
-    },
-    attendHeads(lesson, tokens, mode, masked = null) {
-      const n = find(lesson, tokens, mode, masked);
-      const keys = page.lesson.heads.map((h) => h.key);
-      return { heads: keys.map((k) => pass(n, n.heads[k])), keys, concat: n.concat, w_o: n.w_o,
-        output: n.multi_head_output };
-    },
-    hardLookup(att) {
-      const weights = att.hard.choice.map((c) => att.tokens.map((_, j) => (j === c ? 1 : 0)));
-      return { choice: att.hard.choice, weights, output: att.hard.output };
-    },
-  };
-}
+const { play, onClip, stopPlaying, onRender, onRenderEvent } = media({ api, st, w, showProblem }); // videos
 
 // -- the page's frame -----------------------------------------------------------------------------
 const options = (name, values, chosen) => values.map((v) =>
@@ -312,41 +280,6 @@ function onFrames(d) {
   if (d.run === st.run && d.drawn) $("#frames-status").textContent = w("drawn", { n: ++st.drawn, total: st.total });
 }
 
-// -- renders ----------------------------------------------------------------------------------------
-async function onRender(e) {
-  e.preventDefault();
-  const body = Object.fromEntries([...new FormData(e.target).entries()].filter(([, v]) => v !== ""));
-  const r = await api("POST", "/api/render", body);
-  if (r.status !== 202) return showProblem(r.json.error);
-  $("#renders").insertAdjacentHTML("afterbegin", `<li data-job="${r.json.job}"><progress max="1" value="0"></progress> ` +
-    `<span class="what">${esc(w("started", { product: w(`product_${body.product}`) }))}</span></li>`);
-}
-
-function fileLinks(files) {
-  const main = files.filter((f) => /(lesson\.[a-z0-9]+|index\.html|deck\.pptx|handout\.pdf)$/.test(f));
-  const where = (f) => `<code class="where">media/${esc(f)}</code>`; // where the file is, on this machine
-  return (main.length ? main : files.slice(0, 3)).map((f) => /\.(mp4|webm)$/.test(f)
-    ? `<video controls preload="metadata" src="/files/${encodeURI(f)}"></video> ${where(f)}`
-    : `<a href="/files/${encodeURI(f)}" target="_blank" rel="noopener">${esc(w("open"))}: ` +
-      `${esc(f.split("/").pop())}</a> ${where(f)}`).join(" ");
-}
-
-function onRenderEvent(d) {
-  const li = document.querySelector(`#renders li[data-job="${d.job}"]`);
-  if (!li) return;
-  const product = w(`product_${d.product}`);
-  li.dataset.state = d.state;
-  if (d.state === "running" && d.total) {
-    li.querySelector("progress").value = d.done / d.total;
-    li.querySelector(".what").textContent = w("running", { product, done: d.done, total: d.total });
-  } else if (d.state === "done") {
-    li.querySelector("progress").value = 1;
-    li.querySelector(".what").innerHTML = `${esc(w("done", { product }))} ${fileLinks(d.files)}`;
-  } else if (d.state === "failed") {
-    li.querySelector(".what").textContent = w("failed", { product, message: d.message });
-  }
-}
-
 // -- the file on disk, other pages --------------------------------------------------------------------
 function onFile(d) {
   const box = $("#disk");
@@ -390,48 +323,6 @@ function listen() {
     if (d.run === st.run) $("#frames-status").textContent = d.message;
   });
   on("hello", () => {});
-}
-
-// -- playing a step ---------------------------------------------------------------------------------
-/** Play the selected step's clip (the scene drawn as a video at the studio's quality, a clip a step):
- *  at once when it is drawn, else when its `clip` event comes (the step alone is drawn first). */
-async function play() {
-  const sel = TL.selected();
-  if (!sel) return;
-  const video = $("#preview-video");
-  if (!video.hidden && video.getAttribute("src") && st.playing?.scene === sel.scene && st.playing.n === sel.n) {
-    video.currentTime = 0; // this step's clip is on screen: from its start again
-    return void video.play().catch(() => {});
-  }
-  st.playing = sel;
-  $("#frames-status").textContent = w("preparing");
-  const r = await api("POST", `/api/clip?scene=${encodeURIComponent(sel.scene)}&n=${sel.n}`);
-  if (r.status !== 200) return showProblem(r.json.error);
-  if (r.json.ready) onClip(r.json);
-}
-
-function onClip(d) {
-  const sel = st.playing;
-  if (!sel || d.scene !== sel.scene || (d.n && d.n !== sel.n)) return; // d.n: one step's clip
-  if (!d.ready) return void ($("#frames-status").textContent = d.message || w("state_failed"));
-  const src = `/files/${encodeURI(d.n ? d.clips[0] : d.clips[sel.n - 1] || d.clips[0])}`;
-  const video = $("#preview-video");
-  if (!video.hidden && video.getAttribute("src")) return; // a clip of this step plays already
-  video.src = src;
-  video.hidden = false;
-  $("#preview-img").hidden = true;
-  $("#frames-status").textContent = "";
-  video.play().catch(() => {}); // a press on Play is the gesture that lets it start
-}
-
-/** Back to the step's frame (a new selection, a new edit). */
-function stopPlaying() {
-  st.playing = null;
-  const video = $("#preview-video");
-  video.pause();
-  video.removeAttribute("src");
-  video.hidden = true;
-  $("#preview-img").hidden = false;
 }
 
 /** The numbers' views of a page that passed: started the first time (a broken file opens without). */

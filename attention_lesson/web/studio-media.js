@@ -1,0 +1,86 @@
+/* The studio's videos: Play on the selected step (its clip, drawn alone first when the scene is not
+ * drawn as a video yet: studio/clips.py), and the render form's jobs with where their files are. */
+
+import * as TL from "./studio-timeline.js";
+
+const { $, esc } = window.AL;
+
+/** The page's media functions, given the page's request helper, state, words and problem line. */
+export function media({ api, st, w, showProblem }) {
+  /** Play the selected step's clip (the scene drawn as a video at the studio's quality, a clip a step):
+   *  at once when it is drawn, else when its `clip` event comes (the step alone is drawn first). */
+  async function play() {
+    const sel = TL.selected();
+    if (!sel) return;
+    const video = $("#preview-video");
+    if (!video.hidden && video.getAttribute("src") && st.playing?.scene === sel.scene && st.playing.n === sel.n) {
+      video.currentTime = 0; // this step's clip is on screen: from its start again
+      return void video.play().catch(() => {});
+    }
+    st.playing = sel;
+    $("#frames-status").textContent = w("preparing");
+    const r = await api("POST", `/api/clip?scene=${encodeURIComponent(sel.scene)}&n=${sel.n}`);
+    if (r.status !== 200) return showProblem(r.json.error);
+    if (r.json.ready) onClip(r.json);
+  }
+
+  function onClip(d) {
+    const sel = st.playing;
+    if (!sel || d.scene !== sel.scene || (d.n && d.n !== sel.n)) return; // d.n: one step's clip
+    if (!d.ready) return void ($("#frames-status").textContent = d.message || w("state_failed"));
+    const src = `/files/${encodeURI(d.n ? d.clips[0] : d.clips[sel.n - 1] || d.clips[0])}`;
+    const video = $("#preview-video");
+    if (!video.hidden && video.getAttribute("src")) return; // a clip of this step plays already
+    video.src = src;
+    video.hidden = false;
+    $("#preview-img").hidden = true;
+    $("#frames-status").textContent = "";
+    video.play().catch(() => {}); // a press on Play is the gesture that lets it start
+  }
+
+  /** Back to the step's frame (a new selection, a new edit). */
+  function stopPlaying() {
+    st.playing = null;
+    const video = $("#preview-video");
+    video.pause();
+    video.removeAttribute("src");
+    video.hidden = true;
+    $("#preview-img").hidden = false;
+  }
+
+  async function onRender(e) {
+    e.preventDefault();
+    const body = Object.fromEntries([...new FormData(e.target).entries()].filter(([, v]) => v !== ""));
+    const r = await api("POST", "/api/render", body);
+    if (r.status !== 202) return showProblem(r.json.error);
+    $("#renders").insertAdjacentHTML("afterbegin", `<li data-job="${r.json.job}"><progress max="1" value="0"></progress> ` +
+      `<span class="what">${esc(w("started", { product: w(`product_${body.product}`) }))}</span></li>`);
+  }
+
+  function fileLinks(files) {
+    const main = files.filter((f) => /(lesson\.[a-z0-9]+|index\.html|deck\.pptx|handout\.pdf)$/.test(f));
+    const where = (f) => `<code class="where">media/${esc(f)}</code>`; // where the file is, on this machine
+    return (main.length ? main : files.slice(0, 3)).map((f) => /\.(mp4|webm)$/.test(f)
+      ? `<video controls preload="metadata" src="/files/${encodeURI(f)}"></video> ${where(f)}`
+      : `<a href="/files/${encodeURI(f)}" target="_blank" rel="noopener">${esc(w("open"))}: ` +
+        `${esc(f.split("/").pop())}</a> ${where(f)}`).join(" ");
+  }
+
+  function onRenderEvent(d) {
+    const li = document.querySelector(`#renders li[data-job="${d.job}"]`);
+    if (!li) return;
+    const product = w(`product_${d.product}`);
+    li.dataset.state = d.state;
+    if (d.state === "running" && d.total) {
+      li.querySelector("progress").value = d.done / d.total;
+      li.querySelector(".what").textContent = w("running", { product, done: d.done, total: d.total });
+    } else if (d.state === "done") {
+      li.querySelector("progress").value = 1;
+      li.querySelector(".what").innerHTML = `${esc(w("done", { product }))} ${fileLinks(d.files)}`;
+    } else if (d.state === "failed") {
+      li.querySelector(".what").textContent = w("failed", { product, message: d.message });
+    }
+  }
+
+  return { play, onClip, stopPlaying, onRender, onRenderEvent };
+}

@@ -1,0 +1,39 @@
+/* The studio's numbers for the explorer's views: the server computes them (attention_core, session.py)
+ * and sends them with every edit; this answers the explorer's core calls from them, so the page shows
+ * exactly the core's numbers for the text being typed. */
+
+/** The explorer's core, answered by the server's numbers: every context under every normalizer, with
+ *  the lesson's mask and the what-if switch's (session.passes), every head's (its normalizers are
+ *  AL.MODES, core.js's). A masked score comes as null (JSON has no -inf): -Infinity here, as core.js. */
+export function serverCore(page) {
+  const byTokens = {};
+  const at = (tokens, mode, mask) => `${tokens.join("\u0000")}|${mode}|${mask || "none"}`;
+  for (const n of Object.values(page.passes)) byTokens[at(n.tokens, n.mode, n.mask)] = n;
+  const find = (lesson, tokens, mode, masked) => {
+    const on = masked === null || masked === undefined ? lesson.mask === "causal" : masked;
+    const n = byTokens[at(tokens, mode, on ? "causal" : null)];
+    if (!n) throw new Error(`the server sent no numbers for ${tokens.join(" ")} (${mode})`);
+    return n;
+  };
+  /** One head's pass (p: the numbers' own, or one of their heads) as core.attendTokens answers. */
+  const pass = (n, p) => ({ ...p, tokens: n.tokens, x: n.x, mode: n.mode,
+    scaled: p.scaled.map((row) => row.map((s) => (s === null ? -Infinity : s))),
+    mask: n.mask ? AttentionCore.causalMask(n.tokens.length) : null,
+    hard: { choice: p.hard_choice, output: p.hard_output } });
+  return {
+    attendTokens(lesson, tokens, mode, masked = null, head = null) {
+      const n = find(lesson, tokens, mode, masked);
+      return pass(n, head === null || head === undefined || !n.heads ? n : n.heads[head]);
+    },
+    attendHeads(lesson, tokens, mode, masked = null) {
+      const n = find(lesson, tokens, mode, masked);
+      const keys = page.lesson.heads.map((h) => h.key);
+      return { heads: keys.map((k) => pass(n, n.heads[k])), keys, concat: n.concat, w_o: n.w_o,
+        output: n.multi_head_output };
+    },
+    hardLookup(att) {
+      const weights = att.hard.choice.map((c) => att.tokens.map((_, j) => (j === c ? 1 : 0)));
+      return { choice: att.hard.choice, weights, output: att.hard.output };
+    },
+  };
+}
