@@ -160,8 +160,6 @@ def piece_worker(address: str):
     from distributed import Client
 
     with Client(address, timeout=30, set_as_default=False) as client:
-        client.wait_for_workers(2, timeout=60)
-
         def busy():
             names = {a: w["name"] for a, w in client.scheduler_info()["workers"].items()}
             return next((names[a] for a, keys in client.processing().items()
@@ -181,6 +179,13 @@ def test_a_piece_whose_worker_dies_is_drawn_again(fixtures, two_workers, tmp_pat
     address, procs, env = two_workers
     plan = write_plan(tmp_path, lessons=["default"], contexts=["river"], scenes=["pulse"],
                       qualities=["medium"], out="d", shared="stage")
+    from distributed import Client
+
+    with Client(address, timeout=30, set_as_default=False) as client:  # both, before the batch counts them
+        client.wait_for_workers(2, timeout=60)
+    dry = cli("batch", str(plan), "--dry-run", "--scheduler", address)
+    assert "critical path on 2 workers (the scheduler's threads now)" in dry and "1 of 1 scene tasks in " \
+        "pieces" in dry, dry
     proc = subprocess.Popen([sys.executable, "-c", WITH_PULSE, "batch", str(plan), "--scheduler", address,
                              "-q"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     kill_mid_batch(proc, procs, lambda: piece_worker(address), 120)
