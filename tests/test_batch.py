@@ -187,6 +187,19 @@ def test_local_cluster_equals_serial_render_and_reruns_nothing(fixtures, monkeyp
     assert "would" not in dry and dry.count("up to date") == 9, dry
 
 
+def stealing(dask_scheduler) -> bool:
+    return "stealing" in dask_scheduler.extensions
+
+
+def test_a_local_cluster_schedules_without_work_stealing():
+    """A LocalCluster's scheduler steals no task (QUIET_SCHEDULER: stealing left workers idle for
+    seconds between tasks)."""
+    from attention_lesson.pipeline.batch import client
+
+    with client.connect(None, 1, quiet=True) as (c, _):
+        assert c.run_on_scheduler(stealing) is False
+
+
 # -- the distributed path: a scheduler and two workers, one killed -----------------------------------
 
 def wait_for(predicate, timeout, what):
