@@ -27,6 +27,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import timings
 from ..build import plan_all
 from ..drawing import pieces
 from ..drawing.runner import costs as task_costs
@@ -179,8 +180,6 @@ def describe(batch: Batch) -> list[str]:
 
 # -- scenes in pieces, the critical path ---------------------------------------------------------
 
-ESTIMATED = " (packaged, at 480p15)"  # drawing/estimates.json: scaled to a variant's timed scenes, if any
-
 
 def chain(cost: float, n: int) -> float:
     """The seconds from a scene's first piece starting to its join ending, with workers to spare."""
@@ -208,6 +207,7 @@ def plan_pieces(cost: dict[str, float], limit: dict[str, int], workers: int) -> 
 
 
 def scene_tasks(batch: Batch) -> list[Task]:
+    """The tasks that draw a scene (the others make products, which are not timed)."""
     return [t for t in batch.tasks if t.scene is not None]
 
 
@@ -232,8 +232,6 @@ def scene_seconds(batch: Batch, known: dict[str, float]) -> dict[str, float]:
 
 def timed(batch: Batch, known: dict[str, float]) -> int:
     """How many scene tasks have a timing of their own (the others are estimated)."""
-    from .. import timings
-
     return sum(timings.key(t.scene) in known for t in scene_tasks(batch))
 
 
@@ -265,6 +263,7 @@ def estimate(batch: Batch, known: dict[str, float], workers: int) -> tuple[Estim
 
 
 def _where(t: Task) -> str:
+    """A scene task as the dry run names it: its scene and the first variant that asked for it."""
     return f"{t.what} ({t.units[0].variant.name})"
 
 
@@ -275,12 +274,19 @@ def describe_path(batch: Batch, known: dict[str, float], workers: int, assumed: 
     if est.critical is None:
         return ["critical path: no scene to draw (products are not timed)"]
     on = f"{workers} worker{'s' if workers != 1 else ''}" + (f" ({assumed})" if assumed else "")
-    split = {k: v for k, v in n.items() if v > 1}
+    split, known_n = {k: v for k, v in n.items() if v > 1}, timed(batch, known)
     how = (f"in {est.pieces} pieces: {est.pieces - 1} at once, then the join"
            if est.pieces > 1 else "whole")
     return [f"critical path on {on}: about {est.wall:.1f} s = max(work {est.work:.1f} s / {workers}"
             f" = {est.work / workers:.1f} s, longest chain {est.longest:.1f} s)",
             f"  longest chain: {_where(est.critical)}, {est.cost:.1f} s {how}",
-            f"  {len(split)} of {len(n)} scene tasks in pieces; timings: {timed(batch, known)} known, "
-            f"{len(n) - timed(batch, known)} estimated{ESTIMATED if timed(batch, known) < len(n) else ''}; "
-            "products not timed (0 s)"]
+            f"  {len(split)} of {len(n)} scene tasks in pieces; timings: {known_n} known, "
+            f"{len(n) - known_n} estimated{_estimated(known_n, len(n))}; products not timed (0 s)"]
+
+
+def _estimated(known: int, tasks: int) -> str:
+    """Where the estimates come from (drawing/estimates.json, measured at 480p15: only their ratios hold
+    at another quality, until a scene of the variant is timed)."""
+    if known == tasks:
+        return ""
+    return " (packaged 480p15 seconds, scaled to the timed scenes)" if known else " (packaged 480p15 seconds)"
