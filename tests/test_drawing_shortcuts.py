@@ -133,3 +133,27 @@ def test_an_updater_leaves_plays_to_manim(monkeypatch):
     assert jumps.can_jump(Scene())
     Square().add_updater(lambda m, dt: m)
     assert not jumps.can_jump(Scene())
+
+
+def test_a_label_made_by_one_process_is_loaded_by_the_next(monkeypatch, tmp_path):
+    """scenes/common/stored.py: a label made once is kept on disk; a process with nothing in memory (the
+    memory emptied here) loads it instead of making it, equal to the one made, and a broken file is
+    made again."""
+    from manim import tempconfig
+
+    from scenes.common import labels, stored
+
+    monkeypatch.setattr(stored, "_folder", tmp_path / "mobjects")
+    monkeypatch.setattr(labels, "_MADE", labels.OrderedDict())
+    with tempconfig({"media_dir": str(tmp_path / "media")}):
+        made = labels.label("银行 0.42")
+        (kept,) = (tmp_path / "mobjects").glob("*.pickle")
+        labels._MADE.clear()
+        monkeypatch.setattr(labels, "Text", None)  # making it again would fail
+        loaded = labels.label("银行 0.42")
+        same(made, loaded, {})
+        kept.write_bytes(b"not a pickle")
+        labels._MADE.clear()
+        monkeypatch.undo()
+        monkeypatch.setattr(stored, "_folder", tmp_path / "mobjects")
+        same(made, labels.label("银行 0.42"), {})

@@ -2,9 +2,9 @@
 background at low quality by warm workers (pipeline/runner.WarmPool) after each valid edit.
 
 One thread plans and collects, so the server's event loop never waits on a render. A new edit cancels
-the drawing of the previous one: its jobs stop at their next step's start (nothing written), the drawer
+the drawing of the previous one: its jobs stop before their next animation (nothing written), the drawer
 waits for them, then plans the newest text against the folder's manifest (unchanged scenes are not
-drawn again) and draws what is stale, the scenes expected to be quickest first. Each step's frame is
+drawn again) and draws what is stale, the scene on screen first, then the longest first. Each step's frame is
 sent to the page as soon as the worker has drawn it (`step`, served from memory), the scene's files
 once it is done (`frames`). Every event names its run (`run`): the page shows only the newest run's.
 """
@@ -192,7 +192,7 @@ class Drawer:
 
     def _draw(self, req: Request) -> None:
         """Plan against the manifest, announce every scene (the fresh ones with their frames), draw the
-        stale ones quickest first, announce each as it is done."""
+        stale ones (the one on screen first, then the longest), announce each as it is done."""
         out_dir = frames_folder(req.options)
         self.folders.add(out_dir)
         runner.sweep(out_dir)
@@ -203,7 +203,8 @@ class Drawer:
             self.emit("frames", {"run": req.run, "scene": j.id, "steps": steps_of(out_dir, j.id),
                                  "drawn": False})
         cost = runner.costs(todo, timings.load(CACHE))
-        todo.sort(key=lambda j: (j.id != req.first, cost[j.task]))
+        todo.sort(key=lambda j: (j.id != req.first, -cost[j.task]))  # then the longest first: no core
+        # waits at the end while another draws a long scene alone
         done: queue.SimpleQueue[Result] = queue.SimpleQueue()
         self.drawing = {j.id for j in todo}
         for job in todo:

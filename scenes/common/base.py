@@ -192,7 +192,7 @@ class LessonScene(Scene):
         info.add_text(FRAME_BODY, ",".join(f"{v * px:.1f}" for v in box))
         if cap is not None:
             info.add_text(FRAME_MIN_CAP, f"{cap * px:.2f}")
-        image.save(path, pnginfo=info)
+        image.save(path, pnginfo=info, compress_level=1)  # 12 ms a 480p frame, not 19; 4 % larger
         return path
 
     def tear_down(self):

@@ -22,6 +22,7 @@ from manim import (
     config,
 )
 
+from . import stored
 from . import style as S
 
 
@@ -50,7 +51,7 @@ def _made(key, make):
     else:
         if len(_MADE) >= _MADE_MAX:
             _MADE.popitem(last=False)
-        _MADE[key] = make()
+        _MADE[key] = stored.load_or_make(key, make)  # on disk for every process (stored.py)
     return _MADE[key].copy()
 
 
@@ -105,7 +106,7 @@ def tex(*parts: str, color: ManimColor | None = None, scale: float = S.MATH_SCAL
     if _TEX_TEMPLATE is None:
         _TEX_TEMPLATE = TexTemplate(documentclass=S.TEX_DOCUMENTCLASS, preamble=S.TEX_PREAMBLE)
     color = color or S.TEXT
-    return _made(("tex", parts, str(color), float(scale)),
+    return _made(("tex", parts, str(color), float(scale), S.TEX_DOCUMENTCLASS, S.TEX_PREAMBLE),
                  lambda: _light(MathTex(*parts, color=color, tex_template=_TEX_TEMPLATE).scale(scale)))
 
 

@@ -217,19 +217,29 @@ def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
 
 def _run_warm(job: Job, generation: int) -> Result:
     """One job of run `generation`: its steps ("step", scene, step) and, for frames, each step's PNG as
-    it is drawn ("frame", scene, n, step, bytes) go to the events queue; it stops at a step's start
-    once a newer run is asked for."""
+    it is drawn ("frame", scene, n, step, bytes) go to the events queue; it stops before its next
+    animation once a newer run is asked for (a step of a video at the studio's quality took up to 3 s,
+    which the next edit's first scene waited for)."""
+    from . import skips
     from .worker import render
 
-    def on_step(sid: str, step: str) -> None:
+    def current() -> None:
         if _generation.value != generation:
             raise Cancelled(f"run {generation} was replaced by run {_generation.value}")
+
+    def on_step(sid: str, step: str) -> None:
+        current()
         _events.put((generation, "step", sid, step))
 
     def on_frame(sid: str, n: int, step: str, png: Path) -> None:
         _events.put((generation, "frame", sid, n, step, png.read_bytes()))
 
-    return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_step=on_step, on_frame=on_frame)
+    skips.before_play = current
+    try:
+        return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_step=on_step,
+                      on_frame=on_frame)
+    finally:
+        skips.before_play = None
 
 
 def _ignoring_ctrl_c(start):
@@ -246,7 +256,7 @@ def _ignoring_ctrl_c(start):
 
 class WarmPool:
     """Worker processes kept between runs (the studio's): manim stays imported, TeX and text caches
-    stay warm. `cancel()` makes every job of an older run stop at its next step's start (its private
+    stay warm. `cancel()` makes every job of an older run stop before its next animation (its private
     folder removed, nothing written). Made with the spawn start method: the process that owns it may
     run threads (a web server's), which a forked child would inherit in whatever state they were."""
 
@@ -278,7 +288,7 @@ class WarmPool:
                                                                    f"{type(e).__name__}: {e}")))
 
     def close(self, timeout: float = 3.0) -> None:
-        """Stop the workers: a job being drawn stops at its next step's start, then every worker exits
+        """Stop the workers: a job being drawn stops before its next animation, then every worker exits
         as a process should (what it created is released, nothing reported leaked); one that does not
         within `timeout` seconds is terminated (its private folder is left for `sweep`)."""
         self.closing = True

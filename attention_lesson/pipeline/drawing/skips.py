@@ -27,6 +27,7 @@ from . import jumps, patches
 NEVER = 10**9  # an animation number no scene reaches
 _manim_play = None
 _piece: Piece | None = None
+before_play = None  # called before each animation (a warm worker's: stop when a newer run is asked for)
 
 
 def install() -> None:
@@ -70,6 +71,8 @@ def bounds(renderer, step: int) -> None:
 def play(self, scene, *args, **kwargs):
     """manim's play (a skipped animation jumps to its end: jumps.py); a skipped animation of a piece
     moves the clock by the frames it would draw."""
+    if before_play is not None:
+        before_play()
     if _piece is not None:
         bounds(self, len(getattr(scene, "step_keys", ())) - 1)
     before, number = self.time, self.num_plays

@@ -15,6 +15,7 @@ import traceback
 from pathlib import Path
 
 from attention_core import load
+from scenes.common import stored
 from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
 from scenes.registry import step_file
@@ -279,6 +280,7 @@ def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_fram
     from manim import tempconfig
 
     install()
+    stored.keep_in(media_dir.parent / "mobjects")  # every worker's labels, for the others (scenes/common)
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:
