@@ -40,9 +40,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   echo "setup: installing the project into .venv"
-  # --no-compile: no bytecode for every file of every package now (torch's are thousands: 37 s of a 72 s
-  # set-up); Python compiles what is imported, once, as uv does by default
-  .venv/bin/python -m pip install -q --disable-pip-version-check --no-compile -e '.[test,studio,voice]'
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,studio,voice]'
   touch "$stamp"
 fi
 
