@@ -175,10 +175,11 @@ class LessonScene(Scene):
         if os.environ.get(KEYFRAMES_ENV):
             self.save_keyframe(Path(os.environ[KEYFRAMES_ENV]))
 
-    def save_keyframe(self, folder: Path) -> Path:
+    def save_keyframe(self, folder: Path, measured: bool = True) -> Path:
         """The frame as it stands at the end of a step, as <scene>-<nn>-<step>.png, with what a page
         printing it needs in its text chunks (registry.FRAME_BODY, FRAME_MIN_CAP): the box of its body,
-        the heading left out, and the cap height of its smallest text, in pixels."""
+        the heading left out, and the cap height of its smallest text, in pixels (unless not `measured`:
+        the studio's frames, which no page prints; measuring is 12 ms a frame)."""
         from PIL.PngImagePlugin import PngInfo
 
         folder.mkdir(parents=True, exist_ok=True)
@@ -187,9 +188,10 @@ class LessonScene(Scene):
         self.renderer.update_frame(self)
         image = self.camera.get_image()
         px = image.size[0] / config.frame_width  # pixels a scene unit
-        box, cap = print_box(self)
+        box, cap = print_box(self) if measured else (None, None)
         info = PngInfo()
-        info.add_text(FRAME_BODY, ",".join(f"{v * px:.1f}" for v in box))
+        if box is not None:
+            info.add_text(FRAME_BODY, ",".join(f"{v * px:.1f}" for v in box))
         if cap is not None:
             info.add_text(FRAME_MIN_CAP, f"{cap * px:.2f}")
         image.save(path, pnginfo=info, compress_level=1)  # 12 ms a 480p frame, not 19; 4 % larger

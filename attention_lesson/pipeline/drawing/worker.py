@@ -248,11 +248,12 @@ def _slides(job: Job, cls, media_dir: Path, tmp: Path, on_step):
 
 def _keyframes(job: Job, cls, media_dir: Path, tmp: Path, on_step, on_frame=None):
     """The last frame of every step, as the scene draws it (each animation jumps to its end: the same
-    pixels, a third of the time). on_frame(scene_id, n, step, png) is told of each as it is saved."""
+    pixels, a third of the time). on_frame(scene_id, n, step, png) is told of each as it is saved (the
+    studio's frames: their body's box and smallest text, for a printed page, are not measured)."""
     saved: list[Path] = []
 
     def keep(s, step: str) -> None:
-        saved.append(s.save_keyframe(tmp))
+        saved.append(s.save_keyframe(tmp, measured=on_frame is None))  # told as drawn: the studio's
         if on_frame is not None:
             on_frame(job.id, len(saved), step, saved[-1])
 
