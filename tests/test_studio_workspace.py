@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
@@ -150,11 +151,18 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
     lesson = client.request("GET", "/api/lesson")[1]
     line = broken.splitlines().index("  [2.3, 2.3, 0.0],") + 1
     assert lesson["error"]["line"] == line and lesson["text"] == broken
-    page, _ = open_page(browser, url, frames=False)
+    page, problems = open_page(browser, url, frames=False)
     try:
         assert page.get_attribute("#problem", "data-line") == str(line)
+        words = assert_opened_at_its_problem(page, line)
         replace_text(page, "  [2.3, 2.3, 0.0],", BANK_ROW)  # fixed in the studio: its numbers and frames come
         page.wait_for_function("document.querySelectorAll('#scores .num.weight').length > 0", timeout=20000)
+        assert page.is_hidden("#problem")
+        page.locator("#timeline .seg").last.click()  # a scene's step, drawn or not yet: shown once it is
+        page.wait_for_function("document.querySelector('#preview-img').naturalWidth > 0", timeout=60000)
+        last = page.get_attribute("#timeline .block:last-child", "data-scene")
+        assert page.get_attribute("#stage", "data-scene") == last and not problems, problems
+        assert page.title() == words["page_title"].format(title="注意力机制")  # the lesson's title now
     finally:
         page.close()
     code, out, err, _ = stop(proc)
@@ -166,6 +174,22 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
         assert Client(url).request("GET", "/api/lesson")[1]["recovery"] == text
     finally:
         stop(proc)
+
+
+def assert_opened_at_its_problem(page, line: int) -> dict:
+    """A file that fails check, opened: its problem's line in view with the cursor on it, and the page saying
+    that nothing has passed yet (not that the numbers shown are of an earlier text: there are none); the
+    studio's words."""
+    at = page.evaluate("""() => { const v = window.studio.editor, head = v.state.selection.main.head;
+        const r = v.coordsAtPos(head), box = v.scrollDOM.getBoundingClientRect();
+        return { line: v.state.doc.lineAt(head).number,
+                 inView: !!r && r.top >= box.top && r.bottom <= box.bottom }; }""")
+    assert at == {"line": line, "inView": True}, at
+    words = tomllib.loads((ROOT / "scenes/i18n/zh/studio.toml").read_text(encoding="utf-8"))["studio"]
+    assert page.text_content("#problem .hint") == words["invalid_first"] != words["invalid"]
+    assert page.text_content("#preview-caption") == words["invalid_first"]
+    assert page.title() == words["page_title"].format(title="lesson.toml")  # no title yet: its name
+    return words
 
 
 def test_startup_without_the_extra_and_without_the_token(tmp_path, studio):

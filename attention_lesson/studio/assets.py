@@ -23,7 +23,7 @@ from .guard import error_body
 WEB = ROOT / "attention_lesson" / "web"
 NODE = ROOT / "node_modules"
 STATIC = {*SCRIPTS, "explorer.css", "studio.js", "studio-timeline.js", "studio-media.js", "studio-numbers.js",
-          "studio.css"}
+          "studio-file.js", "studio.css"}
 SCOPES = ("@codemirror", "@lezer", "@marijn")  # CodeMirror 6 and what it imports
 NAMES = ("codemirror", "style-mod", "w3c-keyname", "crelt")
 VENDOR = tuple(f"{n}/" for n in SCOPES + NAMES)  # what /vendor/ serves

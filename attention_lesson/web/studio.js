@@ -19,6 +19,7 @@ import { oneDark } from "@codemirror/theme-one-dark";
 import * as TL from "./studio-timeline.js";
 import { media } from "./studio-media.js";
 import { serverCore } from "./studio-numbers.js";
+import { fileGuards } from "./studio-file.js";
 
 const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
@@ -40,6 +41,7 @@ async function api(method, path, body) {
 }
 
 const { play, onClip, stopPlaying, onRender, onRenderEvent } = media({ api, st, w, showProblem }); // videos
+const { onFile, offerRecovery, revert, guardLeaving } = fileGuards({ api, w, setText, send, showSaved, refresh });
 
 // -- the page's frame -----------------------------------------------------------------------------
 const options = (name, values, chosen) => values.map((v) =>
@@ -186,8 +188,15 @@ function showProblem(error) {
   const box = $("#problem");
   box.hidden = !error;
   box.innerHTML = error ? `<strong>${esc(error.line ? w("line", { line: error.line }) : "")}</strong> ` +
-    `${esc(error.message)}<br><span class="hint">${esc(w("invalid"))}</span>` : "";
+    `${esc(error.message)}<br><span class="hint">${esc(w(st.started ? "invalid" : "invalid_first"))}</span>` : "";
   box.dataset.line = error && error.line ? error.line : "";
+}
+
+/** A file that fails check, opened: the cursor on its problem's line, in view; no frame until it passes. */
+function brokenStart(error) {
+  const line = st.editor.state.doc.line(Math.min(Math.max(error.line || 1, 1), st.editor.state.doc.lines));
+  st.editor.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "center" }) });
+  $("#preview-caption").textContent = w("invalid_first");
 }
 
 function showSaved(saved) {
@@ -281,23 +290,6 @@ function onFrames(d) {
 }
 
 // -- the file on disk, other pages --------------------------------------------------------------------
-function onFile(d) {
-  const box = $("#disk");
-  if (d.state === "replaced") {
-    setText(d.text);
-    showSaved(true);
-    box.hidden = false;
-    box.textContent = w("disk_replaced");
-    refresh();
-    return;
-  }
-  box.hidden = false;
-  box.innerHTML = `${esc(w("disk_conflict"))} <button type="button" id="load-disk">${esc(w("load_disk"))}</button>` +
-    ` <button type="button" id="keep-mine">${esc(w("keep_mine"))}</button>`;
-  $("#load-disk").onclick = () => { box.hidden = true; setText(d.text); send(); };
-  $("#keep-mine").onclick = () => { box.hidden = true; };
-}
-
 async function refresh() {
   const r = await api("GET", "/api/page");
   st.edit = r.json.edit;
@@ -328,6 +320,7 @@ function listen() {
 /** The numbers' views of a page that passed: started the first time (a broken file opens without). */
 function showNumbers(page) {
   if (!page || page.broken) return;
+  showTitle(page); // a broken file opened under its file's name: now the lesson's title
   contextChoices(page);
   if (!st.started) {
     Explorer.start(page, serverCore(page), { editable: false });
@@ -339,34 +332,14 @@ function showNumbers(page) {
   }
 }
 
+function showTitle(page) {
+  $("#title").textContent = w("page_title", { title: page.titles[st.lang] });
+  document.title = $("#title").textContent;
+}
+
 function syncView() {
   $("#view-context").value = st.context;
   for (const sel of document.querySelectorAll("#render-form .context-choice")) sel.value = st.context;
-}
-
-/** Edits the last session kept (the studio stopped with them unsaved): restore them or let them go. */
-function offerRecovery(lesson) {
-  if (!lesson.recovery) return;
-  const box = $("#recovery");
-  box.hidden = false;
-  box.innerHTML = `${esc(w("recovery", { path: lesson.recovery_path }))} <button type="button" id="restore">` +
-    `${esc(w("restore"))}</button> <button type="button" id="discard">${esc(w("discard"))}</button>`;
-  $("#restore").onclick = () => { box.hidden = true; setText(lesson.recovery); send(); };
-  $("#discard").onclick = async () => { box.hidden = true; await api("POST", "/api/recovery/discard"); };
-}
-
-async function revert() {
-  const r = await api("GET", "/api/lesson");
-  setText(r.json.disk);
-  send();
-}
-
-function guardLeaving() {
-  window.addEventListener("beforeunload", (e) => {
-    if ($("#status").className !== "unsaved") return;
-    e.preventDefault();
-    e.returnValue = ""; // the browser asks before the page with unsaved edits goes
-  });
 }
 
 async function main() {
@@ -375,14 +348,14 @@ async function main() {
   Object.assign(st, { words: data.studio_words, edit: page.json.edit, mode: data.start ? data.start.mode : "scaled",
     theme: data.theme || (data.palette.scheme === "light" ? "light" : "dark") });
   frame(lesson.json.path);
-  $("#title").textContent = w("page_title", { title: data.titles[st.lang] });
-  document.title = $("#title").textContent;
+  showTitle(data);
   startEditor(lesson.json.text, data.palette);
   window.studio = { editor: st.editor }; // CodeMirror's view, for tests and the benchmark
   st.editor.scrollDOM.tabIndex = 0; // its scroll region takes focus, to scroll by keys (axe: a contenteditable
   // inside does not count as focusable content)
   showSaved(lesson.json.saved);
   showProblem(lesson.json.error);
+  if (data.broken && lesson.json.error) brokenStart(lesson.json.error);
   TL.startStage(w, stopPlaying);
   $("#play").onclick = play;
   startTabs();

@@ -1,0 +1,51 @@
+/* The studio's file, so that nothing typed is lost: the file changed by another editor (replaced, or in
+ * conflict with unsaved edits here), the edits a stopped studio kept (restore or discard), Revert to
+ * saved, and the browser asking before a page with unsaved edits goes. */
+
+const { $, esc } = window.AL;
+
+/** The page's file functions, given its request helper, words and the editor's text helpers. */
+export function fileGuards({ api, w, setText, send, showSaved, refresh }) {
+  /** The file changed on disk: its text here (no unsaved edits), or the choice between the two. */
+  function onFile(d) {
+    const box = $("#disk");
+    box.hidden = false;
+    if (d.state === "replaced") {
+      setText(d.text);
+      showSaved(true);
+      box.textContent = w("disk_replaced");
+      return refresh();
+    }
+    box.innerHTML = `${esc(w("disk_conflict"))} <button type="button" id="load-disk">${esc(w("load_disk"))}</button>` +
+      ` <button type="button" id="keep-mine">${esc(w("keep_mine"))}</button>`;
+    $("#load-disk").onclick = () => { box.hidden = true; setText(d.text); send(); };
+    $("#keep-mine").onclick = () => { box.hidden = true; };
+  }
+
+  /** Edits the last session kept (the studio stopped with them unsaved): restore them or let them go. */
+  function offerRecovery(lesson) {
+    if (!lesson.recovery) return;
+    const box = $("#recovery");
+    box.hidden = false;
+    box.innerHTML = `${esc(w("recovery", { path: lesson.recovery_path }))} <button type="button" id="restore">` +
+      `${esc(w("restore"))}</button> <button type="button" id="discard">${esc(w("discard"))}</button>`;
+    $("#restore").onclick = () => { box.hidden = true; setText(lesson.recovery); send(); };
+    $("#discard").onclick = async () => { box.hidden = true; await api("POST", "/api/recovery/discard"); };
+  }
+
+  async function revert() {
+    const r = await api("GET", "/api/lesson");
+    setText(r.json.disk);
+    send();
+  }
+
+  function guardLeaving() {
+    window.addEventListener("beforeunload", (e) => {
+      if ($("#status").className !== "unsaved") return;
+      e.preventDefault();
+      e.returnValue = ""; // the browser asks before the page with unsaved edits goes
+    });
+  }
+
+  return { onFile, offerRecovery, revert, guardLeaving };
+}
