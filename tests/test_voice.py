@@ -339,3 +339,22 @@ def test_a_voice_is_made_beside_the_drawing_and_then_cached(tmp_path):
         assert seconds == pytest.approx(w.getnframes() / RATE) and w.getframerate() == RATE
     again = Voice("draft", "en", tmp_path)("scores", 1, "all_scores", "Every query meets every key.")
     assert again == pytest.approx(seconds) and 0.8 < seconds < 6
+
+
+def _a_voice_in_this_process(cache: str) -> float:
+    from attention_lesson.pipeline.voice.track import Voice
+
+    made = Voice("draft", "en", Path(cache))("scores", 2, "scaled", "Each score is divided by two.")
+    return made.result(timeout=30) if not isinstance(made, float) else made
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")
+def test_a_worker_forked_after_a_voice_was_made_makes_its_own(tmp_path):
+    """The runner forks its workers; a process that had made a voice in-process (a test, a -j 1 render)
+    had a voice thread, which a fork does not copy: the child queued its lines to an executor with no
+    thread and its scene waited forever (a hang seen in the suite). The child now starts its own."""
+    import multiprocessing
+
+    assert _a_voice_in_this_process(str(tmp_path / "parent")) > 0  # this process's voice thread, started
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply_async(_a_voice_in_this_process, (str(tmp_path / "child"),)).get(timeout=60) > 0

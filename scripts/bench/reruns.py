@@ -52,11 +52,13 @@ def publish_benchmark(work: Path, quality: str, jobs: int) -> dict:
     r = {"naive_s": round(naive(work, quality), 1),
          "silent": render_all(work, quality, jobs, []),
          "voiced": render_all(work, quality, jobs, [], "--voice", "draft"),
+         "naive_four_s": round(naive(work, quality, FOUR), 1),
          "four": render_all(work, quality, jobs, FOUR),
          "one_in_pieces": render_all(work, quality, jobs, ["matrix"]),
          "one_whole": render_all(work, quality, jobs, ["matrix"], env=whole_env)}
     r["silent_ratio_to_naive"] = round(r["silent"]["s"] / r["naive_s"], 3)
     r["voiced_ratio_to_silent"] = round(r["voiced"]["s"] / r["silent"]["s"], 3)
+    r["four_ratio_to_naive"] = round(r["four"]["s"] / r["naive_four_s"], 3)
     r["one_pieces_ratio_to_whole"] = round(r["one_in_pieces"]["s"] / r["one_whole"]["s"], 3)
     return r
 

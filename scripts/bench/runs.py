@@ -25,12 +25,13 @@ def timed(cmd, cwd, env=None) -> float:
     return time.perf_counter() - start
 
 
-def naive(work: Path, quality: str) -> float:
-    """Plain manim, each scene after the other, a fresh media folder, manim's defaults."""
+def naive(work: Path, quality: str, only: list[str] | None = None) -> float:
+    """Plain manim, each scene (or each of `only`) after the other, a fresh media folder, manim's
+    defaults."""
     media = work / "naive-media"
     shutil.rmtree(media, ignore_errors=True)
     total = 0.0
-    for s in available():
+    for s in (s for s in available() if only is None or s.id in only):
         total += timed([str(BIN / "manim"), "render", MANIM_Q[quality], "--media_dir", str(media),
                         "-v", "WARNING", str(s.file), s.cls], cwd=work)
     return total

@@ -30,9 +30,10 @@ from .recordings import recording
 from .speakers import is_folder, speaker_for
 
 # gif and png carry no sound. AAC by FFmpeg's fast coder: its default (twoloop) took 1.0 s of CPU for a
-# scene's 46 s of mono speech at 160 kb/s, the fast one at 128 kb/s 0.41 s (the voice's largest cost in a
-# 480p15 render; speech at 128 kb/s mono is far above what the voice needs)
-_AAC = ["-c:a", "aac", "-aac_coder", "fast", "-b:a", "128k"]
+# scene's 46 s of mono speech at 160 kb/s, the fast one 0.50 s at 128 kb/s and 0.40 s at 96 kb/s (the
+# voice's largest cost in a 480p15 render; 96 kb/s mono is what Opus gets in webm, and more than speech
+# needs: the draft and neural voices are 22.05 kHz)
+_AAC = ["-c:a", "aac", "-aac_coder", "fast", "-b:a", "96k"]
 AUDIO_CODECS = {"mp4": _AAC, "mov": _AAC, "webm": ["-c:a", "libopus", "-b:a", "96k"]}
 # a cached voice is this code's: how a voice is made and processed
 _CODE = hashlib.sha256(b"".join(
@@ -91,6 +92,17 @@ def seconds(wav: Path) -> float:
 
 
 _MAKER: ThreadPoolExecutor | None = None
+
+
+def _forget_maker() -> None:
+    """In a forked child: the parent's voice thread is not there (a fork copies only the thread that
+    forked), so its executor would queue lines that nobody makes, and the scene wait for them forever
+    (seen: a render forked from a process that had made a voice in-process hung). The child makes its own."""
+    global _MAKER
+    _MAKER = None
+
+
+os.register_at_fork(after_in_child=_forget_maker)
 
 
 def _maker() -> ThreadPoolExecutor:
