@@ -155,6 +155,7 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
     try:
         assert page.get_attribute("#problem", "data-line") == str(line)
         words = assert_opened_at_its_problem(page, line)
+        assert_no_serious_violation_on_a_phone(browser, url)  # the timeline empty: nothing passed yet
         replace_text(page, "  [2.3, 2.3, 0.0],", BANK_ROW)  # fixed in the studio: its numbers and frames come
         page.wait_for_function("document.querySelectorAll('#scores .num.weight').length > 0", timeout=20000)
         assert page.is_hidden("#problem")
@@ -190,6 +191,16 @@ def assert_opened_at_its_problem(page, line: int) -> dict:
     assert page.text_content("#preview-caption") == words["invalid_first"]
     assert page.title() == words["page_title"].format(title="lesson.toml")  # no title yet: its name
     return words
+
+
+def assert_no_serious_violation_on_a_phone(browser, url) -> None:
+    from .axe import violations
+
+    phone, _ = open_page(browser, url, width=360, height=800, frames=False)
+    try:
+        assert not violations(phone), violations(phone)
+    finally:
+        phone.close()
 
 
 def test_startup_without_the_extra_and_without_the_token(tmp_path, studio):

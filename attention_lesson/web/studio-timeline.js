@@ -108,9 +108,9 @@ function block(scene) {
   const total = length(scene.id) || typical();
   const state = T.state[scene.id] || "stale";
   const why = T.reason[scene.id] ? `: ${T.reason[scene.id]}` : "";
+  // a scene not drawn yet: one placeholder, whose click selects its first step (shown once drawn)
   const segs = steps.length ? steps.map((s, i) => segment(scene, s, i + 1)).join("")
-    : `<span class="seg empty" data-scene="${esc(scene.id)}" data-n="1" data-state="${state}"></span>`; // a click:
-  // its first step, shown once drawn
+    : `<span class="seg empty" data-scene="${esc(scene.id)}" data-n="1" data-state="${state}"></span>`;
   return `<div class="block" data-scene="${esc(scene.id)}" data-state="${state}" style="flex-grow:${total}"` +
     ` title="${esc(scene.title + why)}"><div class="name"><span class="dot" aria-hidden="true"></span>` +
     `${esc(scene.title)}</div><div class="segs" role="tablist" aria-label="${esc(scene.title)}">${segs}</div></div>`;

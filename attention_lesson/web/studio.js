@@ -78,7 +78,7 @@ function stage() {
           <span id="preview-caption"></span></figcaption></figure>
       <p id="narration" class="narration" lang="${st.lang}"></p>
       <p id="frames-status" role="status"></p>
-      <div id="timeline" class="timeline" aria-label="${esc(w("timeline"))}"></div>
+      <div id="timeline" class="timeline" role="group" aria-label="${esc(w("timeline"))}"></div>
     </section>`;
 }
 
@@ -175,10 +175,14 @@ function startView() {
 }
 
 // -- the editor -------------------------------------------------------------------------------------
+/** The editor's line of a problem (its first line when the problem names none or one past the end). */
+function problemLine(view, error) {
+  return view.state.doc.line(Math.min(Math.max(error.line || 1, 1), view.state.doc.lines));
+}
+
 function diagnostics(view, error) {
   if (!error) return [];
-  const n = Math.min(Math.max(error.line || 1, 1), view.state.doc.lines);
-  const line = view.state.doc.line(n);
+  const line = problemLine(view, error);
   return [{ from: line.from, to: Math.max(line.to, line.from), severity: "error", message: error.message }];
 }
 
@@ -194,7 +198,7 @@ function showProblem(error) {
 
 /** A file that fails check, opened: the cursor on its problem's line, in view; no frame until it passes. */
 function brokenStart(error) {
-  const line = st.editor.state.doc.line(Math.min(Math.max(error.line || 1, 1), st.editor.state.doc.lines));
+  const line = problemLine(st.editor, error);
   st.editor.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "center" }) });
   $("#preview-caption").textContent = w("invalid_first");
 }

@@ -130,10 +130,9 @@ def leveled(x: np.ndarray, passes: int = 12) -> np.ndarray:  # float [n] at RATE
     loudness off a peaky voice: espeak-ng's lines peak about 19 dB above their loudness, Piper's at full
     scale 18 dB above). Not loudnorm's second pass: on a line shorter than its 3 s window it falls back
     to dynamic mode and barely raises the level (measured: -31 LUFS for a 1.5 s line asked for -16)."""
-    out = limiter.as_int16(x)
     measured = in_step(x, RATE)
     if measured == float("-inf"):  # silence: nothing to measure, nothing to raise
-        return out
+        return limiter.as_int16(x)
     gain, ceiling = LOUDNESS - measured, 10 ** (PEAK_TARGET / 20)
     tried = [(0.0, measured)]  # (gain, loudness heard): the line as it came is the secant's first point
     for _ in range(passes):  # measured on the floats (their rounding to 16 bits is 90 dB below)
