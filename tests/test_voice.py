@@ -42,7 +42,8 @@ def two_scenes(monkeypatch, tmp_path):
 
 def streams(path: Path) -> dict:
     out = subprocess.run(["ffprobe", "-v", "error", "-show_entries",
-                          "stream=codec_type,codec_name,sample_rate,duration", "-of", "json", str(path)],
+                          "stream=codec_type,codec_name,sample_rate,duration,bit_rate", "-of", "json",
+                          str(path)],
                          capture_output=True, text=True, check=True).stdout
     return {s["codec_type"]: s for s in json.loads(out)["streams"]}
 
@@ -295,18 +296,63 @@ def test_a_lines_silent_ends_are_cut_so_it_starts_on_time():
 
 
 def test_the_in_process_limiter_keeps_every_peak_under_its_ceiling_and_looks_ahead():
-    """limiter.gain_curve: no sample over the ceiling after it, the gain already down `attack` samples
-    before a peak, recovering after it, and untouched far from any peak."""
-    from attention_lesson.pipeline.voice.limiter import gain_curve, limited
+    """limiter.Peaks.gain_curve: no sample over the ceiling after it, the gain already down `attack`
+    samples before a peak, recovering after it, and untouched far from any peak; a gain in dB moves the
+    curve as the same line raised by it would."""
+    from attention_lesson.pipeline.voice.limiter import Peaks, limited
 
     rng = np.random.default_rng(3)
     x = rng.normal(0, 0.05, 48_000)  # under the ceiling by 6 sigma
     x[20_000] = 2.0  # a peak 16 dB over it
-    y = limited(x, 0.3)
+    ceiling = 20 * np.log10(0.3)
+    y = limited(x, ceiling)
     assert np.abs(y).max() <= 0.3 + 1e-12
-    g = gain_curve(x, 0.3, 240, 20.0 / 2400)
+    g = Peaks(x, RATE).gain_curve(0.0, ceiling)
     assert g[20_000 - 120] < 0.5 and g[20_000] <= 0.15 + 1e-12  # down before the peak, enough at it
     assert g[20_000 + 1200] > g[20_000] and g[40_000] == pytest.approx(1.0)  # recovers; untouched far off
+    raised = Peaks(x * 2, RATE).gain_curve(0.0, ceiling)
+    assert Peaks(x, RATE).gain_curve(20 * np.log10(2), ceiling) == pytest.approx(raised, rel=1e-9)
+
+
+def test_a_drafts_sound_is_encoded_at_a_lower_rate_in_the_same_pass_as_the_title(tmp_path):
+    """track.mux: the sound as AAC at 48 kHz, padded to the picture's length, with the container's title,
+    in one ffmpeg pass; a draft (quality low) at 64 kb/s, anything else at 96 kb/s (audio_codec)."""
+    from attention_lesson.pipeline.voice.track import mux
+
+    t = np.arange(3 * RATE) / RATE  # a voice-like sound: 150 Hz and its harmonics, in syllables
+    voiced = sum(np.sin(2 * np.pi * 150 * k * t + k * k) / k for k in range(1, 40))
+    sound = (2000 * voiced * (np.sin(2 * np.pi * 4 * t) > 0)).astype(np.int16)
+    rates = {}
+    for quality in ("low", "high"):
+        video = tmp_path / f"{quality}.mp4"
+        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=64x64:rate=15", "-t", "4",
+                        "-pix_fmt", "yuv420p", str(video)], check=True)
+        mux(video, sound, "mp4", quality, title="A title")
+        entries = "stream=codec_name,bit_rate,sample_rate,duration:format_tags=title"
+        s = json.loads(subprocess.run(["ffprobe", "-v", "error", "-show_entries", entries, "-of", "json",
+                                       str(video)], capture_output=True, text=True, check=True).stdout)
+        audio = next(x for x in s["streams"] if x["codec_name"] == "aac")
+        assert audio["sample_rate"] == str(RATE) and s["format"]["tags"]["title"] == "A title"
+        assert float(audio["duration"]) == pytest.approx(4.0, abs=FRAME)
+        rates[quality] = int(audio["bit_rate"])
+    assert rates["low"] < 0.9 * rates["high"], rates  # the same rate would give the same stream
+
+
+def test_a_line_is_leveled_at_its_own_rate_and_comes_out_at_48_khz():
+    """A 22.05 kHz line (espeak-ng's and Piper's rate) is levelled there and resampled once: it comes
+    out at RATE, as long, at LOUDNESS in its step (measured exactly on what comes out, not on the pass's
+    estimate) with its peaks at the limiter's ceiling, give or take the resampling's overshoot."""
+    from attention_lesson.pipeline.voice.loudness import LOUDNESS, PEAK_TARGET, in_step, leveled
+
+    rate = 22_050
+    t = np.arange(3 * rate) / rate
+    rng = np.random.default_rng(5)
+    voice = (np.sin(2 * np.pi * 4 * t) > 0) * rng.normal(0, 0.02, len(t))  # bursts, 30 dB under full scale
+    voice[rate] = 0.9  # a click 33 dB over them
+    y = leveled(voice, rate)
+    assert y.dtype == np.int16 and abs(len(y) - 3 * RATE) <= 1
+    assert abs(in_step(y, RATE) - LOUDNESS) < 0.3
+    assert 20 * np.log10(np.abs(y).max() / 32768) <= PEAK_TARGET + 0.5
 
 
 def test_the_level_is_found_by_the_secant_in_three_passes():

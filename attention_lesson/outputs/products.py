@@ -40,7 +40,7 @@ from .sheet import SHEET, contact_sheet
 
 def join_lesson(folder: Path, args: ProductArgs) -> list[str]:
     """The scenes joined into lesson.<format> with a chapter per scene and one subtitle file."""
-    return joining.join(folder, list(args.ids), args.file_format, args.title, args.fps)
+    return joining.join(folder, list(args.ids), args.file_format, args.quality, args.title, args.fps)
 
 
 def _deck(folder: Path, args: ProductArgs, to: str) -> list[str]:

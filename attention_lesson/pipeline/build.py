@@ -86,7 +86,8 @@ def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions,
     lang = options.lang
     return ProductArgs(
         ids=tuple(j.id for j in jobs), titles=tuple(j.scene.title(lang) for j in jobs),
-        file_format=options.format, fps=options.frame_rate, title=lesson_title(lesson, lang),
+        file_format=options.format, fps=options.frame_rate, quality=options.quality,
+        title=lesson_title(lesson, lang),
         author=lesson.author, lang=lang, context=options.context, mode=options.mode,
         lesson_name=Path(lesson.source).name, lesson_text=Path(lesson.source).read_text(encoding="utf-8"),
         start=catalog(lang)("common.deck_start") if options.voice else None, choices=choices,

@@ -17,7 +17,7 @@ import srt
 
 from . import ffmpeg
 from .voice.loudness import RATE
-from .voice.track import AUDIO_CODECS, has_audio
+from .voice.track import audio_codec, has_audio
 
 
 def _ts(seconds: float) -> str:
@@ -56,7 +56,7 @@ def merged_srt(parts: list[tuple[Path, float]]) -> str:
     return srt.compose(subs)
 
 
-def _sound(clips: list[Path], chapters, file_format: str) -> list[str]:
+def _sound(clips: list[Path], chapters, file_format: str, quality: str) -> list[str]:
     """ffmpeg arguments for the joined lesson's streams: the pictures copied; the scenes' sound (when
     they have any) decoded, each cut or padded to exactly its picture's length in samples and joined
     into one continuous track, so that it cannot drift from the picture at any join (copying AAC
@@ -70,10 +70,10 @@ def _sound(clips: list[Path], chapters, file_format: str) -> list[str]:
         graph.append(f"[{k + 2}:a]aresample={RATE},atrim=end_sample={n},apad=whole_len={n}[a{k}]")
     graph.append("".join(f"[a{k}]" for k in range(len(clips))) + f"concat=n={len(clips)}:v=0:a=1[a]")
     return [*inputs, "-filter_complex", ";".join(graph), "-map", "0:v", "-map", "[a]", "-c:v", "copy",
-            *AUDIO_CODECS[file_format], "-ar", str(RATE)]
+            *audio_codec(file_format, quality), "-ar", str(RATE)]
 
 
-def join(out_dir: Path, ids: list[str], file_format: str, title: str, fps: int) -> list[str]:
+def join(out_dir: Path, ids: list[str], file_format: str, quality: str, title: str, fps: int) -> list[str]:
     """Write lesson.<format>, lesson.chapters.vtt and lesson.srt into out_dir; return their names."""
     clips = [out_dir / f"{i}.{file_format}" for i in ids]
     titles = []
@@ -99,8 +99,8 @@ def join(out_dir: Path, ids: list[str], file_format: str, title: str, fps: int) 
             meta = tmp / "chapters.txt"
             meta.write_text(ffmetadata(chapters, title), encoding="utf-8")
             ffmpeg.run("-f", "concat", "-safe", "0", "-i", str(listing), "-i", str(meta),
-                       *_sound(clips, chapters, file_format), "-map_metadata", "1", "-map_chapters", "1",
-                       str(video))
+                       *_sound(clips, chapters, file_format, quality), "-map_metadata", "1",
+                       "-map_chapters", "1", str(video))
         vtt = tmp / "lesson.chapters.vtt"
         vtt.write_text(chapters_vtt(chapters), encoding="utf-8")
         subs = tmp / "lesson.srt"

@@ -46,6 +46,7 @@ class ProductArgs:
     titles: tuple[str, ...]  # their titles in the language
     file_format: str
     fps: int
+    quality: str  # low, medium, high, 4k: a draft's sound is encoded at a lower rate (track.audio_codec)
     title: str  # the lesson's
     author: str
     lang: str

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from scenes.registry import step_file
 
-from .. import ffmpeg
 from ..plan import Job
 from ..voice.track import cut, mux
 
@@ -73,10 +72,9 @@ def collect(job: Job, scene, folder: Path, tmp: Path, title: str, sound=None) ->
     data = json.loads(config.model_dump_json())
     for n, (slide, entry, step) in enumerate(zip(config.slides, data["slides"], steps), start=1):
         name = "slides/" + (step_file(job.id, n, step, "mp4") if step else f"{job.id}-{n:02d}.mp4")
-        if sound is not None and step is not None:
-            s = scene.steps[n - 1]
-            mux(Path(slide.file), cut(sound, s.start, s.end), "mp4")
-        ffmpeg.remux(Path(slide.file), title=f"{title} ({n})")
+        part = None if sound is None or step is None else cut(sound, scene.steps[n - 1].start,
+                                                              scene.steps[n - 1].end)
+        mux(Path(slide.file), part, "mp4", job.options.quality, title=f"{title} ({n})")
         files[name] = slide.file
         entry["file"] = entry["rev_file"] = name  # relative to the output folder
     index = tmp / f"{job.id}.slides.json"

@@ -87,9 +87,8 @@ def _collect(job: Job, scene, tmp: Path, sound=None) -> dict[str, Path]:
         ffmpeg.to_gif(movie, gif, o.frame_rate)
         files[f"{job.id}.gif"] = gif
     else:  # the title a player shows: the lesson's and the scene's
-        if sound is not None:
-            mux(movie, sound, o.format)
-        ffmpeg.remux(movie, title=_title(job, scene), prores_4444=o.format == "mov" and o.transparent)
+        mux(movie, sound, o.format, o.quality, title=_title(job, scene),
+            prores_4444=o.format == "mov" and o.transparent)
         files[job.main_file()] = movie
     srt = movie.with_suffix(".srt")
     if srt.exists():
@@ -117,10 +116,9 @@ def _sections(job: Job, folder: Path, tmp: Path, title: str, steps, sound=None) 
             ffmpeg.to_gif(src, gif, job.options.frame_rate)
             src = gif
         else:
-            if sound is not None:
-                mux(src, cut(sound, steps[n - 1].start, steps[n - 1].end), job.options.format)
-            ffmpeg.remux(src, title=f"{title} ({n})",
-                         prores_4444=job.options.format == "mov" and job.options.transparent)
+            part = None if sound is None else cut(sound, steps[n - 1].start, steps[n - 1].end)
+            mux(src, part, job.options.format, job.options.quality, title=f"{title} ({n})",
+                prores_4444=job.options.format == "mov" and job.options.transparent)
         out[name] = src
     return out
 

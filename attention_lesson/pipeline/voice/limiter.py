@@ -1,8 +1,11 @@
-"""A line's level in this process, with numpy and scipy: resampled to RATE, a gain, and a peak limiter.
+"""A line's level in this process, with numpy and scipy: a gain and a peak limiter at the line's own
+rate, then resampled to RATE once.
 
 It does what `aresample,volume,alimiter` did in one ffmpeg process per pass (up to six a line): the
 limiter looks `attack` ahead and releases exponentially (gain_curve, all vectorised: no loop over
-samples), so no sample passes the ceiling and the gain moves over milliseconds, not samples.
+samples), so no sample passes the ceiling and the gain moves over milliseconds, not samples. What does
+not depend on the gain (each sample's level in dB and the look-ahead's maximum of it) is worked out once
+a line (`Peaks`), not once a pass.
 """
 
 from __future__ import annotations
@@ -14,38 +17,53 @@ import numpy as np
 RATE = 48_000  # Hz, every track and clip (loudness.RATE)
 
 
-def resampled(samples: np.ndarray, rate: int) -> np.ndarray:  # int16 [n] at rate -> float [m] at RATE
-    """Samples as floats (full scale 1.0) at RATE, by polyphase filtering (scipy)."""
+def as_float(samples: np.ndarray) -> np.ndarray:  # int16 [n] -> float [n], full scale 1.0
+    return samples.astype(np.float64) / 32768
+
+
+def resampled(x: np.ndarray, rate: int) -> np.ndarray:  # float [n] at rate -> float [m] at RATE
+    """Floats at RATE, by polyphase filtering (scipy)."""
     from scipy.signal import resample_poly
 
-    x = samples.astype(np.float64) / 32768
     if rate == RATE:
         return x
     g = math.gcd(RATE, rate)
     return resample_poly(x, RATE // g, rate // g)
 
 
-def gain_curve(x: np.ndarray, ceiling: float, attack: int, release_db: float) -> np.ndarray:  # [n] -> [n]
-    """The limiter's gain for each sample, worked in dB of attenuation: each sample takes the most any
-    sample up to `attack` samples ahead needs (it looks ahead, so the gain is down before the peak), then
-    recovers at `release_db` dB a sample (an exponential release, as a running maximum of a line that
-    falls: max over m <= n of a[m] - r (n - m)), averaged over the `attack` samples before it (no click;
-    the average still covers each peak, whose attenuation every sample of that window already holds)."""
-    from scipy.ndimage import maximum_filter1d, uniform_filter1d
+class Peaks:
+    """The half of a limiter's work that no gain changes, done once a line: each sample's level (dB) and
+    the loudest level from it to `attack` samples ahead (a look-ahead maximum commutes with adding a gain
+    in dB, and with taking off nothing below the ceiling)."""
 
-    attack += attack % 2  # odd windows, placed by their origin
-    need = np.maximum(0.0, 20 * np.log10(np.maximum(np.abs(x), 1e-12) / ceiling))  # [n] dB to take off
-    ahead = maximum_filter1d(need, size=attack + 1, mode="nearest", origin=-(attack // 2))  # [n, n + a]
-    slope = release_db * np.arange(len(x))
-    held = np.maximum.accumulate(ahead + slope) - slope
-    smooth = uniform_filter1d(held, size=attack + 1, mode="nearest", origin=attack // 2)  # [n - a, n]
-    return 10 ** (-smooth / 20)
+    def __init__(self, x: np.ndarray, rate: int, attack_s: float = 0.005, release_s: float = 0.05):
+        from scipy.ndimage import maximum_filter1d
+
+        self.attack = round(attack_s * rate) + round(attack_s * rate) % 2  # odd windows, placed by origin
+        level = 20 * np.log10(np.maximum(np.abs(x), 1e-12))  # [n] dB
+        self.ahead = maximum_filter1d(level, size=self.attack + 1, mode="nearest",
+                                      origin=-(self.attack // 2))  # [n] dB, the loudest of [n, n + a]
+        self.slope = 20.0 / (release_s * rate) * np.arange(len(x))  # [n] dB: 20 dB of release a release_s
+
+    def gain_curve(self, gain_db: float, ceiling_db: float) -> np.ndarray:  # -> [n]
+        """The limiter's gain for each sample of the line raised by gain_db, worked in dB of attenuation:
+        each sample takes the most any sample up to `attack` ahead needs (it looks ahead, so the gain is
+        down before the peak), then recovers 20 dB a release_s (an exponential release, as a running
+        maximum of a line that falls: max over m <= n of a[m] - r (n - m)), averaged over the `attack`
+        samples before it (no click; the average still covers each peak, whose attenuation every sample
+        of that window already holds)."""
+        from scipy.ndimage import uniform_filter1d
+
+        need = np.maximum(0.0, self.ahead + (gain_db - ceiling_db))  # [n] dB to take off
+        held = np.maximum.accumulate(need + self.slope) - self.slope
+        smooth = uniform_filter1d(held, size=self.attack + 1, mode="nearest", origin=self.attack // 2)
+        return 10 ** (-smooth / 20)  # [n], from [n - a, n]
 
 
-def limited(x: np.ndarray, ceiling: float, attack_s: float = 0.005, release_s: float = 0.05) -> np.ndarray:
-    """x (floats at RATE) with every peak under `ceiling` (full scale 1.0): a 5 ms look-ahead, and a
-    release of 20 dB in 50 ms."""
-    return x * gain_curve(x, ceiling, round(attack_s * RATE), 20.0 / (release_s * RATE))
+def limited(x: np.ndarray, ceiling_db: float, rate: int = RATE) -> np.ndarray:
+    """x (floats, full scale 1.0) with every peak under ceiling_db: a 5 ms look-ahead, and a release of
+    20 dB in 50 ms."""
+    return x * Peaks(x, rate).gain_curve(0.0, ceiling_db)
 
 
 def as_int16(x: np.ndarray) -> np.ndarray:

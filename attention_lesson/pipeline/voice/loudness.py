@@ -49,27 +49,46 @@ def k_sections(rate: int) -> np.ndarray:  # [2, 6]
     return np.array([np.concatenate([b, a]) for b, a in k_weighting(rate)])
 
 
-def loudness(samples: np.ndarray, rate: int = RATE) -> float:
-    """Integrated loudness (LUFS) of mono samples (int16, or floats at full scale 1.0), ITU-R BS.1770-4:
-    K-weighted, 400 ms blocks every 100 ms, gated at -70 LUFS and then 10 LU below the mean of what
-    passed; -inf for silence. In this process (ffmpeg's loudnorm was a process per measurement)."""
+def weighted(samples: np.ndarray, rate: int = RATE) -> np.ndarray:  # [n] -> float [n]
+    """Mono samples (int16, or floats at full scale 1.0) K-weighted."""
     from scipy.signal import sosfilt
 
     x = samples.astype(np.float64) / 32768 if samples.dtype == np.int16 else samples
     # + 1e-20 (-400 dBFS, no change to any digit of the result): on exact zeros (a line's silences) the
     # filter's state decays into subnormal numbers, which took the filtering 3 times as long
-    x = sosfilt(k_sections(rate), x + 1e-20)
-    block, hop = round(0.4 * rate), round(0.1 * rate)
-    x = np.pad(x, (0, max(block - len(x), 0)))
-    energy = np.concatenate([[0.0], np.cumsum(x * x)])
-    starts = np.arange(0, len(x) - block + 1, hop)
-    power = (energy[starts + block] - energy[starts]) / block
+    return sosfilt(k_sections(rate), x + 1e-20)
+
+
+def loudness(samples: np.ndarray, rate: int = RATE) -> float:
+    """Integrated loudness (LUFS) of mono samples (int16, or floats at full scale 1.0), ITU-R BS.1770-4:
+    K-weighted, 400 ms blocks every 100 ms, gated at -70 LUFS and then 10 LU below the mean of what
+    passed; -inf for silence. In this process (ffmpeg's loudnorm was a process per measurement)."""
+    return gated(block_power(weighted(samples, rate) ** 2, rate))
+
+
+def gated(power: np.ndarray) -> float:  # [blocks] -> LUFS
+    """BS.1770's gating of the blocks' mean squares: at -70 LUFS, then 10 LU below the mean of what
+    passed; -inf for silence."""
     level = -0.691 + 10 * np.log10(np.maximum(power, 1e-20))
     loud = power[level > -70]
     if not len(loud):
         return float("-inf")
     gate = -0.691 + 10 * np.log10(loud.mean()) - 10
     return float(-0.691 + 10 * np.log10(power[(level > -70) & (level > gate)].mean()))
+
+
+def block_power(squares: np.ndarray, rate: int) -> np.ndarray:  # [n] -> [blocks]
+    """The mean of squares over every 400 ms block, one every 100 ms (the last block the last whole one):
+    each a sum of four 100 ms hops' sums (a cumulative sum over the whole line took twice as long)."""
+    block, hop = round(0.4 * rate), round(0.1 * rate)
+    if len(squares) < block:
+        squares = np.pad(squares, (0, block - len(squares)))
+    if block != 4 * hop:  # a rate whose 400 ms is not four of its 100 ms
+        energy = np.concatenate([[0.0], np.cumsum(squares)])
+        starts = np.arange(0, len(squares) - block + 1, hop)
+        return (energy[starts + block] - energy[starts]) / block
+    hops = squares[:len(squares) // hop * hop].reshape(-1, hop).sum(axis=1)  # [n // hop]
+    return (hops[:-3] + hops[1:-2] + hops[2:-1] + hops[3:]) / block
 
 
 def pcm(path: Path) -> tuple[np.ndarray, int] | None:
@@ -90,8 +109,13 @@ def in_step(samples: np.ndarray, rate: int) -> float:
     after it (VOICE_TAIL). Gating counts the 400 ms blocks that straddle a short line's edges, so a line
     measured alone reads louder than it then sounds in the scene (measured: Piper's 1.5 s lines made a
     -17.3 LUFS scene from lines at -16.5 measured alone)."""
-    pad = lambda s: np.zeros(round(s * rate), dtype=samples.dtype)  # noqa: E731
-    return loudness(np.concatenate([pad(VOICE_LEAD), samples, pad(VOICE_TAIL)]), rate)
+    return heard_in_step(weighted(samples, rate) ** 2, rate)
+
+
+def heard_in_step(squares: np.ndarray, rate: int) -> float:
+    """in_step of the samples whose K-weighted squares these are."""
+    pad = lambda s: np.zeros(round(s * rate))  # noqa: E731
+    return gated(block_power(np.concatenate([pad(VOICE_LEAD), squares, pad(VOICE_TAIL)]), rate))
 
 
 def trimmed(x: np.ndarray, rate: int = RATE) -> np.ndarray:  # [n] -> [m]
@@ -112,37 +136,41 @@ def normalise(src: Path, dst: Path, passes: int = 12) -> None:
     """A voice (any format) `trimmed` and `leveled`, as a RATE Hz mono 16-bit WAV at dst: a line ready
     for its step. In this process but for a recording in a format Python cannot read (one ffmpeg run to
     decode it)."""
-    write_wav(leveled(trimmed(decoded(src, dst)), passes), dst)
+    x, rate = decoded(src, dst)
+    write_wav(leveled(trimmed(x, rate), rate, passes), dst)
 
 
-def decoded(src: Path, dst: Path) -> np.ndarray:  # -> float [n] at RATE
+def decoded(src: Path, dst: Path) -> tuple[np.ndarray, int]:  # -> float [n] at its own rate, the rate
     samples = pcm(src)
     if samples is None:
         plain = dst.with_name(f"plain-{dst.name}")
         ffmpeg.run("-i", str(src), "-ac", "1", "-ar", str(RATE), "-c:a", "pcm_s16le", str(plain))
         samples = pcm(plain)
-    return limiter.resampled(*samples)
+    return limiter.as_float(samples[0]), samples[1]
 
 
-def leveled(x: np.ndarray, passes: int = 12) -> np.ndarray:  # float [n] at RATE -> int16 [n]; ~3 ms a pass
+def leveled(x: np.ndarray, rate: int = RATE, passes: int = 12) -> np.ndarray:  # float [n] -> int16 [m], RATE
     """At LOUDNESS (as heard in its step: `in_step`), peaks limited to PEAK_TARGET: a gain and a peak
     limiter (limiter.py), the gain corrected from a measurement of the result (the limiter takes some
     loudness off a peaky voice: espeak-ng's lines peak about 19 dB above their loudness, Piper's at full
-    scale 18 dB above). Not loudnorm's second pass: on a line shorter than its 3 s window it falls back
-    to dynamic mode and barely raises the level (measured: -31 LUFS for a 1.5 s line asked for -16)."""
-    measured = in_step(x, RATE)
+    scale 18 dB above). Levelled at the line's own rate (espeak-ng's and Piper's 22.05 kHz: less than half
+    the samples of RATE each pass), then resampled to RATE once. Not loudnorm's second pass: on a line
+    shorter than its 3 s window it falls back to dynamic mode and barely raises the level (measured: -31
+    LUFS for a 1.5 s line asked for -16)."""
+    squares = weighted(x, rate) ** 2  # [n]: K-weighted once; a pass scales them by its gain squared
+    measured = heard_in_step(squares, rate)
     if measured == float("-inf"):  # silence: nothing to measure, nothing to raise
-        return limiter.as_int16(x)
-    gain, ceiling = LOUDNESS - measured, 10 ** (PEAK_TARGET / 20)
+        return limiter.as_int16(limiter.resampled(x, rate))
+    found, gain = limiter.Peaks(x, rate), LOUDNESS - measured
     tried = [(0.0, measured)]  # (gain, loudness heard): the line as it came is the secant's first point
     for _ in range(passes):  # measured on the floats (their rounding to 16 bits is 90 dB below)
-        y = limiter.limited(x * 10 ** (gain / 20), ceiling)
-        heard = in_step(y, RATE)
+        scale = 10 ** (gain / 20) * found.gain_curve(gain, PEAK_TARGET)  # [n]
+        heard = heard_in_step(squares * scale ** 2, rate)  # K(x scale) = K(x) scale, as scale moves slowly
         if abs(LOUDNESS - heard) < 0.25:
             break
         tried.append((gain, heard))
         gain = next_gain(tried)
-    return limiter.as_int16(y)
+    return limiter.as_int16(limiter.resampled(x * scale, rate))
 
 
 def next_gain(tried: list[tuple[float, float]]) -> float:

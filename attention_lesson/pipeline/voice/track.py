@@ -29,12 +29,21 @@ from .loudness import RATE, normalise, read_wav, write_wav
 from .recordings import recording
 from .speakers import is_folder, speaker_for
 
-# gif and png carry no sound. AAC by FFmpeg's fast coder: its default (twoloop) took 1.0 s of CPU for a
-# scene's 46 s of mono speech at 160 kb/s, the fast one 0.50 s at 128 kb/s and 0.40 s at 96 kb/s (the
-# voice's largest cost in a 480p15 render; 96 kb/s mono is what Opus gets in webm, and more than speech
-# needs: the draft and neural voices are 22.05 kHz)
-_AAC = ["-c:a", "aac", "-aac_coder", "fast", "-b:a", "96k"]
-AUDIO_CODECS = {"mp4": _AAC, "mov": _AAC, "webm": ["-c:a", "libopus", "-b:a", "96k"]}
+
+def audio_codec(file_format: str, quality: str) -> tuple[str, ...] | None:
+    """ffmpeg's arguments for a video's sound; None for a format without (gif, png). AAC by FFmpeg's fast
+    coder: its default (twoloop) took 1.0 s of CPU for a scene's 46 s of mono speech at 160 kb/s, the
+    fast one 0.50 s at 128 kb/s. The sound's encoding is the voice's largest cost in a draft: a scene's
+    55 s of speech took 0.31 s of CPU at 96 kb/s and 0.21 s at 64 kb/s, so a draft (quality low, 480p15)
+    gets 64 kb/s mono (a spoken podcast's rate) and every other quality 96 kb/s (what Opus gets in webm,
+    more than speech needs: the draft and neural voices are 22.05 kHz)."""
+    rate = "64k" if quality == "low" else "96k"
+    codecs = {"mp4": ("-c:a", "aac", "-aac_coder", "fast", "-b:a", rate),
+              "webm": ("-c:a", "libopus", "-b:a", "96k")}
+    codecs["mov"] = codecs["mp4"]
+    return codecs.get(file_format)
+
+
 # a cached voice is this code's: how a voice is made and processed
 _CODE = hashlib.sha256(b"".join(
     p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("loudness.py")))).hexdigest()
@@ -130,19 +139,19 @@ def cut(buf: np.ndarray, start: float, end: float) -> np.ndarray:
     return buf[round(start * RATE):round(end * RATE)]
 
 
-def mux(video: Path, samples: np.ndarray, file_format: str) -> None:
-    """Put the sound into the video, in place (the picture is copied, not re-encoded). The sound is
-    padded or cut to the picture's length, so the two end together."""
-    if file_format not in AUDIO_CODECS:
+def mux(video: Path, samples: np.ndarray | None, file_format: str, quality: str, **tags) -> None:
+    """Put the sound (None: a silent render) into the video, in place, with the container's `tags`
+    (ffmpeg.remux's: one ffmpeg pass, the picture copied, not re-encoded). The sound is padded or cut to
+    the picture's length, so the two end together."""
+    codec = audio_codec(file_format, quality)
+    if samples is None or codec is None:
+        ffmpeg.remux(video, **tags)
         return
-    length = round(ffmpeg.duration(video) * RATE)
+    length = round(ffmpeg.seconds(video) * RATE)
     samples = np.pad(samples, (0, max(length - len(samples), 0)))[:length]
     with tempfile.TemporaryDirectory(dir=video.parent) as tmp:
         wav = write_wav(samples, Path(tmp) / "voice.wav")
-        out = Path(tmp) / f"out{video.suffix}"
-        ffmpeg.run("-i", str(video), "-i", str(wav), "-map", "0:v", "-map", "1:a", "-map_metadata", "0",
-                   "-c:v", "copy", *AUDIO_CODECS[file_format], "-ar", str(RATE), str(out))
-        os.replace(out, video)
+        ffmpeg.remux(video, sound=wav, sound_codec=(*codec, "-ar", str(RATE)), **tags)
 
 
 def has_audio(path: Path) -> bool:
