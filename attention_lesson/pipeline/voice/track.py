@@ -45,8 +45,8 @@ def audio_codec(file_format: str, quality: str) -> tuple[str, ...] | None:
 
 
 # a cached voice is this code's: how a voice is made and processed
-_CODE = hashlib.sha256(b"".join(
-    p.read_bytes() for p in (Path(__file__), Path(__file__).with_name("loudness.py")))).hexdigest()
+_CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes()
+                                for name in ("track.py", "loudness.py", "limiter.py"))).hexdigest()
 
 
 class Voice:
