@@ -127,7 +127,8 @@ def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
     opts = RenderOptions("lesson.toml", "river")
     jobs = [Job(s, opts, tmp_path) for s in registry.available()[:4]]
     cold, _ = runner.plan_tasks(jobs, 2)  # nothing timed: the packaged estimates, the longest first
-    assert [j.id for j in cold] == sorted((j.id for j in jobs), key=lambda i: -runner.ESTIMATES[i])
+    assert cold[0].id == max((j.id for j in jobs), key=lambda i: runner.ESTIMATES[i])
+    assert sorted(j.id for j in cold) == sorted(j.id for j in jobs)
     known = {timings.key(j): t for j, t in zip(jobs, (1.0, 9.0, 3.0))}  # the fourth never timed
     ordered, _ = runner.plan_tasks(jobs, 2, known)
     assert [j.id for j in ordered][:1] == [jobs[1].id]  # 9 s
@@ -136,3 +137,24 @@ def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
     assert timings.load(tmp_path) == {timings.key(j): s for j, s in zip(jobs, (2.0, 4.0, 6.0, 8.0))}
     again, _ = runner.plan_tasks(jobs, 2, timings.load(tmp_path))
     assert [j.id for j in again] == [j.id for j in reversed(jobs)]
+
+
+def test_the_order_ends_the_workers_together():
+    """runner.balanced: the longest first, then swaps that end the run sooner. On the lesson's 13 scenes
+    at 480p15 (their measured seconds) the longest first alone ends 2.5 s apart on two workers; the
+    order found ends when the two cores' even share does. Never later than the longest first."""
+    import random
+
+    measured = [8.47, 7.54, 7.28, 6.99, 5.77, 5.42, 4.73, 4.67, 4.15, 3.49, 3.12, 3.05, 2.87]
+    longest_first = list(range(len(measured)))
+    order = runner.balanced(measured, 2)
+    assert order[0] == 0 and sorted(order) == longest_first
+    assert runner.finish(measured, longest_first, 2) == pytest.approx(35.03)
+    assert runner.finish(measured, order, 2) <= sum(measured) / 2 + 0.05
+    rng = random.Random(32)
+    for _ in range(50):
+        cost = [rng.uniform(0.5, 9) for _ in range(rng.randint(1, 20))]
+        workers = rng.randint(1, 4)
+        lpt = sorted(range(len(cost)), key=lambda i: -cost[i])
+        found = runner.balanced(cost, workers)
+        assert runner.finish(cost, found, workers) <= runner.finish(cost, lpt, workers)

@@ -321,3 +321,31 @@ def test_the_theme_names_the_folder_and_colours_the_frames(fixtures):
     assert input_digest(les, BLINK, dark) != input_digest(les, BLINK, light)
     r = CliRunner().invoke(main, ["render", "blink", "--theme", "sepia"])
     assert r.exit_code == 2 and "'--theme'" in r.output and "Traceback" not in r.output
+
+
+def test_a_cold_run_forks_its_workers_before_it_plans_and_a_re_run_with_nothing_to_do_never(
+        fixtures, monkeypatch):
+    """build: in a folder with nothing rendered yet the workers are forked first (they import manim while
+    the command plans) and the run uses them; a re-run with nothing to do forks none; a dry run none."""
+    from attention_lesson.pipeline import build as building
+
+    events = []
+    real_workers, real_plan = building.Workers, building.plan_all
+
+    class Spy(real_workers):
+        def __init__(self, *args):
+            events.append("fork")
+            super().__init__(*args)
+
+    def plan_all(*args, **kwargs):
+        events.append("plan")
+        return real_plan(*args, **kwargs)
+
+    monkeypatch.setattr(building, "Workers", Spy)
+    monkeypatch.setattr(building, "plan_all", plan_all)
+    cli("render", "blink", "--out", "cold", "-q", "-j", "2")
+    assert events == ["fork", "plan"] and (fixtures / "cold" / "blink.mp4").stat().st_size > 0
+    events.clear()
+    assert "0 rendered, 1 up to date" in cli("render", "blink", "--out", "cold", "-j", "2")
+    cli("render", "blink", "--out", "dry", "--dry-run", "-j", "2")
+    assert events == ["plan", "plan"]

@@ -17,7 +17,8 @@ from typing import Protocol
 from attention_core import Lesson
 from scenes.common.i18n import catalog, lesson_title
 
-from .drawing.runner import run
+from . import manifest
+from .drawing.runner import Workers, run
 from .plan import CACHE, MEDIA, Job, RenderOptions, Result, plan
 from .products import Choices, Product, ProductArgs, ProductJob, job_options, make, plan_product
 from .voice.recordings import recording_problems
@@ -124,25 +125,34 @@ def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs
     if is_folder(options.voice):  # bad recordings stop everything before it starts
         if problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes]):
             raise BadInput(problems)
-    report = plan_all(lesson, scenes, options, out_dir, products, force, choices)
-    stale = [p for p in report.products if not p.fresh]
-    if dry_run or not (report.todo or stale):
-        return report
-    problems = system_problems(options, [p.product for p in stale])
-    if problems:
-        raise MissingDependencies(problems)
-    if report.todo:
-        _render(report, jobs, progress, quiet)
+    # a cold run (nothing rendered in its folder yet) forks its workers first: they import manim while
+    # this process plans (a re-run may have nothing to do, and must not share the cores while it plans)
+    started = None if dry_run or manifest.load(out_dir) else Workers(jobs, CACHE, quiet)
+    try:
+        report = plan_all(lesson, scenes, options, out_dir, products, force, choices)
+        stale = [p for p in report.products if not p.fresh]
+        if dry_run or not (report.todo or stale):
+            return report
+        problems = system_problems(options, [p.product for p in stale])
+        if problems:
+            raise MissingDependencies(problems)
+        if report.todo:
+            _render(report, jobs, progress, quiet, started)
+            started = None  # run closed them
+    finally:
+        if started is not None:
+            started.close()
     if not report.failures:
         report.failures = [r for r in (make(p) for p in stale) if not r.ok]
     return report
 
 
-def _render(report: Report, jobs: int, progress: Progress | None, quiet: bool) -> None:
+def _render(report: Report, jobs: int, progress: Progress | None, quiet: bool,
+            started: Workers | None) -> None:
     hooks = {} if progress is None else {"on_step": progress.step, "on_done": progress.done}
     if progress is not None:
         progress.start(report.todo)
-    results = run(report.todo, jobs, CACHE, quiet=quiet, **hooks)
+    results = run(report.todo, jobs, CACHE, quiet=quiet, started=started, **hooks)
     by_id = {r.id: r for r in results}
     for j in report.todo:
         j.files = by_id[j.id].files
