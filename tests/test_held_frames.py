@@ -6,6 +6,7 @@ count, duration) whether the optimisation is on or off."""
 
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 from attention_lesson.pipeline import ffmpeg
-from attention_lesson.pipeline.drawing import h264, holds
+from attention_lesson.pipeline.drawing import h264, handover, holds
 from scenes import registry
 from scenes.common.style import FAST
 from scenes.registry import SceneInfo
@@ -200,3 +201,38 @@ def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
     assert len({ffmpeg.duration(p) for p in out.values()}) == 1
     if ext == "mp4":
         assert len({ffmpeg.video_duration(p) for p in out.values()}) == 1
+
+
+def packets(path: Path) -> bytes:
+    """The md5 of each video packet, as FFmpeg reads them."""
+    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v", "-c", "copy", "-f",
+                           "framemd5", "-"], capture_output=True, check=True).stdout
+
+
+def test_drawn_frames_handed_over_uncopied_write_manims_packets(blink, monkeypatch):
+    """A drawn frame goes to the encoder as the camera drew it (pipeline/drawing/handover.py): the
+    same packets as manim's copy, and the camera's cairo contexts do not pile up with the frames."""
+    seen = blink / "handed"
+    seen.mkdir()
+    real = handover.handed_over
+
+    def spy(camera):  # the render's worker is forked from this process: it has the spy
+        drawn = camera.pixel_array
+        frame = real(camera)
+        contexts = len(camera.pixel_array_to_cairo_context)
+        name = f"{os.environ[handover.ENV] or 'view'}-{frame is drawn}-{contexts}-{len(list(seen.iterdir()))}"
+        (seen / name).touch()
+        return frame
+
+    monkeypatch.setattr(handover, "handed_over", spy)
+    out = {}
+    for mode in ("", "copy"):
+        monkeypatch.setenv(handover.ENV, mode)
+        cli("render", "blink", "--out", f"out-{mode or 'view'}", "-q")
+        out[mode] = packets(blink / f"out-{mode or 'view'}" / "blink.mp4")
+    assert out[""] == out["copy"] and out[""].count(b"\n0,") > 30
+    calls = [p.name.split("-")[:3] for p in seen.iterdir()]
+    views, copies = (sum(m == mode for m, _, _ in calls) for mode in ("view", "copy"))
+    assert views == copies == 2 * math.ceil(FAST * 15)  # its two plays' drawn frames, both times
+    assert all((was == "True") == (mode == "view") for mode, was, _ in calls)  # not copied, or copied
+    assert all(int(contexts) <= 1 for _, _, contexts in calls)  # the drawn frames' contexts dropped

@@ -23,7 +23,7 @@ from scenes.registry import step_file
 from .. import ffmpeg, manifest
 from ..plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result
 from ..voice.track import Voice, cut, mux, track
-from . import copies, holds, skips
+from . import copies, handover, holds, skips
 
 # glibc's mallopt parameters, and what this process keeps of freed memory: a frame buffer (up to
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
@@ -175,6 +175,7 @@ def install() -> None:
     """The pipeline's own versions of manim's methods, in this process (each once; what a scene draws
     does not change, only how quickly)."""
     tune_malloc()
+    handover.install()  # a drawn frame goes to the encoder as drawn, not copied
     holds.install()  # a held frame is converted to the video's pixel format once, not once a frame
     skips.install()  # a part of a scene (pieces.py) skips animations frame-exactly; a skip jumps (jumps.py)
     copies.install()  # mobjects copied without copy.deepcopy's general machinery
