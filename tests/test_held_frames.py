@@ -46,6 +46,12 @@ def picture(seed: int, w: int = 96, h: int = 64) -> np.ndarray:
     return a
 
 
+def packets(path: Path) -> bytes:
+    """The md5 of each video packet, as FFmpeg reads them."""
+    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v", "-c", "copy", "-f",
+                           "framemd5", "-"], capture_output=True, check=True).stdout
+
+
 def segment(tmp_path, fmt, mode: str, monkeypatch) -> bytes:
     """One segment as manim's encoder writes it (a drawn frame, a hold of 30, again), as the md5 of
     each video packet."""
@@ -62,8 +68,7 @@ def segment(tmp_path, fmt, mode: str, monkeypatch) -> bytes:
         enc.write_frame(picture(seed), repeat=1)
         enc.write_frame(picture(seed + 10), repeat=30)
     enc.finish()
-    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(target), "-map", "0:v", "-c", "copy", "-f",
-                           "framemd5", "-"], capture_output=True, check=True).stdout
+    return packets(target)
 
 
 @pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f"{f[1]}-{f[2]}")
@@ -201,12 +206,6 @@ def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
     assert len({ffmpeg.duration(p) for p in out.values()}) == 1
     if ext == "mp4":
         assert len({ffmpeg.video_duration(p) for p in out.values()}) == 1
-
-
-def packets(path: Path) -> bytes:
-    """The md5 of each video packet, as FFmpeg reads them."""
-    return subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v", "-c", "copy", "-f",
-                           "framemd5", "-"], capture_output=True, check=True).stdout
 
 
 def test_drawn_frames_handed_over_uncopied_write_manims_packets(blink, monkeypatch):
