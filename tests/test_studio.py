@@ -121,6 +121,21 @@ def test_an_edit_elsewhere_reaches_the_event_stream(studio):
     assert client.request("GET", "/api/lesson")[1]["text"] == changed + "\n# unsaved\n"
 
 
+
+def test_a_file_read_while_another_program_writes_it_is_its_written_text(tmp_path):
+    """A writer that truncates and then writes, caught in between (the watcher woken by an earlier
+    change): what the studio reads is the text written, never the empty file."""
+    import asyncio
+    import threading
+
+    from attention_lesson.studio.app import settled_text
+
+    path = tmp_path / "lesson.toml"
+    path.write_text("old", encoding="utf-8")
+    with path.open("w", encoding="utf-8") as f:  # truncated: a plain read now gives ""
+        threading.Timer(0.02, lambda: (f.write("new text"), f.flush())).start()
+        assert asyncio.run(settled_text(path, pause=0.5)) == "new text"  # 0.48 s to spare
+
 def test_quick_edits_draw_only_the_last_ones_frames(studio):
     folder, client, _ = studio
     events = client.events()

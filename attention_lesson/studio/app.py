@@ -291,6 +291,23 @@ def render_request(studio: Studio, body: dict) -> RenderRequest:
                          given["context"], given["mode"], s.text, s.path.name, given["theme"])
 
 
+async def settled_text(path: Path, pause: float = 0.05) -> str:
+    """The file's text once it has stopped changing for `pause` seconds. A program that writes in place
+    truncates the file and then writes it; read in between (the watcher woken by an earlier change), the
+    lesson would be empty, and the pages would be sent that."""
+    def mark(st):
+        return st.st_ino, st.st_size, st.st_mtime_ns
+
+    before = mark(path.stat())
+    while True:
+        await asyncio.sleep(pause)
+        text = path.read_text(encoding="utf-8")
+        after = mark(path.stat())
+        if after == before:
+            return text
+        before = after
+
+
 async def watch(studio: Studio, stop: asyncio.Event) -> None:
     """The lesson file edited elsewhere: its text reaches the pages within a second."""
     from watchfiles import awatch
@@ -300,7 +317,7 @@ async def watch(studio: Studio, stop: asyncio.Event) -> None:
     async for _ in awatch(s.path.parent, watch_filter=lambda _c, p: Path(p).name == name, debounce=400,
                           step=50, stop_event=stop, recursive=False):
         with contextlib.suppress(OSError, UnicodeDecodeError):
-            text = s.path.read_text(encoding="utf-8")
+            text = await settled_text(s.path)
             state = s.on_disk(text)
             if state == "same":
                 continue
