@@ -303,4 +303,4 @@ def test_bad_lesson_and_missing_engine(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "Traceback" not in r.output and not (tmp_path / "o").exists()
     monkeypatch.setattr(H, "chromium", lambda: None)
     r = CliRunner().invoke(main, ["handout", SCENE, "--out", str(tmp_path / "o")])
-    assert r.exit_code == 1 and "apt-get install chromium" in r.output and not (tmp_path / "o").exists()
+    assert r.exit_code == 2 and "apt-get install chromium" in r.output and not (tmp_path / "o").exists()

@@ -93,12 +93,12 @@ def test_the_door_refuses_no_token_a_foreign_host_and_a_foreign_origin(studio):
 def test_files_only_from_the_output_folder(studio):
     folder, client, _ = studio
     for path in ("/files/../lesson.toml", "/files/%2e%2e/lesson.toml", "/files/..%2flesson.toml",
-                 "/files//etc/passwd", "/static/../pipeline/plan.py", "/vendor/../package.json",
-                 "/vendor/codemirror/package.json"):
+                 "/files//etc/passwd", "/static/../pipeline/plan.py", "/static/vendor/../../pipeline/plan.py",
+                 "/static/vendor/versions.json", "/static/vendor/reveal.js/dist/reveal.js"):
         status, body = client.request("GET", path)
         assert status == 404 and "error" in body, (path, status)
     assert client.request("GET", "/static/explorer.js")[0] == 200
-    assert client.request("GET", "/vendor/@codemirror/state/dist/index.js")[0] == 200
+    assert client.request("GET", "/static/vendor/codemirror.js")[0] == 200
 
 
 def test_an_edit_elsewhere_reaches_the_event_stream(studio):

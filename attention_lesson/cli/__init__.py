@@ -10,6 +10,7 @@ from attention_core import __version__
 
 from .batch import batch_command
 from .check import check
+from .doctor import doctor
 from .explorer import explorer
 from .handout import handout
 from .lesson import lesson
@@ -44,3 +45,4 @@ main.add_command(voice)
 main.add_command(batch_command)
 main.add_command(explorer)
 main.add_command(studio)
+main.add_command(doctor)

@@ -28,6 +28,11 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
     again."""
     from scenes.registry import existing
 
+    from ..pipeline.deps import extra_missing
+
+    if packages := extra_missing("batch"):
+        raise LessonFileError(f"batch runs on Dask, in the extra [batch] (missing: {', '.join(packages)}): "
+                              "pip install 'attention-lesson[batch]'")
     from ..outputs.products import PRODUCTS
     from ..pipeline import batch as B
     from ..pipeline.drawing.runner import default_jobs

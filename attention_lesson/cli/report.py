@@ -21,8 +21,8 @@ def run_build(lesson, scenes, options, out_dir, jobs: int | None = None, **kwarg
         with Bars(kwargs.get("quiet", False)) as bars:
             return build(lesson, scenes, options, out_dir, jobs=jobs or default_jobs(), progress=bars,
                          **kwargs)
-    except MissingDependencies as e:
-        raise click.ClickException(str(e)) from None
+    except MissingDependencies as e:  # one line a tool, exit 2, before anything starts
+        raise LessonFileError("\n".join(e.problems)) from None
     except BadInput as e:
         raise LessonFileError("\n".join(e.problems)) from None
 

@@ -25,11 +25,11 @@ from scenes.common.i18n import catalog
 
 from ..pipeline.drawing.slides import presentation
 from ..pipeline.manifest import swap_folder
-from ..pipeline.plan import ROOT
+from .explorer import VENDOR
 
-# installed by scripts/setup.sh (npm ci); package.json pins the version manim-slides' RevealJS template
-# is written for (its reveal_version, 6.0.1)
-REVEAL = ROOT / "node_modules" / "reveal.js"
+# in the package (scripts/vendor.sh copies them from npm); package.json pins the version manim-slides'
+# RevealJS template is written for (its reveal_version, 6.0.1)
+REVEAL = VENDOR / "reveal.js"
 REVEAL_DIR = "reveal.js"  # where the deck's copy of reveal.js sits, beside index.html
 DECK_HTML = "deck/index.html"
 DECK_PPTX = "deck.pptx"
@@ -42,13 +42,6 @@ EXPLORE_CSS = (".reveal a.explore{position:absolute;left:8px;bottom:8px;z-index:
                "opacity:.6;text-decoration:none;font-family:sans-serif}"
                ".reveal a.explore:hover,.reveal a.explore:focus-visible{opacity:1;color:#fff;"
                "outline:2px solid #fff;outline-offset:1px}")
-
-
-def reveal_missing() -> str | None:
-    if (REVEAL / "dist" / "reveal.js").exists():
-        return None
-    return (f"reveal.js (for HTML decks) is not installed in {REVEAL.parent}: run ./scripts/setup.sh "
-            "(or: npm ci)")
 
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>&])")

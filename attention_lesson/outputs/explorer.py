@@ -27,9 +27,9 @@ from scenes.common import style as S
 from scenes.common.i18n import catalog, lesson_title
 
 from ..pipeline.manifest import swap_folder
-from ..pipeline.plan import ROOT
 
-WEB = ROOT / "attention_lesson" / "web"
+WEB = Path(__file__).resolve().parent.parent / "web"  # the pages' files, inside the installed package
+VENDOR = WEB / "vendor"  # what npm packages the pages use, built into the package by scripts/vendor.sh
 # the page's scripts, in the order they load: the core, the shared helpers (window.AL), the explorer's
 # parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
 SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-plane.js",

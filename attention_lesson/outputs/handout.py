@@ -21,7 +21,6 @@ from __future__ import annotations
 import html
 import json
 import os
-import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from scenes.common import style as S
 from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog, d_k_labels
 
+from ..pipeline.deps import CHROMIUM_TOOL, chromium
 from . import handout_print as P
 from .exercises import exercises, vec
 
@@ -45,21 +45,13 @@ KEY_FRAMES, ALL_FRAMES = "key", "all"  # a scene as one page of thumbnails, or e
 FRAME_LAYOUTS = (KEY_FRAMES, ALL_FRAMES)
 DEFAULT_THEME = "light"  # the handout's: little ink, and greys that print apart
 EXPLORER = "explorer/index.html"  # the explorer page, relative to the handout
-CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
                  "--disable-background-networking", "--no-first-run",
                  "--run-all-compositor-stages-before-draw"]
 
 
-def chromium() -> str | None:
-    return next((p for p in map(shutil.which, CHROMIUM) if p), None)
-
-
 def engine_missing() -> str | None:
-    if chromium() is None:
-        return ("chromium (prints the handout to PDF): run ./scripts/setup.sh "
-                "(or: sudo apt-get install chromium)")
-    return None
+    return CHROMIUM_TOOL.hint() if chromium() is None else None
 
 
 # -- numbers and exercises -------------------------------------------------------------------------

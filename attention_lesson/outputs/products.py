@@ -24,13 +24,13 @@ from ..pipeline import ffmpeg
 from ..pipeline import join as joining
 from ..pipeline.drawing import slides
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
-from ..pipeline.products import Product, ProductArgs, sources
+from ..pipeline.products import Product, ProductArgs, package_files, sources
 from ..pipeline.voice import loudness, track
 from . import deck, handout_print
 from . import explorer as explorer_page
 from . import handout as handout_page
 from . import sheet as sheet_page
-from .deck import DECK_HTML, DECK_PPTX, build_deck, reveal_missing
+from .deck import DECK_HTML, DECK_PPTX, REVEAL, build_deck
 from .explorer import FOLDER as EXPLORER_FOLDER
 from .explorer import INDEX as EXPLORER_INDEX
 from .explorer import build_explorer
@@ -87,11 +87,10 @@ def catalogs(*names: str) -> tuple[str, ...]:
 
 # a product's code: the modules named (so a moved one fails at import, never drops out of the digest)
 # and files by path (tests/test_products.py checks each exists; manifest.hash_files refuses a missing one)
-_DECK_CODE = (*sources(deck, slides), "package-lock.json", *catalogs("deck", "common"))
+_DECK_CODE = (*sources(deck, slides), *package_files(REVEAL), *catalogs("deck", "common"))
 LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
                  code=sources(joining, ffmpeg, track, loudness))
-HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML,
-               check=reveal_missing)
+HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML)
 PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
 HANDOUT = Product("handout", handout, FRAMES,
                   code=(*sources(handout_page, handout_print), *catalogs("handout", "common")),

@@ -1,43 +1,136 @@
-"""System dependencies a render needs, checked before any rendering starts."""
+"""The system tools the commands need (what pip cannot install): each found or not, its version, which
+commands need it and how to install it on Debian/Ubuntu, Fedora, macOS and Windows. `doctor` prints the
+table; every command checks what it needs before it starts (`missing`) and says the same in one line."""
 
 from __future__ import annotations
 
+import importlib.util
+import re
 import shutil
 import subprocess
+from dataclasses import dataclass
+from typing import Callable
 
 from scenes.common.style import FONT
 
-SETUP = "./scripts/setup.sh (or: sudo apt-get install {pkg})"
+SYSTEMS = ("debian", "fedora", "macos", "windows")
+SYSTEM_NAMES = {"debian": "Debian/Ubuntu", "fedora": "Fedora", "macos": "macOS", "windows": "Windows"}
 
 
-def _font_installed(family: str) -> bool:
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    job: str  # what it does for the lesson
+    commands: tuple[str, ...]  # the commands that need it
+    found: Callable[[], str | None]  # its version (or "found"), None when missing
+    install: dict[str, str]  # SYSTEMS -> the command (or step) that installs it
+    basic: bool = False  # a basic render needs it: `doctor` exits 1 without it
+
+    def hint(self) -> str:
+        """The one line a command prints when the tool is missing."""
+        return (f"{self.name} ({self.job}) is missing: {self.install['debian']} "
+                "(other systems: attention-lesson doctor)")
+
+
+def _run(*cmd: str) -> str:
     try:
-        out = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True).stdout
-    except FileNotFoundError:
-        return False
-    return any(family in line for line in out.splitlines())
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def _first(pattern: str, text: str) -> str | None:
+    m = re.search(pattern, text)
+    return m.group(1) if m else None
+
+
+def _program(name: str, *args: str, pattern: str) -> Callable[[], str | None]:
+    """A program on PATH: its version as it prints it (or "found" when it prints none we can read)."""
+    def found() -> str | None:
+        exe = shutil.which(name)
+        return None if exe is None else _first(pattern, _run(exe, *args)) or "found"
+    return found
+
+
+def chromium() -> str | None:
+    """The browser that prints the handout: its path, None if there is none."""
+    return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+
+def _chromium() -> str | None:
+    exe = chromium()
+    return None if exe is None else _first(r"([\d.]+)", _run(exe, "--version")) or "found"
+
+
+def _cairo_pango() -> str | None:
+    """cairo and pango as manim reaches them (pycairo, ManimPango): both importable, their versions."""
+    if importlib.util.find_spec("cairo") is None or importlib.util.find_spec("manimpango") is None:
+        return None
+    import cairo
+    import manimpango
+
+    return f"cairo {cairo.cairo_version_string()}, pango {manimpango.pango_version()}"
+
+
+def _font() -> str | None:
+    families = _run("fc-list", ":", "family")
+    return "found" if any(FONT in line for line in families.splitlines()) else None
+
+
+FFMPEG = Tool("ffmpeg", "joins the scenes, muxes the voice, makes GIFs and ProRes",
+              ("lesson", "render --voice/--format gif|mov", "slides", "batch", "studio"),
+              _program("ffmpeg", "-version", pattern=r"ffmpeg version (\S+)"),
+              {"debian": "sudo apt-get install ffmpeg", "fedora": "sudo dnf install ffmpeg-free",
+               "macos": "brew install ffmpeg", "windows": "winget install Gyan.FFmpeg"}, basic=True)
+DRAWING = ("render", "lesson", "slides", "sheet", "handout", "studio", "batch")  # every command that draws
+AGAIN = ", then pip install attention-lesson again"  # pycairo builds against them
+CAIRO = Tool("cairo and pango", "draw every frame (through manim's pycairo and ManimPango)", DRAWING,
+             _cairo_pango,
+             {"debian": "sudo apt-get install libcairo2-dev libpango1.0-dev pkg-config" + AGAIN,
+              "fedora": "sudo dnf install cairo-devel pango-devel pkgconf" + AGAIN,
+              "macos": "brew install cairo pango pkg-config" + AGAIN,
+              "windows": "nothing: pip installs them with manim"}, basic=True)
+FONT_TOOL = Tool(FONT, "the Chinese (and every other) text on screen", DRAWING, _font,
+                 {"debian": "sudo apt-get install fonts-noto-cjk",
+                  "fedora": "sudo dnf install google-noto-sans-cjk-fonts",
+                  "macos": "brew install --cask font-noto-sans-cjk",
+                  "windows": "install Noto Sans CJK SC from Google Fonts (Noto), for all users"}, basic=True)
+ESPEAK = Tool("espeak-ng", "the draft voice (--voice draft, and --voice neural where no neural voice is)",
+              ("render --voice", "lesson --voice", "slides --voice", "voice script"),
+              _program("espeak-ng", "--version", pattern=r"text-to-speech: (\S+)"),
+              {"debian": "sudo apt-get install espeak-ng", "fedora": "sudo dnf install espeak-ng",
+               "macos": "brew install espeak-ng", "windows": "winget install espeak-ng"})
+CHROMIUM_TOOL = Tool("chromium", "prints the handout to PDF", ("handout",), _chromium,
+                {"debian": "sudo apt-get install chromium", "fedora": "sudo dnf install chromium",
+                 "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"})
+TOOLS = (FFMPEG, CAIRO, FONT_TOOL, ESPEAK, CHROMIUM_TOOL)
 
 
 def _ffmpeg_has(encoder: str) -> bool:
-    out = subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True).stdout
+    out = _run("ffmpeg", "-hide_banner", "-encoders")
     return any(line.split()[1:2] == [encoder] for line in out.splitlines() if line.startswith(" "))
 
 
 def missing(formats: set[str], transparent: bool = False, join: bool = False,
             voice: str | None = None) -> list[str]:
-    """What is missing for these outputs, each with the command that installs it."""
-    problems = []
-    if voice is not None and shutil.which("espeak-ng") is None:
-        problems.append(f"espeak-ng (the draft voice): {SETUP.format(pkg='espeak-ng')}")
-    for tool, pkg in (("latex", "texlive-latex-base"), ("dvisvgm", "dvisvgm")):
-        if shutil.which(tool) is None:
-            problems.append(f"{tool} (for the formulas): {SETUP.format(pkg=pkg)}")
-    if not _font_installed(FONT):
-        problems.append(f"the font {FONT} (for Chinese text): {SETUP.format(pkg='fonts-noto-cjk')}")
-    needs_ffmpeg = join or voice is not None or "gif" in formats or ("mov" in formats and transparent)
-    if needs_ffmpeg:
-        if shutil.which("ffmpeg") is None:
-            problems.append(f"ffmpeg (to join clips and make GIFs): {SETUP.format(pkg='ffmpeg')}")
-        elif "gif" in formats and not _ffmpeg_has("gif"):
-            problems.append(f"ffmpeg's gif encoder: {SETUP.format(pkg='ffmpeg')}")
+    """What is missing for these outputs, each in one line with the command that installs it."""
+    needs = [FONT_TOOL]
+    if voice is not None:
+        needs.append(ESPEAK)
+    if join or voice is not None or "gif" in formats or ("mov" in formats and transparent):
+        needs.append(FFMPEG)
+    problems = [t.hint() for t in needs if t.found() is None]
+    if FFMPEG in needs and "gif" in formats and FFMPEG.found() and not _ffmpeg_has("gif"):
+        problems.append(f"ffmpeg's gif encoder: {FFMPEG.install['debian']}")
     return problems
+
+
+# the optional parts of the package (pip extras): the modules each brings
+EXTRAS = {"studio": ("starlette", "uvicorn", "sse_starlette", "watchfiles"),
+          "voice": ("piper", "onnxruntime"), "batch": ("dask", "distributed")}
+EXTRA_COMMANDS = {"studio": "studio", "voice": "--voice neural", "batch": "batch"}
+
+
+def extra_missing(extra: str) -> list[str]:
+    """The modules of a pip extra that are not installed."""
+    return [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]

@@ -83,8 +83,15 @@ class Product:
 
 
 def sources(*modules) -> tuple[str, ...]:
-    """The files of these modules, relative to the project: a product's code named by its modules."""
+    """The files of these modules, relative to where the packages are installed (a clone or
+    site-packages): a product's code named by its modules."""
     return tuple(Path(m.__file__).resolve().relative_to(ROOT).as_posix() for m in modules)
+
+
+def package_files(folder: Path) -> tuple[str, ...]:
+    """Every file under a folder of the installed packages (e.g. reveal.js in the web files), relative to
+    where the packages are installed, as `sources` names modules."""
+    return tuple(sorted(p.resolve().relative_to(ROOT).as_posix() for p in folder.rglob("*") if p.is_file()))
 
 
 def job_options(options: RenderOptions, made_from: str) -> RenderOptions:

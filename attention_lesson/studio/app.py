@@ -263,8 +263,7 @@ def routes(studio: Studio) -> list[Route]:
             Route("/api/view", api.view, methods=["POST"]), Route("/api/clip", api.clip, methods=["POST"]),
             Route("/api/recovery/discard", api.discard_recovery, methods=["POST"]),
             Route("/files/{path:path}", api.files), Route("/static/{path:path}", assets.static),
-            Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview),
-            Route("/vendor/{path:path}", assets.vendor)]
+            Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview)]
 
 
 def render_request(studio: Studio, body: dict) -> RenderRequest:

@@ -9,7 +9,6 @@ well; Starlette's ASGI middleware made the token, Host and Origin checks one sma
 from __future__ import annotations
 
 import errno
-import importlib.util
 import ipaddress
 import os
 import secrets
@@ -22,7 +21,8 @@ from pathlib import Path
 
 from attention_core import LessonError
 
-REQUIRED = ("starlette", "uvicorn", "sse_starlette", "watchfiles")
+from ..pipeline.deps import FFMPEG, extra_missing
+
 LOOPBACK = "127.0.0.1"
 
 
@@ -47,13 +47,10 @@ class StudioArgs:
 def missing() -> list[str]:
     """What this machine lacks for the studio, each with its install command (checked before anything
     of the server is imported: without its extra, a traceback would be the only message)."""
-    packages = [m for m in REQUIRED if importlib.util.find_spec(m) is None]
-    if packages:
+    if packages := extra_missing("studio"):
         return [f"the studio needs its extra, the Python packages {', '.join(packages)}: "
-                "pip install 'attention-lesson[studio]' (or ./scripts/setup.sh)"]
-    from .assets import codemirror_missing
-
-    return [p] if (p := codemirror_missing()) else []
+                "pip install 'attention-lesson[studio]'"]
+    return [] if FFMPEG.found() else [FFMPEG.hint()]
 
 
 def check_file(path: Path) -> None:

@@ -3,19 +3,16 @@
  * explorer's view (explorer.js, without its number fields: the server's numbers, not core.js's), its
  * frames arrive as server-sent events, the render buttons start the CLI's products.
  *
- * An ES module (the page is served over http): CodeMirror's packages come from node_modules through
- * the page's import map. The explorer's classic scripts load before it; the helpers it shares with them
+ * An ES module (the page is served over http): CodeMirror is one module in the package
+ * (vendor/codemirror.js, built by scripts/vendor.sh). The explorer's classic scripts load before it; the helpers it shares with them
  * ($, esc, the catalog look-up, the languages' names) are window.AL's (shared.js). Every request
  * carries the studio's token (the cookie the first page load set, and the Authorization header when the
  * address has ?token=).
  */
-import { basicSetup } from "codemirror";
-import { EditorView, keymap } from "@codemirror/view";
-import { HighlightStyle, StreamLanguage, syntaxHighlighting } from "@codemirror/language";
-import { tags } from "@lezer/highlight";
-import { linter, lintGutter, setDiagnostics } from "@codemirror/lint";
-import { toml } from "@codemirror/legacy-modes/mode/toml.js";
-import { oneDark } from "@codemirror/theme-one-dark";
+import {
+  basicSetup, EditorView, keymap, HighlightStyle, StreamLanguage, syntaxHighlighting, tags, linter, lintGutter,
+  setDiagnostics, toml, oneDark,
+} from "./vendor/codemirror.js";
 import * as TL from "./studio-timeline.js";
 import { media } from "./studio-media.js";
 import { serverCore } from "./studio-numbers.js";

@@ -1,0 +1,49 @@
+"""`attention-lesson doctor`: what this machine has of what the commands need beyond pip (the tools in
+pipeline/deps.py) and of the package's extras; exit 1 when a basic render cannot run."""
+
+from __future__ import annotations
+
+import platform
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import click
+
+from attention_core import __version__
+
+from ..pipeline import deps
+
+
+def _tool_lines(tool: deps.Tool) -> list[str]:
+    found = tool.found()
+    shown = f" {found}" if found and found != "found" else ""
+    head = f"{'ok' if found else 'MISSING':<8}{tool.name}{shown}"
+    lines = [head, f"{'':<8}{tool.job}; needed by: {', '.join(tool.commands)}"]
+    if found is None:
+        lines += [f"{'':<8}{deps.SYSTEM_NAMES[s]}: {tool.install[s]}" for s in deps.SYSTEMS]
+    return lines
+
+
+def _extra_line(extra: str) -> str:
+    gone = deps.extra_missing(extra)
+    state = "ok" if not gone else "no"
+    how = "" if not gone else f": pip install 'attention-lesson[{extra}]'"
+    return f"{state:<8}[{extra}] for {deps.EXTRA_COMMANDS[extra]}{how}"
+
+
+@click.command("doctor")
+def doctor():
+    """Check the system tools the commands need (ffmpeg, cairo and pango, the CJK font, espeak-ng,
+    chromium) and the optional extras: each found or not, its version, which commands need it and how to
+    install it on Debian/Ubuntu, Fedora, macOS and Windows. Exit 1 when a basic render cannot run."""
+    package = Path(deps.__file__).resolve().parents[2]
+    click.echo(f"attention-lesson {__version__}, manim {version('manim')}, Python {platform.python_version()}"
+               f" ({sys.executable}); installed in {package}")
+    for tool in deps.TOOLS:
+        click.echo("\n".join(_tool_lines(tool)))
+    click.echo("\n".join(_extra_line(e) for e in deps.EXTRAS))
+    if gone := [t.name for t in deps.TOOLS if t.basic and t.found() is None]:
+        click.echo(f"A render needs {', '.join(gone)}: install as above.", err=True)
+        sys.exit(1)
+    click.echo("Everything a render needs is here.")

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Rebuild attention_lesson/web/vendor/ from the npm packages pinned in package-lock.json: the files the
+# wheel carries so that nothing at run time needs node_modules or the network.
+#   codemirror.js   the studio's editor: scripts/vendor/codemirror.js bundled by esbuild (one ES module),
+#                   and its licence (codemirror.LICENSE)
+#   reveal.js/      the reveal.js files an HTML deck copies beside its index.html (manim-slides' template
+#                   names them), and reveal.js's licence
+#   versions.json   the packages and versions they were made from
+# Run it after changing package.json; tests/test_vendor.py checks the result matches package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=attention_lesson/web/vendor
+[ -f node_modules/.installed ] && [ node_modules/.installed -nt package-lock.json ] || {
+  npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; }
+
+node_modules/.bin/esbuild scripts/vendor/codemirror.js --bundle --format=esm --minify \
+  --legal-comments=eof --log-level=warning --outfile="$OUT/codemirror.js"
+install -m 644 node_modules/codemirror/LICENSE "$OUT/codemirror.LICENSE"  # MIT, every package it bundles
+
+REVEAL_FILES=(dist/reveal.css dist/reveal.js dist/theme/black.css dist/theme/white.css
+              dist/plugin/highlight/zenburn.css dist/plugin/notes.js dist/plugin/markdown.js LICENSE)
+rm -rf "$OUT/reveal.js"
+for f in "${REVEAL_FILES[@]}"; do
+  install -D -m 644 "node_modules/reveal.js/$f" "$OUT/reveal.js/$f"
+done
+
+node -e '
+const lock = require("./package-lock.json").packages;
+const names = Object.keys(lock).filter(k => /node_modules\/(@codemirror|@lezer|@marijn|codemirror|crelt|style-mod|w3c-keyname|reveal\.js)/.test(k) && !lock[k].dev);
+const out = Object.fromEntries(names.sort().map(k => [k.replace(/^node_modules\//, ""), lock[k].version]));
+process.stdout.write(JSON.stringify(out, null, 1) + "\n");' > "$OUT/versions.json"
+echo "vendor: $(du -sh "$OUT" | cut -f1) in $OUT"
