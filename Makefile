@@ -1,13 +1,13 @@
-# The two quick-start commands; each first sets up whatever is missing (scripts/setup.sh). The tests
-# start with the linter (ruff: pyflakes, pycodestyle, import order; pyproject.toml).
-.PHONY: setup lesson test
+# The two quick-start commands; each first sets up whatever is missing (scripts/setup.sh): `make lesson`
+# only what rendering needs, `make test` the test tools too. The tests start with the linter (ruff:
+# pyflakes, pycodestyle, import order; pyproject.toml).
+.PHONY: lesson test
 
-setup:
-	@./scripts/setup.sh
-
-lesson: setup
+lesson:
+	@./scripts/setup.sh lesson
 	.venv/bin/attention-lesson lesson
 
-test: setup
+test:
+	@./scripts/setup.sh test
 	.venv/bin/ruff check .
 	.venv/bin/python -m pytest

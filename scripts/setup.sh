@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
-# Install whatever is missing, and nothing else: Debian/Ubuntu system packages manim needs, then a
-# virtual environment (.venv) with the project and its test tools, then reveal.js (node_modules) for the
-# HTML slide decks. Quick when everything is there.
+# Install whatever is missing, and nothing else, on Debian/Ubuntu (as root or with sudo); quick when
+# everything is there. Two sets:
+#   ./scripts/setup.sh lesson   what rendering needs (`make lesson`): the system tools pip cannot install
+#                               and .venv with the project (no extras, no test tools)
+#   ./scripts/setup.sh test     the same, then what the tests need (`make test`): every extra and the test
+#                               tools in .venv, chromium, poppler-utils and zbar-tools, axe-core and
+#                               esbuild from npm
+# Python packages are installed through constraints.txt (what the tests last ran with).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SET=${1:-test}
+case "$SET" in lesson|test) ;; *) echo "usage: $0 [lesson|test]" >&2; exit 2 ;; esac
 
-# cairo/pango headers + pkg-config (manim's pycairo/manimpango), a CJK font for the Chinese text,
-# LaTeX with dvisvgm for MathTex, ffmpeg for joining clips, GIF palettes, ProRes and audio, espeak-ng for
-# the offline draft voice, chromium for the tests that click through an HTML slide deck (driven by
-# Playwright; it never downloads a browser), zbar-tools for the tests that read the handout's QR code
-# back from its printed page (zbarimg; ~13 MB with its ImageMagick libraries).
-APT_PACKAGES=(
-  libcairo2-dev libpango1.0-dev pkg-config
-  fonts-noto-cjk
-  texlive-latex-base texlive-latex-recommended texlive-fonts-recommended dvisvgm
-  ffmpeg
-  espeak-ng
-  poppler-utils
-  chromium
-  zbar-tools
-)
+# cairo/pango headers + pkg-config (pip builds pycairo against them), a CJK font for the Chinese text,
+# ffmpeg (joining scenes, the voice, GIFs, ProRes), espeak-ng (the offline draft voice). Formulas are
+# Typst, a wheel from PyPI: no TeX.
+APT_PACKAGES=(libcairo2-dev libpango1.0-dev pkg-config fonts-noto-cjk ffmpeg espeak-ng)
+# the tests: chromium (the decks, explorer, studio and handout PDF, driven by Playwright; it never
+# downloads a browser), poppler-utils (the handout's pages as pictures), zbar-tools (its QR code read
+# back), npm (axe-core for the accessibility tests, esbuild to check the vendored CodeMirror bundle)
+[ "$SET" = test ] && APT_PACKAGES+=(chromium poppler-utils zbar-tools)
+[ "$SET" = test ] && ! command -v npm >/dev/null 2>&1 && APT_PACKAGES+=(npm)
 python3 -m venv --help >/dev/null 2>&1 || APT_PACKAGES+=(python3-venv)
-command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(npm)  # reveal.js for the HTML decks, from npm
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
@@ -34,22 +34,24 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-stamp=.venv/.installed
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
-fi
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "setup: installing the project into .venv"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test,studio,voice]'
+[ -x .venv/bin/python ] || python3 -m venv .venv
+# the test set includes the lesson set: a venv set up for the tests needs nothing for `make lesson`
+stamp=.venv/.installed-$SET
+[ "$SET" = lesson ] && [ -f .venv/.installed-test ] && [ .venv/.installed-test -nt pyproject.toml ] \
+  && [ .venv/.installed-test -nt constraints.txt ] && stamp=.venv/.installed-test
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
+  spec=.; [ "$SET" = test ] && spec='.[test]'
+  echo "setup: installing the project into .venv ($spec)"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e "$spec"
   touch "$stamp"
 fi
 
-# reveal.js (pinned in package.json / package-lock.json), copied beside every HTML deck; CodeMirror for
-# the studio; axe-core for the accessibility tests (tests/axe.py injects node_modules/axe-core/axe.min.js)
-node_stamp=node_modules/.installed
-if [ ! -f node_modules/reveal.js/dist/reveal.js ] || [ ! -f node_modules/axe-core/axe.min.js ] \
-   || [ ! -f "$node_stamp" ] || [ package-lock.json -nt "$node_stamp" ]; then
-  echo "setup: installing the browser assets (reveal.js, CodeMirror, axe-core) into node_modules"
-  npm ci --no-audit --no-fund --loglevel=error
-  touch "$node_stamp"
+# npm packages for the tests only (the wheel carries its own reveal.js and CodeMirror: scripts/vendor.sh)
+if [ "$SET" = test ]; then
+  node_stamp=node_modules/.installed
+  if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f "$node_stamp" ] || [ package-lock.json -nt "$node_stamp" ]; then
+    echo "setup: installing the test tools from npm (axe-core, esbuild) into node_modules"
+    npm ci --no-audit --no-fund --loglevel=error
+    touch "$node_stamp"
+  fi
 fi

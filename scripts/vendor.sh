@@ -6,10 +6,11 @@
 #   reveal.js/      the reveal.js files an HTML deck copies beside its index.html (manim-slides' template
 #                   names them), and reveal.js's licence
 #   versions.json   the packages and versions they were made from
-# Run it after changing package.json; tests/test_vendor.py checks the result matches package-lock.json.
+# Run it after changing package.json (then commit the folder); tests/test_vendor.py checks that the
+# folder is what this script makes of package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-OUT=attention_lesson/web/vendor
+OUT=${1:-attention_lesson/web/vendor}  # another folder: what the script would make (tests/test_vendor.py)
 [ -f node_modules/.installed ] && [ node_modules/.installed -nt package-lock.json ] || {
   npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; }
 
@@ -19,7 +20,7 @@ install -m 644 node_modules/codemirror/LICENSE "$OUT/codemirror.LICENSE"  # MIT,
 
 REVEAL_FILES=(dist/reveal.css dist/reveal.js dist/theme/black.css dist/theme/white.css
               dist/plugin/highlight/zenburn.css dist/plugin/notes.js dist/plugin/markdown.js LICENSE)
-rm -rf "$OUT/reveal.js"
+mkdir -p "$OUT"; rm -rf "$OUT/reveal.js"
 for f in "${REVEAL_FILES[@]}"; do
   install -D -m 644 "node_modules/reveal.js/$f" "$OUT/reveal.js/$f"
 done
