@@ -8,6 +8,7 @@ second)."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -198,3 +199,33 @@ def test_the_studio_serves_its_page_editor_and_frames(installed, browser):
 
         code, out, err, left = stop(proc)
     assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
+
+
+def test_every_package_the_code_imports_is_declared():
+    """Each third-party module the three packages import (at the top or inside a function) belongs to a
+    distribution pyproject.toml names, in its dependencies or an extra: none arrives only through
+    another package (scipy and PyAV came only through manim)."""
+    import ast
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras = project["optional-dependencies"].values()
+    wanted = [*project["dependencies"], *(r for reqs in extras for r in reqs)]
+    declared = {re.split(r"[\s\[<>=!~;]", r, 1)[0].lower().replace("_", "-") for r in wanted}
+    ours = {"attention_core", "scenes", "attention_lesson"}
+    found = {}
+    for folder in ours:
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+                for name in names:
+                    found.setdefault(name.split(".")[0], path.relative_to(ROOT).as_posix())
+    dists = packages_distributions()
+    third = {m: w for m, w in found.items() if m not in ours and m not in sys.stdlib_module_names}
+    undeclared = {m: (w, dists.get(m)) for m, w in third.items()
+                  if not {d.lower().replace("_", "-") for d in dists.get(m, [])} & declared}
+    assert "scipy" in third and "av" in third and "typst" in declared
+    # bokeh: Dask's dashboard, used when installed
+    assert undeclared == {"bokeh": ("attention_lesson/pipeline/batch/client.py", None)}
