@@ -11,12 +11,15 @@ products and batch alike; no manim, no Dask.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import itertools
 import json
 import os
+import secrets
 import shutil
+import stat
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
@@ -91,15 +94,20 @@ def digest(payload: dict, files=(), root: Path | None = None) -> str:
 
 
 def write_atomically(path: Path, data: str | bytes) -> None:
-    """data into path via a temporary file beside it and os.replace: never a half-written file."""
+    """data into path via a temporary file beside it and os.replace: never a half-written file. A new
+    file gets the mode any new file gets (0666 less the umask: mkstemp's 0600 would lock others out of a
+    deck copied to a web server); a replaced one keeps its own."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
