@@ -55,6 +55,11 @@ class Installed:
         return r
 
 
+def unreadable(folder: Path) -> list[str]:
+    """What in folder others could not read (the umask here is 022: files 0644, folders 0755)."""
+    return [p.relative_to(folder).as_posix() for p in folder.rglob("*") if not p.stat().st_mode & 0o004]
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     return Installed(tmp_path_factory.mktemp("wheel"))
@@ -130,6 +135,7 @@ def test_renders_decks_handout_and_explorer(installed, browser):
     page.wait_for_selector("#matrix td")
     page.close()
     assert errors == []
+    assert unreadable(installed.work / "out") == []
 
 
 def test_the_whole_lesson_and_its_sheet(installed):
@@ -138,6 +144,7 @@ def test_the_whole_lesson_and_its_sheet(installed):
     assert (installed.work / "whole" / "lesson.mp4").stat().st_size > 1000
     installed.run("sheet", "--lesson", "lesson.toml", "-q", "--dest", "sheet.png")
     assert (installed.work / "sheet.png").read_bytes().startswith(b"\x89PNG")
+    assert unreadable(installed.work / "whole") == [] and unreadable(installed.work / "media") == []
 
 
 def test_voice_script_and_status(installed):
@@ -155,6 +162,7 @@ def test_batch_on_a_local_cluster(installed):
                                               'products = ["scenes"]\nout = "batch"\n', encoding="utf-8")
     installed.run("batch", "plan.toml", "--workers", "1", "-q")
     assert list((installed.work / "batch").rglob("softmax.mp4"))
+    assert unreadable(installed.work / "batch") == []
 
 
 def test_doctor_names_a_missing_tool_and_how_to_install_it(installed, tmp_path):
