@@ -101,8 +101,8 @@ ESPEAK = Tool("espeak-ng", "the draft voice (--voice draft, and --voice neural w
               {"debian": "sudo apt-get install espeak-ng", "fedora": "sudo dnf install espeak-ng",
                "macos": "brew install espeak-ng", "windows": "winget install espeak-ng"})
 CHROMIUM_TOOL = Tool("chromium", "prints the handout to PDF", ("handout",), _chromium,
-                {"debian": "sudo apt-get install chromium", "fedora": "sudo dnf install chromium",
-                 "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"})
+                     {"debian": "sudo apt-get install chromium", "fedora": "sudo dnf install chromium",
+                      "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"})
 TOOLS = (FFMPEG, CAIRO, FONT_TOOL, ESPEAK, CHROMIUM_TOOL)
 
 
