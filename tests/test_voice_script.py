@@ -125,3 +125,23 @@ def test_bad_lesson_or_context_is_one_clear_line(args, words):
 def test_help():
     assert "recording script" in CliRunner().invoke(main, ["voice", "script", "--help"]).output
     assert "script" in CliRunner().invoke(main, ["voice", "--help"]).output
+
+
+@pytest.mark.render
+def test_a_second_script_says_nothing_again_and_a_render_finds_its_voices(tmp_path, monkeypatch):
+    """The guide's voices are made as a render makes them, into the renders' cache: a second `voice
+    script` makes none and prints the same lengths (the neural voice is not the same twice), and a
+    render with that voice afterwards finds every one of them."""
+    monkeypatch.chdir(tmp_path)
+    args = (SCENE, "--lesson", TINY, "--lang", "en", "--format", "csv")
+    first = invoke(*args).stdout
+    cache = tmp_path / "media" / ".cache" / "voice"
+    made = {p.name: p.stat().st_mtime_ns for p in cache.glob("*.wav")}
+    rows = list(csv.DictReader(io.StringIO(first)))
+    assert len(made) == len(rows) and all(float(r["draft_seconds"]) > 1 for r in rows)
+    assert invoke(*args).stdout == first
+    assert {p.name: p.stat().st_mtime_ns for p in cache.glob("*.wav")} == made
+    r = CliRunner().invoke(main, ["render", SCENE, "--lesson", TINY, "--lang", "en", "--voice", "neural",
+                                  "--fps", "1", "--out", "o", "-q", "-j", "1"])
+    assert r.exit_code == 0, r.output
+    assert {p.name for p in cache.glob("*.wav")} == set(made)

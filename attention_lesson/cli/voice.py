@@ -31,7 +31,7 @@ def voice():
 
 def _lines(ids, lesson, context, mode, lang):
     """The steps to record of the chosen scenes (default: all, in lesson order)."""
-    from ..pipeline.plan import steps_folder
+    from ..pipeline.plan import CACHE, steps_folder
     from ..pipeline.voice.lines import script_lines
 
     scenes = pick_scenes(ids, not ids, lesson)
@@ -40,7 +40,7 @@ def _lines(ids, lesson, context, mode, lang):
     if report.failures:
         f = report.failures[0]
         raise click.ClickException(f"scene {f.id} could not be built: {f.error.splitlines()[0]}")
-    return scenes, script_lines(report, lang)
+    return scenes, script_lines(report, lang, CACHE / "voice")
 
 
 @voice.command()

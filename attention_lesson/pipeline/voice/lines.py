@@ -1,5 +1,5 @@
 """The lines to record: every step a teacher records, how long it already lasts and how long the voice
-that speaks it without a recording takes to say it (a guide).
+that speaks it without a recording takes to say it (a guide, made and cached as a render makes it).
 
 The steps come from the scenes' `steps` jobs (pipeline/plan.py): each scene built in a worker process
 in manim's dry-run mode (nothing drawn or encoded), its steps recorded as steps/<id>.json and kept in
@@ -10,15 +10,13 @@ and never imports manim.
 from __future__ import annotations
 
 import json
-import tempfile
-import wave
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scenes.common.speech import speakable
 from scenes.registry import step_name
 
-from .speakers import DRAFT, espeak_version, speaker_for
+from .speakers import DRAFT, NEURAL, espeak_version
 
 
 @dataclass(frozen=True)
@@ -31,28 +29,33 @@ class Line:
     step: str
     line: str  # the narration, exactly as the subtitles show it
     seconds: float  # the step's length without a voice (its animations, or its reading time)
-    draft: float | None = None  # how long the draft voice takes to say it (a guide), if espeak-ng is here
+    draft: float | None = None  # how long its voice lasts when no recording speaks it (a guide), if any
 
 
-def script_lines(report, lang: str) -> list[Line]:
-    """Every step of a build's `steps` jobs, in scene order."""
-    out = []
+def script_lines(report, lang: str, cache: Path) -> list[Line]:
+    """Every step of a build's `steps` jobs, in scene order; the guide's voices from (and into) the
+    renders' voice cache folder `cache`."""
+    voice = guide_voice(lang, cache)
+    out, pending = [], []
     for job in report.jobs:
         data = json.loads((report.out_dir / job.main_file()).read_text(encoding="utf-8"))
         for n, s in enumerate(data["steps"], 1):
             out.append(Line(f"{lang}/{job.id}/{step_name(n, s['step'])}.wav", job.id, n, s["step"],
-                            s["narration"], s["end"] - s["start"], draft_seconds(s["narration"], lang)))
-    return out
+                            s["narration"], s["end"] - s["start"]))
+            pending.append(voice(job.id, n, s["step"], s["narration"]) if voice else None)
+    return [replace(line, draft=_seconds(said)) for line, said in zip(out, pending)]
 
 
-def draft_seconds(line: str, lang: str) -> float | None:
-    """How long the voice that speaks a step with no recording (the neural voice where the language
-    has one, else the draft voice) takes to say a line, before any processing: a guide."""
-    speaker = speaker_for("recordings", lang)  # what a recordings folder falls back to
-    if speaker.kind == DRAFT and espeak_version() is None:
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        wav = Path(tmp) / "guide.wav"
-        speaker.say(speakable(line, lang), wav)
-        with wave.open(str(wav)) as w:
-            return w.getnframes() / w.getframerate()
+def guide_voice(lang: str, cache: Path):
+    """The voice that speaks a step with no recording (the neural voice where the language has one, else
+    the draft voice), as a render makes it: the same lines from the same cache, so a second `voice script`
+    says nothing again and prints the same lengths, and a render after it finds its voices made. None
+    when that is the draft voice and espeak-ng is not installed."""
+    from .track import Voice  # track reads recordings, which reads this module's Line
+
+    voice = Voice(NEURAL, lang, cache)
+    return None if voice.speaker.kind == DRAFT and espeak_version() is None else voice
+
+
+def _seconds(said: float | Future | None) -> float | None:
+    return said.result() if isinstance(said, Future) else said
