@@ -4,7 +4,7 @@ import pytest
 from manim import DOWN, LEFT, RIGHT, UL, Scene, config, tempconfig
 
 from scenes.common.layout import layout_problems
-from scenes.common.mobjects import label, tex
+from scenes.common.mobjects import label, math
 
 
 @pytest.fixture(autouse=True)
@@ -33,7 +33,7 @@ def test_overlapping_labels_are_named():
 
 
 def test_a_formula_over_a_label_is_an_overlap():
-    a, b = label("bank"), tex(r"\sqrt{d_k}")
+    a, b = label("bank"), math("sqrt(d_k)")
     assert any(p.startswith("overlap:") and "bank" in p for p in layout_problems(frame(a, b)))
 
 
