@@ -9,7 +9,7 @@ from scenes.common.mobjects import label, math
 
 @pytest.fixture(autouse=True)
 def media(tmp_path):
-    with tempconfig({"media_dir": str(tmp_path)}):  # the formula's TeX files
+    with tempconfig({"media_dir": str(tmp_path)}):  # the formula's SVG files
         yield
 
 
