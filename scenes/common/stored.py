@@ -20,7 +20,7 @@ import os
 import pickle
 from pathlib import Path
 
-VERSION = 1  # raise when what a stored label holds changes (labels._light, the font's handling)
+VERSION = 1  # raise when what a stored label holds changes (labels._light, _solid_bars, the font's handling)
 _folder: Path | None = None  # where they are kept when whoever renders says (keep_in), else manim's text_dir
 
 
