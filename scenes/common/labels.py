@@ -6,6 +6,7 @@ The mobjects built from arrays (mobjects.py) label their cells and bars with the
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from collections.abc import Sequence
 
@@ -119,8 +120,10 @@ def _typeset(parts: Sequence[str], color: ManimColor):
     from manim import MathTypst
 
     if len(parts) == 1:
+        _compile(parts[0], "")
         return _solid_bars(MathTypst(parts[0], color=color))
     source = " ".join(f"part(#{i + 1}, {p})" for i, p in enumerate(parts))
+    _compile(source, _PART_TAG)
     f = MathTypst(source, color=color, typst_preamble=_PART_TAG)
     groups = [VGroup() for _ in parts]
     for leaf in f.submobjects:
@@ -128,6 +131,33 @@ def _typeset(parts: Sequence[str], color: ManimColor):
         groups[round(drawn.to_rgb()[2] * 255) - 1].add(leaf.set_color(color))
     f.submobjects = groups
     return _solid_bars(f)
+
+
+_COMPILER = None  # one typst.Compiler for the process (it reads the system's fonts once)
+
+
+def _compile(source: str, preamble: str) -> None:
+    """Compile the formula's document into the SVG file MathTypst looks for before it compiles (manim
+    names it by the document's hash), with one compiler for the process: typst.compile, which MathTypst
+    calls, reads every system font again each time, 70 of its 80 ms. Should manim name its files or
+    write its documents otherwise, the file is not found and MathTypst compiles as before."""
+    global _COMPILER
+    from manim.utils import typst_file_writing as w
+
+    document = w.TYPST_TEMPLATE.format(text_size=w.TYPST_COMPILATION_FONT_SIZE, preamble=preamble,
+                                       body=f"$ {source} $")
+    svg = config.get_dir("tex_dir") / f"{w._typst_hash(document)}.svg"
+    if svg.exists():
+        return
+    import typst
+
+    if _COMPILER is None:
+        _COMPILER = typst.Compiler()
+    made = _COMPILER.compile(input=document.encode("utf-8"), format="svg")
+    svg.parent.mkdir(parents=True, exist_ok=True)
+    part = svg.with_name(f".{svg.name}.{os.getpid()}")
+    part.write_bytes(made)
+    os.replace(part, svg)  # whole, whichever process writes it last
 
 
 def _solid_bars(f):
