@@ -28,7 +28,7 @@ NOTE_GAP = S.GAP / 4  # between the lines under a plane
 # handout page prints the scene's nine frames three to a row with their smallest text at 6 pt
 SIZE = 30
 CELL_H = S.CELL_H * SIZE / S.LABEL_SIZE  # a table's row, as high as its text asks, at the most
-TEX = S.MATH_SCALE * SIZE / S.LABEL_SIZE  # a formula in a column's head, as large as the words
+HEAD_MATH = S.MATH_SCALE * SIZE / S.LABEL_SIZE  # a formula in a column's head, as large as the words
 VALUE_OPACITY = 0.45  # the values before they are weighted
 VALUE_STROKE = 3.0
 FADED = 0.3  # the query's line, behind its shadows
@@ -162,11 +162,11 @@ class Geometry(LessonScene):
         # "unary": no gap after a leading ÷ or × (Typst spaces a binary operator on both sides)
         scale = ('class("unary", div) sqrt(d_k)' if mode == "scaled"
                  else 'class("unary", times) ' + number_text(self.att.scale))
-        heads = {"shown": T.head(word(self.t("in_plane"), SIZE), math(dot, scale=TEX)) if self.part_qk
-                 else T.head(math(dot, scale=TEX)), "scaled": T.head(math(scale, scale=TEX))}
+        heads = {"shown": T.head(word(self.t("in_plane"), SIZE), math(dot, scale=HEAD_MATH)) if self.part_qk
+                 else T.head(math(dot, scale=HEAD_MATH)), "scaled": T.head(math(scale, scale=HEAD_MATH))}
         values = {"shown": p.shown, "scaled": self.att.scaled[f]}
         if self.part_qk:
-            heads["scores"] = T.head(word(self.t("all_axes"), SIZE), math(dot, scale=TEX))
+            heads["scores"] = T.head(word(self.t("all_axes"), SIZE), math(dot, scale=HEAD_MATH))
             values["scores"] = p.scores
         for m in MODES:
             short = word(self.t(f"normalizers.short_{m}"), SIZE)

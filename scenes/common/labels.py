@@ -146,7 +146,7 @@ def _compile(source: str, preamble: str) -> None:
 
     document = w.TYPST_TEMPLATE.format(text_size=w.TYPST_COMPILATION_FONT_SIZE, preamble=preamble,
                                        body=f"$ {source} $")
-    svg = config.get_dir("tex_dir") / f"{w._typst_hash(document)}.svg"
+    svg = config.get_dir("tex_dir") / f"{w._typst_hash(document)}.svg"  # manim's folder of formula files
     if svg.exists():
         return
     import typst
