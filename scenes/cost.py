@@ -23,7 +23,7 @@ from attention_core.multihead import attend_heads
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import fit, label, tex, word
+from scenes.common.labels import fit, label, math, word
 from scenes.common.mobjects import NumberGrid, outline, vector
 
 MULTIPLIERS = (1, 2, 4)  # the pair grids drawn: n, 2n, 4n tokens
@@ -32,7 +32,7 @@ GRID_H = 4.5  # height of the largest pair grid, before any scale-down
 UNIT = 0.32  # one row or column of a matrix-shape block
 MIN_BLOCK = 1.2  # the smallest matrix-shape block is at least this tall or wide
 BLOCK_OPACITY = 0.25  # fill of a matrix-shape block
-SMALL_MATH = 0.6  # MathTex scale of the growth labels between the grids
+SMALL_MATH = 0.6  # formula scale of the growth labels between the grids
 
 
 class Cost(LessonScene):
@@ -108,14 +108,14 @@ class Cost(LessonScene):
         unit = max(UNIT, MIN_BLOCK / min(att.n, att.d_k, att.d_v))
         box = Rectangle(width=cols * unit, height=rows * unit, stroke_color=color,
                         stroke_width=2, fill_color=color, fill_opacity=BLOCK_OPACITY)
-        symbol = fit(tex(name, color=S.TEXT), box.width * S.SHARE_BODY,
+        symbol = fit(math(name, color=S.TEXT), box.width * S.SHARE_BODY,
                      box.height * S.SHARE_BODY).move_to(box)
-        shape = tex(dims, color=S.DIM, scale=SMALL_MATH).next_to(box, DOWN, buff=S.GAP / 2)
+        shape = math(dims, color=S.DIM, scale=SMALL_MATH).next_to(box, DOWN, buff=S.GAP / 2)
         return VGroup(box, symbol, shape)
 
     def product(self, a: VGroup, b: VGroup, c: VGroup) -> VGroup:
         """a · b = c, the blocks' boxes centred on one line, the operators between them."""
-        eq = VGroup(a, tex(r"\cdot", color=S.DIM), b, tex("=", color=S.DIM), c).arrange(RIGHT, buff=S.GAP)
+        eq = VGroup(a, math("dot", color=S.DIM), b, math("=", color=S.DIM), c).arrange(RIGHT, buff=S.GAP)
         for blk in (b, c):
             blk.shift(UP * (a[0].get_y() - blk[0].get_y()))
         for i in (1, 3):
@@ -125,7 +125,7 @@ class Cost(LessonScene):
     def cost_line(self, key: str, source: str, color) -> VGroup:
         """A cost's name and its order, e.g. "time O(n²d)"."""
         return VGroup(word(self.t(key), S.BODY_SIZE, S.TEXT),
-                      tex(source, color=color)).arrange(RIGHT, buff=S.GAP)
+                      math(source, color=color)).arrange(RIGHT, buff=S.GAP)
 
     # -- steps -----------------------------------------------------------------------------------
     def pairs(self):
@@ -144,7 +144,7 @@ class Cost(LessonScene):
         for i, col in enumerate(columns):
             if i:
                 k = sizes[i] // sizes[i - 1]
-                growth = tex(rf"n\times{k}", r"\;\Rightarrow\;", rf"n^2\times{k * k}",
+                growth = math(f"n times {k}", "thick => thick", f"n^2 times {k * k}",
                               scale=SMALL_MATH)
                 arrow = Arrow(LEFT, RIGHT, buff=0, stroke_color=S.DIM,
                               max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2)
@@ -187,12 +187,12 @@ class Cost(LessonScene):
     def products(self) -> tuple[VGroup, VGroup]:
         """The two matrix products drawn to shape: Q·Kᵀ = QKᵀ (the scores), A·V = AV (the mixing)."""
         n, d, d_v = self.att.n, self.att.d_k, self.att.d_v
-        scores = self.product(self.block(n, d, S.Q_COLOR, "Q", r"n\times d"),
-                              self.block(d, n, S.K_COLOR, r"K^\top", r"d\times n"),
-                              self.block(n, n, S.HIGHLIGHT, r"QK^\top", r"n\times n"))
-        mixing = self.product(self.block(n, n, S.HIGHLIGHT, r"A", r"n\times n"),
-                              self.block(n, d_v, S.V_COLOR, "V", r"n\times d_v"),
-                              self.block(n, d_v, S.V_COLOR, r"AV", r"n\times d_v"))
+        scores = self.product(self.block(n, d, S.Q_COLOR, "Q", "n times d"),
+                              self.block(d, n, S.K_COLOR, "K^top", "d times n"),
+                              self.block(n, n, S.HIGHLIGHT, "Q K^top", "n times n"))
+        mixing = self.product(self.block(n, n, S.HIGHLIGHT, "A", "n times n"),
+                              self.block(n, d_v, S.V_COLOR, "V", "n times d_v"),
+                              self.block(n, d_v, S.V_COLOR, "A V", "n times d_v"))
         return scores, mixing
 
     def product_costs(self) -> tuple[VGroup, VGroup]:
@@ -200,13 +200,13 @@ class Cost(LessonScene):
         the time of the mixing, what A is, and its count."""
         n, d, d_v = self.att.n, self.att.d_k, self.att.d_v
         s_costs = VGroup(
-            self.cost_line("time", r"O(n^2 d)", S.HIGHLIGHT),
-            self.cost_line("memory", r"O(n^2)", S.HIGHLIGHT),
+            self.cost_line("time", "O(n^2 d)", S.HIGHLIGHT),
+            self.cost_line("memory", "O(n^2)", S.HIGHLIGHT),
             label(self.t("score_count", n=n, d=d, mults=n * n * d, cells=n * n), S.LABEL_SIZE, S.DIM),
         ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         m_costs = VGroup(
-            self.cost_line("mixing", r"O(n^2 d_v)", S.V_COLOR),
-            tex(r"A=\mathrm{softmax}\!\left(QK^\top/\sqrt{d_k}\right)", color=S.DIM, scale=SMALL_MATH),
+            self.cost_line("mixing", "O(n^2 d_v)", S.V_COLOR),
+            math('A = "softmax"(Q K^top slash sqrt(d_k))', color=S.DIM, scale=SMALL_MATH),
             label(self.t("mix_count", d_v=d_v, mults=n * n * d_v), S.LABEL_SIZE, S.DIM),
         ).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         return s_costs, m_costs

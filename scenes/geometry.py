@@ -16,7 +16,7 @@ from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.formats import shared_format
 from scenes.common.i18n import d_k_labels, listing
-from scenes.common.labels import fit, label, tex, word
+from scenes.common.labels import fit, label, math, word
 from scenes.common.mobjects import number_text, percent_text
 
 # a plane's room around its arrows, and its shorter side, as shares of its longer side: near square, so
@@ -28,7 +28,7 @@ NOTE_GAP = S.GAP / 4  # between the lines under a plane
 # handout page prints the scene's nine frames three to a row with their smallest text at 6 pt
 SIZE = 30
 CELL_H = S.CELL_H * SIZE / S.LABEL_SIZE  # a table's row, as high as its text asks, at the most
-TEX = S.MATH_SCALE * SIZE / S.LABEL_SIZE  # a formula in a column's head, as large as the words
+HEAD_MATH = S.MATH_SCALE * SIZE / S.LABEL_SIZE  # a formula in a column's head, as large as the words
 VALUE_OPACITY = 0.45  # the values before they are weighted
 VALUE_STROKE = 3.0
 FADED = 0.3  # the query's line, behind its shadows
@@ -158,13 +158,15 @@ class Geometry(LessonScene):
         """The table beside the plane of queries and keys: the keys' names, the scores (the plane's
         part and, when it holds less, the whole), the scaled scores, the weights of every mode."""
         p, f, mode = self.pic, self.focus, self.att.mode
-        dot = r"q\cdot k"
-        scale = r"\div\sqrt{d_k}" if mode == "scaled" else r"\times" + number_text(self.att.scale)
-        heads = {"shown": T.head(word(self.t("in_plane"), SIZE), tex(dot, scale=TEX)) if self.part_qk
-                 else T.head(tex(dot, scale=TEX)), "scaled": T.head(tex(scale, scale=TEX))}
+        dot = "q dot k"
+        # "unary": no gap after a leading ÷ or × (Typst spaces a binary operator on both sides)
+        scale = ('class("unary", div) sqrt(d_k)' if mode == "scaled"
+                 else 'class("unary", times) ' + number_text(self.att.scale))
+        heads = {"shown": T.head(word(self.t("in_plane"), SIZE), math(dot, scale=HEAD_MATH)) if self.part_qk
+                 else T.head(math(dot, scale=HEAD_MATH)), "scaled": T.head(math(scale, scale=HEAD_MATH))}
         values = {"shown": p.shown, "scaled": self.att.scaled[f]}
         if self.part_qk:
-            heads["scores"] = T.head(word(self.t("all_axes"), SIZE), tex(dot, scale=TEX))
+            heads["scores"] = T.head(word(self.t("all_axes"), SIZE), math(dot, scale=HEAD_MATH))
             values["scores"] = p.scores
         for m in MODES:
             short = word(self.t(f"normalizers.short_{m}"), SIZE)

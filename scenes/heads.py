@@ -31,7 +31,7 @@ from attention_core.multihead import attend_heads, strongest_keys
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import cell_width_for, fit, label, mixed_line, tex, word
+from scenes.common.labels import cell_width_for, fit, label, math, mixed_line, word
 from scenes.common.mobjects import (
     NumberGrid,
     WeightBars,
@@ -44,7 +44,7 @@ from scenes.common.mobjects import (
 
 BLOCK = 1.1  # the side of a projection's block in a head's card
 BLOCK_OPACITY = 0.25  # fill of a projection's block
-SHAPE_MATH = 0.6  # MathTex scale of a block's shape (d_model × d_k)
+SHAPE_MATH = 0.6  # formula scale of a block's shape (d_model × d_k)
 CARD_PAD = 0.25  # a head's card: its frame to its contents
 CHART_H = 1.6  # the tallest bar of a head's weight chart (a weight of 1)
 SEGMENT_STROKE = 4  # the line between two heads' parts of the concatenated vector
@@ -58,8 +58,8 @@ def bracketed(values) -> str:
 
 
 def role_colours():
-    """W_Q, W_K, W_V: their TeX names and colours in the scene's theme."""
-    return ((r"W_Q", S.Q_COLOR), (r"W_K", S.K_COLOR), (r"W_V", S.V_COLOR))
+    """W_Q, W_K, W_V: their names (Typst math) and colours in the scene's theme."""
+    return (("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR))
 
 
 class Heads(LessonScene):
@@ -127,8 +127,8 @@ class Heads(LessonScene):
         """A projection as a block: its name inside, its shape (d_model × d) under it."""
         box = Rectangle(width=BLOCK, height=BLOCK, stroke_color=color, stroke_width=2, fill_color=color,
                         fill_opacity=BLOCK_OPACITY)
-        symbol = fit(tex(name, color=S.TEXT), BLOCK * S.SHARE_BODY, BLOCK * S.SHARE_BODY).move_to(box)
-        shape = tex(rf"{self.lesson.d_model}\times{d}", color=S.DIM, scale=SHAPE_MATH)
+        symbol = fit(math(name, color=S.TEXT), BLOCK * S.SHARE_BODY, BLOCK * S.SHARE_BODY).move_to(box)
+        shape = math(f"{self.lesson.d_model} times {d}", color=S.DIM, scale=SHAPE_MATH)
         shape.next_to(box, DOWN, buff=S.GAP / 2)
         return VGroup(box, symbol, shape)
 
@@ -232,7 +232,7 @@ class Heads(LessonScene):
         if crowd > 0:  # than a few tokens' columns: the outputs make way, the arrows midway
             VGroup(outs, heads[1]).shift(RIGHT * crowd)
             arrows.set_x((w.boxes.get_right()[0] + outs.get_left()[0]) / 2)
-        formula = tex(r"o_h", "=", r"\sum_j", r"w_{hj}\,", r"v_{hj}")
+        formula = math("o_h", "=", "sum_j", "w_(h j) thin", "v_(h j)")
         formula[-1].set_color(S.V_COLOR)
         table = VGroup(w, arrows, outs, heads)
         formula.next_to(table, UP, buff=S.BIG_GAP)

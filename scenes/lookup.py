@@ -26,7 +26,7 @@ from manim import (
 from attention_core import dominant, strongest_other, weight_as_score_moves
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import even_labels, fit, label, tex, word
+from scenes.common.labels import even_labels, fit, label, math, word
 from scenes.common.masked import masked_format
 from scenes.common.mobjects import (
     WeightBars,
@@ -207,7 +207,7 @@ class Lookup(LessonScene):
         if x_jump.get_right()[0] > x_now.get_left()[0] - S.GAP / 2:  # close scores: one label lower
             x_jump.shift(DOWN * (x_jump.height + S.GAP / 2))
         x_title = VGroup(label(self.t("x_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM),
-                         tex(r"q\cdot k", color=S.DIM)).arrange(RIGHT, buff=S.GAP / 2)
+                         math("q dot k", color=S.DIM)).arrange(RIGHT, buff=S.GAP / 2)
         x_title.next_to(ax.x_axis, DOWN, buff=S.GAP / 2).align_to(ax.x_axis, RIGHT)
         x_title.shift(DOWN * (max(x_now.height, x_jump.height) + S.GAP / 2))
         return y0, y1, y_title, x_now, x_jump, x_title
@@ -235,7 +235,7 @@ class Lookup(LessonScene):
     # -- the two pipelines (learn) -----------------------------------------------------------------
     def projections(self, color) -> VGroup:
         """The first node of a pipeline: "projections" over W_Q, W_K, W_V in their role colours."""
-        mats = VGroup(*(tex(m, color=c) for m, c in (
+        mats = VGroup(*(math(m, color=c) for m, c in (
             ("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR)))).arrange(RIGHT, buff=S.GAP / 2)
         return VGroup(label(self.t("projections"), S.LABEL_SIZE, color), mats).arrange(DOWN, buff=S.GAP / 2)
 

@@ -24,14 +24,14 @@ from attention_core import attend
 from attention_core.diagnostics import mask_contrast
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import even_labels, label, tex
+from scenes.common.labels import even_labels, label, math
 from scenes.common.masked import masked_format, strike_masked
 from scenes.common.mobjects import NumberGrid, TokenChip, outline, percent_text
 
 # the softmax's input, per mode (no words: those are in the catalog)
-INPUT_TEX = {"scaled": r"q\cdot k / \sqrt{d_k}", "unscaled": r"q\cdot k", "uniform": r"0"}
-MASK_TEX = r"j > i \;\Rightarrow\; -\infty"  # the rule, in the matrix's own indices (row i, column j)
-SOFTMAX_TEX = r"e^{-\infty} = 0"
+INPUT_MATH = {"scaled": "q dot k slash sqrt(d_k)", "unscaled": "q dot k", "uniform": "0"}
+MASK_MATH = "j > i thick => thick -infinity"  # the rule, in the matrix's own indices (row i, column j)
+SOFTMAX_MATH = "e^(-infinity) = 0"
 GRID_H = 2.8  # the matrix's cells are at least this tall together (a 2×2 matrix is not lost in the frame)
 ROW_ZOOM = 1.5  # the focus's two rows: cells this much larger than a table's, the note wraps to them
 EMPTY_OPACITY = 0.5  # the decoder's staircase: a place not yet written, a dashed outline this faint
@@ -88,8 +88,8 @@ class Mask(LessonScene):
         self.sums.next_to(self.weights.boxes, RIGHT, buff=S.GAP)
         self.sums.shift(UP * (self.weights.boxes.get_top()[1] - self.sums.boxes.get_top()[1]))
         self.captions = {key: self.caption(key, formula) for key, formula in (
-            ("inputs_caption", INPUT_TEX[att.mode]), ("mask_caption", MASK_TEX),
-            ("softmax_caption", SOFTMAX_TEX), ("first_note", None))}
+            ("inputs_caption", INPUT_MATH[att.mode]), ("mask_caption", MASK_MATH),
+            ("softmax_caption", SOFTMAX_MATH), ("first_note", None))}
         table = VGroup(self.queries, self.keys, self.inputs, self.masked, self.weights, self.sums)
         for c in self.captions.values():
             c.next_to(table, DOWN, buff=S.BIG_GAP)
@@ -113,7 +113,7 @@ class Mask(LessonScene):
 
     def caption(self, key: str, formula: str | None) -> VGroup:
         words = label(self.t(key, **self.fields()), S.LABEL_SIZE, S.TEXT)
-        return VGroup(words, tex(formula)).arrange(RIGHT, buff=S.GAP) if formula else VGroup(words)
+        return VGroup(words, math(formula)).arrange(RIGHT, buff=S.GAP) if formula else VGroup(words)
 
     def swap_caption(self, key: str, *more):
         """The caption under the matrix becomes `key`'s, the camera on the matrix, `more` and it."""

@@ -21,7 +21,7 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import fit, label, tex, word, wrapped
+from scenes.common.labels import fit, label, math, word, wrapped
 from scenes.common.masked import masked_format, row_strikes, strike_masked
 from scenes.common.mobjects import (
     NumberGrid,
@@ -38,16 +38,16 @@ MASK_NOTE_W = 1.5  # a masked lesson's note beside the matrix wraps to its capti
 PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
 
 # what turns the focus's scores into weights, per mode (no words: those are in the catalog)
-RULE_TEX = {
-    "scaled": r"\mathrm{softmax}\!\left(q\cdot k / \sqrt{d_k}\right)",
-    "unscaled": r"\mathrm{softmax}\!\left(q\cdot k\right)",
-    "uniform": r"1/n",
+RULE_MATH = {
+    "scaled": '"softmax"(q dot k slash sqrt(d_k))',
+    "unscaled": '"softmax"(q dot k)',
+    "uniform": "1 slash n",
 }
 # with a causal mask: M is 0 where the query may look and -inf after it (the uniform weights are 1/(i+1))
-MASKED_RULE_TEX = {
-    "scaled": r"\mathrm{softmax}\!\left(q\cdot k / \sqrt{d_k} + M\right)",
-    "unscaled": r"\mathrm{softmax}\!\left(q\cdot k + M\right)",
-    "uniform": r"\mathrm{softmax}\!\left(0 + M\right)",
+MASKED_RULE_MATH = {
+    "scaled": '"softmax"(q dot k slash sqrt(d_k) + M)',
+    "unscaled": '"softmax"(q dot k + M)',
+    "uniform": '"softmax"(0 + M)',
 }
 
 
@@ -182,8 +182,8 @@ class AttentionMatrix(LessonScene):
         """The focus row's caption, right of the matrix, where the panel goes later: the raw scores,
         then the rule that made the weights."""
         self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
-                                  tex(r"q\cdot k")).arrange(DOWN, buff=S.GAP / 2)
-        rule = tex((MASKED_RULE_TEX if self.masked else RULE_TEX)[self.att.mode])
+                                  math("q dot k")).arrange(DOWN, buff=S.GAP / 2)
+        rule = math((MASKED_RULE_MATH if self.masked else RULE_MATH)[self.att.mode])
         caption = self.t("common.mode_uniform" if self.att.mode == "uniform" else "weights_caption")
         self.heat_caption = VGroup(label(caption, S.LABEL_SIZE, S.TEXT), rule)
         self.heat_caption.arrange(DOWN, buff=S.GAP / 2)

@@ -14,7 +14,7 @@ from attention_core import (
 )
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import label, tex, word, wrapped
+from scenes.common.labels import label, math, word, wrapped
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline, vector
 
 # What the narration claims, as thresholds: the score magnifications tried, smallest first, to show that
@@ -109,9 +109,9 @@ class Mistakes(LessonScene):
     def roles(self) -> VGroup:
         """Left: one vector for three roles (wrong) against three projections (right)."""
         f, att = self.focus, self.att
-        eqs = VGroup(tex(r"q = k = v = x", color=S.WRONG), *(
-            tex(source, color=c) for source, c in ((r"q = x W_Q", S.Q_COLOR), (r"k = x W_K", S.K_COLOR),
-                                              (r"v = x W_V", S.V_COLOR))))
+        eqs = VGroup(math("q = k = v = x", color=S.WRONG), *(
+            math(source, color=c) for source, c in (("q = x W_Q", S.Q_COLOR), ("k = x W_K", S.K_COLOR),
+                                              ("v = x W_V", S.V_COLOR))))
         rows = VGroup(vector(att.x[f], S.X_COLOR), vector(att.q[f], S.Q_COLOR),
                       vector(att.k[f], S.K_COLOR), vector(att.v[f], S.V_COLOR))
         left_wrong = self.verdict(False, self.t("qkv_wrong"), size=S.LABEL_SIZE)

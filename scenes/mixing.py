@@ -20,7 +20,7 @@ from manim import (
 from attention_core import dominant
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import cell_width_for, label, tex, word
+from scenes.common.labels import cell_width_for, label, math, word
 from scenes.common.mobjects import (
     NumberGrid,
     WeightBars,
@@ -93,7 +93,7 @@ class Mixing(LessonScene):
         self.build_rows()
         self.build_heads()
         self.build_sum()
-        self.formula = tex(r"o", "=", r"\sum_j", r"w_j\,", r"v_j")
+        self.formula = math("o", "=", "sum_j", "w_j thin", "v_j")
         self.formula[-1].set_color(S.V_COLOR)
         table = VGroup(self.wcol, self.times, self.vgrid, self.w_head, self.v_head, self.wv_head,
                        self.rule, self.outv, self.out_label)

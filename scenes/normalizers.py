@@ -22,7 +22,7 @@ from manim import (
 from attention_core import MODES, attend
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import even_labels, label, tex, wrapped
+from scenes.common.labels import even_labels, label, math, wrapped
 from scenes.common.mobjects import NumberGrid, WeightBars, number_text, outline, vector
 
 PUNCTUATION = ":：,，;；)）"
@@ -46,7 +46,7 @@ def rich(text: str, size: float = S.LABEL_SIZE, color=None):
     parts = VGroup()
     for i, piece in enumerate(text.split(SQRT_DK)):
         if i:
-            parts.add(tex(r"\sqrt{d_k}", color=color).scale_to_fit_height(ref * 3 / 2))
+            parts.add(math("sqrt(d_k)", color=color).scale_to_fit_height(ref * 3 / 2))
         if piece.strip():
             parts.add(label(piece.strip(), size, color))
     for a, b in zip(parts[:-1], parts[1:]):  # a word gap, none before punctuation
@@ -100,10 +100,10 @@ class Normalizers(LessonScene):
         even_labels(scores.col_labels)
         s_t = label(self.t("same_data"), S.BODY_SIZE, S.DIM)
         rules = {
-            "scaled": tex(r"w=\mathrm{softmax}\!\left(s/\sqrt{d_k}\right),\quad \sqrt{d_k}="
+            "scaled": math('w = "softmax"(s slash sqrt(d_k)), quad sqrt(d_k) = '
                            + number_text(self.att.sqrt_d_k)),
-            "unscaled": tex(r"w=\mathrm{softmax}(s)"),
-            "uniform": tex(r"w_j=1/n,\quad n=" + str(self.att.n)),
+            "unscaled": math('w = "softmax"(s)'),
+            "uniform": math("w_j = 1 slash n, quad n = " + str(self.att.n)),
         }
         cells = []
         for m in MODES:

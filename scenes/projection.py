@@ -19,12 +19,12 @@ from manim import (
 
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.labels import cell_width_for, label, tex, word, wrapped
+from scenes.common.labels import cell_width_for, label, math, word, wrapped
 from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
 
 def role_colours():
-    """(attribute of AttentionPass, colour, TeX name: W_Q and the Q matrix), in the scene's theme."""
+    """(attribute of AttentionPass, colour, Typst math name: W_Q and the Q matrix), in the scene's theme."""
     return (("q", S.Q_COLOR, "Q"), ("k", S.K_COLOR, "K"), ("v", S.V_COLOR, "V"))
 
 
@@ -89,7 +89,7 @@ class Projection(LessonScene):
         """The input: one embedding per token, the rows of X; the focus token's row outlined."""
         self.step("embeddings")
         grid = self.x_grid(self.att.x)
-        name = tex("X", color=S.X_COLOR, scale=S.MIXED_MATH_SCALE * S.LABEL_SIZE / DEFAULT_FONT_SIZE)
+        name = math("X", color=S.X_COLOR, scale=S.MIXED_MATH_SCALE * S.LABEL_SIZE / DEFAULT_FONT_SIZE)
         caption = label(self.t("x_caption"), S.LABEL_SIZE, S.TEXT)  # (the two the size of a label)
         head = VGroup(name, caption)
         body = VGroup(head, grid)
@@ -110,7 +110,7 @@ class Projection(LessonScene):
         self.step("three_projections")
         self.play(FadeOut(self.x_body), run_time=S.FAST)
         xg = self.x_grid(self.att.x, wide=False, main=False)  # an overview: the next steps read a row
-        x_name = tex("X", color=S.X_COLOR).next_to(xg.boxes, UP, buff=S.GAP)
+        x_name = math("X", color=S.X_COLOR).next_to(xg.boxes, UP, buff=S.GAP)
         if len(xg.col_labels):
             x_name.next_to(xg.col_labels, UP, buff=S.GAP)
         x_block = VGroup(x_name, xg)
@@ -119,7 +119,7 @@ class Projection(LessonScene):
             g = NumberGrid(getattr(self.att, attr), row_labels=self.att.tokens, color=color, main=False)
             g.boxes.set_stroke(color, width=2)
             g.row_labels[self.focus][1].set_color(S.EMPHASIS)
-            nm = tex(r"\times W_" + name, "=", name, color=color).next_to(g, LEFT, buff=S.GAP)
+            nm = math('class("unary", times) W_' + name, "=", name, color=color).next_to(g, LEFT, buff=S.GAP)
             nm[1].set_color(S.TEXT)
             outs.add(VGroup(nm, g))
         outs.arrange(DOWN, buff=S.GAP * 3 / 2, aligned_edge=RIGHT)
@@ -149,14 +149,14 @@ class Projection(LessonScene):
         w = NumberGrid(lesson.w_q)
         w.boxes.set_stroke(S.Q_COLOR, width=2)
         w.next_to(xv.boxes, RIGHT, buff=S.BIG_GAP)
-        times = VGroup(*(tex(r"\times", color=S.DIM).move_to((xv.box(i, 0).get_right()
+        times = VGroup(*(math("times", color=S.DIM).move_to((xv.box(i, 0).get_right()
                                                               + w.box(i, 0).get_left()) / 2)
                          for i in range(len(x))))
         rule = Line(w.boxes.get_left(), w.boxes.get_right(), stroke_color=S.DIM)
         rule.next_to(w.boxes, DOWN, buff=S.GAP)
         q = vector(self.att.q[f], S.Q_COLOR).next_to(rule, DOWN, buff=S.GAP).align_to(w.boxes, LEFT)
         heads = VGroup(word(self.t("embedding_of", focus=lesson.focus), S.LABEL_SIZE, S.X_COLOR),
-                       tex("W_Q", color=S.Q_COLOR),
+                       math("W_Q", color=S.Q_COLOR),
                        word(self.t("query_of", focus=lesson.focus), S.LABEL_SIZE, S.Q_COLOR))
         top = max(xv.boxes.get_top()[1], w.boxes.get_top()[1]) + S.GAP
         for h, m in zip(heads[:2], (xv, w)):
@@ -185,7 +185,7 @@ class Projection(LessonScene):
         f = self.focus
         rows = VGroup()
         for attr, color, name in role_colours():
-            op = tex(r"\times W_" + name, "=", color=color)
+            op = math('class("unary", times) W_' + name, "=", color=color)
             op[1].set_color(S.TEXT)
             vec = vector(getattr(self.att, attr)[f], color)
             rows.add(VGroup(op, vec))

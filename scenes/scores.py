@@ -6,7 +6,7 @@ from manim import DOWN, LEFT, RIGHT, UP, FadeIn, FadeOut, TransformFromCopy, VGr
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import number_formula, tex, word
+from scenes.common.labels import math, number_formula, word
 from scenes.common.mobjects import NumberGrid, number_text, outline, vector
 
 
@@ -63,8 +63,9 @@ class Scores(LessonScene):
         header_y = (q.boxes.get_bottom()[1] + k.boxes.get_top()[1]) / 2
         key_head = word(self.t("keys_of"), S.LABEL_SIZE, S.K_COLOR)
         key_head.move_to([k.row_labels.get_right()[0], header_y, 0], aligned_edge=RIGHT)
-        raw_head = tex(r"q\cdot k").move_to([raw.get_center()[0], header_y, 0])
-        scaled_head = tex(r"\div\sqrt{d_k}" if a.mode == "scaled" else r"\times" + number_text(a.scale))
+        raw_head = math("q dot k").move_to([raw.get_center()[0], header_y, 0])
+        scaled_head = math('class("unary", div) sqrt(d_k)' if a.mode == "scaled"  # "unary": no gap after ÷
+                           else 'class("unary", times) ' + number_text(a.scale))
         scaled_head.move_to([scaled.get_center()[0], header_y, 0])
         self.q, self.k, self.raw, self.scaled_col = q, k, raw, scaled
         self.key_head, self.raw_head, self.scaled_head = key_head, raw_head, scaled_head
@@ -155,8 +156,7 @@ class Scores(LessonScene):
         self.step("why_divide")
         self.clear_body()
         assume = self.paragraph("assume", S.BODY_SIZE, S.DIM)
-        grow = tex(r"\mathrm{Var}(q\cdot k)=d_k", r"\quad\Rightarrow\quad",
-                    r"\mathrm{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
+        grow = math('"Var"(q dot k) = d_k', "quad => quad", '"Var"(frac(q dot k, sqrt(d_k))) = 1')
         parts = [assume, grow, self.paragraph("saturate"), self.paragraph("no_guarantee")]
         if self.att.mode != "scaled":
             parts.append(self.paragraph(f"this_run_{self.att.mode}", S.LABEL_SIZE, S.HIGHLIGHT))

@@ -22,7 +22,7 @@ from attention_core import strongest_other
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import tex, word
+from scenes.common.labels import math, word
 from scenes.common.masked import MINUS_INF
 from scenes.common.mobjects import WeightBars, number_text, outline, shared_format
 
@@ -140,7 +140,7 @@ class Softmax(LessonScene):
 
     def formula_beside(self, bars: WeightBars, axis_name: VGroup) -> VGroup:
         """The softmax formula and its note, right of the bars, level with their middle."""
-        formula = tex(r"w_j", "=", r"{e^{s_j}", r"\over", r"\sum_i e^{s_i}}")
+        formula = math("w_j", "=", "frac(e^(s_j), sum_i e^(s_i))")
         formula_note = self.paragraph("formula_note", S.LABEL_SIZE, S.DIM)
         side = VGroup(formula, formula_note).arrange(DOWN, buff=S.GAP)
         side.next_to(VGroup(bars.bars, bars.baseline), RIGHT, buff=S.BIG_GAP * 2)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from manim import SingleStringMathTex, Text, logger, tempconfig
+from manim import Text, Typst, logger, tempconfig
 
 from attention_lesson.pipeline.drawing.worker import install
 from scenes.common.layout import layout_problems, visible_texts
@@ -25,13 +25,15 @@ class Watch:
     keyframes: Path | None = None  # save the frame of every step end here as <scene>-<nn>-<step>.png
     problems: list[str] = field(default_factory=list)  # "<step>: <problem>"
     texts: dict[str, list[str]] = field(default_factory=dict)  # step -> the strings of its Text mobjects
+    # Typst sources of formulas with Chinese in them: Chinese goes in labels, in the lesson's font (Typst
+    # would draw it in whatever system font has the glyphs)
     cjk_in_math: list[str] = field(default_factory=list)
 
     def __call__(self, scene, step: str) -> None:
         self.problems += [f"{step}: {p}" for p in layout_problems(scene)]
         self.texts[step] = [t.text for t in visible_texts(scene) if isinstance(t, Text)]
-        self.cjk_in_math += [s.tex_string for m in scene.mobjects for s in m.get_family()
-                             if isinstance(s, SingleStringMathTex) and CJK.search(s.tex_string)]
+        self.cjk_in_math += [s.typst_code for m in scene.mobjects for s in m.get_family()
+                             if isinstance(s, Typst) and CJK.search(s.typst_code)]
         if self.keyframes is not None:
             scene.save_keyframe(self.keyframes)
 
@@ -53,7 +55,7 @@ class Warnings(logging.Handler):
 def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", lang="zh", theme="dark",
           keyframes: Path | None = None, video_clock: bool = False):
     """Run a scene's construct in dry-run mode (animations skipped, nothing encoded), watching every
-    step's end; return (scene, watch). media_dir holds manim's TeX and text caches: reuse it within
+    step's end; return (scene, watch). media_dir holds manim's formula and text caches: reuse it within
     one process, never share it between processes. A warning manim logs is one of the problems. Every
     play jumps to its end (the same frames, half the time) unless `video_clock`: then manim's clock moves
     by whole frames, as in a video, and the steps' start and end times are the video's."""

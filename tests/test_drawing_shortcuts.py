@@ -62,7 +62,7 @@ def lesson_mobjects():
     labels, bars with their values, and a group holding one mobject's array twice."""
     from manim import VGroup
 
-    from scenes.common.labels import label, tex
+    from scenes.common.labels import label, math
     from scenes.common.mobjects import NumberGrid, WeightBars
 
     lesson = load()
@@ -71,7 +71,7 @@ def lesson_mobjects():
     shared = VGroup(label("银行 bank"))
     shared.twin = shared[0].points  # one array in two places
     bars = WeightBars(np.array([0.1, -0.5, 2.0]), tokens[:3])
-    return [label("注意力 0.42"), tex(r"\sqrt{d_k}"), grid, bars, shared]
+    return [label("注意力 0.42"), math("sqrt(d_k)"), grid, bars, shared]
 
 
 def test_copy_is_manims(monkeypatch, tmp_path):

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.xdist_group("heads-scene")
 
 @pytest.fixture(scope="module")
 def media_dir(tmp_path_factory):
-    """manim's TeX and text caches for this module's builds (never shared between processes)."""
+    """manim's formula and text caches for this module's builds (never shared between processes)."""
     return tmp_path_factory.mktemp("media-heads")
 
 

@@ -4,12 +4,12 @@ import pytest
 from manim import DOWN, LEFT, RIGHT, UL, Scene, config, tempconfig
 
 from scenes.common.layout import layout_problems
-from scenes.common.mobjects import label, tex
+from scenes.common.mobjects import label, math
 
 
 @pytest.fixture(autouse=True)
 def media(tmp_path):
-    with tempconfig({"media_dir": str(tmp_path)}):  # the formula's TeX files
+    with tempconfig({"media_dir": str(tmp_path)}):  # the formula's SVG files
         yield
 
 
@@ -33,7 +33,7 @@ def test_overlapping_labels_are_named():
 
 
 def test_a_formula_over_a_label_is_an_overlap():
-    a, b = label("bank"), tex(r"\sqrt{d_k}")
+    a, b = label("bank"), math("sqrt(d_k)")
     assert any(p.startswith("overlap:") and "bank" in p for p in layout_problems(frame(a, b)))
 
 

@@ -51,7 +51,7 @@ def case_id(case) -> str:
 
 @pytest.fixture(scope="session")
 def media_dir(tmp_path_factory):
-    """manim's TeX and text caches, one folder per test process: LaTeX compiles each formula once."""
+    """manim's formula and text caches, one folder per test process: Typst compiles each formula once."""
     return tmp_path_factory.mktemp(f"media-{os.getpid()}")
 
 

@@ -1,6 +1,6 @@
 """Speakable text for the offline draft voice (scenes/common/speech.py): every real narration line, in
 both languages and for every lesson shape, comes out as words espeak-ng reads correctly: no digit, no
-symbol, no TeX left; spot values spelled exactly; and (where espeak-ng is installed) the zh voice says
+symbol, no math left; spot values spelled exactly; and (where espeak-ng is installed) the zh voice says
 the decimal point it drops from "0.69"."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def real_lines(tmp_path_factory) -> dict[tuple, list[tuple[str, str, str]]]:
 
 
 def offending(text: str) -> list[str]:
-    """Characters the voice should not meet: digits, symbols, TeX."""
+    """Characters the voice should not meet: digits, symbols, math."""
     return sorted({ch for ch in text if not ALLOWED.fullmatch(ch) or ch in "$\\{}"})
 
 
@@ -137,8 +137,10 @@ def test_en_numbers(text, said):
     ("有 n² 格，时间为 O(n²d)", "有 n 平方格，时间为大O n 平方 d"),
     ("≈ 0.5 ~ 1", "约零点五约一"),
     ("旋转 Q/K 等", "旋转 Q 和 K 等"),
-    ("公式 $\\mathrm{softmax}(QK^\\top/\\sqrt{d_k})V$", "公式 softmax (QK 转置除以根号 d k)V"),
-    ("$\\frac{1}{4}$", "四分之一"),
+    ('公式 $"softmax"(Q K^top slash sqrt(d_k)) V$', "公式 softmax (Q K 转置除以根号 d k) V"),
+    ("$frac(1, 4)$", "四分之一"),
+    ("每个分数除以 $sqrt(d_k) = 2$（$d_k = 4$）", "每个分数除以根号 d k 等于二（d k 等于四）"),
+    ('$"Var"(frac(q dot k, sqrt(d_k))) = 1$', "Var ((q 点乘 k) 除以 (根号 d k)) 等于一"),
 ])
 def test_zh_lines(line, said):
     assert speakable(line, "zh") == said
@@ -160,7 +162,9 @@ def test_zh_lines(line, said):
     ("finance +1.43, geography −1.41",
      "finance plus one point four three, geography minus one point four one"),
     ("best-scoring key — Self-attention", "best-scoring key, Self-attention"),
-    ("$\\frac{QK^T}{\\sqrt{d_k}}$", "(QK transpose) divided by (root d k)"),
+    ("$frac(Q K^T, sqrt(d_k))$", "(Q K transpose) divided by (root d k)"),
+    ("$n^2 times 4 thick => thick n^2 times 16$", "n squared times four to n squared times sixteen"),
+    ("$w_(h j) thin v_(h j)$ of $W_O$", "w h j v h j of W O"),
 ])
 def test_en_lines(line, said):
     assert speakable(line, "en") == said

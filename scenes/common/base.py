@@ -130,7 +130,8 @@ class LessonScene(Scene):
 
     def paragraph(self, key: str, size: float = S.BODY_SIZE, color=None) -> VGroup:
         """A catalog entry of this scene (a string or a list of lines) as centred lines; `$...$` parts
-        are TeX, whose braces the catalog doubles (every entry is formatted with the scene's fields)."""
+        are Typst math (`sqrt(d_k)`; a brace, rare there, the catalog doubles: every entry is formatted
+        with the scene's fields)."""
         lines = self.tr.lines(f"{self.scene_id.replace('-', '_')}.{key}", **self.fields())
         return VGroup(*(mixed_line(s, size, color or S.TEXT) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
 

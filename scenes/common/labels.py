@@ -1,14 +1,16 @@
 """Text in the lesson's font, and its layout: labels, words that share a baseline, rows of labels over
-cells or under bars, formulas (MathTex), lines that mix the two; fitting a mobject to a box.
+cells or under bars, formulas (Typst math), lines that mix the two; fitting a mobject to a box.
 
 The mobjects built from arrays (mobjects.py) label their cells and bars with these.
 """
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 from collections.abc import Sequence
 
+import numpy as np
 from manim import (
     DOWN,
     LEFT,
@@ -95,29 +97,92 @@ def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimCol
     return g
 
 
-_TEX_TEMPLATE = None
+# Each part of a formula of several parts is drawn in a colour of its own, (0, 0, i + 1): one compile
+# tells which glyphs (and fraction or root bars) are part i. MathTypst's `{{ }}` groups hide each group
+# in a compile of its own to find them, about 100 ms each (most of it Typst reading the system's fonts):
+# the five parts of o = Σ w v took 580 ms so, 120 ms in one compile.
+_PART_TAG = "#let part(n, body) = text(fill: rgb(0, 0, n), body)"
 
 
-def tex(*parts: str, color: ManimColor | None = None, scale: float = S.MATH_SCALE):
-    """MathTex in the lesson's template (no CJK inside: Chinese goes in `label`)."""
-    global _TEX_TEMPLATE
-    from manim import MathTex, TexTemplate
-
-    if _TEX_TEMPLATE is None:
-        _TEX_TEMPLATE = TexTemplate(documentclass=S.TEX_DOCUMENTCLASS, preamble=S.TEX_PREAMBLE)
+def math(*parts: str, color: ManimColor | None = None, scale: float = S.MATH_SCALE):
+    """A formula in Typst math (`sqrt(d_k)`, `q dot k`, `K^top`), its parts side by side, part i at
+    [i] (to colour one: `f[2].set_color(...)`); a part must be whole on its own (its brackets closed,
+    no top-level comma: write `\\,`; no colour of its own). Returns a MathTypst, in the theme's text
+    colour unless given one. No Chinese inside: Chinese goes in `label`, in the lesson's font."""
     color = color or S.TEXT
-    return _made(("tex", parts, str(color), float(scale), S.TEX_DOCUMENTCLASS, S.TEX_PREAMBLE),
-                 lambda: _light(MathTex(*parts, color=color, tex_template=_TEX_TEMPLATE).scale(scale)))
+    return _made(("math", parts, str(color), float(scale)),
+                 lambda: _light(_typeset(parts, color).scale(scale)))
+
+
+def _typeset(parts: Sequence[str], color: ManimColor):
+    """The MathTypst of the parts, its submobjects the parts (each a VGroup of its glyphs and bars)
+    when there are several."""
+    from manim import MathTypst
+
+    if len(parts) == 1:
+        _compile(parts[0], "")
+        return _solid_bars(MathTypst(parts[0], color=color))
+    source = " ".join(f"part(#{i + 1}, {p})" for i, p in enumerate(parts))
+    _compile(source, _PART_TAG)
+    f = MathTypst(source, color=color, typst_preamble=_PART_TAG)
+    groups = [VGroup() for _ in parts]
+    for leaf in f.submobjects:
+        drawn = leaf.get_fill_color() if leaf.get_fill_opacity() > 0 else leaf.get_stroke_color()
+        groups[round(drawn.to_rgb()[2] * 255) - 1].add(leaf.set_color(color))
+    f.submobjects = groups
+    return _solid_bars(f)
+
+
+_COMPILER = None  # one typst.Compiler for the process (it reads the system's fonts once)
+
+
+def _compile(source: str, preamble: str) -> None:
+    """Compile the formula's document into the SVG file MathTypst looks for before it compiles (manim
+    names it by the document's hash), with one compiler for the process: typst.compile, which MathTypst
+    calls, reads every system font again each time, 70 of its 80 ms. Should manim name its files or
+    write its documents otherwise, the file is not found and MathTypst compiles as before."""
+    global _COMPILER
+    from manim.utils import typst_file_writing as w
+
+    document = w.TYPST_TEMPLATE.format(text_size=w.TYPST_COMPILATION_FONT_SIZE, preamble=preamble,
+                                       body=f"$ {source} $")
+    svg = config.get_dir("tex_dir") / f"{w._typst_hash(document)}.svg"  # manim's folder of formula files
+    if svg.exists():
+        return
+    import typst
+
+    if _COMPILER is None:
+        _COMPILER = typst.Compiler()
+    made = _COMPILER.compile(input=document.encode("utf-8"), format="svg")
+    svg.parent.mkdir(parents=True, exist_ok=True)
+    part = svg.with_name(f".{svg.name}.{os.getpid()}")
+    part.write_bytes(made)
+    os.replace(part, svg)  # whole, whichever process writes it last
+
+
+def _solid_bars(f):
+    """f with its fraction and root bars (Typst draws them as stroked lines) as filled bars of the same
+    thickness: they scale with the formula as its glyphs do. As strokes, MathTypst sets their width for
+    the resolution at hand (a formula stored at 480p and drawn at 1080p keeps the 480p width) and
+    thinner than the rule: 0.3 of it at 480p, 0.68 at 1080p, bars fainter than the glyphs. Returns f."""
+    for bar in f._stroke_width_tracked_submobjects:
+        start, end = bar.get_start(), bar.get_end()
+        along = (end - start) / max(np.linalg.norm(end - start), 1e-9)
+        half = bar._typst_source_stroke_width * max(bar.width, bar.height) / bar._typst_reference_size / 2
+        side = np.array([-along[1], along[0], 0.0]) * half
+        bar.set_points_as_corners([start + side, end + side, end - side, start - side, start + side])
+        bar.set_fill(bar.get_stroke_color(), opacity=1).set_stroke(width=0)
+    f._stroke_width_tracked_submobjects = []
+    return f
 
 
 def attention_formula():
-    """Attention(Q,K,V) = softmax(QKᵀ/√d_k) V, with Q, K and V in their role colours."""
-    f = tex(r"\mathrm{Attention}(", "Q", ",", "K", ",", "V", r")=\mathrm{softmax}\!\left(",
-             r"{ Q", r"K^\top", r"\over \sqrt{d_k} }", r"\right)", "V")
-    for i, c in ((1, S.Q_COLOR), (3, S.K_COLOR), (5, S.V_COLOR), (7, S.Q_COLOR), (8, S.K_COLOR),
-                 (11, S.V_COLOR)):
-        f[i].set_color(c)
-    return f
+    """Attention(Q,K,V) = softmax(QKᵀ/√d_k) V, with Q, K and V in their role colours (set in the
+    source: Q and Kᵀ sit inside the fraction, no part of their own)."""
+    q, k, v = (f'text(fill: #rgb("{c.to_hex()}"), {n})'
+               for c, n in ((S.Q_COLOR, "Q"), (S.K_COLOR, "K"), (S.V_COLOR, "V")))
+    kt = f'text(fill: #rgb("{S.K_COLOR.to_hex()}"), K^top)'
+    return math(f'"Attention"({q}, {k}, {v}) = "softmax"(frac({q} {kt}, sqrt(d_k))) {v}')
 
 
 def even_labels(labels: VGroup, about=DOWN) -> VGroup:
@@ -167,19 +232,20 @@ def cell_width_for(names: Sequence[str], size: float = S.LABEL_SIZE, minimum: fl
 
 def number_formula(*parts: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
     """A formula of the lesson's numbers and plain operators ('2.3', '×', '+', '=') in the lesson's
-    font, its parts side by side on one baseline, part i at [i] as in a MathTex. Not TeX: a formula
-    whose numbers change with every edit ran LaTeX and dvisvgm at each one (1.2 s, the studio's
-    redraw of the step after an edit of W_Q); these parts are labels, each made once."""
+    font, its parts side by side on one baseline, part i at [i] as in `math`. Not `math`: a formula whose
+    numbers change with every edit would be compiled again at each one (the studio redraws the step
+    after an edit of W_Q); these parts are labels, each made once.
+    """
     x = label("x", size, color).width
     pieces = VGroup(*(word(p, size, color) for p in parts))
-    for i in range(1, len(pieces)):  # spaced as TeX spaces them: "×" tight, "+" and "=" wide
+    for i in range(1, len(pieces)):  # spaced as math spaces them: "×" tight, "+" and "=" wide
         wide = {parts[i - 1], parts[i]} & {"+", "=", "−"}
         pieces[i].next_to(pieces[i - 1], RIGHT, buff=x * (0.6 if wide else 0.3))
     return pieces
 
 
 def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
-    """One line of text with formulas in it: "除以 $\\sqrt{d_k}$ = 2" -> label, math, label.
+    """One line of text with formulas in it: "除以 $sqrt(d_k)$ = 2" -> label, math, label.
 
     Text between `$` signs goes to `math` (never put Chinese there), the rest to `label`; the math is
     scaled along with the text size; text pieces are `word`s, so they share a baseline.
@@ -190,7 +256,7 @@ def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = Non
     pieces = VGroup()
     for i, part in enumerate(s.split("$")):
         if part.strip():
-            pieces.add(tex(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
+            pieces.add(math(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
                        else word(part.strip(), size, color))
     return pieces.arrange(RIGHT, buff=gap)
 

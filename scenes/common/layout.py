@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
-from manim import SingleStringMathTex, Text, config
+from manim import Text, Typst, config
 
 from ..registry import step_name
 from .style import (
@@ -25,11 +25,11 @@ from .style import (
 )
 
 TOLERANCE = 0.02  # scene units; shared edges and antialiasing are not overlaps
-TEXT_TYPES = (Text, SingleStringMathTex)
+TEXT_TYPES = (Text, Typst)  # a formula (labels.math) is a MathTypst
 
 
 def _visible(m) -> bool:
-    """Drawn at all: a MathTex holds its glyphs in submobjects and has no opacity of its own."""
+    """Drawn at all: a formula holds its glyphs in submobjects and has no opacity of its own."""
     return any(max(s.get_fill_opacity(), s.get_stroke_opacity()) > 0.05
                for s in m.get_family() if s.has_points())
 
@@ -50,7 +50,7 @@ def _box(m):
 
 
 def visible_texts(scene) -> list:
-    """Every visible text mobject on screen (a Text, or one piece of a MathTex), outermost only."""
+    """Every visible text mobject on screen (a Text or a formula), outermost only."""
     texts = []
     for top in scene.mobjects:
         _texts(top, texts)
@@ -58,7 +58,7 @@ def visible_texts(scene) -> list:
 
 
 def _name(m) -> str:
-    return f"{type(m).__name__}({getattr(m, 'text', getattr(m, 'tex_string', ''))!r})"
+    return f"{type(m).__name__}({getattr(m, 'text', getattr(m, 'typst_code', ''))!r})"
 
 
 def layout_problems(scene) -> list[str]:
@@ -100,19 +100,20 @@ def layout_problems(scene) -> list[str]:
 
 @lru_cache(maxsize=None)
 def _cap_per_size(kind: type) -> float:
-    """The height of a capital H per unit of font_size, in scene units: Text in the scenes' font, or TeX."""
+    """The height of a capital H per unit of font_size, in scene units: Text in the scenes' font, or a
+    formula's (Typst math)."""
     if kind is Text:
         h = Text("H", font=FONT, font_size=100)
     else:
-        from .labels import tex
+        from .labels import math
 
-        h = tex(r"\mathrm{H}", scale=1)
+        h = math('"H"', scale=1)
     return h.height / h.font_size
 
 
 def cap_height(t) -> float:
     """The cap height of a text mobject as drawn (scene units): what its smallest letters measure."""
-    return t.font_size * _cap_per_size(Text if isinstance(t, Text) else SingleStringMathTex)
+    return t.font_size * _cap_per_size(Text if isinstance(t, Text) else Typst)
 
 
 def print_box(scene) -> tuple[tuple[float, float, float, float], float | None]:

@@ -1,6 +1,6 @@
 """Reusable mobjects built from arrays: geometry comes from the data's shape, never from a token count.
 
-Numbers are Pango `Text` (not LaTeX): a 4×4 DecimalMatrix compiles digit by digit and costs seconds.
+Numbers are Pango `Text`, not formulas: a 4×4 DecimalMatrix typesets digit by digit and costs seconds.
 Texts, formulas and their layout are in labels.py (its helpers are importable from here too).
 """
 
@@ -35,8 +35,8 @@ from .labels import (  # noqa: F401 - the text helpers (labels.py), importable f
     frame_box,
     label,
     label_line,
+    math,
     mixed_line,
-    tex,
     word,
 )
 from .masked import masked_format

@@ -27,13 +27,15 @@ _PERCENT = re.compile(rf"({NUM})\s*%")
 _SLASH = re.compile(rf"({NUM})\s*/\s*({NUM})")
 _BY = re.compile(r"(?<![\d.])(\d+)\s*×\s*(\d+)(?![\d.])")  # dimensions: a 4×4 matrix
 _BIG_O = re.compile(r"\bO\(([^()]*)\)")
-_TEX = re.compile(r"\$([^$]*)\$")
+_MATH = re.compile(r"\$([^$]*)\$")
 _CJK = r"\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
 
-# TeX in a line becomes the symbols the tables speak (then words, like the symbols written directly)
-TEX_SYMBOLS = {r"\sqrt": "√", r"\cdot": "·", r"\times": "×", r"\div": "÷", r"\approx": "≈", r"\sim": "~",
-               r"\to": "→", r"\rightarrow": "→", r"\top": "ᵀ"}
-TEX_DROPPED = (r"\text", r"\mathrm", r"\operatorname", r"\mathbf", r"\mathit", r"\left", r"\right")
+# Typst math in a line becomes the symbols the tables speak (then words, like the symbols written
+# directly); a name not listed is said as the word it is ("sum"), spacing is dropped
+MATH_SYMBOLS = {"sqrt": "√", "dot": "·", "times": "×", "div": "÷", "slash": "÷", "approx": "≈", "tilde": "~",
+                "arrow.r": "→", "->": "→", "=>": "→", "top": "ᵀ"}
+MATH_DROPPED = ("thin", "thick", "med", "quad", "wide", "lr", "op", "upright", "italic", "bold")
+_MATH_TOKEN = re.compile(r'"([^"]*)"|\\(.)|=>|->|([A-Za-z][A-Za-z.]*[A-Za-z])')
 
 
 @lru_cache(maxsize=None)
@@ -126,39 +128,56 @@ def number(text: str, lang: str) -> str:
 
 # -- the passes ----------------------------------------------------------------------------------
 
-def _group(s: str, i: int) -> tuple[str, int]:
-    """The braced group starting at s[i] (after spaces) without its braces, and the index after it."""
-    while i < len(s) and s[i] == " ":
-        i += 1
-    if i >= len(s) or s[i] != "{":
-        return (s[i], i + 1) if i < len(s) else ("", i)
-    depth = 0
-    for j in range(i, len(s)):
-        depth += {"{": 1, "}": -1}.get(s[j], 0)
-        if depth == 0:
-            return s[i + 1:j], j + 1
-    return s[i + 1:], len(s)
+def _call(s: str, name: str) -> tuple[int, list[str], int] | None:
+    """The innermost call `name(...)` in s: (its start, its arguments split at top-level commas, the
+    index after its closing bracket); None: no such call."""
+    starts = [m.start() for m in re.finditer(rf"(?<![A-Za-z.]){name}\(", s)]
+    for i in reversed(starts):  # the last one opened holds no other
+        depth, args, begin = 0, [], i + len(name) + 1
+        for j in range(begin - 1, len(s)):
+            depth += {"(": 1, ")": -1}.get(s[j], 0)
+            if depth == 1 and s[j] == ",":
+                args.append(s[begin:j])
+                begin = j + 1
+            elif depth == 0:
+                return i, [*args, s[begin:j]], j + 1
+    return None
 
 
 def _fractions(s: str) -> str:
-    """\\frac{1}{4} -> 1/4 (whole numbers), any other \\frac{a}{b} -> (a)÷(b); nested ones too."""
-    while (i := s.rfind(r"\frac")) >= 0:  # the innermost first
-        a, j = _group(s, i + 5)
-        b, k = _group(s, j)
-        said = f"{a.strip()}/{b.strip()}" if a.strip().isdigit() and b.strip().isdigit() else f"({a})÷({b})"
-        s = s[:i] + said + s[k:]
+    """frac(1, 4) -> 1/4 (whole numbers), any other frac(a, b) -> (a)÷(b); sqrt(d_k) -> √d_k, sqrt(a + b)
+    -> √(a + b); nested ones too, the innermost first."""
+    while (call := _call(s, "frac")) is not None:
+        i, (a, b), k = call
+        a, b = a.strip(), b.strip()
+        s = s[:i] + (f"{a}/{b}" if a.isdigit() and b.isdigit() else f"({a})÷({b})") + s[k:]
+    while (call := _call(s, "sqrt")) is not None:
+        i, (a,), k = call
+        a = a.strip()
+        s = s[:i] + ("√" + a if re.fullmatch(r"\w+", a) else f"√({a})") + s[k:]
     return s
 
 
-def untex(tex: str) -> str:
-    """The inside of a `$...$` as plain symbols: \\sqrt{d_k} -> √d_k, K^\\top -> Kᵀ, \\frac{1}{4} -> 1/4,
-    \\frac{a}{b} and a/b -> (a)÷(b)."""
-    s = _fractions(tex.replace("/", "÷"))  # a slash in a formula divides
-    s = re.sub(r"\^\s*(?:\{\s*)?(?:\\top|T)(?:\s*\})?", "ᵀ", s)
-    s = re.sub(r"\^\s*(?:\{\s*)?2(?:\s*\})?", "²", s)
-    s = re.sub(r"\\[a-zA-Z]+", lambda m: "" if m.group() in TEX_DROPPED
-               else TEX_SYMBOLS.get(m.group(), " " + m.group()[1:] + " "), s)
-    return re.sub(r"\\.|[{}^&]", " ", s)
+def _math_token(m: re.Match) -> str:
+    """A quoted text as itself, an escaped character as the character, a symbol's name as the symbol."""
+    text, escaped, name = m.groups()
+    if text is not None:
+        return f" {text} "
+    if escaped is not None:
+        return escaped
+    said = name or m.group()
+    return "" if said in MATH_DROPPED else MATH_SYMBOLS.get(said, f" {said} ")
+
+
+def unmath(source: str) -> str:
+    """The inside of a `$...$` (Typst math) as plain symbols: sqrt(d_k) -> √d_k, K^top -> Kᵀ,
+    frac(1, 4) -> 1/4, frac(a, b) and a/b -> (a)÷(b), "softmax" -> softmax, q dot k -> q · k."""
+    s = _fractions(source.replace("/", "÷"))  # a slash in a formula divides
+    s = re.sub(r"\^\s*(?:\(\s*(?:top|T)\s*\)|(?:top|T)(?![A-Za-z]))", "ᵀ", s)
+    s = re.sub(r"\^\s*(?:\(\s*2\s*\)|2(?![\d.]))", "²", s)
+    s = re.sub(r"([_^])\(([^()]*)\)", r"\1\2 ", s)  # w_(h j) -> w_h j
+    s = _MATH_TOKEN.sub(_math_token, s)
+    return re.sub(r"[\^&]", " ", s)
 
 
 def _scripts(line: str, w: dict) -> str:
@@ -219,10 +238,10 @@ def _tidy(line: str, lang: str) -> str:
 
 
 def speakable(line: str, lang: str) -> str:
-    """`line` as the draft voice of `lang` should read it: TeX, sub/superscripts, numbers (and the
+    """`line` as the draft voice of `lang` should read it: math, sub/superscripts, numbers (and the
     patterns around them), then single symbols, turned into words of the language."""
     w = words(lang)
-    line = _TEX.sub(lambda m: untex(m.group(1)), line)
+    line = _MATH.sub(lambda m: unmath(m.group(1)), line)
     line = _scripts(line, w)
     line = _numbers(line, lang)
     line = _symbols(line, w)

@@ -1,15 +1,15 @@
 """Labels and formulas kept on disk, beside manim's own cache of their SVG files, for every process.
 
-A `Text` or `MathTex` parses its SVG into mobjects (about 21 ms a label; manim caches the SVG file, not
-the parse): a render's worker, which starts with nothing, makes each of a scene's labels again, and the
-studio's two workers each make the labels of the scenes the other drew last. Pickled, a made label
-loads in about 1 ms. `load_or_make(key, make)` is what `labels._made` asks on a miss in its memory:
+A `Text` or a formula (MathTypst) parses its SVG into mobjects (about 21 ms a label; manim caches the
+SVG file, not the parse): a render's worker, which starts with nothing, makes each of a scene's labels
+again, and the studio's two workers each make the labels of the scenes the other drew last. Pickled, a
+made label loads in about 1 ms. `load_or_make(key, make)` is what `labels._made` asks on a miss in its memory:
 the file named by the key's hash in the folder the pipeline gives (`keep_in`: one for all its workers,
 whose manim folders are their own) or else `<text_dir>/mobjects/`, else make() written there atomically
 (two workers may make the same label at once; the last rename wins, both files whole).
 
 The key holds everything the mobject depends on that can change between runs (the text, size, colour,
-options, and for formulas the TeX template); VERSION names what else does (manim's version, this
+options; a formula's Typst source holds its colours); VERSION names what else does (manim's version, this
 format). A file that cannot be read is made again.
 """
 
@@ -20,7 +20,7 @@ import os
 import pickle
 from pathlib import Path
 
-VERSION = 1  # raise when what a stored label holds changes (labels._light, the font's handling)
+VERSION = 1  # raise when what a stored label holds changes (labels._light, _solid_bars, the font's handling)
 _folder: Path | None = None  # where they are kept when whoever renders says (keep_in), else manim's text_dir
 
 

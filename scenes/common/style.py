@@ -155,15 +155,15 @@ def text_on(fill) -> Color:
 
 
 # -- type ---------------------------------------------------------------------------------------
-FONT = "Noto Sans CJK SC"  # covers Chinese and Latin; Chinese never goes into MathTex
+FONT = "Noto Sans CJK SC"  # covers Chinese and Latin; Chinese never goes into a formula (labels.math)
 
 TITLE_SIZE = 40
 BODY_SIZE = 26
 LABEL_SIZE = 22
 NUMBER_SIZE = 25  # a table's numbers: about 34 px tall (cap height) at 1080p unscaled
 SMALL_SIZE = 18
-MATH_SCALE = 0.8  # MathTex relative to its default size
-MIXED_MATH_SCALE = 1.4  # mobjects.mixed_line: TeX beside Noto text, relative to the text's font size
+MATH_SCALE = 0.8  # a formula (labels.math) relative to its default size
+MIXED_MATH_SCALE = 1.4  # labels.mixed_line: a formula beside Noto text, relative to the text's font size
 
 NUMBER_PLACES = 2  # decimals shown on screen (the core keeps full precision)
 # The smallest a text may end up after every scale-down, as Text's font_size (a line is about 0.93 of
@@ -235,9 +235,3 @@ READ_CHARS_PER_SECOND = {"zh": 6.0, "en": 16.0}  # narration pacing: a step last
 MIN_BEAT = 1.5
 VOICE_LEAD = 0.3  # seconds of a step before its voice starts
 VOICE_TAIL = 0.6  # and after its voice ends, at the least
-
-# -- LaTeX ----------------------------------------------------------------------------------------
-# article + empty page style instead of manim's default `standalone` class: it needs only
-# texlive-latex-base (dvisvgm crops to the drawing), not the 80 MB texlive-latex-extra.
-TEX_DOCUMENTCLASS = r"\documentclass{article}"
-TEX_PREAMBLE = r"\usepackage{amsmath}\usepackage{amssymb}\pagestyle{empty}"
