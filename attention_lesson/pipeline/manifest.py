@@ -124,7 +124,8 @@ _slot: tuple[Path, int, int] | None = None  # this process's media folder, the l
 
 def media_folder(root: Path) -> Path:
     """This process's own manim media folder, w<k> under root: the first k whose lock no other process
-    holds (TeX caches must not be shared: manim deletes another process's .dvi mid-compile), kept for
+    holds (its formula and text caches are its own: manim's LaTeX, before Typst, deleted another process's
+    .dvi mid-compile), kept for
     the process's life and between runs. The local runner's workers and batch's Dask workers alike."""
     global _slot
     root = Path(root)

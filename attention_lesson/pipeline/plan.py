@@ -25,7 +25,7 @@ from .voice.speakers import is_folder, speaker_for
 
 ROOT = SCENES_DIR.parent
 MEDIA = Path("media")  # default output root, relative to where the command runs
-CACHE = MEDIA / ".cache"  # one manim media folder per worker process (TeX and text caches), kept
+CACHE = MEDIA / ".cache"  # one manim media folder per worker process (formula and text caches), kept
 
 QUALITIES = {  # CLI name -> (manim quality, folder tag)
     "low": ("low_quality", "480p"),

@@ -78,7 +78,7 @@ def code_fingerprint() -> str:
 
 
 def cache_root(cache: str | None = None) -> Path:
-    """Where a worker keeps its manim media folders (TeX and text caches) between tasks and runs."""
+    """Where a worker keeps its manim media folders (formula and text caches) between tasks and runs."""
     return Path(cache or os.environ.get("ATTENTION_LESSON_CACHE")
                 or Path.home() / ".cache" / "attention-lesson")
 

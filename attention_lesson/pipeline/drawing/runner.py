@@ -2,8 +2,8 @@
 
 manim is imported only in the workers, never in the process that plans (a run with nothing to do, a
 dry run, the CLI's light commands never load it). Each worker process claims its own manim media
-folder (`manifest.media_folder`: TeX and text caches must not be shared), kept between runs so LaTeX
-is compiled once.
+folder (`manifest.media_folder`: manim's formula and text caches are not shared), kept between runs so
+a formula or a label is typeset once.
 
 An interrupted run (Ctrl-C, a killed worker) can leave a job's private .tmp-<scene>-<pid>-* folder
 behind: `sweep` removes every such folder whose process is gone, when a run starts and when it ends,
@@ -316,7 +316,7 @@ def _ignoring_ctrl_c(start):
 
 
 class WarmPool:
-    """Worker processes kept between runs (the studio's): manim stays imported, TeX and text caches
+    """Worker processes kept between runs (the studio's): manim stays imported, formula and text caches
     stay warm. `cancel()` makes every job of an older run stop before its next animation (its private
     folder removed, nothing written). Made with the spawn start method: the process that owns it may
     run threads (a web server's), which a forked child would inherit in whatever state they were."""
