@@ -33,6 +33,7 @@ def _lines(ids, lesson, context, mode, lang):
     """The steps to record of the chosen scenes (default: all, in lesson order)."""
     from ..pipeline.plan import CACHE, steps_folder
     from ..pipeline.voice.lines import script_lines
+    from ..pipeline.voice.track import guide_voice
 
     scenes = pick_scenes(ids, not ids, lesson)
     options = make_options(lesson, context, mode, lang, "low", None, kind="steps")
@@ -40,7 +41,7 @@ def _lines(ids, lesson, context, mode, lang):
     if report.failures:
         f = report.failures[0]
         raise click.ClickException(f"scene {f.id} could not be built: {f.error.splitlines()[0]}")
-    return scenes, script_lines(report, lang, CACHE / "voice")
+    return scenes, script_lines(report, lang, guide_voice(lang, CACHE / "voice"))
 
 
 @voice.command()

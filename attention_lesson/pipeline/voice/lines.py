@@ -12,11 +12,8 @@ from __future__ import annotations
 import json
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from scenes.registry import step_name
-
-from .speakers import DRAFT, NEURAL, espeak_version
 
 
 @dataclass(frozen=True)
@@ -32,10 +29,9 @@ class Line:
     draft: float | None = None  # how long its voice lasts when no recording speaks it (a guide), if any
 
 
-def script_lines(report, lang: str, cache: Path) -> list[Line]:
-    """Every step of a build's `steps` jobs, in scene order; the guide's voices from (and into) the
-    renders' voice cache folder `cache`."""
-    voice = guide_voice(lang, cache)
+def script_lines(report, lang: str, voice=None) -> list[Line]:
+    """Every step of a build's `steps` jobs, in scene order; with `voice` (track.guide_voice: a render's
+    voice hook) how long the step's voice lasts when no recording speaks it."""
     out, pending = [], []
     for job in report.jobs:
         data = json.loads((report.out_dir / job.main_file()).read_text(encoding="utf-8"))
@@ -44,17 +40,6 @@ def script_lines(report, lang: str, cache: Path) -> list[Line]:
                             s["narration"], s["end"] - s["start"]))
             pending.append(voice(job.id, n, s["step"], s["narration"]) if voice else None)
     return [replace(line, draft=_seconds(said)) for line, said in zip(out, pending)]
-
-
-def guide_voice(lang: str, cache: Path):
-    """The voice that speaks a step with no recording (the neural voice where the language has one, else
-    the draft voice), as a render makes it: the same lines from the same cache, so a second `voice script`
-    says nothing again and prints the same lengths, and a render after it finds its voices made. None
-    when that is the draft voice and espeak-ng is not installed."""
-    from .track import Voice  # track reads recordings, which reads this module's Line
-
-    voice = Voice(NEURAL, lang, cache)
-    return None if voice.speaker.kind == DRAFT and espeak_version() is None else voice
 
 
 def _seconds(said: float | Future | None) -> float | None:

@@ -27,7 +27,7 @@ from scenes.registry import step_name
 from .. import ffmpeg
 from .loudness import RATE, normalise, read_wav, write_wav
 from .recordings import recording
-from .speakers import is_folder, speaker_for
+from .speakers import DRAFT, NEURAL, espeak_version, is_folder, speaker_for
 
 
 def audio_codec(file_format: str, quality: str) -> tuple[str, ...] | None:
@@ -94,6 +94,15 @@ class Voice:
             normalise(src, out)
             os.replace(out, wav)
         return seconds(wav)
+
+
+def guide_voice(lang: str, cache: Path) -> Voice | None:
+    """The voice that speaks a step with no recording (the neural voice where the language has one, else
+    the draft voice), as a render makes it: `voice script`'s guide from the same cache, so a second
+    script says nothing again and prints the same lengths, and a render after it finds its voices made.
+    None when that is the draft voice and espeak-ng is not installed."""
+    voice = Voice(NEURAL, lang, cache)
+    return None if voice.speaker.kind == DRAFT and espeak_version() is None else voice
 
 
 def seconds(wav: Path) -> float:
