@@ -52,15 +52,13 @@ def test_the_studio_s_save_keeps_a_lesson_file_s_mode(tmp_path):
 
 
 def test_a_command_s_outputs_are_readable_by_others(tmp_path):
-    """The explorer and the voice script (no render): every file 0644 and every folder 0755 under the
-    usual umask, the manifest too."""
-    run = [sys.executable, "-m", "attention_lesson"]
-    env = os.environ | {"PYTHONPATH": str(ROOT)}
-    for args in (["explorer", "--lesson", str(TINY), "--out", "out"],
-                 ["voice", "script", "softmax", "--lesson", str(TINY), "--out", "out/script.md"]):
-        subprocess.run(run + args, cwd=tmp_path, env=env, check=True, capture_output=True,
-                       preexec_fn=lambda: os.umask(0o022))
+    """The explorer (no render; the wheel's test checks every command's outputs): every file 0644 and
+    every folder 0755 under the usual umask, the manifest too."""
+    subprocess.run([sys.executable, "-m", "attention_lesson", "explorer", "--lesson", str(TINY), "--out",
+                    "out"],
+                   cwd=tmp_path, env=os.environ | {"PYTHONPATH": str(ROOT)}, check=True, capture_output=True,
+                   preexec_fn=lambda: os.umask(0o022))
     files = [p for p in (tmp_path / "out").rglob("*")]
-    assert any(p.name == "manifest.json" for p in files) and any(p.name == "script.md" for p in files)
+    assert any(p.name == "manifest.json" for p in files) and any(p.name == "index.html" for p in files)
     assert {p.relative_to(tmp_path).as_posix(): oct(mode(p)) for p in files
             if mode(p) != (0o755 if p.is_dir() else 0o644)} == {}

@@ -138,11 +138,22 @@ def test_renders_decks_handout_and_explorer(installed, browser):
     assert unreadable(installed.work / "out") == []
 
 
-def test_the_whole_lesson_and_its_sheet(installed):
-    (installed.work / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
-    installed.run("lesson", *SMALL, "--out", "whole")
+def test_the_whole_lesson_and_its_sheet(installed, tmp_path):
+    """`lesson` and `sheet` draw every scene of a lesson (90 s of CPU for the real thirteen): here the
+    installed package's CLI with only the fixture scene registered (tests/fixtures/cli_probe.py, copied
+    into the venv beside the package: a scene's file is named in digests relative to where the packages
+    are installed), which also says that the command loaded manim only in its workers."""
+    for name in ("__init__.py", "fixtures/__init__.py", "fixtures/cli_probe.py", "fixtures/blink.py"):
+        (installed.site / "tests" / name).parent.mkdir(parents=True, exist_ok=True)
+        (installed.site / "tests" / name).write_bytes((ROOT / "tests" / name).read_bytes())
+    env = installed.env | {"ATTENTION_PROBE": str(tmp_path / "loaded.json")}
+    for args in (("lesson", "--out", "whole", "--fps", "1"), ("sheet", "--dest", "sheet.png")):
+        r = subprocess.run([str(installed.venv / "bin" / "python"), "-m", "tests.fixtures.cli_probe", *args,
+                            "-q"], cwd=installed.work, env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr[-3000:])
+        assert "manim" not in json.loads((tmp_path / "loaded.json").read_text(encoding="utf-8"))
     assert (installed.work / "whole" / "lesson.mp4").stat().st_size > 1000
-    installed.run("sheet", "--lesson", "lesson.toml", "-q", "--dest", "sheet.png")
+    assert (installed.work / "whole" / "lesson.srt").read_text(encoding="utf-8")
     assert (installed.work / "sheet.png").read_bytes().startswith(b"\x89PNG")
     assert unreadable(installed.work / "whole") == [] and unreadable(installed.work / "media") == []
 
