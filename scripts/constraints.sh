@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 -m venv "$tmp/venv"
-"$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check '.[test]'
+"$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check '.[test]' uv  # uv: setup.sh's installer
 {
   echo "# What the tests ran with: made by scripts/constraints.sh (pip freeze of .[test]); used as pip -c."
   "$tmp/venv/bin/python" -m pip freeze --disable-pip-version-check --exclude-editable \

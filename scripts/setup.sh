@@ -6,7 +6,7 @@
 #   ./scripts/setup.sh test     the same, then what the tests need (`make test`): every extra and the test
 #                               tools in .venv, chromium, poppler-utils and zbar-tools, axe-core and
 #                               esbuild from npm
-# Python packages are installed through constraints.txt (what the tests last ran with).
+# Python packages are installed through constraints.txt (what the tests last ran with), by uv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SET=${1:-test}
@@ -42,7 +42,13 @@ stamp=.venv/.installed-$SET
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
   spec=.; [ "$SET" = test ] && spec='.[test]'
   echo "setup: installing the project into .venv ($spec)"
-  .venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt -e "$spec"
+  PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt)
+  # uv installs in parallel and compiles nothing up front: a new .venv in 23 s where pip took 85 s
+  [ -x .venv/bin/uv ] || "${PIP[@]}" uv
+  # torch (the tests' reference) through pip, which takes the CPU build this machine keeps on disk; uv
+  # would download a CUDA build of several GB. uv then finds it installed.
+  [ "$SET" = test ] && "${PIP[@]}" "$(grep '^torch==' constraints.txt)"
+  .venv/bin/uv pip install --python .venv/bin/python -q -c constraints.txt -e "$spec"
   touch "$stamp"
 fi
 
