@@ -10,7 +10,7 @@ from .attention import attend
 from .diagnostics import focus_ties
 from .errors import Choices, LessonWarning, ph
 from .lines import locate
-from .magnitudes import KEYS, NAMES, SCIENTIFIC_FROM, scientific
+from .magnitudes import NAMES, SCIENTIFIC_FROM, blame, scientific
 
 
 def ties(lesson) -> list[LessonWarning]:
@@ -27,11 +27,17 @@ def _largest(m: np.ndarray) -> tuple[tuple[int, int], float]:
 
 
 def large_values(lesson) -> list[LessonWarning]:
-    """A warning for a projection holding a number from SCIENTIFIC_FROM on (the scenes show W_Q, W_K, W_V
-    whole), and one a context whose largest intermediate (X, Q, K, V, the scores, the output: every
-    mode's softmax input is at most the raw scores) reaches it: which one, where and how large."""
+    """A warning for a vocabulary entry or a projection holding a number from SCIENTIFIC_FROM on (the
+    scenes show X, W_Q, W_K, W_V whole), and one a context whose largest intermediate (X, Q, K, V, the
+    scores, the output: every mode's softmax input is at most the raw scores) reaches it: which one, how
+    large, at the line of the number most to blame (`magnitudes.blame`)."""
     why = ph("large_why", bound=scientific(SCIENTIFIC_FROM, 0))
     out = []
+    for token, row in lesson.vocab.items():  # a vocabulary entry of its own: X shows it whole
+        value = float(row[int(np.abs(row).argmax())])
+        if abs(value) >= SCIENTIFIC_FROM:
+            out.append(LessonWarning(lesson.source, f"vocab.{token}", ph(
+                "large_matrix", what=f"vocab.{token}", value=scientific(value, 2), why=why)))
     for name in ("w_q", "w_k", "w_v"):
         (row, _), value = _largest(getattr(lesson, name))
         if abs(value) >= SCIENTIFIC_FROM:
@@ -40,10 +46,9 @@ def large_values(lesson) -> list[LessonWarning]:
     for name in lesson.contexts:
         att = attend(lesson, name, "unscaled")
         what = max(NAMES, key=lambda w: float(np.abs(getattr(att, w)).max()))
-        (row, _), value = _largest(getattr(att, what))
+        at, value = _largest(getattr(att, what))
         if abs(value) >= SCIENTIFIC_FROM:
-            key = f"vocab.{att.tokens[row]}" if what == "x" else KEYS[what]
-            out.append(LessonWarning(lesson.source, key, ph(
+            out.append(LessonWarning(lesson.source, blame(lesson, what, att.tokens, at), ph(
                 "large", context=name, what=ph(what), value=scientific(value, 2), why=why)))
     return out
 

@@ -67,11 +67,28 @@ def test_nesting_in_strings_and_comments_does_not_count():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_an_overflow_to_inf_is_an_error_naming_the_projection(tmp_path, lang):
+def test_an_overflow_to_inf_is_an_error_at_the_number_to_blame(tmp_path, lang):
+    """The scores overflow because W_Q's last row holds 1e308: the error is at that row's line (it was at
+    W_K's, which multiplied it), and at a vocabulary entry's line when the entry is the huge number."""
     path, out = refused(tmp_path, OVERFLOW, "check", "FILE", "--lang", lang)
-    assert out.startswith(f"{path}:{line_of(OVERFLOW, 'w_k = [')}: projections.w_k"), out
+    row = "projections.w_q row 4" if lang == "en" else "projections.w_q 第 4 行"
+    assert out.startswith(f"{path}:{line_of(OVERFLOW, '[1e308, 1e308')}: {row}"), out
     assert ("the scores Q Kᵀ" if lang == "en" else "分数 Q Kᵀ") in out and "inf" in out
     refused(tmp_path, OVERFLOW, "numbers", "--lesson", "FILE", "--json")
+    in_vocab = GOOD.replace("river   = [1.0, 0.0, 0.0, 0.0]", "river   = [1e200, 0.0, 0.0, 0.0]")
+    path, out = refused(tmp_path, in_vocab, "check", "FILE", "--lang", lang)
+    assert out.startswith(f"{path}:{line_of(in_vocab, '[1e200')}: vocab.river"), out
+
+
+def test_a_large_vocabulary_entry_is_warned_at_its_own_line(tmp_path):
+    text = GOOD.replace("river   = [1.0, 0.0, 0.0, 0.0]", "river   = [150000, 0.0, 0.0, 0.0]")
+    path = lesson_file(tmp_path, text)
+    r = CliRunner().invoke(main, ["check", str(path), "--lang", "en"])
+    assert r.exit_code == 0, r.output
+    row = line_of(text, "[150000")
+    warnings = [line for line in r.output.splitlines() if ": warning: " in line]
+    assert f"{path}:{row}: warning: an entry of vocab.river is 1.50e5" in warnings[0], warnings
+    assert all(w.startswith(f"{path}:{row}: ") for w in warnings), warnings  # the context's too
 
 
 def test_numbers_too_large_to_follow_pass_check_with_warnings(tmp_path):
@@ -105,7 +122,7 @@ def test_the_studio_session_refuses_what_check_refuses(tmp_path):
 
     path = lesson_file(tmp_path, GOOD)
     s = Session.open(path, None, "scaled", "en")
-    overflow_line = line_of(OVERFLOW, "w_k = [")
+    overflow_line = line_of(OVERFLOW, "[1e308, 1e308")
     for text, line, words in ((NESTED, FOCUS_LINE, "16 deep"), (OVERFLOW, overflow_line, "inf")):
         with pytest.raises(TextProblem) as p:
             s.accept(text)
