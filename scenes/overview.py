@@ -29,8 +29,10 @@ class Overview(LessonScene):
         return {**super().fields(), "story": self.lesson.narration.get(self.lang, {}).get("story", "")}
 
     def variants(self) -> list[str]:
-        """story: the lesson tells what its contexts mean ([narration] story in the lesson file)."""
-        return ["story"] if self.fields()["story"] else []
+        """story: the lesson tells what its contexts mean ([narration] story in the lesson file); masked:
+        a causal mask, so a token's new vector depends on the tokens up to it only."""
+        masked = ["masked"] if self.att.mask is not None else []
+        return (["story"] if self.fields()["story"] else []) + masked
 
     def construct(self):
         self.show_heading(text=lesson_title(self.lesson, self.lang))  # the lesson opens with its title
@@ -40,17 +42,20 @@ class Overview(LessonScene):
         self.formula()
 
     def idea(self):
-        """Every token's vector comes to depend on the others: lines from the whole sentence into the
-        focus's new vector, below it."""
+        """Every token's vector comes to depend on the others: lines from the sentence into the focus's
+        new vector, below it; with a causal mask only from the tokens up to the focus (the mask gives the
+        later ones exactly 0: no line, and the note says so)."""
         self.step("idea")
         row = TokenRow(self.att.tokens, buff=S.BIG_GAP)
         row.chip(self.focus).frame.set_stroke(S.EMPHASIS)
         new = TokenChip(self.lesson.focus, S.EMPHASIS).next_to(row, DOWN, buff=S.BIG_GAP * 3)
+        seen = self.att.mask[self.focus] if self.att.mask is not None else [True] * self.att.n  # [n] bool
         lines = VGroup(*(
             weight_arrow(row.chip(j).get_bottom(), new.get_top(), w)
-            for j, w in enumerate(self.att.weights[self.focus])
+            for j, w in enumerate(self.att.weights[self.focus]) if seen[j]
         ))
-        note = label(self.t("depends"), S.BODY_SIZE, S.TEXT).next_to(new, DOWN, buff=S.BIG_GAP)
+        depends = self.t("depends_masked" if self.att.mask is not None else "depends")
+        note = label(depends, S.BODY_SIZE, S.TEXT).next_to(new, DOWN, buff=S.BIG_GAP)
         self.place_body(VGroup(row, lines, new, note))
         self.play(FadeIn(row, shift=UP * S.GAP))
         self.play(*(GrowArrow(a) for a in lines), run_time=S.SLOW)

@@ -227,3 +227,26 @@ def test_edge_cases_do_not_claim_equivariance_with_a_mask(case, built, lessons):
         assert key.endswith("_masked") and number_text(out_rev[2][0]) in lines["no_positions"]
     shown = grid_texts(scene.heat).astype(float)
     assert np.all(shown[~att.mask] == 0) and len(scene.heat.strikes) == int((~att.mask).sum())
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_overview_draws_and_says_only_what_the_mask_allows(case, built, lessons):
+    """The first picture of a masked lesson: a line into the focus's new vector from each token up to it
+    and none from the tokens after it (the mask gives them exactly 0); the note and the narration say
+    the tokens up to it, never the whole sentence."""
+    scene, watch, _ = built("overview", case)
+    name, context, lang = CASES[case]
+    att = attend(load(lessons[name]), context)
+    f = att.tokens.index(load(lessons[name]).focus)
+    assert watch.problems == [], "\n".join(watch.problems)
+    assert f < att.n - 1 or case == "random"  # causal "ahead": tokens after the focus
+    row, lines, new, note = scene.idea_row
+    assert len(lines) == int(att.mask[f].sum()) == f + 1
+    xs = [row.chip(j).get_bottom()[0] for j in range(att.n)]
+    nearest = sorted(min(range(att.n), key=lambda j: abs(xs[j] - a.get_start()[0])) for a in lines)
+    assert nearest == list(range(f + 1))  # one line under each token up to the focus, none after
+    tr = catalog(lang)
+    assert tr("overview.depends_masked").replace(" ", "") in watch.texts["idea"]
+    said = {s.step: s.narration for s in scene.steps}["idea"]
+    assert said == tr("overview.say.idea_masked", **scene.fields()) and said != tr("overview.say.idea",
+                                                                                   **scene.fields())
