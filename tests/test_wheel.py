@@ -191,6 +191,10 @@ def test_doctor_names_a_missing_tool_and_how_to_install_it(installed, tmp_path):
     r = installed.run("lesson", "--out", "none", ok=False, env=env)
     assert r.returncode == 2 and "ffmpeg" in r.stderr and "sudo apt-get install ffmpeg" in r.stderr
     assert not (installed.work / "none").exists()
+    (installed.work / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
+    r = installed.run("studio", "lesson.toml", "--no-browser", ok=False, env=env)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert "ffmpeg (joins the scenes" in r.stderr and "is missing: sudo apt-get install ffmpeg" in r.stderr
 
 
 def test_the_studio_serves_its_page_editor_and_frames(installed, browser):

@@ -118,7 +118,7 @@ def notes(session) -> list[str]:
 def serve(args: StudioArgs, say) -> None:
     """Run the studio until Ctrl-C; say(line) prints (the address first)."""
     if problems := missing():
-        raise StudioError("missing: " + "; ".join(problems))
+        raise StudioError("; ".join(problems))
     import uvicorn
 
     from .app import Studio, make_app
