@@ -70,10 +70,13 @@ export function onProgress(d) {
   draw();
 }
 
-/** A step's frame drawn (before its scene is done): shown at once if it is the one selected. */
+/** A step's frame drawn (before its scene is done): shown at once if it is the one selected. The steps
+ * before it that no event has told of yet (a piece of the scene drawn by another worker, a first run)
+ * stand as not drawn yet: the list has no holes for find() and for...of to meet as undefined. */
 export function onStep(d) {
   if (d.run !== T.run) return;
   const steps = (T.steps[d.scene] = T.steps[d.scene] || []);
+  while (steps.length < d.n - 1) steps.push({ seconds: 1, narration: "", state: "stale" });
   steps[d.n - 1] = { ...(steps[d.n - 1] || { seconds: 1, narration: "" }), step: d.step, state: "fresh",
     src: d.frame };
   draw();
