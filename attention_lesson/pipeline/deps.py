@@ -44,22 +44,22 @@ def _first(pattern: str, text: str) -> str | None:
     return m.group(1) if m else None
 
 
-def _program(name: str, *args: str, pattern: str) -> Callable[[], str | None]:
-    """A program on PATH: its version as it prints it (or "found" when it prints none we can read)."""
-    def found() -> str | None:
-        exe = shutil.which(name)
-        return None if exe is None else _first(pattern, _run(exe, *args)) or "found"
-    return found
-
-
 def chromium() -> str | None:
     """The browser that prints the handout: its path, None if there is none."""
     return next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 
 
-def _chromium() -> str | None:
-    exe = chromium()
-    return None if exe is None else _first(r"([\d.]+)", _run(exe, "--version")) or "found"
+def _program(find: Callable[[], str | None], *args: str, pattern: str) -> Callable[[], str | None]:
+    """A program `find` locates: its version as it prints it (or "found" when it prints none we can
+    read), None when it is not there."""
+    def found() -> str | None:
+        exe = find()
+        return None if exe is None else _first(pattern, _run(exe, *args)) or "found"
+    return found
+
+
+def _on_path(name: str) -> Callable[[], str | None]:
+    return lambda: shutil.which(name)
 
 
 def _cairo_pango() -> str | None:
@@ -79,7 +79,7 @@ def _font() -> str | None:
 
 FFMPEG = Tool("ffmpeg", "joins the scenes, muxes the voice, makes GIFs and ProRes",
               ("lesson", "render --voice/--format gif|mov", "slides", "batch", "studio"),
-              _program("ffmpeg", "-version", pattern=r"ffmpeg version (\S+)"),
+              _program(_on_path("ffmpeg"), "-version", pattern=r"ffmpeg version (\S+)"),
               {"debian": "sudo apt-get install ffmpeg", "fedora": "sudo dnf install ffmpeg-free",
                "macos": "brew install ffmpeg", "windows": "winget install Gyan.FFmpeg"}, basic=True)
 DRAWING = ("render", "lesson", "slides", "sheet", "handout", "studio", "batch")  # every command that draws
@@ -97,10 +97,11 @@ FONT_TOOL = Tool(FONT, "the Chinese (and every other) text on screen", DRAWING, 
                   "windows": "install Noto Sans CJK SC from Google Fonts (Noto), for all users"}, basic=True)
 ESPEAK = Tool("espeak-ng", "the draft voice (--voice draft, and --voice neural where no neural voice is)",
               ("render --voice", "lesson --voice", "slides --voice", "voice script"),
-              _program("espeak-ng", "--version", pattern=r"text-to-speech: (\S+)"),
+              _program(_on_path("espeak-ng"), "--version", pattern=r"text-to-speech: (\S+)"),
               {"debian": "sudo apt-get install espeak-ng", "fedora": "sudo dnf install espeak-ng",
                "macos": "brew install espeak-ng", "windows": "winget install espeak-ng"})
-CHROMIUM_TOOL = Tool("chromium", "prints the handout to PDF", ("handout",), _chromium,
+CHROMIUM_TOOL = Tool("chromium", "prints the handout to PDF", ("handout",),
+                     _program(chromium, "--version", pattern=r"([\d.]+)"),
                      {"debian": "sudo apt-get install chromium", "fedora": "sudo dnf install chromium",
                       "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"})
 TOOLS = (FFMPEG, CAIRO, FONT_TOOL, ESPEAK, CHROMIUM_TOOL)
@@ -119,8 +120,9 @@ def missing(formats: set[str], transparent: bool = False, join: bool = False,
         needs.append(ESPEAK)
     if join or voice is not None or "gif" in formats or ("mov" in formats and transparent):
         needs.append(FFMPEG)
-    problems = [t.hint() for t in needs if t.found() is None]
-    if FFMPEG in needs and "gif" in formats and FFMPEG.found() and not _ffmpeg_has("gif"):
+    gone = [t for t in needs if t.found() is None]
+    problems = [t.hint() for t in gone]
+    if FFMPEG in needs and FFMPEG not in gone and "gif" in formats and not _ffmpeg_has("gif"):
         problems.append(f"ffmpeg's gif encoder: {FFMPEG.install['debian']}")
     return problems
 
