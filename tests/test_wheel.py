@@ -60,6 +60,15 @@ def unreadable(folder: Path) -> list[str]:
     return [p.relative_to(folder).as_posix() for p in folder.rglob("*") if not p.stat().st_mode & 0o004]
 
 
+def test_the_wheel_s_tests_share_one_worker(request):
+    """They share one install (a module fixture) and build in this tree: on two workers at once the two
+    builds collided. xdist's loadgroup marks a grouped test's id with its group."""
+    import os
+
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        assert request.node.nodeid.endswith("@wheel"), request.node.nodeid
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     return Installed(tmp_path_factory.mktemp("wheel"))
@@ -198,8 +207,6 @@ def test_doctor_names_a_missing_tool_and_how_to_install_it(installed, tmp_path):
 
 
 def test_the_studio_serves_its_page_editor_and_frames(installed, browser):
-    import re
-
     (installed.work / "studio").mkdir(exist_ok=True)
     (installed.work / "studio" / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
     proc = subprocess.Popen([str(installed.venv / "bin" / "attention-lesson"), "studio", "lesson.toml",
