@@ -19,7 +19,11 @@ from .attention import (
 )
 from .checks import lesson_warnings
 from .diagnostics import (
+    LARGE_CHANGE,
+    SLIGHT_CHANGE,
+    change_size,
     dominant,
+    gain_source,
     magnified_softmax,
     strongest_other,
     total_variation,
@@ -48,5 +52,6 @@ __all__ = [
     "Lesson", "LessonError", "LessonWarning", "SCIENTIFIC_FROM", "attend", "error_line", "lesson_warnings",
     "locate", "scientific", "dominant", "attend_tokens", "dot_product_attention", "hard_lookup",
     "load", "loads", "numbers_json", "magnified_softmax", "parse", "scale_for", "softmax", "strongest_other",
-    "total_variation", "weight_as_score_moves", "wrong_axis_weights", "__version__",
+    "total_variation", "weight_as_score_moves", "change_size", "gain_source",
+    "SLIGHT_CHANGE", "LARGE_CHANGE", "wrong_axis_weights", "__version__",
 ]

@@ -40,6 +40,27 @@ def total_variation(p: np.ndarray, q: np.ndarray) -> float:  # [n], [n] -> scala
     return float(np.abs(np.asarray(p) - np.asarray(q)).sum() / 2)
 
 
+# How big a change is, in words (one rule for every comparative the lesson says: "far more", "slightly"):
+# its size as a fraction of the scale it is read against, "slight" under SLIGHT_CHANGE, "large" from
+# LARGE_CHANGE, "clear" between. A weight moving 0.05 of the total is slight; 0.24, clear; an output
+# dimension gaining 1.43 when the outputs reach 1.49, large.
+SLIGHT_CHANGE = 0.1
+LARGE_CHANGE = 0.5
+
+
+def change_size(change: float, scale: float = 1.0) -> str:  # scalar, scalar > 0 -> "slight" | "clear" | "large"
+    """How big `change` is against `scale` (the largest magnitude of what is compared; 1 for weights,
+    whose total is 1): "slight", "clear" or "large", by SLIGHT_CHANGE and LARGE_CHANGE."""
+    ratio = abs(change) / scale if scale > 0 else 0.0
+    return "slight" if ratio < SLIGHT_CHANGE else "large" if ratio >= LARGE_CHANGE else "clear"
+
+
+def gain_source(weights: np.ndarray, values: np.ndarray, dim: int) -> int:  # [n], [n, d_v], index -> index
+    """The key that brings the most of value dimension `dim` into the output (weight × value), ties to the
+    first: where a gain in that dimension comes from, which need not be the most-weighted key."""
+    return int(np.argmax(weights * values[:, dim]))
+
+
 def magnified_softmax(scores: np.ndarray, d_k: int, factors: Sequence[float],
                       saturated: float) -> tuple[float, np.ndarray]:
     # [n] raw scores -> (factor, [n] weights)

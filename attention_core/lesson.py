@@ -97,6 +97,10 @@ class Lesson:
         names = self.dimensions.get(lang, ())
         return names if len(names) == self.d_v else tuple(f"v{i + 1}" for i in range(self.d_v))
 
+    def names_dims(self, lang: str) -> bool:
+        """Whether the lesson names its value dimensions in this language (else dim_names are v1..vd)."""
+        return len(self.dimensions.get(lang, ())) == self.d_v
+
     def model_dim_names(self, lang: str) -> tuple[str, ...]:
         """Names of the embedding's dimensions (what W_O maps the heads back to), or x1..xd."""
         names = self.dimensions.get(lang, ())

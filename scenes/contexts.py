@@ -16,7 +16,7 @@ from manim import (
     Write,
 )
 
-from attention_core import attend
+from attention_core import attend, change_size, gain_source
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.labels import cell_width_for, label, label_line, word
@@ -65,12 +65,14 @@ class Contexts(LessonScene):
             w = a.weights[f]
             top = int(np.argmax(w))
             out |= {key: self.lesson.context_label(name, self.lang), f"{key}_sentence": " ".join(a.tokens),
-                    f"{key}_top": a.tokens[top], f"{key}_share": percent_text(w[top]),
+                    f"{key}_top": self.tr.token(a.tokens[top]), f"{key}_share": percent_text(w[top]),
                     f"{key}_out": bracketed(a.output[f])}
         if self.diff is not None:
             gain, loss = int(np.argmax(self.diff)), int(np.argmin(self.diff))
             big = int(np.argmax(np.abs(self.diff)))
+            b, fb = self.atts[1], self.fs[1]
             out |= {"gain_dim": self.dims[gain], "gain": signed(self.diff[gain]),
+                    "gain_from": self.tr.token(b.tokens[gain_source(b.weights[fb], b.v, gain)]),
                     "loss_dim": self.dims[loss], "loss": signed(self.diff[loss]),
                     "big_dim": self.dims[big], "big": signed(self.diff[big])}
         return out
@@ -84,7 +86,13 @@ class Contexts(LessonScene):
     def variants(self) -> list[str]:
         if self.single:
             return ["single"]
-        return (["uniform"] if self.flat else []) + ([] if self.two_way() else ["one_way"])
+        return (["uniform"] if self.flat else []) + ([] if self.two_way() else ["one_way"]) + [self.size()]
+
+    def size(self) -> str:
+        """How large the largest gain is against the larger output: "slight", "clear" or "large" (the
+        words "only slightly more", "more", "far more" follow it)."""
+        outs = [a.output[f] for a, f in zip(self.atts, self.fs)]
+        return change_size(self.diff.max(), float(np.abs(outs).max()))
 
     # -- steps -----------------------------------------------------------------------------------
     def construct(self):

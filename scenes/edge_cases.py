@@ -39,11 +39,12 @@ class EdgeCases(LessonScene):
     def fields(self) -> dict:
         f, o, w = self.focus, self.other, self.att.weights
         shown = np.round(w[f], S.NUMBER_PLACES)  # the focus row as displayed
-        return {**super().fields(), "self_w": f"{w[f][f]:.0%}", "other": self.att.tokens[o],
+        return {**super().fields(), "self_w": f"{w[f][f]:.0%}", "other": self.token(o),
                 "w_fo": number_text(w[f][o]), "w_of": number_text(w[o][f]),
                 "terms": " + ".join(number_text(x) for x in shown), "shown_sum": number_text(shown.sum()),
                 "reversed": " ".join(self.att.tokens[i] for i in self.perm),
-                "early": self.att.tokens[min(f, o)], "late": self.att.tokens[max(f, o)],
+                "early": self.token(min(f, o)),
+                "late": self.token(max(f, o)),
                 "out": self.vector_text(self.att.output[f]),
                 "out_rev": self.vector_text(self.perm_out[self.r_focus])}
 

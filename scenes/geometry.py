@@ -69,9 +69,10 @@ class Geometry(LessonScene):
         return {**super().fields(), "qk_a": axes[p.qk.axes[0]], "qk_b": axes[p.qk.axes[1]],
                 "qk_share": percent_text(p.qk.share), "v_share": percent_text(self.v_share),
                 "v_a": self.dims[p.v.axes[0]], "v_b": self.dims[p.v.axes[1]],
-                "q_len": n(p.query_length), "best": p.tokens[best], "best_shown": n(p.shown[best]),
+                "q_len": n(p.query_length), "best": self.token(best), "best_shown": n(p.shown[best]),
                 "best_score": n(p.scores[best]), "sqrt_d_k": n(self.att.sqrt_d_k),
-                "top": p.tokens[top], "top_share": percent_text(p.weights[top]), "strong": p.tokens[strong],
+                "top": self.token(top), "top_share": percent_text(p.weights[top]),
+                "strong": self.token(strong),
                 "w_scaled": percent_text(self.modes["scaled"].weights[strong]),
                 "w_unscaled": percent_text(self.modes["unscaled"].weights[strong]),
                 "output": listing([n(x) for x in p.output], self.lang), **self.pulls()}
@@ -80,7 +81,8 @@ class Geometry(LessonScene):
         """Which of the V plane's axes each context's output lies most along, and how far."""
         axes = [G.lean(q.output) for q in self.every]
         values = [number_text(q.output[a]) for q, a in zip(self.every, axes)]
-        return {"contexts": listing(self.labels, self.lang), "values": listing(values, self.lang),
+        return {"contexts": listing(map(self.tr.token, self.labels), self.lang),  # names, quoted
+                "values": listing(values, self.lang),
                 "dims": listing([self.dims[self.pic.v.axes[a]] for a in axes], self.lang),
                 "dim": self.dims[self.pic.v.axes[axes[0]]], "same": len(set(axes)) == 1,
                 "negative": any(v.startswith("-") for v in values)}

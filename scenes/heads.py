@@ -83,7 +83,7 @@ class Heads(LessonScene):
     # -- text ----------------------------------------------------------------------------------
     def top_names(self, h: int) -> str:
         """The tokens head h weighs most, each name once."""
-        names = dict.fromkeys(self.att.tokens[i] for i in self.tops[h])
+        names = dict.fromkeys(self.token(i) for i in self.tops[h])
         return listing(names, self.lang)
 
     def top_clause(self, h: int) -> str:

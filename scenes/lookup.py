@@ -50,8 +50,8 @@ class Lookup(LessonScene):
         self.runner = strongest_other(self.s, self.chosen)  # the best key the hard lookup ignores
 
     def fields(self) -> dict:
-        return {**super().fields(), "chosen": self.att.tokens[self.chosen],
-                "runner": self.att.tokens[self.runner],
+        return {**super().fields(), "chosen": self.token(self.chosen),
+                "runner": self.token(self.runner),
                 "share": percent_text(self.att.weights[self.focus][self.chosen])}
 
     def variants(self) -> list[str]:

@@ -68,8 +68,8 @@ class AttentionMatrix(LessonScene):
     def fields(self) -> dict:
         s = self.att.scores[self.focus]
         top_score = int(self.hard.choice[self.focus])  # the best score of the keys it may see
-        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent_text(self.w[self.top]),
-                "best": self.att.tokens[top_score], "best_score": number_text(s[top_score])}
+        return {**super().fields(), "top": self.token(self.top), "share": percent_text(self.w[self.top]),
+                "best": self.token(top_score), "best_score": number_text(s[top_score])}
 
     def variants(self) -> list[str]:
         """The uniform lines when the weights (of the keys the focus may see) are all equal; the

@@ -7,6 +7,7 @@ from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, VGroup
 
 from attention_core import (
     attend,
+    change_size,
     magnified_softmax,
     strongest_other,
     total_variation,
@@ -18,11 +19,10 @@ from scenes.common.labels import label, math, word, wrapped
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline, vector
 
 # What the narration claims, as thresholds: the score magnifications tried, smallest first, to show that
-# the scaled softmax still saturates; a top weight this large counts as saturated; a total-variation
-# distance this large between the scaled and unscaled weights counts as a large change.
+# the scaled softmax still saturates; a top weight this large counts as saturated. (How large the change
+# from scaled to unscaled weights is: attention_core.change_size of their total-variation distance.)
 SCORE_FACTORS = (4, 8, 16, 32, 64)
 SATURATED = 0.99
-BIG_CHANGE = 0.1
 
 MARK_BUFF = 0.05  # an outline just outside its cell, visible on any heat colour
 MATRIX_ZOOM = 1.3  # the matrix read in the last mistake, larger than a plain heatmap
@@ -37,7 +37,7 @@ class Mistakes(LessonScene):
         self.target = strongest_other(self.att.weights[self.focus], self.focus)  # its main target
 
     def fields(self) -> dict:
-        return {**super().fields(), "target": self.att.tokens[self.target]}
+        return {**super().fields(), "target": self.token(self.target)}
 
     def construct(self):
         self.show_heading()
@@ -268,9 +268,11 @@ class Mistakes(LessonScene):
         short = [self.t(f"normalizers.short_{m}") for m in ("scaled", "unscaled")]
         g1 = self.heat_row([scaled, unscaled], short)
         g2 = self.heat_row([scaled, big], [short[0], self.t("mode_magnified", factor=factor)])
-        big_change = total_variation(scaled, unscaled) >= BIG_CHANGE
+        size = change_size(total_variation(scaled, unscaled))  # the share of weight that moves
+        key = {"slight": "rounding_right_small", "clear": "rounding_right",
+               "large": "rounding_right_large"}[size]
         lines = [(False, self.t("rounding_wrong")),
-                 (True, self.t("rounding_right" if big_change else "rounding_right_small",
+                 (True, self.t(key,
                                focus=self.lesson.focus, top=self.att.tokens[top],
                                scaled=number_text(scaled[top]), unscaled=number_text(unscaled[top]))),
                  (False, self.t("never_wrong")),
@@ -295,7 +297,7 @@ class Mistakes(LessonScene):
         self.step("transposed")
         self.clear_body()
         f, t = self.focus, self.target
-        fields = {"focus": self.lesson.focus, "target": self.att.tokens[t]}
+        fields = {"focus": self.tr.token(self.lesson.focus), "target": self.token(t)}
         w = self.att.weights
         zoom = MATRIX_ZOOM
         hm = heatmap(w, self.att.tokens, cell_w=S.CELL_W * zoom, cell_h=S.CELL_H * zoom,

@@ -17,7 +17,7 @@ from manim import (
     Write,
 )
 
-from attention_core import dominant
+from attention_core import change_size, dominant
 from scenes.common import style as S
 from scenes.common.base import LessonScene
 from scenes.common.labels import cell_width_for, label, math, word
@@ -58,15 +58,24 @@ class Mixing(LessonScene):
     # -- text ----------------------------------------------------------------------------------
     def fields(self) -> dict:
         g = self.grown
-        return {**super().fields(), "top": self.att.tokens[self.top], "share": percent_text(self.w[self.top]),
+        return {**super().fields(), "top": self.token(self.top),
+                "share": percent_text(self.w[self.top]),
                 "output": bracketed(self.out), "own": bracketed(self.own), "dim": self.dims[g],
+                "dim_phrase": self.t("dim_named" if self.lesson.names_dims(self.lang) else "dim_unnamed",
+                                     dim=self.dims[g]),
                 "before": number_text(self.own[g]), "after": number_text(self.out[g])}
 
     def variants(self) -> list[str]:
         """uniform: every weight 1/n; shared: no value holds more than half of the weight; flat: no
         dimension grows."""
         return (["uniform"] if self.flat else []) + (["shared"] if dominant(self.w) is None else []) \
-            + ([] if self.grows else ["flat"])
+            + ([] if self.grows else ["flat"]) + [self.growth_size()]
+
+    def growth_size(self) -> str:
+        """How much the strengthened dimension grows, against the larger of the two vectors compared
+        (attention_core.change_size): "slight" lines say it grows only slightly."""
+        g, scale = self.grown, float(max(np.abs(self.own).max(), np.abs(self.out).max()))
+        return change_size(self.out[g] - self.own[g], scale)
 
     # -- steps -----------------------------------------------------------------------------------
     def construct(self):

@@ -67,7 +67,7 @@ class Normalizers(LessonScene):
     def fields(self) -> dict:
         u = float(self.rows["uniform"][0])  # 1/n, as the core computed it; one more decimal than the bars
         exact = np.isclose(float(number_text(u, S.NUMBER_PLACES + 1)), u)
-        return {**super().fields(), "top": self.att.tokens[self.top],
+        return {**super().fields(), "top": self.token(self.top),
                 "w_scaled": number_text(self.rows["scaled"][self.top]),
                 "w_unscaled": number_text(self.rows["unscaled"][self.top]),
                 "u": number_text(u, S.NUMBER_PLACES + 1), "rel": self.t("exact" if exact else "approx"),

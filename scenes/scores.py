@@ -33,7 +33,7 @@ class Scores(LessonScene):
         sqrt, n = number_text(a.sqrt_d_k), number_text
         divisions = listing([self.t("division", token=t, raw=n(r), sqrt_d_k=sqrt, scaled=n(x))
                              for t, r, x in zip(a.tokens, a.scores[f], a.scaled[f])], self.lang)
-        return {**super().fields(), "best": a.tokens[j], "best_score": number_text(a.scores[f, j]),
+        return {**super().fields(), "best": self.token(j), "best_score": number_text(a.scores[f, j]),
                 "sqrt_d_k": number_text(a.sqrt_d_k), "scale": number_text(a.scale), "divisions": divisions}
 
     def variants(self) -> list[str]:

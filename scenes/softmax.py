@@ -74,9 +74,9 @@ class Softmax(LessonScene):
         as_text = shared_format(w)  # as the bars print them
         shown = [as_text(x) for x in w]
         return {**super().fields(),
-                "top": a.tokens[self.top], "top_pct": w[self.top], "self_pct": w[self.focus],
-                "rest": listing((a.tokens[j] for j in self.rest), self.lang),
-                "hidden": listing((a.tokens[j] for j in self.hidden), self.lang),
+                "top": self.tr.token(a.tokens[self.top]), "top_pct": w[self.top], "self_pct": w[self.focus],
+                "rest": listing((self.tr.token(a.tokens[j]) for j in self.rest), self.lang),
+                "hidden": listing((self.tr.token(a.tokens[j]) for j in self.hidden), self.lang),
                 "shown_sum": number_text(sum(float(s) for s in shown)), "exact_sum": number_text(np.sum(w)),
                 "terms": " + ".join(shown),
                 "scores": "[" + ", ".join(MINUS_INF if np.isneginf(x) else number_text(x)

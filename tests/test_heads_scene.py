@@ -137,7 +137,7 @@ def test_layout_names_and_lines(case):
     said = dict(zip(STEPS, lines))
     for h, p in zip(lesson.heads, mh.heads):  # each head's strongest key named in the weights line
         top = mh.tokens[strongest_keys(p.weights[f])[0]]
-        assert re.search(rf"{re.escape(h.name(lang))}」?\s?\S* ?{re.escape(top)}", said["weights"]), h.key
+        assert re.search(rf"{re.escape(h.name(lang))}」?\s?\S* ?“?{re.escape(top)}", said["weights"]), h.key
     assert f"{sum(h.d_v for h in lesson.heads)}" in said["concat"]
     assert f"{lesson.d_model}" in said["w_o"]
 

@@ -35,7 +35,7 @@ from attention_core import Lesson, attend, hard_lookup, load
 from ..registry import FRAME_BODY, FRAME_MIN_CAP, step_file
 from . import style as S
 from .captions import least_step, spoken, timed
-from .i18n import catalog
+from .i18n import Token, catalog
 from .labels import fit, frame_box, label, mixed_line, wrapped
 from .layout import _grid_numbers as grid_numbers
 from .layout import body_mobjects, cap_height, ink_box, largest_text, print_box, px_1080, safe_area
@@ -118,9 +118,13 @@ class LessonScene(Scene):
 
     def fields(self) -> dict:
         """Values a catalog line may name: {focus}, {context}, ... Scenes add their own."""
-        return {"focus": self.lesson.focus, "sentence": " ".join(self.att.tokens),
+        return {"focus": self.tr.token(self.lesson.focus), "sentence": " ".join(self.att.tokens),
                 "context": self.lesson.context_label(self.context_name, self.lang),
                 "n": self.att.n, "d_k": self.att.d_k}
+
+    def token(self, j: int) -> Token:
+        """The context's token j, to name in a line: marked as a token (`{top}`: “the”), `{top!s}` bare."""
+        return self.tr.token(self.att.tokens[j])
 
     def note(self, text: str, under: Mobject | None = None, size: float = S.BODY_SIZE, color=None) -> VGroup:
         """A note (centred lines) as wide as what it goes under, NOTE_MIN_W at the least: it wraps

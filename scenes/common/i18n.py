@@ -15,6 +15,22 @@ from importlib import resources
 from attention_core import LANGS
 
 
+class Token(str):
+    """A token of the lesson among a line's fields. `{top}` writes it marked as a token (`mark`, from the
+    catalog: “the” in English, so that "most on “the”" is not read as "most on the"), `{top!s}` bare
+    (notation: bank→river). Everywhere else it is the plain string it was made from."""
+
+    mark = "{token}"
+
+    def __new__(cls, text: str, mark: str = "{token}"):
+        self = super().__new__(cls, text)
+        self.mark = mark
+        return self
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec) if spec else self.mark.format(token=str(self))
+
+
 class Catalog:
     def __init__(self, lang: str, entries: dict[str, str | list[str]]):
         self.lang, self.entries = lang, entries
@@ -25,6 +41,13 @@ class Catalog:
         except KeyError:
             raise KeyError(f"catalog {self.lang!r} has no entry {key!r}") from None
         return value.format(**fields) if fields else value
+
+    def token(self, text: str) -> Token:
+        """A lesson token to name in a line: marked as `common.token` says, or `common.token_cjk` when it
+        is written in Chinese characters (a Chinese sentence writes a Latin token bare, as the lesson's
+        text writes bank, and sets 苹果 off in 「」 so it does not run into the words around it)."""
+        cjk = _CJK.search(text) and "common.token_cjk" in self.entries
+        return Token(text, self.entries["common.token_cjk" if cjk else "common.token"])
 
     def lines(self, key: str, **fields) -> list[str]:
         value = self.entries[key]
@@ -55,22 +78,23 @@ def lesson_title(lesson, lang: str) -> str:
 
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: no space between two of them
+_FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")  # and 「」，
 
 
 def listing(items: Iterable[str], lang: str) -> str:
     """Items as a person writes a list in this language, with the catalog's connectors (`common.list_sep`
     between the items, `common.list_and` before the last): "a", "a and b", "a, b and c"; "a 和 b",
     "a、b 和 c". A space of a connector between two Chinese characters is dropped ("苹果和梨")."""
-    items = [str(x) for x in items]
+    items = [format(x) for x in items]  # a Token marked as a token
     if len(items) < 2:
         return "".join(items)
     tr = catalog(lang)
     text = tr("common.list_sep").join(items[:-1])
     last = tr("common.list_and")
     word = last.strip(" ")
-    if _CJK.match(text[-1:]) and _CJK.match(word[:1]):
+    if _FULL_WIDTH.match(text[-1:]) and _CJK.match(word[:1]):
         last = last.lstrip(" ")
-    if _CJK.match(items[-1][:1]) and _CJK.match(word[-1:]):
+    if _FULL_WIDTH.match(items[-1][:1]) and _CJK.match(word[-1:]):
         last = last.rstrip(" ")
     return text + last + items[-1]
 
