@@ -22,6 +22,7 @@ from pathlib import Path
 
 VERSION = 1  # raise when what a stored label holds changes (labels._light, _solid_bars, the font's handling)
 _folder: Path | None = None  # where they are kept when whoever renders says (keep_in), else manim's text_dir
+before_make = None  # called before a label is made (a warm worker's: stop when its job is no longer wanted)
 
 
 def keep_in(folder: Path) -> None:
@@ -40,6 +41,8 @@ def load_or_make(key, make):
             return pickle.load(f)
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError):
         pass
+    if before_make is not None:  # making one takes 20-80 ms, and a cold scene makes dozens in a row
+        before_make()
     made = make()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
