@@ -94,6 +94,15 @@ def _run_job(job: Job, generation: int, serial: int) -> Result:
                       on_frame=on_frame)
     finally:
         skips.before_play = stored.before_make = None
+        _forget_svgs()
+
+
+def _forget_svgs() -> None:
+    """manim keeps a copy of every SVG it parsed (a formula's), for ever: labels._MADE keeps the formulas
+    the scenes use, within its bytes; manim's copies are let go after each job."""
+    from manim.mobject.svg import svg_mobject
+
+    svg_mobject.SVG_HASH_TO_MOB_MAP.clear()
 
 
 def _worker(slot: int, cache_root: str, tasks, results, events, generation, stop) -> None:
