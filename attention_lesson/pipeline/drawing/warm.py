@@ -14,9 +14,10 @@ the pool knows which job each one draws:
 - **Preempting.** An urgent job (Play) with no worker free stops the running job that matters least
   (`preemptible(task)`); that job waits again and is drawn from its start later.
 - **A budget.** A worker reports its resident memory after each job; one over `budget_mb` is retired
-  between jobs (it exits as a process should) and a new one takes its place. Long sessions grow: manim
-  and the scenes keep what they made, glibc keeps freed memory, and a worker drawing thousands of
-  edits grew by 120 MB (docs/studio.md).
+  between jobs (it exits as a process should) and a new one takes its place (its labels load from the
+  disk's store). What a worker keeps is bounded (labels.py, stored.Recent), but glibc keeps freed memory
+  and fragments: over 1,000 edits of W_Q each worker still grew by 90 MB before it was replaced (the
+  README's Studio section; scripts/benchmark.py --studio-memory).
 """
 
 from __future__ import annotations
