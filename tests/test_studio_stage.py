@@ -186,3 +186,17 @@ def test_a_steps_clip_goes_before_the_other_scenes_frames_and_play_says_what_it_
     finally:
         page.close()
     assert problems == []
+
+
+def test_a_steps_clip_replaces_its_clips_of_older_inputs(tmp_path):
+    """Each edit draws the step on screen ahead: a long session keeps one clip a step, not one an edit."""
+    from attention_lesson.studio.clips import prune
+
+    steps = tmp_path / "steps"
+    steps.mkdir()
+    names = [f"blink-{n}-{c * 16}.mp4" for n, c in (("02", "a"), ("02", "b"), ("03", "c"), ("02-01", "d"))]
+    # the last: step 1 of a scene called blink-02
+    for name in names:
+        (steps / name).write_bytes(b"")
+    prune(steps / names[1])
+    assert sorted(p.name for p in steps.iterdir()) == sorted(names[1:])

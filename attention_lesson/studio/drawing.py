@@ -33,7 +33,8 @@ from ..pipeline.plan import CACHE, FRAMES, MEDIA, VIDEO, Job, RenderOptions, Res
 from . import clips
 
 STUDIO = MEDIA / "studio"  # the studio's frames, apart from the folders the commands write
-GROWTH_MB = 100  # how much a worker may grow past the most one held after the first drawing (warm.py)
+GROWTH_MB = 140  # how much a worker may grow past the most one held after the first drawing (warm.py): two
+# workers, 280 MB at most (a worker warms by some 70 MB as it comes to draw every scene and a video)
 
 Emit = Callable[[str, dict], None]  # (event name, JSON data): must be safe to call from any thread
 
