@@ -295,7 +295,7 @@ def test_play_draws_the_step_alone_first_with_the_frames_of_the_whole_scene(stud
     run = client.request("PUT", "/api/lesson?focus=hush&n=1", edited)[1]["run"]
     wait_for(events, lambda e, d: e == "idle" and d["run"] == run, timeout=120)
     status, body = client.request("POST", "/api/clip?scene=blink&n=2")
-    assert status == 200 and body == {"scene": "blink", "n": 2, "ready": False, "clips": []}
+    assert status == 200 and body == {"scene": "blink", "n": 2, "run": run, "ready": False, "clips": []}
     _, step = wait_for(events, lambda e, d: e == "clip" and d.get("n") == 2, timeout=120)
     assert step["ready"] and re.fullmatch(r".*/steps/blink-02-[0-9a-f]{16}\.mp4", step["clips"][0]), step
     whole = client.request("POST", "/api/clip?scene=blink")[1]

@@ -200,9 +200,12 @@ class Api:
         try:
             scene, n = focus_of(await json_object(request))
         except ValueError as e:
-            return error(400, str(e), "scene")
-        if self.studio.drawer is not None:
-            self.studio.drawer.look(scene, n)
+            return error(400, f"expected a JSON object {{\"scene\", \"n\"}}: {e}", "scene")
+        drawer = self.studio.drawer
+        if drawer is not None and scene not in {s.id for s in drawer.scenes}:
+            return error(404, f"no such scene: {scene}", "scene")
+        if drawer is not None:
+            drawer.look(scene, n)
         self.studio.focus, self.studio.step = scene, n
         return JSONResponse({"scene": scene, "n": n})
 

@@ -169,9 +169,9 @@ class Drawer:
         sections): its clips at once when up to date, else drawn by a warm worker and told as a `clip`
         event (an edit meanwhile cancels it). With n (a step, from 1) and the scene not drawn: that
         step alone (studio/clips.py), told with `n`: urgent (Play) before anything else, else (drawn
-        ahead) after the frames of the scene on screen. LookupError for a scene the studio does not
-        draw."""
-        req = self.asked
+        ahead) after the frames of the scene on screen. Every answer and event names the run it is of (a
+        page ignores a clip of an older text). LookupError for a scene the studio does not draw."""
+        req, run = self.asked, self.pool.generation.value
         scene = next((s for s in self.scenes if s.id == scene_id), None)
         if req is None or scene is None:
             raise LookupError(f"no such scene: {scene_id}")
@@ -179,19 +179,21 @@ class Drawer:
         out_dir = frames_folder(options)
         todo, fresh = plan(req.lesson, [scene], options, out_dir)
         if fresh:
-            return {"scene": scene_id, "ready": True, "clips": clips_of(out_dir, fresh[0].files, scene_id)}
+            return {"scene": scene_id, "run": run, "ready": True,
+                    "clips": clips_of(out_dir, fresh[0].files, scene_id)}
         if n is None:
             self._draw_clips(todo[0], out_dir)
-            return {"scene": scene_id, "ready": False, "clips": []}
+            return {"scene": scene_id, "run": run, "ready": False, "clips": []}
         dst = clips.step_clip(out_dir, todo[0], n)
         if dst.exists():
-            return {"scene": scene_id, "n": n, "ready": True, "clips": [str(dst.relative_to(MEDIA))]}
+            return {"scene": scene_id, "n": n, "run": run, "ready": True,
+                    "clips": [str(dst.relative_to(MEDIA))]}
         if dst in self.making:  # drawn ahead already: now urgent, if it waits
             if urgent:
                 self.pool.hurry(lambda t: t.tag == dst)
         elif not self.closed:
             self._draw_step(todo[0], out_dir, n, urgent)
-        return {"scene": scene_id, "n": n, "ready": False, "clips": []}
+        return {"scene": scene_id, "n": n, "run": run, "ready": False, "clips": []}
 
     def _draw_clips(self, job: Job, out_dir: Path) -> None:
         run = self.pool.generation.value
@@ -199,7 +201,7 @@ class Drawer:
         def done(result: Result) -> None:
             runner.record(job, result)
             ok = result.ok and run == self.pool.generation.value
-            self.emit("clip", {"scene": job.id, "ready": ok, "message": _why(result, ok),
+            self.emit("clip", {"scene": job.id, "run": run, "ready": ok, "message": _why(result, ok),
                                "clips": clips_of(out_dir, result.files, job.id) if ok else []})
         if not self.closed:
             self.pool.submit(job, run, done, kind="clips")
@@ -216,7 +218,7 @@ class Drawer:
             finally:
                 self.making.discard(dst)
             ok = joined and run == self.pool.generation.value
-            self.emit("clip", {"scene": job.id, "n": n, "ready": ok, "message": _why(result, ok),
+            self.emit("clip", {"scene": job.id, "n": n, "run": run, "ready": ok, "message": _why(result, ok),
                                "clips": [str(dst.relative_to(MEDIA))] if ok else []})
         self.making.add(dst)
         self.pool.submit(clips.step_job(job, n, folder), run, done, kind="step", urgent=urgent, tag=dst)

@@ -14,8 +14,9 @@
  *   explorer-heads.js   AL.heads: a lesson of several heads: a tab per head, the heads together (W_O)
  *   explorer-inputs.js  AL.inputs: the number fields, the sliders, the edited marks
  *   explorer-export.js  AL.exporter: the edited lesson as a lesson file
- *   explorer.js         this file: the page's frame and events, and the one global, Explorer (start and
- *                       replace; settled, timings, lessonToml and state for tests and scripts/benchmark.py)
+ *   explorer.js         this file: the page's frame and events, and the one global, Explorer (start,
+ *                       replace, and view and layout for a page that hosts the views, the studio;
+ *                       settled, timings, lessonToml and state for tests and scripts/benchmark.py)
  */
 (function (root) {
   "use strict";

@@ -260,11 +260,15 @@ function offline() {
 }
 
 // -- frames -----------------------------------------------------------------------------------------
+/** A new run (an edit, a new choice): a clip playing is of the old text and stops; a press on Play still
+ *  waiting (made just before the edit's answer) asks again, for the new text's clip (drawn ahead). */
 function newRun(run) {
   if (run === null || run === undefined) return;
+  const pending = st.playing && $("#preview-video").hidden;
   if (st.playing) stopPlaying();
   st.run = run;
   $("#frames-status").textContent = w("stale_now");
+  if (pending) play();
 }
 
 function onProgress(d) {
