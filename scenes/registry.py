@@ -54,6 +54,11 @@ class SceneInfo:
     def title(self, lang: str = "zh") -> str:
         return self.titles.get(lang) or catalog(lang)(f"{self.module}.title")
 
+    def short(self, lang: str = "zh") -> str:
+        """A name short enough for the studio's timeline (its catalog's `short`), else its title."""
+        words, key = catalog(lang), f"{self.module}.short"
+        return words(key) if not self.titles and key in words else self.title(lang)
+
     def load(self):
         """Import the scene class (this imports manim)."""
         return getattr(importlib.import_module(f"{self.package}.{self.module}"), self.cls)

@@ -42,7 +42,13 @@
    (the third of scores, after its first two; the savings edit: the first of contexts) drawn,
    its first scene done and its last, three times each (median). The keystroke's time is measured in
    the page: from the editor's change to the animation frame after the new numbers are in the page.
-12. with --neural: Piper with the bundled English voice: every English line of the default lesson
+   Then, in the page on the third step of scores, an edit of W_Q and Play clicked 0.3 s later: seconds
+   from the edit to the step's clip playing (median of three; scripts/bench/play.py).
+12. with --studio-memory [N]: `attention-lesson studio` of the default lesson (2 warm workers): the
+   resident memory of its processes after the first drawing, then every 100 of N edits of W_Q (default
+   1,000) made through its API one every 0.4 s, and once the last edit's frames are drawn (a teacher's
+   afternoon; the README's Studio section).
+13. with --neural: Piper with the bundled English voice: every English line of the default lesson
    synthesised in one process and in --jobs processes at once (seconds of speech per second of wall
    time, the model's load excluded); then `lesson --lang en` with `--voice neural` against
    `--voice draft`, each from fresh output and cache folders.
@@ -59,6 +65,7 @@ import tempfile
 from pathlib import Path
 
 from bench.batch import batch_benchmark  # the first import of bench: this checkout first on sys.path
+from bench.memory import studio_memory_benchmark
 from bench.neural import neural_benchmark
 from bench.pages import explorer_benchmark, studio_benchmark
 from bench.reruns import holds_benchmark, publish_benchmark, rerun_benchmark, w_edit_benchmark
@@ -90,6 +97,8 @@ def parse_args() -> argparse.Namespace:
                          "next frame.")
     ap.add_argument("--studio", action="store_true",
                     help="Only time the studio: keystroke to numbers, edit to first and last redrawn frame.")
+    ap.add_argument("--studio-memory", type=int, nargs="?", const=1000, metavar="EDITS",
+                    help="Only measure the studio's memory over EDITS edits of W_Q (default 1000).")
     ap.add_argument("--neural", action="store_true",
                     help="Only time the neural voice: synthesis rate, the English lesson neural "
                          "against draft.")
@@ -115,6 +124,8 @@ def run_alone(args: argparse.Namespace) -> bool:
     """The benchmarks that take a folder of their own (--neural ... --holds): True if one was asked for."""
     if args.neural:
         fresh(lambda work: neural_benchmark(work, args.jobs))
+    elif args.studio_memory:
+        fresh(lambda work: studio_memory_benchmark(work, args.studio_memory))
     elif args.studio:
         fresh(studio_benchmark)
     elif args.explorer:

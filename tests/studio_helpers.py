@@ -21,9 +21,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BANK_ROW = "  [2.3, 2.3, 0.0, 0.0],  # ambiguity -> look for geography and finance"
 
 
-def start(folder: Path, *args: str) -> tuple[subprocess.Popen, str]:
-    """The studio on a free port in `folder`; its process and the address it printed first."""
+def start(folder: Path, *args: str, scenes: str | None = None) -> tuple[subprocess.Popen, str]:
+    """The studio on a free port in `folder` (with the fixture scenes `scenes`, ids comma-separated:
+    default blink and hush); its process and the address it printed first."""
     env = os.environ | {"PYTHONPATH": str(ROOT)}
+    if scenes:
+        env["ATTENTION_LESSON_TEST_SCENES"] = scenes
     proc = subprocess.Popen([sys.executable, "-m", "tests.fixtures.studio_cli", "studio", "--no-browser",
                              "--port", "0", "-j", "1", *args], cwd=folder, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)

@@ -144,7 +144,7 @@ def test_a_label_made_by_one_process_is_loaded_by_the_next(monkeypatch, tmp_path
     from scenes.common import labels, stored
 
     monkeypatch.setattr(stored, "_folder", tmp_path / "mobjects")
-    monkeypatch.setattr(labels, "_MADE", labels.OrderedDict())
+    monkeypatch.setattr(labels, "_MADE", stored.Recent(2**20))
     with tempconfig({"media_dir": str(tmp_path / "media")}):
         made = labels.label("银行 0.42")
         (kept,) = (tmp_path / "mobjects").glob("*.pickle")

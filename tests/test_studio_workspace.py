@@ -291,15 +291,17 @@ def test_play_draws_the_step_alone_first_with_the_frames_of_the_whole_scene(stud
     text = client.request("GET", "/api/lesson")[1]["text"]
     edited = re.sub(r"\[2\.\d, 2\.3, 0\.0, 0\.0\],  # ambiguity", "[2.1, 2.3, 0.0, 0.0],  # ambiguity", text)
     assert edited != text
-    run = client.request("PUT", "/api/lesson", edited)[1]["run"]  # no focus: no scene's clips drawn ahead
+    # on screen: hush (its clips drawn ahead, not blink's)
+    run = client.request("PUT", "/api/lesson?focus=hush&n=1", edited)[1]["run"]
     wait_for(events, lambda e, d: e == "idle" and d["run"] == run, timeout=120)
     status, body = client.request("POST", "/api/clip?scene=blink&n=2")
-    assert status == 200 and body == {"scene": "blink", "ready": False, "clips": []}
+    assert status == 200 and body == {"scene": "blink", "n": 2, "run": run, "ready": False, "clips": []}
     _, step = wait_for(events, lambda e, d: e == "clip" and d.get("n") == 2, timeout=120)
     assert step["ready"] and re.fullmatch(r".*/steps/blink-02-[0-9a-f]{16}\.mp4", step["clips"][0]), step
-    whole = client.request("POST", "/api/clip?scene=blink")[1]  # drawn ahead meanwhile (the page's focus)
+    whole = client.request("POST", "/api/clip?scene=blink")[1]
     if not whole["ready"]:
-        _, whole = wait_for(events, lambda e, d: e == "clip" and "n" not in d, timeout=120)
+        _, whole = wait_for(events, lambda e, d: e == "clip" and "n" not in d and d["scene"] == "blink",
+                            timeout=120)
     mine, theirs = (decoded(folder / "media" / c) for c in (step["clips"][0], whole["clips"][1]))
     assert len(mine) == len(theirs) > 1 and all((a == b).all() for a, b in zip(mine, theirs))
     assert client.request("POST", "/api/clip?scene=blink&n=0")[0] == 400

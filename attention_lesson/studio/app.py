@@ -10,7 +10,9 @@
 | `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` |
 | `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, clip, |
 | | render, file, saved |
-| `POST /api/view` `{"context", "mode", "theme"}` | the page's choice for numbers and frames: `{"run", ...}` |
+| `POST /api/view` `{"lang", "context", "mode", "theme"}` | the page's choice for numbers and frames: |
+| | `{"run", ...}` |
+| `POST /api/focus` `{"scene", "n"}` | the step on the page's screen: its scene is drawn before the others |
 | `POST /api/clip?scene=&n=` | `{"ready", "clips"}`: the scene's step clips (with n: that step alone, |
 | | first), or a `clip` event once drawn |
 | `POST /api/recovery/discard` | forgets the edits the last session kept (`.<name>.unsaved.toml`) |
@@ -91,17 +93,19 @@ class Studio:
     renders: object = None  # renders.Renders
 
     focus: str | None = None  # the scene of the step on the page's screen: drawn first after an edit
+    step: int | None = None  # and that step (its clip drawn ahead after an edit)
 
     def draw(self) -> int | None:
-        """Ask for the frames of the working text in the page's context, normalizer and theme (its
-        context may have been renamed); None before any text has passed."""
+        """Ask for the frames of the working text in the page's language, context, normalizer and theme
+        (its context may have been renamed); None before any text has passed."""
         s = self.session
         if self.drawer is None or s.lesson is None:
             return None
         from dataclasses import replace
 
-        options = replace(self.options, context=s.lesson.context_name(s.context), mode=s.mode, theme=s.theme)
-        run = self.drawer.request(s.lesson, options, first=self.focus)
+        options = replace(self.options, context=s.lesson.context_name(s.context), mode=s.mode, theme=s.theme,
+                          lang=s.lang)
+        run = self.drawer.request(s.lesson, options, first=self.focus, step=self.step)
         loop = self.bus.loop
         if loop is not None:  # which scenes are stale, told as soon as it is known (after the answer)
             loop.call_soon(lambda: asyncio.ensure_future(asyncio.to_thread(self.drawer.announce, run)))
@@ -118,6 +122,27 @@ async def body_text(request: Request) -> str:
     except UnicodeDecodeError as e:
         raise TextProblem({"key": None, "line": None,
                            "message": f"UTF-8 text (undecodable byte at {e.start})"}) from None
+
+
+async def json_object(request: Request) -> dict:
+    """The request's body as a JSON object (empty: {}); ValueError saying what is wrong."""
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"undecodable byte at {e.start}") from None
+    if not isinstance(body, dict):
+        raise ValueError("not an object")
+    return body
+
+
+def focus_of(body: dict) -> tuple[str, int]:
+    """A focus request's scene and step, checked; ValueError naming what is wrong."""
+    scene, n = body.get("scene"), body.get("n", 1)
+    if not isinstance(scene, str) or not scene:
+        raise ValueError(f"scene: expected a scene's id, found {scene!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n: expected a step number from 1, found {n!r}")
+    return scene, n
 
 
 class Api:
@@ -158,23 +183,37 @@ class Api:
         return JSONResponse({"recovery": None})
 
     async def view(self, request: Request) -> Response:
-        """The page's context, normalizer and theme: the numbers' and the frames' from now on."""
+        """The page's language, context, normalizer and theme: the numbers' and the frames' from now on."""
         try:
-            body = json.loads(await request.body() or b"{}")
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-            self.s.view(body.get("context"), body.get("mode"), body.get("theme"))
+            body = await json_object(request)
+            self.s.view(body.get("context"), body.get("mode"), body.get("theme"), body.get("lang"))
         except ValueError as e:
             return error(400, f"expected a JSON object: {e}")
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
         run = self.studio.draw()
         return JSONResponse({"run": run, "context": self.s.context, "mode": self.s.mode,
-                             "theme": self.s.theme})
+                             "theme": self.s.theme, "lang": self.s.lang})
+
+    async def focus(self, request: Request) -> Response:
+        """The step on the page's screen (a new selection): its scene's frames go before the others'."""
+        try:
+            scene, n = focus_of(await json_object(request))
+        except ValueError as e:
+            return error(400, f"expected a JSON object {{\"scene\", \"n\"}}: {e}", "scene")
+        drawer = self.studio.drawer
+        if drawer is not None and scene not in {s.id for s in drawer.scenes}:
+            return error(404, f"no such scene: {scene}", "scene")
+        if drawer is not None:
+            drawer.look(scene, n)
+        self.studio.focus, self.studio.step = scene, n
+        return JSONResponse({"scene": scene, "n": n})
 
     async def put_lesson(self, request: Request) -> Response:
-        s, bus = self.s, self.studio.bus
-        self.studio.focus = request.query_params.get("focus") or self.studio.focus
+        s, bus, q = self.s, self.studio.bus, request.query_params
+        if q.get("focus"):  # the step on the page's screen: drawn first, its clip ahead
+            self.studio.focus = q["focus"]
+            self.studio.step = int(q["n"]) if q.get("n", "").isdigit() and int(q["n"]) >= 1 else None
         try:
             numbers = s.accept(await body_text(request))
         except TextProblem as p:
@@ -209,10 +248,7 @@ class Api:
 
     async def render(self, request: Request) -> Response:
         try:
-            body = json.loads(await request.body() or b"{}")
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-            req = render_request(self.studio, body)
+            req = render_request(self.studio, await json_object(request))
         except ValueError as e:
             return error(400, f"expected a JSON object: {e}")
         except TextProblem as p:
@@ -261,6 +297,7 @@ def routes(studio: Studio) -> list[Route]:
             Route("/api/numbers", api.numbers), Route("/api/page", api.page_data),
             Route("/api/render", api.render, methods=["POST"]), Route("/api/events", api.events),
             Route("/api/view", api.view, methods=["POST"]), Route("/api/clip", api.clip, methods=["POST"]),
+            Route("/api/focus", api.focus, methods=["POST"]),
             Route("/api/recovery/discard", api.discard_recovery, methods=["POST"]),
             Route("/files/{path:path}", api.files), Route("/static/{path:path}", assets.static),
             Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview)]

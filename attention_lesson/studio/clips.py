@@ -47,9 +47,19 @@ def join_segments(folder: Path, dst: Path) -> bool:
         ffmpeg.run("-f", "concat", "-safe", "0", "-i", str(listing), "-c", "copy",
                    "-movflags", "+faststart", str(part))
         part.replace(dst)
+        prune(dst)
         return True
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def prune(dst: Path) -> None:
+    """The step's clips of older inputs removed: each edit draws the step on screen ahead (drawing.py), and
+    a long session would leave a clip per edit."""
+    scene_step = dst.name.rsplit("-", 1)[0]  # <scene>-<nn>
+    for old in dst.parent.glob(f"{scene_step}-*.mp4"):
+        if old != dst and len(old.stem) == len(dst.stem):
+            old.unlink(missing_ok=True)
 
 
 def discard(folder: Path) -> bool:

@@ -7,7 +7,7 @@ a parse or a small numpy pass: well under a millisecond for the lessons' sizes).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import (
@@ -32,13 +32,10 @@ def words() -> dict[str, dict[str, str]]:
 
 def passes(lesson: Lesson) -> dict[str, dict]:
     """Every context's numbers under every normalizer ("context|mode": `numbers --json`, every head's
-    too), and with the mask the page's what-if switch gives it ("context|mode|causal", or "|none" for a
-    masked lesson): the studio's page shows the server's numbers, never its own."""
-    other = None if lesson.mask else "causal"
-    whatif = replace(lesson, mask=other)
-    out = {f"{name}|{mode}": numbers_json(lesson, name, mode) for name in lesson.contexts for mode in MODES}
-    return out | {f"{name}|{mode}|{other or 'none'}": numbers_json(whatif, name, mode)
-                  for name in lesson.contexts for mode in MODES}
+    too), with the lesson's own mask: the studio's page shows the server's numbers, never its own, and
+    only the file's (the explorer's what-if mask switch is not in the studio: its claims marked "no
+    longer true" read as the lesson's, while the file and the frames had no mask)."""
+    return {f"{name}|{mode}": numbers_json(lesson, name, mode) for name in lesson.contexts for mode in MODES}
 
 
 class TextProblem(Exception):
@@ -106,11 +103,14 @@ class Session:
     def forget_recovery(self) -> None:
         self.recovery.unlink(missing_ok=True)
 
-    def view(self, context: str | None, mode: str | None, theme: str | None) -> None:
-        """The page's choice of context, normalizer and theme for the frames and numbers; TextProblem
-        naming what is wrong."""
+    def view(self, context: str | None, mode: str | None, theme: str | None, lang: str | None = None) -> None:
+        """The page's choice of context, normalizer, theme and language for the frames and numbers;
+        TextProblem naming what is wrong."""
         from scenes.common.style import THEMES
 
+        if lang is not None and lang not in LANGS:
+            raise TextProblem({"key": "lang", "line": None,
+                               "message": f"lang: expected one of {', '.join(LANGS)}"})
         if mode is not None and mode not in MODES:
             raise TextProblem({"key": "mode", "line": None,
                                "message": f"mode: expected one of {', '.join(MODES)}"})
@@ -122,7 +122,7 @@ class Session:
             raise TextProblem({"key": "context", "line": None,
                                "message": f"context: expected one of {names}, found {context!r}"})
         self.context = context if context is not None else self.context
-        self.mode, self.theme = mode or self.mode, theme or self.theme
+        self.mode, self.theme, self.lang = mode or self.mode, theme or self.theme, lang or self.lang
 
     @property
     def saved(self) -> bool:

@@ -7,6 +7,8 @@
  *      (vocab; w_q, w_k, w_v of a lesson of one head; heads {key: {w_q, w_k, w_v}} and w_o of several);
  *   core: what computes (AttentionCore, or the studio's numbers from its server);
  *   editable: whether the page edits its numbers (the explorer) or only shows them (the studio);
+ *   controls: whether the page has its own language, context, normalizer and mask switches (the
+ *      explorer) or its host chooses them (the studio's bar, through Explorer.view);
  * and the words in S.lang, numbers as shown, the context's tokens, the dimensions' names.
  */
 (function (AL) {
@@ -15,7 +17,7 @@
   const MATRICES = ["w_q", "w_k", "w_v"];
   const data = {};
   const S = {};
-  const state = { MATRICES, data, S, core: null, editable: true };
+  const state = { MATRICES, data, S, core: null, editable: true, controls: true };
 
   const copy = (m) => JSON.parse(JSON.stringify(m));
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);

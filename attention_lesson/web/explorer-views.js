@@ -212,7 +212,7 @@
     morph($("#lookup"), lookupHtml(att));
     morph($("#claims"), claimsHtml());
     $("#claims").classList.toggle("broken", $("#claims .broken") !== null);
-    morph($("#whatif"), whatIfHtml());
+    if ($("#whatif")) morph($("#whatif"), whatIfHtml()); // the explorer's mask switch (not the studio's)
     if (hasHeads()) morph($("#multihead"), AL.heads.togetherHtml());
   }
 

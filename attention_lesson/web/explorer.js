@@ -14,8 +14,9 @@
  *   explorer-heads.js   AL.heads: a lesson of several heads: a tab per head, the heads together (W_O)
  *   explorer-inputs.js  AL.inputs: the number fields, the sliders, the edited marks
  *   explorer-export.js  AL.exporter: the edited lesson as a lesson file
- *   explorer.js         this file: the page's frame and events, and the one global, Explorer (start and
- *                       replace; settled, timings, lessonToml and state for tests and scripts/benchmark.py)
+ *   explorer.js         this file: the page's frame and events, and the one global, Explorer (start,
+ *                       replace, and view and layout for a page that hosts the views, the studio;
+ *                       settled, timings, lessonToml and state for tests and scripts/benchmark.py)
  */
 (function (root) {
   "use strict";
@@ -28,7 +29,10 @@
   const timings = []; // ms per update, for scripts/benchmark.py
 
   // -- the page's frame: controls and the boxes the views fill --------------------------------------
+  /** The language, context, normalizer and mask switches (none when the hosting page chooses: the
+   *  studio's one bar), and Reset and Export (the explorer's, whose numbers are edited). */
   function controlsHtml() {
+    if (!state.controls) return "";
     const langs = Object.keys(data.words).map((l) => `<button type="button" data-lang="${l}" ` +
       `aria-pressed="${l === S.lang}">${esc(AL.langName(l))}</button>`);
     const contexts = Object.keys(data.lesson.contexts).map((c) => `<option value="${esc(c)}"` +
@@ -113,7 +117,7 @@
     AL.views.show(state.attendNow());
     AL.inputs.markEdited();
     markScrollers(); // reads the layout: after every write, so it is laid out once
-    AL.url.writeHash();
+    if (state.controls) AL.url.writeHash(); // a hosted page's choices are its host's, not the URL's
     timings.push(performance.now() - t0);
   }
 
@@ -224,18 +228,21 @@
     resetNumbers();
     resetSwitches();
     Object.assign(S, data.start);
-    const bad = AL.url.readHash(hash);
+    S.query = focusIndex();
+    const bad = state.controls ? AL.url.readHash(hash) : [];
     draw();
     showNote(bad);
   }
 
   /** Start the page: `given` is data.js's object (or the studio's), `core` what computes (AttentionCore,
    *  or the studio's numbers from the server); options.editable false shows the numbers without their
-   *  fields (the studio edits the lesson's text instead). */
+   *  fields (the studio edits the lesson's text instead); options.controls false, without the page's
+   *  own switches: the page that hosts the views chooses (`view`), as the studio's one bar does. */
   function start(given, core, options = {}) {
     Object.assign(data, given);
     state.core = core;
     state.editable = options.editable !== false;
+    state.controls = options.controls !== false;
     palette();
     const app = $("#app");
     app.addEventListener("click", onClick);
@@ -249,7 +256,7 @@
     window.matchMedia(AL.plane.NARROW).addEventListener("change", update); // the plane's label size
     if (document.fonts) document.fonts.ready.then(markScrollers);
     window.addEventListener("hashchange", () => {
-      if (location.hash.slice(1) !== AL.url.hashOf()) load(location.hash);
+      if (state.controls && location.hash.slice(1) !== AL.url.hashOf()) load(location.hash);
     });
     load(location.hash);
   }
@@ -280,6 +287,20 @@
     else draw();
   }
 
-  root.Explorer = { start, replace, timings, lessonToml: AL.exporter.lessonToml, settled: AL.url.settled,
+  /** The hosting page's choice of language, context or normalizer ({lang, context, mode}, any of
+   *  them): the views follow (a context or language redraws the page, a normalizer only the numbers). */
+  function view(change) {
+    const redraw = (change.lang && change.lang !== S.lang) || (change.context && change.context !== S.context);
+    if (change.lang && change.lang in data.words) S.lang = change.lang;
+    if (change.context && change.context in data.lesson.contexts && change.context !== S.context) {
+      S.context = change.context;
+      S.query = focusIndex();
+    }
+    if (change.mode && AL.MODES.includes(change.mode)) S.mode = change.mode;
+    if (redraw) draw();
+    else update();
+  }
+
+  root.Explorer = { start, replace, view, layout: markScrollers, timings, lessonToml: AL.exporter.lessonToml, settled: AL.url.settled,
     state: S };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -5,7 +5,7 @@
 const { $, esc } = window.AL;
 
 /** The page's file functions, given its request helper, words and the editor's text helpers. */
-export function fileGuards({ api, w, setText, send, showSaved, refresh }) {
+export function fileGuards({ api, st, w, setText, send, showSaved, refresh }) {
   /** The file changed on disk: its text here (no unsaved edits), or the choice between the two. */
   function onFile(d) {
     const box = $("#disk");
@@ -41,7 +41,7 @@ export function fileGuards({ api, w, setText, send, showSaved, refresh }) {
 
   function guardLeaving() {
     window.addEventListener("beforeunload", (e) => {
-      if ($("#status").className !== "unsaved") return;
+      if (st.leaving || $("#status").className !== "unsaved") return; // leaving: a new language's page
       e.preventDefault();
       e.returnValue = ""; // the browser asks before the page with unsaved edits goes
     });

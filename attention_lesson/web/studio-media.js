@@ -17,16 +17,31 @@ export function media({ api, st, w, showProblem }) {
       video.currentTime = 0; // this step's clip is on screen: from its start again
       return void video.play().catch(() => {});
     }
-    st.playing = sel;
-    $("#frames-status").textContent = w("preparing");
+    const press = (st.playing = { ...sel }); // this press (a later one, or an edit, replaces it)
+    waiting(sel.n);
     const r = await api("POST", `/api/clip?scene=${encodeURIComponent(sel.scene)}&n=${sel.n}`);
-    if (r.status !== 200) return showProblem(r.json.error);
+    if (st.playing !== press) return; // a new selection or an edit came meanwhile
+    if (r.status !== 200) {
+      waiting(null);
+      return showProblem(r.json.error);
+    }
+    st.clipRun = r.json.run; // the clip events of this text's run only
     if (r.json.ready) onClip(r.json);
+  }
+
+  /** The Play button says what it waits for (step n drawn as a video), or is Play again (n null). */
+  function waiting(n) {
+    const button = $("#play");
+    button.textContent = n === null ? w("play") : w("play_waiting", { n });
+    button.setAttribute("aria-busy", String(n !== null));
+    button.dataset.waiting = n === null ? "" : String(n);
   }
 
   function onClip(d) {
     const sel = st.playing;
     if (!sel || d.scene !== sel.scene || (d.n && d.n !== sel.n)) return; // d.n: one step's clip
+    if (d.run !== st.clipRun) return; // a clip of an older text (its request was cancelled by an edit)
+    waiting(null);
     if (!d.ready) return void ($("#frames-status").textContent = d.message || w("state_failed"));
     const src = `/files/${encodeURI(d.n ? d.clips[0] : d.clips[sel.n - 1] || d.clips[0])}`;
     const video = $("#preview-video");
@@ -41,6 +56,7 @@ export function media({ api, st, w, showProblem }) {
   /** Back to the step's frame (a new selection, a new edit). */
   function stopPlaying() {
     st.playing = null;
+    waiting(null);
     const video = $("#preview-video");
     video.pause();
     video.removeAttribute("src");

@@ -3,8 +3,8 @@
  * exactly the core's numbers for the text being typed. */
 
 /** The explorer's core, answered by the server's numbers: every context under every normalizer, with
- *  the lesson's mask and the what-if switch's (session.passes), every head's (its normalizers are
- *  AL.MODES, core.js's). A masked score comes as null (JSON has no -inf): -Infinity here, as core.js. */
+ *  the lesson's own mask (session.passes: the studio shows the file's numbers, with no what-if), every
+ *  head's (its normalizers are AL.MODES, core.js's). A masked score comes as null (JSON has no -inf): -Infinity here, as core.js. */
 export function serverCore(page) {
   const byTokens = {};
   const at = (tokens, mode, mask) => `${tokens.join("\u0000")}|${mode}|${mask || "none"}`;

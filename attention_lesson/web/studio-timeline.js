@@ -5,16 +5,25 @@
  * moment of the edit: `plan` (which scenes are stale), `progress` (a step begun), `step` (a step's frame
  * drawn), `frames` (a scene done), `fault` (a scene failed).
  *
+ * The plan names each scene's steps' count (from its source), so every step has its segment, stale, from
+ * the first event on: the page opens on the first step of the first scene, or on the step selected last
+ * time (kept in the browser, by lesson file), and says "step n of N" right before a step is drawn.
+ * A scene's block is named by its short name (the catalog's `short`), its whole title in its tooltip.
+ *
  * Keyboard: the timeline is one tab stop (a roving tabindex); ←/→ the previous/next step, Home/End the
  * first/last. The selection survives redraws: a redrawn step replaces what is shown.
  */
 const { $, esc } = window.AL;
-const T = { scenes: [], steps: {}, state: {}, reason: {}, sel: null, run: null, w: null, onSelect: null };
+const T = { scenes: [], steps: {}, state: {}, reason: {}, sel: null, run: null, w: null, onSelect: null,
+  memory: null };
 
-/** Start the stage: `w` the studio's words, `onSelect(scene)` told when the selection moves. */
-export function startStage(w, onSelect) {
+/** Start the stage: `w` the studio's words, `onSelect(scene, n)` told when the selection moves (not when
+ *  a first selection is made: then too, once the plan has come), `memory` the key the selection is kept
+ *  under in the browser (the lesson file's path). */
+export function startStage(w, onSelect, memory = null) {
   T.w = w;
   T.onSelect = onSelect;
+  T.memory = memory ? `attention-lesson studio step: ${memory}` : null;
   $("#timeline").addEventListener("click", (e) => {
     const seg = e.target.closest(".seg");
     if (seg) select(seg.dataset.scene, +seg.dataset.n, true);
@@ -39,15 +48,34 @@ function onKey(e) {
   select(scene, n, true);
 }
 
-/** A new run's plan: every scene in order; the stale ones (and each of their steps) stale at once. */
+/** A step not drawn yet (only its place is known): as wide as a second, no frame, no name. */
+const unknown = (state) => ({ seconds: 1, narration: "", state });
+
+/** A new run's plan: every scene in order, with as many steps as it has; the stale ones (and each of
+ *  their steps) stale at once. The first plan selects the step to show. */
 export function onPlan(d) {
   T.run = d.run;
   T.scenes = d.scenes;
   for (const s of d.scenes) {
     T.state[s.id] = s.stale ? "stale" : "fresh";
-    for (const step of T.steps[s.id] || []) step.state = s.stale ? "stale" : "fresh";
+    const steps = (T.steps[s.id] = T.steps[s.id] || []);
+    while (steps.length < (s.steps || 0)) steps.push(unknown("stale"));
+    for (const step of steps) step.state = s.stale || !step.src ? "stale" : "fresh";
   }
+  if (!T.sel || !T.scenes.some((s) => s.id === T.sel.scene)) return select(...firstStep());
   draw();
+}
+
+/** The step the page opens on: the one selected last time, if the lesson still has it, else the first
+ *  step of the first scene. */
+function firstStep() {
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem(T.memory) || "null"); } catch { kept = null; }
+  const scene = kept && T.scenes.find((s) => s.id === kept.scene);
+  if (scene && Number.isInteger(kept.n) && kept.n >= 1 && kept.n <= (T.steps[scene.id] || []).length) {
+    return [kept.scene, kept.n];
+  }
+  return T.scenes.length ? [T.scenes[0].id, 1] : [null, 1];
 }
 
 /** A scene's steps, drawn or unchanged: their frames, narration and lengths; all fresh. */
@@ -76,9 +104,8 @@ export function onProgress(d) {
 export function onStep(d) {
   if (d.run !== T.run) return;
   const steps = (T.steps[d.scene] = T.steps[d.scene] || []);
-  while (steps.length < d.n - 1) steps.push({ seconds: 1, narration: "", state: "stale" });
-  steps[d.n - 1] = { ...(steps[d.n - 1] || { seconds: 1, narration: "" }), step: d.step, state: "fresh",
-    src: d.frame };
+  while (steps.length < d.n - 1) steps.push(unknown("stale"));
+  steps[d.n - 1] = { ...(steps[d.n - 1] || unknown()), step: d.step, state: "fresh", src: d.frame };
   draw();
 }
 
@@ -92,7 +119,8 @@ export function onFault(d) {
 
 function segment(scene, s, n) {
   const on = T.sel && T.sel.scene === scene.id && T.sel.n === n;
-  const label = `${scene.title}, ${T.w("step_n", { n })}: ${s.step} (${T.w(`state_${s.state}`)})`;
+  const name = s.step ? `: ${s.step}` : "";
+  const label = `${scene.title}, ${T.w("step_n", { n })}${name} (${T.w(`state_${s.state}`)})`;
   return `<button type="button" class="seg" role="tab" data-scene="${esc(scene.id)}" data-n="${n}"` +
     ` data-state="${s.state}" aria-selected="${on}" tabindex="${on ? 0 : -1}" style="flex-grow:${s.seconds || 1}"` +
     ` aria-label="${esc(label)}" title="${esc(label)}"></button>`;
@@ -116,12 +144,12 @@ function block(scene) {
     : `<span class="seg empty" data-scene="${esc(scene.id)}" data-n="1" data-state="${state}"></span>`;
   return `<div class="block" data-scene="${esc(scene.id)}" data-state="${state}" style="flex-grow:${total}"` +
     ` title="${esc(scene.title + why)}"><div class="name"><span class="dot" aria-hidden="true"></span>` +
-    `${esc(scene.title)}</div><div class="segs" role="tablist" aria-label="${esc(scene.title)}">${segs}</div></div>`;
+    `${esc(scene.short || scene.title)}</div><div class="segs" role="tablist" aria-label="${esc(scene.title)}">` +
+    `${segs}</div></div>`;
 }
 
 /** The timeline and the preview, from the state. */
 function draw() {
-  if (!T.sel && flat().length) [T.sel] = flat().map(([scene, n]) => ({ scene, n }));
   const focused = document.activeElement && document.activeElement.closest("#timeline");
   $("#timeline").innerHTML = T.scenes.map(block).join("");
   document.body.dataset.timeline = T.scenes.map((s) => `${s.id}:${T.state[s.id]}`).join(" ");
@@ -134,12 +162,15 @@ function focusSelected() {
   if (seg) seg.focus();
 }
 
-/** Select a step (from a click, a key or a restored selection): the preview follows. */
+/** Select a step (from a click, a key or the first plan): the preview follows, the browser keeps it. */
 export function select(scene, n, byUser = false) {
-  T.sel = { scene, n };
+  T.sel = scene === null ? null : { scene, n };
   draw();
   if (byUser) focusSelected();
-  if (T.onSelect) T.onSelect(scene);
+  if (T.sel && T.memory) {
+    try { localStorage.setItem(T.memory, JSON.stringify(T.sel)); } catch { /* storage off: not kept */ }
+  }
+  if (T.sel && T.onSelect) T.onSelect(scene, n);
 }
 
 function preview() {
@@ -154,13 +185,22 @@ function preview() {
     $("#narration").textContent = "";
     return;
   }
-  if (s.src && img.getAttribute("src") !== s.src) img.src = s.src;
-  img.alt = `${scene.title}, ${T.w("step_n", { n: T.sel.n })}: ${s.step}. ${s.narration || ""}`;
-  const start = steps.slice(0, T.sel.n - 1).reduce((a, x) => a + (x.seconds || 0), 0);
-  $("#preview-caption").textContent = T.w("step_of", { scene: scene.title, n: T.sel.n, total: steps.length,
-    step: s.step, seconds: (s.seconds || 0).toFixed(1), start: start.toFixed(1) }) +
-    ` · ${T.w(`state_${s.state}`)}`;
+  if (!s.src) img.removeAttribute("src");
+  else if (img.getAttribute("src") !== s.src) img.src = s.src;
+  img.alt = s.step ? `${scene.title}, ${T.w("step_n", { n: T.sel.n })}: ${s.step}. ${s.narration || ""}` : "";
+  $("#preview-caption").textContent = caption(scene, steps, s) + ` · ${T.w(`state_${s.state}`)}`;
   $("#narration").textContent = s.narration || "";
   $("#stage").dataset.scene = scene.id;
   $("#stage").dataset.n = T.sel.n;
+}
+
+/** "Scene · step n of N: name · 1.5 s, from 3.0 s"; without "from" while a step before it is not drawn
+ *  yet, and for a step never drawn (its name and length not known yet) "Scene · step n of N". */
+function caption(scene, steps, s) {
+  const fields = { scene: scene.title, n: T.sel.n, total: steps.length };
+  if (!s.step) return T.w("step_of_new", fields);
+  const before = steps.slice(0, T.sel.n - 1);
+  const start = before.reduce((a, x) => a + (x.seconds || 0), 0);
+  const key = before.every((x) => x.step) ? "step_of" : "step_of_part";
+  return T.w(key, { ...fields, step: s.step, seconds: (s.seconds || 0).toFixed(1), start: start.toFixed(1) });
 }

@@ -22,7 +22,7 @@ const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
 const DEBOUNCE_MS = 30; // keystroke to numbers within 100 ms: the newest answer counts, older ones are dropped
 const st = { lang: document.documentElement.lang, edit: 0, run: null, words: {}, editor: null,
-  quiet: false, timer: null, started: false, sent: null };
+  quiet: false, timer: null, started: false, sent: null, leaving: false };
 const { $, esc } = window.AL;
 const timings = (window.studioTimings = []); // ms from a keystroke to its numbers on screen (scripts/benchmark.py)
 const w = window.AL.catalog(() => st.words, () => st.lang); // the studio's words (a missing one: shared.js)
@@ -38,7 +38,8 @@ async function api(method, path, body) {
 }
 
 const { play, onClip, stopPlaying, onRender, onRenderEvent } = media({ api, st, w, showProblem }); // videos
-const { onFile, offerRecovery, revert, guardLeaving } = fileGuards({ api, w, setText, send, showSaved, refresh });
+const { onFile, offerRecovery, revert, guardLeaving } = fileGuards({ api, st, w, setText, send, showSaved,
+  refresh });
 
 // -- the page's frame -----------------------------------------------------------------------------
 const options = (name, values, chosen) => values.map((v) =>
@@ -49,26 +50,30 @@ function langOptions() {
     `<option value="${l}"${l === st.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
 }
 
+/** The render form: what, at which quality, with which voice; the language, context, normalizer and theme
+ *  are the page's (the one bar's), said under it. */
 function renderForm() {
   return `<form id="render-form">
       <label>${esc(w("product"))} <select name="product">${options("product", ["lesson", "html", "pptx", "handout"])}</select></label>
       <label>${esc(w("quality"))} <select name="quality">${options("quality", ["low", "medium", "high"])}</select></label>
-      <label>${esc(w("language"))} <select name="lang">${langOptions()}</select></label>
       <label>${esc(w("voice"))} <select name="voice">${options("voice", ["none", "draft", "neural"])}</select></label>
-      <label>${esc(w("context"))} <select name="context" class="context-choice"></select></label>
-      <label>${esc(w("theme"))} <select name="theme"><option value="">${esc(w("theme_auto"))}</option>` +
-    `${options("theme", ["dark", "light"])}</select></label>
       <button type="submit" id="render">${esc(w("start"))}</button>
-    </form><ul id="renders" aria-live="polite"></ul>`;
+    </form><p id="render-with" class="hint"></p><ul id="renders" aria-live="polite"></ul>`;
+}
+
+/** The page's one set of choices, over the tabs: the language, context, normalizer and theme of the frames,
+ *  the numbers and the renders alike. */
+function viewBar() {
+  return `<div class="view-bar" role="group" aria-label="${esc(w("view"))}">
+      <label>${esc(w("language"))} <select id="view-lang">${langOptions()}</select></label>
+      <label>${esc(w("context"))} <select id="view-context" class="context-choice"></select></label>
+      <label>${esc(w("mode"))} <select id="view-mode">${options("mode", window.AL.MODES, st.mode)}</select></label>
+      <label>${esc(w("theme"))} <select id="view-theme">${options("theme", ["dark", "light"], st.theme)}</select></label>
+    </div>`;
 }
 
 function stage() {
   return `<section id="stage" class="stage" aria-label="${esc(w("preview"))}">
-      <div class="stage-bar"><span class="stage-title">${esc(w("preview"))}</span>
-        <label>${esc(w("context"))} <select id="view-context" class="context-choice"></select></label>
-        <label>${esc(w("mode"))} <select id="view-mode">${options("mode", window.AL.MODES, st.mode)}</select></label>
-        <label>${esc(w("theme"))} <select id="view-theme">${options("theme", ["dark", "light"], st.theme)}</select></label>
-      </div>
       <figure class="preview"><img id="preview-img" alt="" width="854" height="480">
         <video id="preview-video" controls playsinline preload="auto" hidden></video>
         <figcaption><button type="button" id="play">${esc(w("play"))}</button>
@@ -92,7 +97,7 @@ function frame(path) {
     <div class="workspace">
       <section class="editor-box" aria-label="${esc(w("editor"))}"><div id="editor"></div>
         <div id="problem" role="alert" hidden></div></section>
-      <section class="side"><div class="tabs" role="tablist">${tab("frames", true)}${tab("numbers", false)}` +
+      <section class="side">${viewBar()}<div class="tabs" role="tablist">${tab("frames", true)}${tab("numbers", false)}` +
     `${tab("render", false)}</div>
         <div id="panel-frames" role="tabpanel" aria-labelledby="tab-frames">${stage()}</div>
         <div id="panel-numbers" role="tabpanel" aria-labelledby="tab-numbers" hidden><main id="app"></main></div>
@@ -111,6 +116,7 @@ function startTabs() {
       t.tabIndex = on ? 0 : -1;
       $(`#${t.getAttribute("aria-controls")}`).hidden = !on;
     }
+    if (st.started) Explorer.layout(); // a table wider than its box is measured once it is shown (axe)
     tab.focus();
   };
   for (const t of tabs) {
@@ -122,53 +128,42 @@ function startTabs() {
   }
 }
 
-/** The context choices (the lesson's), in the stage's bar and the render form. */
+/** The context choices (the lesson's: their labels and sentences), in the page's bar. */
 function contextChoices(page) {
   if (!page || !page.lesson) return;
   const names = Object.keys(page.lesson.contexts);
   const label = (c) => (page.lesson.context_labels[c] || {})[st.lang] || c;
-  for (const sel of document.querySelectorAll(".context-choice")) {
-    const keep = sel.value || st.context;
-    sel.innerHTML = names.map((c) => `<option value="${esc(c)}"${c === keep ? " selected" : ""}>` +
-      `${esc(label(c))}</option>`).join("");
-  }
+  const sel = $("#view-context");
+  const keep = sel.value || st.context;
+  st.labels = Object.fromEntries(names.map((c) => [c, label(c)]));
+  sel.innerHTML = names.map((c) => `<option value="${esc(c)}"${c === keep ? " selected" : ""}>` +
+    `${esc(label(c))}: ${esc(page.lesson.contexts[c].join(" "))}</option>`).join("");
 }
 
-/** The page's context, normalizer or theme changed (the stage's bar or the numbers' own switches): the
- *  frames follow (the server redraws what that changes), and so do the numbers' views. */
+/** The page's language, context, normalizer or theme changed (its one bar): the frames follow (the
+ *  server redraws what that changes), and so do the numbers' views; a new language is the whole page's
+ *  (it loads again in it: the editor's text is the server's, nothing is lost). */
 async function setView(change) {
   if (Object.entries(change).every(([k, v]) => st[k] === v)) return;
+  if (change.lang && st.timer) { clearTimeout(st.timer); await send(); } // the last keys typed go first
   Object.assign(st, change);
-  const r = await api("POST", "/api/view", { context: st.context, mode: st.mode, theme: st.theme });
+  const r = await api("POST", "/api/view", { context: st.context, mode: st.mode, theme: st.theme,
+    lang: st.lang });
   if (r.status !== 200) return showProblem(r.json.error);
+  if (change.lang) {
+    st.leaving = true; // nothing to ask: the server holds the text
+    return location.reload();
+  }
   newRun(r.json.run);
-  $("#view-context").value = st.context;
-  $("#view-mode").value = st.mode;
-  syncExplorer();
-}
-
-/** The numbers' views on the page's context and normalizer (through their own switches). */
-function syncExplorer() {
-  const ctx = $("#app #context");
-  if (ctx && ctx.value !== st.context) {
-    ctx.value = st.context;
-    ctx.dispatchEvent(new Event("input", { bubbles: true }));
-  }
-  const mode = document.querySelector(`#app input[name=mode][value="${CSS.escape(st.mode)}"]`);
-  if (mode && !mode.checked) {
-    mode.checked = true;
-    mode.dispatchEvent(new Event("input", { bubbles: true }));
-  }
+  syncView();
+  if (st.started) Explorer.view({ context: st.context, mode: st.mode });
 }
 
 function startView() {
+  $("#view-lang").onchange = (e) => setView({ lang: e.target.value });
   $("#view-context").onchange = (e) => setView({ context: e.target.value });
   $("#view-mode").onchange = (e) => setView({ mode: e.target.value });
   $("#view-theme").onchange = (e) => setView({ theme: e.target.value });
-  $("#app").addEventListener("input", (e) => { // the numbers' own switches move the frames too
-    if (e.target.id === "context") setView({ context: e.target.value });
-    else if (e.target.name === "mode") setView({ mode: e.target.value });
-  });
 }
 
 // -- the editor -------------------------------------------------------------------------------------
@@ -238,7 +233,8 @@ async function send() {
   const text = st.editor.state.doc.toString();
   st.sent = text;
   let r;
-  const focus = TL.selected() ? `?focus=${encodeURIComponent(TL.selected().scene)}` : "";
+  const sel = TL.selected(); // the step on screen: its scene drawn first, its clip ahead
+  const focus = sel ? `?focus=${encodeURIComponent(sel.scene)}&n=${sel.n}` : "";
   try { r = await api("PUT", `/api/lesson${focus}`, text); } catch { return offline(); }
   if (st.sent !== text) return; // a newer text is on its way
   showSaved(r.json.saved);
@@ -264,11 +260,15 @@ function offline() {
 }
 
 // -- frames -----------------------------------------------------------------------------------------
+/** A new run (an edit, a new choice): a clip playing is of the old text and stops; a press on Play still
+ *  waiting (made just before the edit's answer) asks again, for the new text's clip (drawn ahead). */
 function newRun(run) {
   if (run === null || run === undefined) return;
+  const pending = st.playing && $("#preview-video").hidden;
   if (st.playing) stopPlaying();
   st.run = run;
   $("#frames-status").textContent = w("stale_now");
+  if (pending) play();
 }
 
 function onProgress(d) {
@@ -324,7 +324,7 @@ function showNumbers(page) {
   showTitle(page); // a broken file opened under its file's name: now the lesson's title
   contextChoices(page);
   if (!st.started) {
-    Explorer.start(page, serverCore(page), { editable: false });
+    Explorer.start(page, serverCore(page), { editable: false, controls: false });
     st.started = true;
     st.context = Explorer.state.context;
     syncView();
@@ -338,9 +338,20 @@ function showTitle(page) {
   document.title = $("#title").textContent;
 }
 
+/** The bar shows the page's choices; the render form says them. */
 function syncView() {
-  $("#view-context").value = st.context;
-  for (const sel of document.querySelectorAll("#render-form .context-choice")) sel.value = st.context;
+  if (st.context) $("#view-context").value = st.context;
+  $("#view-mode").value = st.mode;
+  $("#render-with").textContent = w("render_with", { lang: window.AL.langName(st.lang),
+    context: (st.labels || {})[st.context] || st.context || "", mode: w(`mode_${st.mode}`),
+    theme: w(`theme_${st.theme}`) });
+}
+
+/** The step on screen moved (a click, a key, the first plan): the server draws its scene first. */
+function onSelect(scene, n) {
+  stopPlaying();
+  clearTimeout(st.focusTimer);
+  st.focusTimer = setTimeout(() => api("POST", "/api/focus", { scene, n }).catch(() => {}), 100);
 }
 
 async function main() {
@@ -357,11 +368,12 @@ async function main() {
   showSaved(lesson.json.saved);
   showProblem(lesson.json.error);
   if (data.broken && lesson.json.error) brokenStart(lesson.json.error);
-  TL.startStage(w, stopPlaying);
+  TL.startStage(w, onSelect, lesson.json.path);
   $("#play").onclick = play;
   startTabs();
   startView();
   showNumbers(data);
+  syncView();
   offerRecovery(lesson.json);
   $("#save").onclick = save;
   $("#revert").onclick = revert;

@@ -39,7 +39,13 @@ def handed_over(camera):
 
 def render(self, scene, time, moving_mobjects=None) -> None:
     """manim's `CairoRenderer.render` (draw the moving mobjects over the still ones' image, hand the
-    frame to the writer), the frame handed over rather than copied."""
+    frame to the writer), the frame handed over rather than copied. A warm worker's job no longer wanted
+    stops here, within a frame (skips.before_play): one animation of a video is up to a second of
+    frames, which the edit that replaced it waited for."""
+    from . import skips
+
+    if skips.before_play is not None:
+        skips.before_play()
     self.update_frame(scene, moving_mobjects)
     if self.skip_animations:  # manim's add_frame writes nothing then
         return

@@ -19,7 +19,6 @@ import os
 import queue
 import re
 import shutil
-import signal
 import statistics
 import threading
 from collections.abc import Callable
@@ -255,116 +254,6 @@ def _collect(pool, finished, jobs: list[Job], joins, on_done) -> list[Result]:
         elif not waits:
             _submit(pool, job, finished)
     return results
-
-
-class Cancelled(Exception):
-    """A warm worker's job stopped at a step's start because a newer run was asked for."""
-
-
-_generation = None  # in a warm worker: the shared number of the run the studio wants now
-
-
-def _init_warm(cache_root: str, events, quiet: bool, generation) -> None:
-    """A warm worker: manim and the scenes imported once, its media folder claimed once. Ctrl-C is
-    for the process that owns the pool (it stops the workers and sweeps what they leave)."""
-    global _generation
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # and blocked since it started: _ignoring_ctrl_c
-    _init_worker(cache_root, events, quiet)
-    _generation = generation
-    import scenes.registry  # noqa: F401
-
-    from . import worker  # noqa: F401 - brings manim in now, not at the first job
-
-
-def _run_warm(job: Job, generation: int) -> Result:
-    """One job of run `generation`: its steps ("step", scene, step) and, for frames, each step's PNG as
-    it is drawn ("frame", scene, n, step, bytes) go to the events queue; it stops before its next
-    animation once a newer run is asked for (a step of a video at the studio's quality took up to 3 s,
-    which the next edit's first scene waited for)."""
-    from . import skips
-    from .worker import render
-
-    def current() -> None:
-        if _generation.value != generation:
-            raise Cancelled(f"run {generation} was replaced by run {_generation.value}")
-
-    def on_step(sid: str, step: str) -> None:
-        current()
-        _events.put((generation, "step", sid, step))
-
-    def on_frame(sid: str, n: int, step: str, png: Path) -> None:
-        _events.put((generation, "frame", sid, n, step, png.read_bytes()))
-
-    skips.before_play = current
-    try:
-        return render(job, manifest.media_folder(_cache_root), quiet=_quiet, on_step=on_step,
-                      on_frame=on_frame)
-    finally:
-        skips.before_play = None
-
-
-def _ignoring_ctrl_c(start):
-    """start() with Ctrl-C blocked, so the processes it starts never receive it, from their first
-    instruction (a blocked signal stays blocked across spawn's exec; the initializer alone left the
-    interpreter's start-up and imports open to a Ctrl-C, and a traceback). Blocked, not ignored: a
-    Ctrl-C that comes meanwhile reaches this process as soon as the workers are started."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        return start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-class WarmPool:
-    """Worker processes kept between runs (the studio's): manim stays imported, formula and text caches
-    stay warm. `cancel()` makes every job of an older run stop before its next animation (its private
-    folder removed, nothing written). Made with the spawn start method: the process that owns it may
-    run threads (a web server's), which a forked child would inherit in whatever state they were."""
-
-    def __init__(self, workers: int, cache_root: Path, on_event: Callable[..., None] = lambda *a: None):
-        ctx = mp.get_context("spawn")
-        self.generation = ctx.Value("i", 0)
-        self.events = ctx.Queue()
-        self.pool = _ignoring_ctrl_c(lambda: ctx.Pool(workers, initializer=_init_warm,
-                                                      initargs=(str(cache_root), self.events, True,
-                                                                self.generation)))
-        self.stop = threading.Event()
-        self.closing = False
-        self.pump = threading.Thread(target=_pump, args=(self.events, on_event, self.stop), daemon=True)
-        self.pump.start()
-
-    def cancel(self) -> int:
-        """Start a new run: the jobs of the older ones stop; the new run's number."""
-        with self.generation.get_lock():
-            self.generation.value += 1
-            return self.generation.value
-
-    def submit(self, job: Job, generation: int, done: Callable[[Result], None]) -> None:
-        """Render one job of run `generation` in a worker; done(result) is called from the pool's thread
-        (at once, cancelled, once the pool is closing: a late request of a thread that has not heard)."""
-        if self.closing:
-            return done(Result(job.task, False, [], "Cancelled: the workers are stopping"))
-        self.pool.apply_async(_run_warm, (job, generation), callback=done,
-                              error_callback=lambda e: done(Result(job.task, False, [],
-                                                                   f"{type(e).__name__}: {e}")))
-
-    def close(self, timeout: float = 3.0) -> None:
-        """Stop the workers: a job being drawn stops before its next animation, then every worker exits
-        as a process should (what it created is released, nothing reported leaked); one that does not
-        within `timeout` seconds is terminated (its private folder is left for `sweep`)."""
-        self.closing = True
-        self.cancel()
-        self.pool.close()
-        joiner = threading.Thread(target=self.pool.join, daemon=True)
-        joiner.start()
-        joiner.join(timeout)
-        if joiner.is_alive():
-            self.pool.terminate()
-            self.pool.join()
-        self.stop.set()
-        self.pump.join()
-        self.events.close()  # its lock and semaphore released now, not reported as leaked at exit
-        self.events.join_thread()
 
 
 def default_jobs() -> int:
