@@ -169,3 +169,13 @@ def test_missing_words_are_said_once(tmp_path):
     assert "warning" not in r.output
     assert language_gaps(load(LESSONS / "bat.toml"), "zh")[0].key == "narration"  # its story: en only
     assert language_gaps(load(LESSONS / "tiny.toml"), "zh") == language_gaps(load("two_heads"), "en") == []
+
+
+def test_a_file_that_does_not_load_says_its_error_in_its_own_lang(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text(EN_ONLY.replace("w_k = [[0.8, 0.0], [0.0, 1.2]]", "w_k = [[0.8, 0.0], [0.0]]"),
+                    encoding="utf-8")
+    said = f"{path}:19: projections.w_k row 2: expected 2 numbers like row 1, found 1 number"
+    assert run("check", str(path), env={LANG_ENV: "zh"}, code=2).output.strip() == said
+    assert run("render", "softmax", "--lesson", str(path), "--dry-run", code=2).output.strip() == said
+    assert "第 2 行" in run("check", str(path), "--lang", "zh", code=2).output
