@@ -1,6 +1,7 @@
 """attention_core: the lesson's numbers. Lesson files in (`lesson.py`), scaled dot-product attention
 with every intermediate out (`attention.py`), and the quantities the lesson's contrasts and mistakes
-show (`diagnostics.py`). What it says of a lesson, in either language: `errors.py` (LessonError,
+show (`diagnostics.py`), the language a lesson is shown in (`language.py`: --lang, the file's `lang`,
+ATTENTION_LESSON_LANG, zh). What it says of a lesson, in either language: `errors.py` (LessonError,
 LessonWarning, `FILE:LINE: message`, words from `messages.py`), `lines.py` (the line a key is on),
 `checks.py` (check's warnings), `magnitudes.py` (how large a number may get, and how it is then written).
 numpy only: never manim, never a file it did not read."""

@@ -1,6 +1,8 @@
 """What `check` warns of in a lesson that passes: a shared largest weight for the focus (the hard lookup
-then picks one of several), and intermediates too large to follow (`magnitudes.py`). Each a
-`LessonWarning` with the line of the text it is about, its words in any language (`message(lang)`)."""
+then picks one of several), intermediates too large to follow (`magnitudes.py`), and words the lesson
+gives in another language but not in the one it is shown in (every command that renders says that one
+too). Each a `LessonWarning` with the line of the text it is about, its words in any language
+(`message(lang)`)."""
 
 from __future__ import annotations
 
@@ -53,9 +55,27 @@ def large_values(lesson) -> list[LessonWarning]:
     return out
 
 
-def lesson_warnings(lesson, text: str | None = None) -> list[LessonWarning]:
-    """Every warning about a lesson that passed, in order; with the lesson's text, each with its line."""
-    found = [*ties(lesson), *large_values(lesson)]
+def language_gaps(lesson, lang: str, text: str | None = None) -> list[LessonWarning]:
+    """One warning, at the first of them, naming every key that gives the lesson's words in another
+    language but not in `lang` (its title, its dimensions' names, a context's label, its story, a head's
+    name): shown in `lang`, the lesson falls back on generic ones (the catalog's title, v1 v2..., the
+    context's key, the head's key) and leaves its story out. None when nothing lacks `lang`."""
+    given = [("title", lesson.title), ("dimensions", lesson.dimensions),
+             *((f"context_labels.{name}", said) for name, said in lesson.context_labels.items()),
+             ("narration", lesson.narration), *((f"heads.{h.key}", h.names) for h in lesson.heads)]
+    missing = [key for key, said in given if said and lang not in said]
+    if not missing:
+        return []
+    other = next(la for _, said in given if said and lang not in said for la in said)
+    found = [LessonWarning(lesson.source, missing[0],
+                           ph("no_words", language=lang, keys=Choices(missing), other=other))]
+    return found if text is None else [w._replace(line=locate(text, w.key)) for w in found]
+
+
+def lesson_warnings(lesson, text: str | None = None, lang: str | None = None) -> list[LessonWarning]:
+    """Every warning about a lesson that passed, in order (with `lang`, the words it lacks in that
+    language too); with the lesson's text, each with its line."""
+    found = [*ties(lesson), *large_values(lesson), *(language_gaps(lesson, lang) if lang else [])]
     if text is None:
         return found
     return [w._replace(line=locate(text, w.key)) for w in found]

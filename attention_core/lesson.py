@@ -16,15 +16,15 @@ import numpy as np
 from . import axes, reading
 from .errors import Choices, LessonError, TomlReason, ph
 from .heads import Head, parse_heads, parse_mask
+from .language import LANGS, parse_lang
 from .lines import error_line, nesting, toml_line
 from .magnitudes import check_finite
 from .reading import MAX_DIMS, MIN_DIMS
 
 MIN_TOKENS, MAX_TOKENS = 2, 8  # what the scenes can lay out in one frame
-LANGS = ("zh", "en")
 DEFAULT = "default"
 
-TOP_KEYS = {"focus", "title", "author", "dimensions", "vocab", "projections", "contexts",
+TOP_KEYS = {"lang", "focus", "title", "author", "dimensions", "vocab", "projections", "contexts",
             "context_labels", "narration", "geometry", "mask", "heads", "focus_head"}
 NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
 REQUIRED_TOP = ("vocab", "projections", "contexts")
@@ -51,6 +51,7 @@ class Lesson:
     heads: tuple[Head, ...] = ()  # several heads (w_q, w_k, w_v above are the focus head's); () for one
     w_o: np.ndarray | None = None  # [Σ d_v, d_model] the heads' outputs, side by side, back to d_model
     focus_head: str = ""  # the key of the head the step-by-step scenes expand
+    lang: str | None = None  # the language it is shown in unless --lang says (language.py); None: not said
 
     @property
     def d_model(self) -> int:
@@ -257,6 +258,7 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         narration=_parse_narration(file, data),
         geometry=_parse_geometry(file, data, d_k, d_v, dims),
         mask=parse_mask(file, data),
+        lang=parse_lang(file, data),
         **weights,
     )
     check_finite(lesson)

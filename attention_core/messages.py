@@ -52,6 +52,7 @@ EN: dict[str, str | dict[str, str]] = {
     "vocab_token": "a token of [vocab] ({tokens})",
     "table_like": "a table like {example}",
     "a_label": "a label (a non-empty string)",
+    "a_language": "the language the lesson is shown in, one of {items}",
     "narration_line": "a line of narration (a non-empty string)",
     "quoted_string": "a string (in quotes)",
     "a_string": "a string",
@@ -104,13 +105,16 @@ EN: dict[str, str | dict[str, str]] = {
     "large_matrix": "an entry of {what} is {value}: {why}",
     "large_why": "every table and scene writes numbers from {bound} on in scientific notation, hard to "
                  "follow in a lesson",
-    # check's summary of a good lesson
+    "no_words": "{keys}: no {language} words (only {other}); shown in {language}, generic ones stand "
+                "in (v1, v2… for dimensions, the key for a context's label or a head's name, a generic "
+                "title; a story is left out): add {language} entries, or choose --lang {other}",
     "ok": "{file}: OK",
     "sizes": "d_model {d_model}, d_k {d_k}, d_v {d_v}",
     "vocab": "vocab ({n}): {tokens}",
     "context": "context {name}: {tokens}",
     "context_labelled": "context {name} ({labels}): {tokens}",
     "focus": "focus: {focus}",
+    "language": "lang: {language} (every command shows the lesson in it unless --lang says otherwise)",
     "dimensions": "dimensions ({language}): {names}",
     "mask_causal": "mask: causal (query i looks at keys 1 to i only)",
     "heads": {"one": "{n} head: {heads}; W_O {rows} × {cols}; the scenes expand {focus}",
@@ -158,6 +162,7 @@ ZH: dict[str, str | dict[str, str]] = {
     "vocab_token": "[vocab] 中的一个词元（{tokens}）",
     "table_like": "形如 {example} 的表",
     "a_label": "一个标签（非空字符串）",
+    "a_language": "课件显示所用的语言，{items} 之一",
     "narration_line": "一句旁白（非空字符串）",
     "quoted_string": "一个字符串（加引号）",
     "a_string": "一个字符串",
@@ -204,12 +209,16 @@ ZH: dict[str, str | dict[str, str]] = {
     "large": "语境 {context} 中，{what} 有一项是 {value}：{why}",
     "large_matrix": "{what} 有一项是 {value}：{why}",
     "large_why": "所有表格和画面都把绝对值不小于 {bound} 的数写成科学记数法，课堂上难以看懂",
+    "no_words": "{keys}：没有 {language} 的写法（只有 {other}）；用 {language} 显示时"
+                "改用通用的写法（维度写作 v1、v2…，语境的标签和头的名字用其键名，标题用通用标题；"
+                "故事不讲）：请补上 {language} 条目，或用 --lang {other}",
     "ok": "{file}：可以使用",
     "sizes": "d_model {d_model}，d_k {d_k}，d_v {d_v}",
     "vocab": "词表（{n}）：{tokens}",
     "context": "语境 {name}：{tokens}",
     "context_labelled": "语境 {name}（{labels}）：{tokens}",
     "focus": "焦点：{focus}",
+    "language": "语言：{language}（除非 --lang 另行指定，各命令都用它显示课件）",
     "dimensions": "维度（{language}）：{names}",
     "mask_causal": "掩码：因果（第 i 个查询只看第 1 到 i 个键）",
     "heads": "{n} 个头：{heads}；W_O {rows} × {cols}；逐步讲解的场景展开 {focus}",

@@ -9,16 +9,19 @@ import click
 from attention_core import lesson_warnings
 from attention_core.errors import text
 
-from .options import lang_option, load_lesson
+from .options import LANG_DEFAULT, lang_option, lesson_lang, load_lesson
 
 
 @click.command()
 @click.argument("file", metavar="FILE")
-@lang_option.but(help="Language of the messages.")
+@lang_option.but(help=f"Language of the messages ({LANG_DEFAULT}).")
 def check(file, lang):
     """Validate a lesson file; exit 2 with one clear line, FILE:LINE: message, if it is not usable.
-    Warns (exit 0) of a shared largest weight and of numbers too large to follow."""
+    Warns (exit 0) of a shared largest weight, of numbers too large to follow and of words the lesson
+    lacks in the language it is shown in (--lang, else its own lang, else $ATTENTION_LESSON_LANG,
+    else zh: the messages' language too)."""
     lesson = load_lesson(file, lang)
+    lang = lesson_lang(lang, lesson)
     click.echo(text(lang, "ok", file=lesson.source))
     click.echo("  " + text(lang, "sizes", d_model=lesson.d_model, d_k=lesson.d_k, d_v=lesson.d_v))
     click.echo("  " + text(lang, "vocab", n=len(lesson.vocab), tokens=", ".join(lesson.vocab)))
@@ -27,11 +30,13 @@ def check(file, lang):
         fields = {"name": name, "tokens": " ".join(toks), "labels": labels}
         click.echo("  " + text(lang, "context_labelled" if labels else "context", **fields))
     click.echo("  " + text(lang, "focus", focus=lesson.focus))
+    if lesson.lang:
+        click.echo("  " + text(lang, "language", language=lesson.lang))
     for line in structure(lesson, lang):
         click.echo("  " + line)
     for dim_lang, names in lesson.dimensions.items():
         click.echo("  " + text(lang, "dimensions", language=dim_lang, names=", ".join(names)))
-    for warning in lesson_warnings(lesson, Path(lesson.source).read_text(encoding="utf-8")):
+    for warning in lesson_warnings(lesson, Path(lesson.source).read_text(encoding="utf-8"), lang):
         click.echo(warning.message(lang), err=True)
 
 

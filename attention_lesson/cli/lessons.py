@@ -8,13 +8,14 @@ from attention_core import load
 from attention_core.errors import text
 from attention_core.lesson import packaged_lessons
 
-from .options import lang_option
+from .options import lang_option, lesson_lang
 
 
 @click.command("lessons")
-@lang_option.but(help="Language of the titles.")
+@lang_option.but(help="Language of the titles (default: $ATTENTION_LESSON_LANG, else zh).")
 def lessons(lang):
     """List the built-in lessons: a name to pass as --lesson NAME, its title and what it holds."""
+    lang = lesson_lang(lang)  # --lang, else $ATTENTION_LESSON_LANG, else zh
     for name in packaged_lessons():
         lesson = load(name)
         title = lesson.title.get(lang) or next(iter(lesson.title.values()), name)

@@ -9,7 +9,7 @@ import click
 
 from scenes.registry import available
 
-from .options import json_option, lang_option, lesson_option, load_lesson
+from .options import json_option, lang_option, lesson_lang, lesson_option, load_lesson
 
 
 @click.command("list")
@@ -19,6 +19,7 @@ from .options import json_option, lang_option, lesson_option, load_lesson
 def list_scenes(lesson, lang, as_json):
     """List the lesson's scenes in order (id and title)."""
     les = load_lesson(lesson)
+    lang = lesson_lang(lang, les)
     items = [{"id": s.id, "title": s.title(lang), "class": s.cls, "file": f"scenes/{s.file.name}"}
              for s in available(les)]
     if as_json:

@@ -11,7 +11,7 @@ import click
 from attention_core.heads import MASKS, MAX_HEADS
 
 from ..outputs.next_starter import with_next
-from .options import force_option, lang_option
+from .options import force_option, lang_option, lesson_lang
 
 PLACEHOLDER = "my-lesson.toml"  # the file the starters' header commands name, until `new` names its own
 
@@ -30,7 +30,8 @@ def starter(lang: str, file: str | None = None) -> str:
 
 @click.command()
 @click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
-@lang_option.but(help="Language of the comments (the lesson itself has words in both).")
+@lang_option.but(help="Language of the comments and the lesson's own lang = \"..\" (its words are in both; "
+                       "default: $ATTENTION_LESSON_LANG, else zh).")
 @force_option.but(help="Overwrite FILE if it exists.")
 @click.option("--heads", type=click.IntRange(1, MAX_HEADS), default=1, show_default=True,
               help="How many attention heads (2 or more: a [heads] table, each head its own projections, "
@@ -39,6 +40,7 @@ def starter(lang: str, file: str | None = None) -> str:
               help="causal: query i looks at keys 1..i only (a decoder's attention).")
 def new(file, lang, force, heads, mask):
     """Write a starter lesson to FILE: every key explained in comments, ready to `check` and render."""
+    lang = lesson_lang(lang)
     path = Path(file)
     if path.exists() and not force:
         raise click.UsageError(f"{path} exists; use --force to overwrite it")

@@ -9,6 +9,9 @@ from pathlib import Path
 import click
 
 from attention_core import LANGS, MODES, LessonError, load
+from attention_core.checks import language_gaps
+from attention_core.language import LANG_ENV, LangError, chosen_lang, declared_lang, default_lang
+from attention_core.lesson import resolve
 
 
 class LessonFileError(click.ClickException):
@@ -30,12 +33,21 @@ class LessonFileError(click.ClickException):
         click.echo(self.message, err=file is None, file=file)
 
 
-def message_lang(lang: str | None = None) -> str:
-    """The language of a lesson's messages: `lang`, else the running command's --lang, else English (a
-    command with no --lang, such as `numbers`, prints English)."""
+def message_lang(lang: str | None = None, path=None) -> str:
+    """The language of a lesson's messages: `lang`, else the running command's --lang, else (a command
+    with --lang not given) the file's own `lang`, else ATTENTION_LESSON_LANG, else zh; a command with no
+    --lang, such as `numbers`, prints English."""
     ctx = click.get_current_context(silent=True)
-    chosen = lang or (ctx.params.get("lang") if ctx is not None else None)
-    return chosen if chosen in LANGS else "en"
+    params = ctx.params if ctx is not None else {}
+    chosen = lang or params.get("lang")
+    if chosen in LANGS:
+        return chosen
+    if "lang" not in params:
+        return "en"
+    try:
+        return declared_lang(resolve(path)) or default_lang()
+    except LangError:  # the variable's own error comes once the lesson loads; this one is said in zh
+        return LANGS[0]
 
 
 def load_lesson(path, lang: str | None = None):
@@ -44,7 +56,28 @@ def load_lesson(path, lang: str | None = None):
     try:
         return load(path)
     except LessonError as e:
-        raise LessonFileError(e.message(message_lang(lang)), bare=True) from None
+        raise LessonFileError(e.message(message_lang(lang, path)), bare=True) from None
+
+
+def lesson_lang(lang: str | None, lesson=None) -> str:
+    """The language a command shows the lesson in: --lang, else the lesson file's `lang`, else
+    ATTENTION_LESSON_LANG, else zh (attention_core.language); a bad ATTENTION_LESSON_LANG is one line,
+    exit status 2."""
+    try:
+        return chosen_lang(lang, lesson)
+    except LangError as e:
+        raise LessonFileError(str(e)) from None
+
+
+def warn_language_gaps(lesson, lang: str) -> None:
+    """Once, on stderr: the keys that give the lesson's words in another language but not in `lang`
+    (generic names stand in for them), at the line of the first."""
+    try:
+        text = Path(lesson.source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = None
+    for warning in language_gaps(lesson, lang, text):
+        click.echo(warning.message(lang), err=True)
 
 
 def check_context(lesson, context: str | None) -> str:
@@ -81,9 +114,10 @@ context_option = SharedOption(
 mode_option = SharedOption(
     "--mode", type=click.Choice(MODES), default="scaled", show_default=True,
     help="Normalizer: scaled (÷√d_k), unscaled (no √d_k) or uniform (1/n each).")
+LANG_DEFAULT = f"default: the lesson file's lang, else ${LANG_ENV}, else {LANGS[0]}"
 lang_option = SharedOption(
-    "--lang", type=click.Choice(LANGS), default=LANGS[0], show_default=True,
-    help="Language of on-screen text and narration.")
+    "--lang", type=click.Choice(LANGS), default=None,
+    help=f"Language of on-screen text and narration ({LANG_DEFAULT}).")
 
 
 def theme_option(default: str | None = None):
@@ -107,6 +141,8 @@ def lesson_options(f):
     @functools.wraps(f)
     def wrapper(*args, lesson, context, mode, **kwargs):
         les = load_lesson(lesson)
+        if "lang" in kwargs:  # the command's language, resolved with the lesson's own (lesson_lang)
+            kwargs["lang"] = lesson_lang(kwargs["lang"], les)
         return f(*args, lesson=les, context=check_context(les, context), mode=mode, **kwargs)
 
     return wrapper
@@ -252,8 +288,12 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
 
 def make_options(lesson, context, mode, lang, quality, fps, file_format="mp4", transparent=False,
                  sections=False, voice=None, kind="video", theme=None):
-    """The render options of a command line, checked (a usage error, exit 2, if inconsistent)."""
+    """The render options of a command line, checked (a usage error, exit 2, if inconsistent); the
+    language resolved (lesson_lang), and the lesson's words it lacks in it said once."""
     from ..pipeline.plan import RenderOptions
+
+    lang = lesson_lang(lang, lesson)
+    warn_language_gaps(lesson, lang)
 
     if transparent and file_format not in ("webm", "mov", "png"):
         raise click.BadParameter("an alpha channel needs --format webm, mov or png",

@@ -11,6 +11,7 @@ from .options import (
     context_option,
     jobs_option,
     lang_option,
+    lesson_lang,
     mode_option,
     quality_option,
     theme_option,
@@ -35,7 +36,11 @@ def studio(file, context, mode, lang, theme, quality, port, ip, no_browser, jobs
     numbers updated at every keystroke, the last frame of every step of the changed scenes redrawn in
     the background, and the lesson, decks and handout rendered with one button. Prints the page's
     address (with its token) on its first line; Ctrl-C stops it."""
+    from attention_core.language import declared_lang
+
     from ..studio.serve import StudioArgs, StudioError, serve
+
+    lang = lang or declared_lang(file) or lesson_lang(None)  # a file that does not load yet says it too
 
     if ip != "127.0.0.1":
         click.echo(f"warning: the studio listens on {ip}: anyone who can reach it and has the token can edit "

@@ -94,7 +94,7 @@ def lesson_data(lesson: Lesson) -> dict:
             "dimensions": {lang: list(d) for lang, d in lesson.dimensions.items()},
             "context_labels": lesson.context_labels, "narration": lesson.narration,
             "geometry": {key: list(axes) for key, axes in lesson.geometry.items()},  # axes from 0
-            **next_lesson_data(lesson)}
+            **({"lang": lesson.lang} if lesson.lang else {}), **next_lesson_data(lesson)}
 
 
 def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S.DEFAULT_THEME,

@@ -148,9 +148,9 @@ figcaption { margin-top: 1.5mm; }
 .shots .n { display: inline-block; min-width: 4.2mm; height: 4.2mm; padding: 0 0.7mm; margin-right: 1.2mm;
             box-sizing: border-box; border: 0.3mm solid #111; border-radius: 2.1mm; font-size: 7pt;
             line-height: 3.6mm; text-align: center; font-weight: bold; vertical-align: 0.3mm; }
-.numbers { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0 5mm; margin-top: 3mm;
+.numbers { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 2mm 5mm; margin-top: 3mm;
            font-size: calc(var(--num, 8.5) * 1pt); line-height: 1.3; }
-.numbers table { margin: 1mm 0 2mm; } .numbers th, .numbers td { padding: 0.5mm 1.4mm; }
+.numbers table { margin: 1mm 0 0; } .numbers th, .numbers td { padding: 0.5mm 1.4mm; }
 table { border-collapse: collapse; margin: 2mm 0 4mm; break-inside: avoid;
         font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: bold; padding-bottom: 1mm; }
@@ -249,11 +249,12 @@ def _scene(out_dir: Path, number: int, sid: str, lesson, context: str, mode: str
     title, steps = index["title"], index["steps"]
     numbers = [_table(t) for t in tables(sid, lesson, context, mode, lang)]
     head = f"<h2>{number}. {_e(title)}</h2>"
-    if frames == ALL_FRAMES:
+    if frames == ALL_FRAMES:  # each frame's size written: the page's script measures it before it loads
+        sizes = [P.read_frame(out_dir, s["frame"]) for s in steps]
         return [f"<section class='scene all'>{head}",
-                *(f"<figure><img src='{_e(s['frame'])}' alt='{_e(title)} {n}'>"
-                  f"<figcaption>{n}. {_e(s['narration'])}</figcaption></figure>"
-                  for n, s in enumerate(steps, 1)),
+                *(f"<figure><img src='{_e(s['frame'])}' width='{f.width}' height='{f.height}' "
+                  f"alt='{_e(title)} {n}'><figcaption>{n}. {_e(s['narration'])}</figcaption></figure>"
+                  for n, (s, f) in enumerate(zip(steps, sizes), 1)),
                 *numbers, "</section>"]
     most, shots = _key_frames(out_dir, title, steps)
     return [f"<section class='scene key' style='--kmax:{most:.3f}'>{head}<div class='shots'>", *shots,

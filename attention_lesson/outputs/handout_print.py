@@ -97,28 +97,110 @@ CSS = """
                 border: 0.3mm solid #c8ccd2; border-radius: 1mm; }
 .shots .frame img { position: absolute; max-width: none; height: auto; border: 0; border-radius: 0; }
 .shots figure figcaption { flex: 1 1 %(cap)smm; min-width: %(cap)smm; }
+.page-start { break-before: page; } .continued { margin-top: 0; }
 """.replace("%(fig)s", f"{MIN_FIGURE_MM:g}").replace("%(cap)s", f"{CAPTION_BESIDE_MM:g}").replace("%%", "%")
+
+
+MIN_FILL = 1 / 3  # no page of a scene less full than this: a scene that spills is balanced over its pages
+FILL_MARGIN_MM = 8.0  # what the page's script keeps above MIN_FILL: boxes end below their ink
+
+
+FIT_JS = """
+(() => {
+  const MM = 96 / 25.4, page = PAGE_MM * MM - 2;  // CSS px, less a rounding margin
+  const room = page - MM;  // a page of a scene spread over pages: 1 mm spare, the printer's sums not ours
+  const least = (MIN_FILL * PAGE_MM + MARGIN_MM) * MM;  // the least a page of a scene may hold
+  const box = (n) => n.getBoundingClientRect();
+  const fits = (s) => box(s).height <= page;
+  const earlier = (a, b) => {  // ranks compared as tuples
+    const i = a.findIndex((x, j) => x !== b[j]);
+    return i >= 0 && a[i] < b[i];
+  };
+  const set = (s, [k, pt]) => { s.style.setProperty("--k", k); s.style.setProperty("--num", pt); };
+
+  // Where a page may break: before a line of frames, a line of tables, or a block of the scene's own.
+  function atoms(s) {
+    const out = [];
+    for (const c of s.children) {
+      if (c.tagName === "H2") continue;
+      const lines = c.classList.contains("shots") || c.classList.contains("numbers");
+      for (const n of lines ? c.children : [c]) {
+        const r = box(n), last = out[out.length - 1], parent = lines ? c : s;
+        const bottom = r.bottom + parseFloat(getComputedStyle(n).marginBottom);  // the printer counts it
+        if (lines && last && last.parent === c && Math.abs(r.top - last.top) < 1) {
+          last.nodes.push(n);
+          last.bottom = Math.max(last.bottom, bottom);
+        } else out.push({ parent, nodes: [n], top: r.top, bottom });
+      }
+    }
+    return out;
+  }
+
+  // The atoms that start a page, as the printer breaks (greedy), then the last page's start moved back
+  // while it holds less than `least` and the page can take the atom before (its page keeping one).
+  function pages(s, list) {
+    const starts = [0];
+    let top = box(s).top;
+    list.forEach((a, i) => { if (i > 0 && a.bottom - top > room) { starts.push(i); top = a.top; } });
+    const k = starts.length - 1, end = list.length ? list[list.length - 1].bottom : 0;
+    if (k > 0) {
+      while (end - list[starts[k]].top < least && starts[k] - 1 > starts[k - 1] &&
+             end - list[starts[k] - 1].top <= room) starts[k]--;
+    }
+    const held = starts.map((i, j) => (j + 1 < starts.length ? list[starts[j + 1] - 1].bottom : end) -
+                                      (j ? list[i].top : box(s).top));
+    return { starts, ok: held.every((h) => h >= least && h <= room) };
+  }
+
+  // A page break before each start but the first: a line of frames or tables moves, with the lines
+  // after it, to a copy of its box that starts a page.
+  function split(s, list, starts) {
+    for (const i of starts.slice(1).reverse()) {
+      const a = list[i], first = a.nodes[0];
+      if (a.parent === s || first === a.parent.firstElementChild) {
+        (a.parent === s ? first : a.parent).classList.add("page-start");
+        continue;
+      }
+      const rest = a.parent.cloneNode(false);
+      rest.classList.add("page-start", "continued");
+      a.parent.after(rest);
+      for (let n = first, next; n; n = next) { next = n.nextElementSibling; rest.append(n); }
+    }
+  }
+
+  // A scene's layout: the first try (largest text first) that fits a page; else the one that spreads
+  // over its pages with none less than a third full, the fewest pages, the largest text.
+  function layout(s, tries) {
+    let best = null;
+    for (const [j, t] of tries.entries()) {
+      set(s, t);
+      if (fits(s)) return;
+      const p = pages(s, atoms(s)), rank = [p.ok ? 0 : 1, p.starts.length, j];
+      if (!best || earlier(rank, best.rank)) best = { t, rank };
+    }
+    set(s, best.t);
+    const list = atoms(s);
+    split(s, list, pages(s, list).starts);
+  }
+
+  for (const s of document.querySelectorAll("section.scene")) {
+    const most = parseFloat(s.style.getPropertyValue("--kmax")) || 1, tries = [];
+    for (const k of ENLARGE) for (const pt of SIZES) tries.push([Math.min(k, most), pt]);
+    tries.sort((a, b) => Math.min(6 * b[0], b[1]) - Math.min(6 * a[0], a[1]) || b[0] - a[0] || b[1] - a[1]);
+    layout(s, s.classList.contains("key") ? tries : [[1, SIZES[0]]]);
+  }
+})();
+"""
 
 
 def fit_script(page_mm: float, sizes: tuple[float, ...]) -> str:
     """The page's script: each scene of key frames on one page, trying its frames' enlargements and its
     tables' sizes (the smallest text of the two largest first) and keeping the first that fits
-    page_mm, measured by the browser that lays it out (fonts, line breaks, table widths); what fits
-    in none goes on, never splitting a figure or a table."""
-    return """<script>
-(() => {
-  const page = %s * 96 / 25.4 - 2;  // CSS px, less a rounding margin
-  const fits = (s) => s.getBoundingClientRect().height <= page;
-  for (const s of document.querySelectorAll("section.scene.key")) {
-    const most = parseFloat(s.style.getPropertyValue("--kmax")) || 1;
-    const tries = [];
-    for (const k of %s) for (const pt of %s) tries.push([Math.min(k, most), pt]);
-    tries.sort((a, b) => Math.min(6 * b[0], b[1]) - Math.min(6 * a[0], a[1]) || b[0] - a[0] || b[1] - a[1]);
-    for (const [k, pt] of tries) {
-      s.style.setProperty("--k", k);
-      s.style.setProperty("--num", pt);
-      if (fits(s)) break;
-    }
-  }
-})();
-</script>""" % (page_mm, list(ENLARGE), list(sizes))
+    page_mm, measured by the browser that lays it out (fonts, line breaks, table widths). A scene that
+    fits in no layout (and a scene of every frame large) is spread over its pages: whole lines of
+    frames and tables, each page at least MIN_FILL full (what spills is not left alone on a page), the
+    fewest pages, the largest text; its breaks written into the page, where the script measured them."""
+    js = (FIT_JS.replace("PAGE_MM", f"{page_mm:g}").replace("MIN_FILL", f"{MIN_FILL:.4f}")
+          .replace("MARGIN_MM", f"{FILL_MARGIN_MM:g}").replace("ENLARGE", str(list(ENLARGE)))
+          .replace("SIZES", str(list(sizes))))
+    return f"<script>{js}</script>"

@@ -272,6 +272,7 @@
     const L = data.lesson;
     const out = [`# Exported from the attention-lesson explorer (lesson file: ${data.source}).`];
     if (data.text) out.push("# Written anew: the lesson file's comments could not be kept.");
+    if (L.lang) out.push(`lang = ${str(L.lang)}`);
     out.push(`focus = ${str(L.focus)}`);
     if (L.mask) out.push(`mask = ${str(L.mask)}`);
     if (L.heads) out.push(`focus_head = ${str(L.focus_head)}`);

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attention_core import LANGS, MODES, Lesson, LessonError, parse
+from attention_core.checks import language_gaps
+from attention_core.language import LangError, chosen_lang
 from attention_core.lesson import packaged_lessons, resolve
 from scenes.common.style import DEFAULT_THEME, THEMES
 from scenes.registry import SceneInfo
@@ -134,7 +136,9 @@ def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]
             if ctx not in les.contexts:
                 notes.append(f"{file.stem} has no context {ctx!r}: skipped")
                 continue
-            for mode, lang, theme, quality in itertools.product(lists["modes"], lists["langs"],
+            langs = lists["langs"] or [chosen_lang(None, les)]  # none named: the lesson's own language
+            notes += [w.message() for lang in langs for w in language_gaps(les, lang)]
+            for mode, lang, theme, quality in itertools.product(lists["modes"], langs,
                                                                 lists["themes"], lists["qualities"]):
                 options = RenderOptions(str(file), ctx, mode, lang, quality, None, fmt, theme=theme)
                 folder = options.folder_name() + (f"-{fmt}" if suffix else "")
@@ -167,7 +171,7 @@ def _theme_notes(names: list[str], variants: list[Variant]) -> list[str]:
 def _lists(path: Path, data: dict, scenes: list[SceneInfo], products: dict) -> dict:
     lists = {
         "modes": _choices(path, data, "modes", MODES, "mode", ["scaled"]),
-        "langs": _choices(path, data, "langs", LANGS, "language", [LANGS[0]]),
+        "langs": _choices(path, data, "langs", LANGS, "language", None),  # None: each lesson's own
         "themes": _choices(path, data, "themes", list(THEMES), "theme", [DEFAULT_THEME]),
         "qualities": _choices(path, data, "qualities", list(QUALITIES), "quality", ["low"]),
         "formats": _choices(path, data, "formats", FORMATS, "format", ["mp4"]),
@@ -192,7 +196,10 @@ def read_plan(path: Path, scenes: list[SceneInfo], products: dict) -> BatchPlan:
     shared = (plan_dir / Path(data["shared"]).expanduser()).resolve() if "shared" in data else None
     loaded = _load_lessons(path, lists["lessons"])
     _check_contexts(path, lists["contexts"], loaded)
-    variants, notes = _variants(loaded, lists, out)
+    try:
+        variants, notes = _variants(loaded, lists, out)
+    except LangError as e:
+        raise PlanError(f"{path}: langs: none named, and {e}") from None
     notes += (_video_notes(path, lists["products"], products, variants)
               + _theme_notes(lists["products"], variants))
     chosen = [s for s in scenes if lists["scenes"] is None or s.id in lists["scenes"]]  # in lesson order
