@@ -48,7 +48,7 @@ SLIGHT_CHANGE = 0.1
 LARGE_CHANGE = 0.5
 
 
-def change_size(change: float, scale: float = 1.0) -> str:  # scalar, scalar > 0 -> "slight" | "clear" | "large"
+def change_size(change: float, scale: float = 1.0) -> str:  # scalars -> "slight" | "clear" | "large"
     """How big `change` is against `scale` (the largest magnitude of what is compared; 1 for weights,
     whose total is 1): "slight", "clear" or "large", by SLIGHT_CHANGE and LARGE_CHANGE."""
     ratio = abs(change) / scale if scale > 0 else 0.0

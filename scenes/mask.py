@@ -50,7 +50,8 @@ class Mask(LessonScene):
         r = self.row
         return {**super().fields(), "first": self.token(0), "hidden": int((~self.att.mask).sum()),
                 "free_top": self.token(r.free_top), "free_share": percent_text(r.free[r.free_top]),
-                "top": self.token(r.top), "share": percent_text(r.masked[r.top]), "seen": int(r.allowed.sum())}
+                "top": self.token(r.top), "share": percent_text(r.masked[r.top]),
+                "seen": int(r.allowed.sum())}
 
     def variants(self) -> list[str]:
         """The focus's row: nothing masked (the last token), equal weights (uniform: no favourite), its
