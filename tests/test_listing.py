@@ -35,13 +35,13 @@ def test_chinese_words_take_no_space_beside_he():
 
 
 def test_the_softmax_reading_lists_the_rest_as_written(tmp_path):
-    """The issue's line, in both languages, for the default lesson (two tokens left: by and the)."""
+    """The issue's line, in both languages, for the default lesson (two tokens left: by and the; in English quoted as tokens)."""
     from manim import tempconfig
 
     from scenes.common.settings import Settings
     from scenes.softmax import Softmax
 
-    for lang, said in (("en", "and the rest to by and the."), ("zh", "其余给 by 和 the。")):
+    for lang, said in (("en", "and the rest to “by” and “the”."), ("zh", "其余给 by 和 the。")):
         opts = {"dry_run": True, "media_dir": str(tmp_path), "verbosity": "ERROR"}
         with Settings(None, "river", "scaled", lang).applied(), tempconfig(opts):
             scene = Softmax()
