@@ -72,10 +72,11 @@ def test_the_weighted_values_tip_to_tail_end_on_the_output(river_en):
 def test_the_contexts_pull_the_focus_their_ways(river_en):
     scene, _, _ = river_en
     said = {s.step: s.narration for s in scene.steps}
-    assert said["contexts"] == ("Now in the same axes: in river and savings, bank's output is pulled toward "
-                                "geography and finance respectively: 1.43 and 1.49.")
-    assert said["shadows"].endswith("the query's length 3.25. river casts the longest shadow, a dot product "
-                                    "of 4.6.")
+    assert said["contexts"] == ("Now in the same axes, one arrow for each sentence (“river” and “savings”): "
+                                "“bank”'s output is pulled toward geography and finance respectively: 1.43 "
+                                "and 1.49.")
+    assert said["shadows"].endswith("the query's length 3.25. “river” casts the longest shadow, a dot "
+                                    "product of 4.6.")
     assert said["sharpen"].startswith("Without √dₖ the scores are larger") and "69%" in said["sharpen"]
 
 
