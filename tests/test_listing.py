@@ -35,7 +35,8 @@ def test_chinese_words_take_no_space_beside_he():
 
 
 def test_the_softmax_reading_lists_the_rest_as_written(tmp_path):
-    """The issue's line, in both languages, for the default lesson (two tokens left: by and the; in English quoted as tokens)."""
+    """The issue's line, in both languages, for the default lesson (two tokens left: by and the,
+    quoted as tokens in English)."""
     from manim import tempconfig
 
     from scenes.common.settings import Settings
