@@ -40,7 +40,7 @@ def test_a_masked_row_through_softmax(media_dir):
     assert max(weights.bars[j].height for j in range(att.n) if not att.mask[f, j]) < 0.1
     assert "causalmask" in "".join(heading(scene))
     line = scene.steps[-1].narration
-    assert "The mask gives nothing to the keys after bank: by and river." in line
+    assert "The mask gives nothing to the keys after “bank”: “by” and “river”." in line
     assert np.allclose(att.weights[f][att.mask[f]].sum(), 1) and (att.weights[f][~att.mask[f]] == 0).all()
 
 
