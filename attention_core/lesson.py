@@ -95,8 +95,7 @@ class Lesson:
     def dim_names(self, lang: str) -> tuple[str, ...]:
         """Names of the value dimensions in a language, or v1..vd when the lesson gives none (or names
         the model's dimensions, d_model, and the heads' values have dimensions of their own)."""
-        names = self.dimensions.get(lang, ())
-        return names if len(names) == self.d_v else tuple(f"v{i + 1}" for i in range(self.d_v))
+        return self.dimensions[lang] if self.names_dims(lang) else tuple(f"v{i + 1}" for i in range(self.d_v))
 
     def names_dims(self, lang: str) -> bool:
         """Whether the lesson names its value dimensions in this language (else dim_names are v1..vd)."""
