@@ -183,7 +183,8 @@ def test_a_steps_clip_goes_before_the_other_scenes_frames_and_play_says_what_it_
         assert order.index("clip:blink") < min(order.index("frames:pulse"), order.index("frames:hush")), order
         assert page.get_attribute("#preview-video", "src") == f"/files/{new_clip(client)}"
         replace_text(page, "[2.2, 2.1,", "[2.3, 2.1,")
-        page.click("#play")  # at once: the edit is answered after the press, which then waits for its clip
+        page.evaluate("document.querySelector('#play').click()")  # in the edit's task: before its answer,
+        assert page.inner_text("#play") == w["play_waiting"].format(n=2)  # the press waits for the new clip
         playing(page)
         assert page.get_attribute("#preview-video", "src") == f"/files/{new_clip(client)}"
     finally:

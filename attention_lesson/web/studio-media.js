@@ -12,6 +12,11 @@ export function media({ api, st, w, showProblem }) {
   async function play() {
     const sel = TL.selected();
     if (!sel) return;
+    if (st.editing) { // an edit not answered yet: the press waits for its text's clip (studio.js newRun)
+      stopPlaying();
+      st.playing = { ...sel };
+      return waiting(sel.n);
+    }
     const video = $("#preview-video");
     if (!video.hidden && video.getAttribute("src") && st.playing?.scene === sel.scene && st.playing.n === sel.n) {
       video.currentTime = 0; // this step's clip is on screen: from its start again

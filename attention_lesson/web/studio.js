@@ -213,7 +213,7 @@ function startEditor(text, palette) {
     extensions: [basicSetup, ...theme, EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(),
       linter(null), EditorView.contentAttributes.of({ "aria-label": w("editor") }),
       keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
-      EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) { st.keyAt = performance.now(); schedule(); } })],
+      EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) { st.keyAt = performance.now(); st.editing = true; schedule(); } })],
   });
 }
 
@@ -237,8 +237,12 @@ async function send() {
   const focus = sel ? `?focus=${encodeURIComponent(sel.scene)}&n=${sel.n}` : "";
   try { r = await api("PUT", `/api/lesson${focus}`, text); } catch { return offline(); }
   if (st.sent !== text) return; // a newer text is on its way
+  st.editing = st.editor.state.doc.toString() !== text; // typed on since: that text is answered later
   showSaved(r.json.saved);
-  if (r.status === 422) return showProblem(r.json.error);
+  if (r.status === 422) {
+    if (st.playing && !st.editing) stopPlaying(); // a press waiting for this text: it has no clip
+    return showProblem(r.json.error);
+  }
   showProblem(null);
   st.edit = r.json.edit;
   newRun(r.json.run);
