@@ -30,6 +30,8 @@ from scenes.common.mobjects import (
 )
 
 VECTOR_W = 3.0  # the vectors' cells together are at least this wide (a 2-dimensional lesson's too)
+SENTENCE_GAP, TABLE_SENTENCE_GAP = 2 * S.GAP, 1.2 * S.GAP  # between the sentences: beside their outputs,
+# or over the outputs' table (tighter: the table's staggered dimension names need the height)
 
 
 def signed(x: float) -> str:
@@ -38,6 +40,16 @@ def signed(x: float) -> str:
     if s == "0":
         return s
     return s.replace("-", "−") if s.startswith("-") else "+" + s
+
+
+def signed_format(values):
+    """`signed` for a row of differences: the same decimals in every cell (shared_format), 0 bare."""
+    fmt = shared_format(values)
+
+    def text(x: float) -> str:
+        s = fmt(x)
+        return "0" if float(s) == 0 else s.replace("-", "−") if s.startswith("-") else "+" + s
+    return text
 
 
 def bracketed(values) -> str:
@@ -162,6 +174,10 @@ class Contexts(LessonScene):
         self.dim_labels = VGroup(*(word(d, S.LABEL_SIZE, S.DIM).set_x(top.box(0, j).get_x())
                                    for j, d in enumerate(self.dims)))
         label_line(self.dim_labels, self.cw, top.boxes.get_top()[1] + S.GAP / 2, UP)
+        if not side_by_side:  # the sentences clear the names (two lines of them when staggered)
+            sentences = VGroup(*(VGroup(r["name"], r["block"]) for r in self.rows))
+            clash = self.dim_labels.get_top()[1] + S.GAP / 2 - sentences.get_bottom()[1]
+            sentences.shift(UP * max(clash, 0))
         lower = VGroup(lines, self.dim_labels, *([emb_g] if self.in_table else []))
         self.marks = VGroup()
         self.compose_difference(lines, note_beside)
@@ -196,7 +212,7 @@ class Contexts(LessonScene):
             self.diff_note = VGroup()
             return
         last = self.rows[-1]["out"]
-        self.diff_vec = vector(self.diff, S.TEXT, formatter=signed, cell_w=self.cw)
+        self.diff_vec = vector(self.diff, S.TEXT, formatter=signed_format(self.diff), cell_w=self.cw)
         self.diff_vec.next_to(lines, DOWN, buff=S.GAP).align_to(last, LEFT)
         f = self.fields()
         self.diff_label = label(self.t("diff_label", a=f["a"], b=f["b"]), S.LABEL_SIZE, S.TEXT)
@@ -214,7 +230,7 @@ class Contexts(LessonScene):
         first and the outputs under them as a table."""
         rows = self.rows
         blocks = VGroup(*(VGroup(r["name"], r["block"]) for r in rows))
-        blocks.arrange(DOWN, buff=S.GAP * 2, aligned_edge=RIGHT)
+        blocks.arrange(DOWN, buff=SENTENCE_GAP if side_by_side else TABLE_SENTENCE_GAP, aligned_edge=RIGHT)
         if side_by_side:
             for r in rows:
                 out, chips = r["out"], r["chips"]

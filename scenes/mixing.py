@@ -196,7 +196,8 @@ class Mixing(LessonScene):
         own_label = word(self.t("own_value", focus=focus), S.LABEL_SIZE, S.DIM)
         out = vector(self.out, S.V_COLOR, cell_w=self.cw)
         out_label = word(self.t("output_of", focus=focus), S.LABEL_SIZE, S.TEXT)
-        out.next_to(own, DOWN, buff=S.GAP).align_to(own, LEFT)
+        out.next_to(own.boxes, DOWN, buff=S.GAP).align_to(own.boxes, LEFT)  # column under column (a wide
+        # dimension name reaches left of its cell)
         labels = VGroup(own_label, out_label)
         for lab, vec in zip(labels, (own, out)):
             lab.next_to(vec.boxes, LEFT, buff=S.GAP)
@@ -241,10 +242,10 @@ class Mixing(LessonScene):
         self.play(ReplacementTransform(VGroup(self.outv, self.out_label), VGroup(out, out_label)))
         self.play(FadeIn(own, shift=DOWN * S.GAP), FadeIn(own_label))
         if self.grows:
-            column = VGroup(own.col_labels[g], own.box(0, g), out.box(0, g))
-            frame = outline(column, S.HIGHLIGHT, buff=S.GAP / 3)
-            frame.stretch_to_fit_width(own.box(0, g).width)
-            self.play(FadeIn(frame), Write(note))
+            frame = outline(VGroup(own.box(0, g), out.box(0, g)), S.HIGHLIGHT, buff=S.GAP / 3)
+            frame.stretch_to_fit_width(own.box(0, g).width)  # the column's cells (its name may be wider)
+            name = own.col_labels[g]
+            self.play(FadeIn(frame), name.animate.set_color(S.HIGHLIGHT), Write(note))
         else:
             self.play(Write(note))
 

@@ -37,6 +37,24 @@ def test_a_formula_over_a_label_is_an_overlap():
     assert any(p.startswith("overlap:") and "bank" in p for p in layout_problems(frame(a, b)))
 
 
+def test_a_box_over_part_of_a_text_is_named_and_a_text_in_its_box_is_not():
+    from manim import Rectangle, VGroup
+
+    from scenes.common.labels import word
+    from scenes.common.mobjects import vector
+
+    name, cells = label("ambiguity"), vector([0.06, 0.3], "#ffffff")  # a weight row over a dimension's name
+    cells.next_to(name, DOWN, buff=-name.height / 4)  # its border through the name, its numbers below it
+    problems = layout_problems(frame(name, cells))
+    cut = "box over text: Text('ambiguity') cut by a Rectangle"
+    assert problems and all(p.startswith(cut) for p in problems), problems
+    cells.next_to(name, DOWN)  # apart: its numbers sit wholly inside their cells
+    assert layout_problems(frame(name, cells)) == []
+    strut = word("√dₖ is no rounding detail")  # a word's line-height box draws nothing
+    hidden = Rectangle(width=0.2, height=0.2, stroke_width=0, fill_opacity=0).move_to(strut)
+    assert layout_problems(frame(VGroup(strut, hidden))) == []
+
+
 def test_off_frame_label_is_named():
     edge = label("geography").move_to(RIGHT * config.frame_width / 2)  # half of it past the edge
     problems = layout_problems(frame(edge))

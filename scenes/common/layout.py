@@ -10,7 +10,7 @@ from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
-from manim import Text, Typst, config
+from manim import Rectangle, Text, Typst, config
 
 from ..registry import step_name
 from .style import (
@@ -93,7 +93,40 @@ def layout_problems(scene) -> list[str]:
         dy = min(ay1, by1) - max(ay0, by0)
         if dx > TOLERANCE and dy > TOLERANCE:
             problems.append(f"overlap: {_name(a)} and {_name(b)}")
-    return problems + fill_problems(scene)
+    return problems + box_problems(scene, boxed) + fill_problems(scene)
+
+
+def _rectangles(m, out):
+    """The visible rectangles in m's family (cells, token boxes, bars, highlights, panels)."""
+    if isinstance(m, Rectangle) and m.width > TOLERANCE and m.height > TOLERANCE and _drawn_box(m):
+        out.append(m)
+    for sub in m.submobjects:
+        _rectangles(sub, out)
+
+
+def _drawn_box(r) -> bool:
+    """Filled or outlined (a strut, `labels.word`'s line-height box, is neither)."""
+    return r.get_fill_opacity() > 0.05 or (r.get_stroke_opacity() > 0.05 and r.get_stroke_width() > 0)
+
+
+def box_problems(scene, boxed: list) -> list[str]:
+    """Texts a box cuts: a text may sit wholly inside a box (a number in its cell, a token in its box)
+    or wholly outside it; a box over part of a text (a weight box over a dimension's name, a cell's
+    border through a label) hides it. `boxed`: the visible texts with their boxes."""
+    rects = []
+    for top in scene.mobjects:
+        _rectangles(top, rects)
+    problems = []
+    for r in rects:
+        rx0, ry0, rx1, ry1 = _box(r)
+        for t, (x0, y0, x1, y1) in boxed:
+            cut = min(x1, rx1) - max(x0, rx0) > TOLERANCE and min(y1, ry1) - max(y0, ry0) > TOLERANCE
+            inside = x0 >= rx0 - TOLERANCE and x1 <= rx1 + TOLERANCE and y0 >= ry0 - TOLERANCE \
+                and y1 <= ry1 + TOLERANCE
+            if cut and not inside:
+                problems.append(f"box over text: {_name(t)} cut by a {type(r).__name__} at "
+                                f"x {rx0:.2f}..{rx1:.2f}, y {ry0:.2f}..{ry1:.2f}")
+    return problems
 
 
 # -- a frame for print -------------------------------------------------------------------------------
