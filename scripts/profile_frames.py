@@ -74,7 +74,7 @@ def timed(write):
 def job_of(scene_id: str, quality: str, voice: str | None, out: Path, fmt: str = "mp4"):
     lesson = load()
     scene = next(s for s in available() if s.id == scene_id)
-    options = RenderOptions(str(Path(lesson.source).resolve()), lesson.context_name(None),
+    options = RenderOptions(lesson=str(Path(lesson.source).resolve()), context=lesson.context_name(None),
                             quality=quality, voice=voice, format=fmt)
     todo, _ = plan(lesson, [scene], options, out, force=True)
     return todo[0]

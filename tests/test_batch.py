@@ -65,7 +65,7 @@ def assert_manifest_true(folder: Path, lesson_file, context, lang, scenes=(BLINK
         for slides in (False, True):
             key = f"{s.id}@slides" if slides else s.id
             if key in m:
-                opts = RenderOptions(str(Path(les.source).resolve()), context, lang=lang,
+                opts = RenderOptions(lesson=str(Path(les.source).resolve()), context=context, lang=lang,
                                      kind="slides" if slides else "video")
                 assert m[key]["hash"] == input_digest(les, s, opts), (folder, key)
     for entry in m.values():

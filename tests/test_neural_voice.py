@@ -68,7 +68,7 @@ def test_the_digest_follows_the_engine_and_the_model(tmp_path):
     copy = tmp_path / "joe.onnx"
     shutil.copy(src, copy)
     shutil.copy(f"{src}.json", f"{copy}.json")
-    options = lambda voice: RenderOptions(lesson.source, "river", lang="en", voice=voice)  # noqa: E731
+    options = lambda voice: RenderOptions(lesson=lesson.source, context="river", lang="en", voice=voice)  # noqa: E731
     from scenes.registry import BY_ID
 
     digest = lambda voice: input_digest(lesson, BY_ID["softmax"], options(voice))  # noqa: E731

@@ -124,7 +124,7 @@ def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
     from attention_lesson.pipeline import timings
     from attention_lesson.pipeline.plan import Job, RenderOptions
 
-    opts = RenderOptions("lesson.toml", "river")
+    opts = RenderOptions(lesson="lesson.toml", context="river")
     jobs = [Job(s, opts, tmp_path) for s in registry.available()[:4]]
     cold, _ = runner.plan_tasks(jobs, 2)  # nothing timed: the packaged estimates, the longest first
     assert cold[0].id == max((j.id for j in jobs), key=lambda i: runner.ESTIMATES[i])

@@ -82,7 +82,7 @@ def test_edit_rerenders_exactly_what_changed(fixtures):
 def test_digest_follows_what_a_scene_shows(tmp_path):
     lesson_file = tmp_path / "lesson.toml"
     shutil.copy(resolve("default"), lesson_file)
-    opts = lambda ctx: RenderOptions(str(lesson_file), ctx)  # noqa: E731
+    opts = lambda ctx: RenderOptions(lesson=str(lesson_file), context=ctx)  # noqa: E731
     before = {(s.contexts, c): input_digest(load(lesson_file), s, opts(c))
               for s in (BLINK, BLINK_ALL) for c in ("river", "savings")}
     lesson_file.write_text(lesson_file.read_text(encoding="utf-8").replace(
@@ -92,7 +92,7 @@ def test_digest_follows_what_a_scene_shows(tmp_path):
     changed = {k for k in before if before[k] != after[k]}
     assert changed == {("current", "savings"), ("all", "river"), ("all", "savings")}
     # the lesson's own narration line is too, in its language only
-    en, zh = (RenderOptions(str(lesson_file), "river", lang=lang) for lang in ("en", "zh"))
+    en, zh = (RenderOptions(lesson=str(lesson_file), context="river", lang=lang) for lang in ("en", "zh"))
     before_en, before_zh = (input_digest(load(lesson_file), BLINK, o) for o in (en, zh))
     text = lesson_file.read_text(encoding="utf-8")
     assert 'story = "Next to river' in text
@@ -103,7 +103,7 @@ def test_digest_follows_what_a_scene_shows(tmp_path):
     # options and language are part of the digest too
     les = load(lesson_file)
     assert input_digest(les, BLINK, opts("river")) != input_digest(
-        les, BLINK, RenderOptions(str(lesson_file), "river", lang="en"))
+        les, BLINK, RenderOptions(lesson=str(lesson_file), context="river", lang="en"))
 
 
 def frames(path):
@@ -317,7 +317,7 @@ def test_the_theme_names_the_folder_and_colours_the_frames(fixtures):
         corner = Image.open(fixtures / theme / "blink.png").convert("RGB").getpixel((2, 2))
         assert "#%02X%02X%02X" % corner == colours.background, theme
     les = load(None)
-    dark, light = (RenderOptions(les.source, "river", theme=t) for t in ("dark", "light"))
+    dark, light = (RenderOptions(lesson=les.source, context="river", theme=t) for t in ("dark", "light"))
     assert input_digest(les, BLINK, dark) != input_digest(les, BLINK, light)
     r = CliRunner().invoke(main, ["render", "blink", "--theme", "sepia"])
     assert r.exit_code == 2 and "'--theme'" in r.output and "Traceback" not in r.output

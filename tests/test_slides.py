@@ -273,5 +273,5 @@ def test_scene_classes_stay_plain_scenes():
 def test_slides_have_their_own_digest(lesson):
     from attention_lesson.pipeline.plan import RenderOptions, input_digest
 
-    video, deck = RenderOptions(lesson.source, "river"), RenderOptions(lesson.source, "river", kind="slides")
+    video, deck = (RenderOptions(lesson=lesson.source, context="river", kind=k) for k in ("video", "slides"))
     assert input_digest(lesson, BLINK, video) != input_digest(lesson, BLINK, deck)

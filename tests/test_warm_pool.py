@@ -24,7 +24,7 @@ TINY = LESSONS / "tiny.toml"
 def jobs(tmp_path, monkeypatch):
     """Frames jobs of the fixture scenes for tests/lessons/tiny.toml, into a fresh folder."""
     monkeypatch.chdir(tmp_path)
-    options = RenderOptions(str(TINY), "short", kind=FRAMES, format="png")
+    options = RenderOptions(lesson=str(TINY), context="short", kind=FRAMES, format="png")
     todo, _ = plan(load(TINY), [BLINK, PULSE, replace(BLINK, id="blink")], options, tmp_path / "out")
     return todo
 

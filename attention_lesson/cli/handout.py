@@ -8,10 +8,10 @@ from ..outputs.handout import DEFAULT_THEME as HANDOUT_THEME
 from ..outputs.handout import FRAME_LAYOUTS, KEY_FRAMES
 from .options import (
     all_option,
+    build_options,
     in_lesson_order,
     lang_option,
     lesson_options,
-    make_options,
     out_option,
     pick_scenes,
     quality_option,
@@ -36,8 +36,8 @@ from .report import execute
               help="The address printed as the handout's QR code for the explorer; default the relative "
                    "path explorer/index.html.")
 @run_options_without_out
-def handout(ids, all_, lesson, context, mode, lang, theme, quality, frames, out, explorer_url, jobs, force,
-            dry_run, quiet):
+@build_options("frames", file_format="png")
+def handout(ids, all_, lesson, options, run, frames, explorer_url):
     """A printable handout that follows the video step by step: a one-page summary (with a QR code for
     the explorer), each scene on a page (its steps' frames with their narration, its numbers), exercises
     from the lesson with their answers; as handout.html (frames beside it in frames/) and handout.pdf
@@ -46,8 +46,5 @@ def handout(ids, all_, lesson, context, mode, lang, theme, quality, frames, out,
     from ..pipeline.products import Choices
 
     scenes = in_lesson_order(pick_scenes(ids, all_ or not ids, lesson))
-    options = make_options(lesson, context, mode, lang, quality, None, file_format="png", kind="frames",
-                           theme=theme)
     choices = Choices(handout_frames=frames, explorer_url=explorer_url or None)  # in its digest
-    execute(lesson, scenes, options, out, jobs, force, dry_run, quiet, products=[HANDOUT, EXPLORER],
-            choices=choices)
+    execute(lesson, scenes, options, run, products=[HANDOUT, EXPLORER], choices=choices)

@@ -286,20 +286,50 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
     return str(folder.resolve())
 
 
-def make_options(lesson, context, mode, lang, quality, fps, file_format="mp4", transparent=False,
-                 sections=False, voice=None, kind="video", theme=None):
-    """The render options of a command line, checked (a usage error, exit 2, if inconsistent); the
-    language resolved (lesson_lang), and the lesson's words it lacks in it said once."""
-    from ..pipeline.plan import RenderOptions
-
-    lang = lesson_lang(lang, lesson)
-    warn_language_gaps(lesson, lang)
-
-    if transparent and file_format not in ("webm", "mov", "png"):
-        raise click.BadParameter("an alpha channel needs --format webm, mov or png",
-                                 param_hint="--transparent")
+def make_options(lesson, kind: str, given: dict):
+    """The RenderOptions of a command line (`given`: the command's option values by parameter name, or
+    the values the command fixes), checked (a usage error, exit 2, if inconsistent); the language
+    resolved (lesson_lang), and the lesson's words it lacks in it said once."""
     from scenes.common.style import DEFAULT_THEME
 
-    return RenderOptions(str(Path(lesson.source).resolve()), check_context(lesson, context), mode, lang,
-                         quality, fps, file_format, transparent, sections, check_voice(voice, lang), kind,
-                         theme or DEFAULT_THEME)
+    from ..pipeline.plan import RenderOptions
+
+    lang = lesson_lang(given.get("lang"), lesson)
+    warn_language_gaps(lesson, lang)
+    file_format = given.get("file_format", "mp4")
+    if given.get("transparent") and file_format not in ("webm", "mov", "png"):
+        raise click.BadParameter("an alpha channel needs --format webm, mov or png",
+                                 param_hint="--transparent")
+    return RenderOptions(
+        lesson=str(Path(lesson.source).resolve()), context=check_context(lesson, given.get("context")),
+        mode=given.get("mode", "scaled"), lang=lang, quality=given.get("quality", "low"),
+        fps=given.get("fps"), format=file_format, transparent=bool(given.get("transparent")),
+        sections=bool(given.get("sections")),
+        voice=check_voice(given.get("voice"), lang), kind=kind, theme=given.get("theme") or DEFAULT_THEME)
+
+
+# the click parameters a RenderOptions is made of, and those a Run is
+OPTION_PARAMS = ("context", "mode", "lang", "quality", "fps", "file_format", "transparent", "sections",
+                 "voice", "theme")
+RUN_PARAMS = ("out", "jobs", "force", "dry_run", "quiet")
+
+
+def build_options(kind: str = "video", **fixed):
+    """The decorated command gets its options as objects: `lesson` (loaded), `options` (a RenderOptions
+    of `kind`, each field from the command's option of that name, else from `fixed`, else its default)
+    and `run` (a Run), in place of the separate click parameters. Put it under the option decorators."""
+
+    def decorate(f):
+        @functools.wraps(f)
+        def wrapper(*args, **params):
+            given = {**fixed, **{k: params.pop(k) for k in OPTION_PARAMS if k in params}}
+            from ..pipeline.plan import Run
+
+            run = Run(**{k: params.pop(k) for k in RUN_PARAMS if k in params})
+            les = params.pop("lesson")
+            les = les if hasattr(les, "source") else load_lesson(les)  # (lesson_options loads it)
+            return f(*args, lesson=les, options=make_options(les, kind, given), run=run, **params)
+
+        return wrapper
+
+    return decorate

@@ -5,13 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .options import (
-    all_option,
-    load_lesson,
-    make_options,
-    pick_scenes,
-    render_options,
-)
+from .options import all_option, build_options, pick_scenes, render_options
 from .report import execute
 
 
@@ -19,11 +13,7 @@ from .report import execute
 @click.argument("ids", nargs=-1, metavar="ID...")
 @all_option
 @render_options
-def render(ids, all_, lesson, context, mode, lang, theme, quality, fps, file_format, transparent, sections,
-           voice, out, jobs, force, dry_run, quiet):
+@build_options()
+def render(ids, all_, lesson, options, run):
     """Render scenes: `render scores softmax` or `render --all`."""
-    les = load_lesson(lesson)
-    scenes = pick_scenes(ids, all_, les)
-    options = make_options(les, context, mode, lang, quality, fps, file_format, transparent, sections, voice,
-                           theme=theme)
-    execute(les, scenes, options, out, jobs, force, dry_run, quiet)
+    execute(lesson, pick_scenes(ids, all_, lesson), options, run)

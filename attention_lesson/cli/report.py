@@ -8,35 +8,32 @@ from __future__ import annotations
 
 import click
 
-from ..pipeline.build import BadInput, MissingDependencies, Report, build, output_folder
-from ..pipeline.drawing.runner import default_jobs
+from ..pipeline.build import BadInput, MissingDependencies, Report, build
+from ..pipeline.plan import Run
 from ..pipeline.products import Choices
 from .options import LessonFileError
 from .progress import Bars, BatchBar
 
 
-def run_build(lesson, scenes, options, out_dir, jobs: int | None = None, **kwargs) -> Report:
+def run_build(lesson, scenes, options, run: Run = Run(), **kwargs) -> Report:
     """The pipeline's build with progress bars (none when quiet), its problems as one-line errors."""
     try:
-        with Bars(kwargs.get("quiet", False)) as bars:
-            return build(lesson, scenes, options, out_dir, jobs=jobs or default_jobs(), progress=bars,
-                         **kwargs)
+        with Bars(run.quiet) as bars:
+            return build(lesson, scenes, options, run, progress=bars, **kwargs)
     except MissingDependencies as e:  # one line a tool, exit 2, before anything starts
         raise LessonFileError("\n".join(e.problems)) from None
     except BadInput as e:
         raise LessonFileError("\n".join(e.problems)) from None
 
 
-def execute(lesson, scenes, options, out: str | None, jobs: int | None, force: bool, dry_run: bool,
-            quiet: bool, products=(), choices: Choices = Choices()) -> Report:
-    """Bring the scenes and products up to date, printing a dry run's plan, progress bars, failures
-    with their errors, a summary line and the files written; exit 1 if anything failed."""
-    report = run_build(lesson, scenes, options, output_folder(options, out), jobs, products=products,
-                       force=force, dry_run=dry_run, quiet=quiet, choices=choices)
-    if dry_run:
+def execute(lesson, scenes, options, run: Run = Run(), products=(), choices: Choices = Choices()) -> Report:
+    """Bring the scenes and products up to date as `run` says, printing a dry run's plan, progress bars,
+    failures with their errors, a summary line and the files written; exit 1 if anything failed."""
+    report = run_build(lesson, scenes, options, run, products=products, choices=choices)
+    if run.dry_run:
         print_plan(report)
         return report
-    print_outcome(report, quiet)
+    print_outcome(report, run.quiet)
     if report.failures:
         raise SystemExit(1)
     return report

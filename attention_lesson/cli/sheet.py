@@ -7,10 +7,10 @@ from pathlib import Path
 import click
 
 from .options import (
+    build_options,
     jobs_option,
     lang_option,
     lesson_options,
-    make_options,
     quiet_option,
     theme_option,
 )
@@ -27,7 +27,8 @@ from .report import execute
 @click.option("--cols", type=click.IntRange(1, 12), default=4, show_default=True)
 @jobs_option
 @quiet_option
-def sheet(lesson, context, mode, lang, theme, dest, cols, jobs, quiet):
+@build_options("poster", quality="low", file_format="png")
+def sheet(lesson, options, run, dest, cols):
     """Render every scene's last frame (incrementally) and tile them into one PNG."""
     from scenes.registry import available
 
@@ -36,9 +37,8 @@ def sheet(lesson, context, mode, lang, theme, dest, cols, jobs, quiet):
     from ..pipeline.plan import theme_tag
     from ..pipeline.products import Choices
 
-    options = make_options(lesson, context, mode, lang, "low", None, "png", kind="poster", theme=theme)
-    report = execute(lesson, list(available(lesson)), options, None, jobs, False, False, quiet,
-                     products=[SHEET_PRODUCT], choices=Choices(sheet_columns=cols))
-    target = Path(dest or f"media/preview/contact-sheet-{lang}{theme_tag(theme)}.png")
+    report = execute(lesson, list(available(lesson)), options, run, products=[SHEET_PRODUCT],
+                     choices=Choices(sheet_columns=cols))
+    target = Path(dest or f"media/preview/contact-sheet-{options.lang}{theme_tag(options.theme)}.png")
     publish(report.files_of("sheet")[0], target)
     click.echo(str(target))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import all_option, load_lesson, make_options, pick_scenes, slides_options
+from .options import all_option, build_options, pick_scenes, slides_options
 from .report import execute
 
 
@@ -14,15 +14,11 @@ from .report import execute
 @click.option("--to", type=click.Choice(["html", "pptx"]), default="html", show_default=True,
               help="html: deck/index.html (reveal.js, works offline); pptx: deck.pptx.")
 @slides_options
-def slides(ids, all_, to, lesson, context, mode, lang, theme, quality, fps, voice, out, jobs, force, dry_run,
-           quiet):
+@build_options("slides", file_format="mp4")  # a deck's clips are mp4
+def slides(ids, all_, to, lesson, options, run):
     """Build a slide deck: every step of every scene is a slide that plays its animation on a
     click (a looping step loops), with the narration as speaker notes. Renders incrementally."""
     from ..outputs.products import EXPLORER, PRODUCTS
 
-    les = load_lesson(lesson)
-    scenes = pick_scenes(ids, all_ or not ids, les)
-    options = make_options(les, context, mode, lang, quality, fps, voice=voice, file_format="mp4",
-                           kind="slides", theme=theme)
-    execute(les, scenes, options, out, jobs, force, dry_run, quiet,
-            products=[PRODUCTS[to]] + ([EXPLORER] if to == "html" else []))
+    scenes = pick_scenes(ids, all_ or not ids, lesson)
+    execute(lesson, scenes, options, run, products=[PRODUCTS[to]] + ([EXPLORER] if to == "html" else []))

@@ -31,13 +31,13 @@ def voice():
 
 def _lines(ids, lesson, context, mode, lang):
     """The steps to record of the chosen scenes (default: all, in lesson order)."""
-    from ..pipeline.plan import CACHE, steps_folder
+    from ..pipeline.plan import CACHE, Run, steps_folder
     from ..pipeline.voice.lines import script_lines
     from ..pipeline.voice.track import guide_voice
 
     scenes = pick_scenes(ids, not ids, lesson)
-    options = make_options(lesson, context, mode, lang, "low", None, kind="steps")
-    report = run_build(lesson, scenes, options, steps_folder(options), quiet=True)
+    options = make_options(lesson, "steps", {"context": context, "mode": mode, "lang": lang})
+    report = run_build(lesson, scenes, options, Run(out=steps_folder(options), quiet=True))
     if report.failures:
         f = report.failures[0]
         raise click.ClickException(f"scene {f.id} could not be built: {f.error.splitlines()[0]}")

@@ -18,8 +18,8 @@ from attention_core import Lesson
 from scenes.common.i18n import catalog, lesson_title
 
 from . import manifest
-from .drawing.runner import Workers, run
-from .plan import CACHE, MEDIA, Job, RenderOptions, Result, plan
+from .drawing.runner import Workers, default_jobs, run
+from .plan import CACHE, MEDIA, Job, RenderOptions, Result, Run, plan
 from .products import Choices, Product, ProductArgs, ProductJob, job_options, make, plan_product
 from .voice.recordings import recording_problems
 from .voice.speakers import is_folder
@@ -117,27 +117,28 @@ def system_problems(options: RenderOptions, products: list[Product]) -> list[str
         [problem for p in products if p.check is not None and (problem := p.check())]
 
 
-def build(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, *, jobs: int, products=(),
-          force: bool = False, dry_run: bool = False, progress: Progress | None = None,
-          quiet: bool = False, choices: Choices = Choices()) -> Report:
-    """Render the scenes of `options` into out_dir that are not up to date there (all with force), then
-    make the products that are not. A dry run only plans; quiet hides manim's warnings."""
+def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, products=(),
+          progress: Progress | None = None, choices: Choices = Choices()) -> Report:
+    """Render the scenes of `options` that are not up to date in run.out (output_folder: the options'
+    own by default; all with run.force), then make the products that are not. A dry run only plans;
+    quiet hides manim's warnings."""
     if is_folder(options.voice):  # bad recordings stop everything before it starts
         if problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes]):
             raise BadInput(problems)
+    out_dir, jobs = output_folder(options, run.out), run.jobs or default_jobs()
     # a cold run (nothing rendered in its folder yet) forks its workers first: they import manim while
     # this process plans (a re-run may have nothing to do, and must not share the cores while it plans)
-    started = None if dry_run or manifest.load(out_dir) else Workers(jobs, CACHE, quiet)
+    started = None if run.dry_run or manifest.load(out_dir) else Workers(jobs, CACHE, run.quiet)
     try:
-        report = plan_all(lesson, scenes, options, out_dir, products, force, choices)
+        report = plan_all(lesson, scenes, options, out_dir, products, run.force, choices)
         stale = [p for p in report.products if not p.fresh]
-        if dry_run or not (report.todo or stale):
+        if run.dry_run or not (report.todo or stale):
             return report
         problems = system_problems(options, [p.product for p in stale])
         if problems:
             raise MissingDependencies(problems)
         if report.todo:
-            _render(report, jobs, progress, quiet, started)
+            _render(report, jobs, progress, run.quiet, started)
             started = None  # run closed them
     finally:
         if started is not None:

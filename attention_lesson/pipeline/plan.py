@@ -62,7 +62,7 @@ def theme_tag(theme: str) -> str:
     return "" if theme == DEFAULT_THEME else f"-{theme}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RenderOptions:
     lesson: str  # resolved path of the lesson file
     context: str  # resolved context name
@@ -90,6 +90,17 @@ class RenderOptions:
                   else "-neural" if self.voice == "neural" or self.voice.startswith("piper:")
                   else "-voice")
         return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Run:
+    """How a build runs (--out, -j, --force, --dry-run, -q): none of it changes what is made."""
+
+    out: str | Path | None = None  # the output folder; None: media/<lesson>/<the options' folder name>
+    jobs: int | None = None  # worker processes; None: the number of cores
+    force: bool = False  # make even what is up to date
+    dry_run: bool = False  # say what would be made, make nothing
+    quiet: bool = False  # no progress bars, no summary line
 
 
 @dataclass(frozen=True)

@@ -65,8 +65,9 @@ def _options(req: RenderRequest, lesson_file: Path):
     from ..pipeline.products import job_options
 
     product = ALL[req.product]
-    base = RenderOptions(str(lesson_file.resolve()), req.context, req.mode, req.lang, req.quality, None,
-                         "mp4", voice=None if req.voice == "none" else req.voice, theme=req.theme)
+    base = RenderOptions(lesson=str(lesson_file.resolve()), context=req.context, mode=req.mode, lang=req.lang,
+                         quality=req.quality, voice=None if req.voice == "none" else req.voice,
+                         theme=req.theme)
     return product, job_options(base, product.made_from)
 
 
@@ -76,19 +77,17 @@ def render_main(req: RenderRequest, q, snapshots: str) -> None:
     from attention_core import load
     from scenes.registry import available
 
-    from ..pipeline.build import build, output_folder
-    from ..pipeline.drawing.runner import default_jobs
-    from ..pipeline.plan import MEDIA
+    from ..pipeline.build import build
+    from ..pipeline.plan import MEDIA, Run
 
     folder = Path(tempfile.mkdtemp(prefix="render-", dir=snapshots))
     try:
         lesson_file = folder / req.name
         lesson_file.write_text(req.text, encoding="utf-8")
         product, options = _options(req, lesson_file)
-        out_dir = output_folder(options)
         lesson = load(lesson_file)
-        report = build(lesson, list(available(lesson)), options, out_dir, jobs=default_jobs(),
-                       products=[product], progress=QueueProgress(q), quiet=True)
+        report = build(lesson, list(available(lesson)), options, Run(quiet=True), products=[product],
+                       progress=QueueProgress(q))
         if report.failures:
             q.put(("error", "; ".join(f"{f.id}: {f.error.splitlines()[0]}" for f in report.failures)))
         else:

@@ -99,8 +99,8 @@ def prepare(args: StudioArgs):
             from None
     theme = args.theme or DEFAULT_THEME
     session.theme = theme
-    options = RenderOptions(str(args.path.resolve()), session.context or "", args.mode, args.lang,
-                            args.quality, None, "png", theme=theme)
+    options = RenderOptions(lesson=str(args.path.resolve()), context=session.context or "", mode=args.mode,
+                            lang=args.lang, quality=args.quality, format="png", theme=theme)
     return session, options
 
 

@@ -140,7 +140,8 @@ def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]
             notes += [w.message() for lang in langs for w in language_gaps(les, lang)]
             for mode, lang, theme, quality in itertools.product(lists["modes"], langs,
                                                                 lists["themes"], lists["qualities"]):
-                options = RenderOptions(str(file), ctx, mode, lang, quality, None, fmt, theme=theme)
+                options = RenderOptions(lesson=str(file), context=ctx, mode=mode, lang=lang, quality=quality,
+                                        format=fmt, theme=theme)
                 folder = options.folder_name() + (f"-{fmt}" if suffix else "")
                 variants.append(Variant(les, file, options, out / folder, folder))
     return variants, notes
