@@ -36,6 +36,7 @@ from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog, d_k_labels
 
 from ..pipeline.deps import CHROMIUM_TOOL, chromium
+from ..pipeline.products import ProductArgs
 from . import handout_print as P
 from .exercises import exercises, vec
 
@@ -198,12 +199,12 @@ def _explore(url: str, lang: str) -> str:
             f"<p>{_e(tr('handout.explore_what'))}</p><p><a href='{_e(url)}'>{_e(url)}</a></p></div></aside>")
 
 
-def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str | None = None,
-             theme: str = DEFAULT_THEME, plane: P.Frame | None = None) -> list[str]:
+def _summary(lesson, att, args: ProductArgs, plane: P.Frame | None = None) -> list[str]:
     """The first page: the formula, the four steps with the focus's numbers, its row and output (and,
     where the geometry scene was drawn, its plane beside them), the Q/K/V colours of the theme, and the
     box that names the explorer."""
-    tr, f, t = catalog(lang), att.index(lesson.focus), S.THEMES[theme]
+    lang, title = args.lang, args.title
+    tr, f, t = catalog(lang), att.index(lesson.focus), S.THEMES[args.theme]
     colors = {"q": t.q.to_hex(), "k": t.k.to_hex(), "v": t.v.to_hex()}
     steps = [tr("handout.step_query", focus=lesson.focus, q=vec(att.q[f])),
              tr("handout.step_scores", scores=vec(att.scores[f]), scaled=vec(att.scaled[f]),
@@ -213,7 +214,7 @@ def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str
     legend = "".join(f'<span style="background:{colors[r]}"></span>{_e(tr(f"common.{n}"))}'
                      for r, n in (("q", "query"), ("k", "key"), ("v", "value")))
     intro = tr("handout.intro", sentence=" ".join(att.tokens), focus=lesson.focus,
-               context=lesson.context_label(context, lang))
+               context=lesson.context_label(args.context, lang))
     return [f"<section class='summary'><h1>{_e(title)}</h1>", f"<p>{_e(intro)}</p>",
             FORMULA.format(**colors), f"<h2>{_e(tr('handout.four_steps'))}</h2><ol class='steps'>",
             *(f"<li>{_e(s)}</li>" for s in steps), "</ol>",
@@ -227,7 +228,7 @@ def _summary(lesson, att, context: str, lang: str, title: str, explorer_url: str
             *([P.figure(plane, P.scale_mm([plane]), tr("geometry.title"), _e(tr("geometry.summary_plane")))]
               if plane else []), "</div>",
             f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p>",
-            _explore(explorer_url or EXPLORER, lang), "</section>"]
+            _explore(args.choices.explorer_url or EXPLORER, lang), "</section>"]
 
 
 def _key_frames(out_dir: Path, title: str, steps: list[dict]) -> tuple[float, list[str]]:
@@ -240,16 +241,16 @@ def _key_frames(out_dir: Path, title: str, steps: list[dict]) -> tuple[float, li
         for n, (f, s) in enumerate(zip(frames, steps), 1)]
 
 
-def _scene(out_dir: Path, number: int, sid: str, lesson, context: str, mode: str, lang: str,
-           frames: str = KEY_FRAMES) -> list[str]:
+def _scene(out_dir: Path, number: int, sid: str, lesson, args: ProductArgs) -> list[str]:
     """A scene: its steps' frames with their narration, then its numbers as tables. KEY_FRAMES: one
     page, the frames a grid of numbered thumbnails; ALL_FRAMES: every frame large, as many pages as
     they take."""
     index = json.loads((out_dir / "frames" / f"{sid}.json").read_text(encoding="utf-8"))
     title, steps = index["title"], index["steps"]
-    numbers = [_table(t) for t in tables(sid, lesson, context, mode, lang)]
+    numbers = [_table(t) for t in tables(sid, lesson, args.context, args.mode, args.lang)]
     head = f"<h2>{number}. {_e(title)}</h2>"
-    if frames == ALL_FRAMES:  # each frame's size written: the page's script measures it before it loads
+    # every frame large, its size written: the page's script measures it before it loads
+    if args.choices.handout_frames == ALL_FRAMES:
         sizes = [P.read_frame(out_dir, s["frame"]) for s in steps]
         return [f"<section class='scene all'>{head}",
                 *(f"<figure><img src='{_e(s['frame'])}' width='{f.width}' height='{f.height}' "
@@ -280,32 +281,30 @@ def _plane(out_dir: Path, ids: list[str]) -> P.Frame | None:
     return P.read_frame(out_dir, src) if src else None
 
 
-def page(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str], title: str,
-         explorer_url: str | None = None, theme: str = DEFAULT_THEME, frames: str = KEY_FRAMES) -> str:
+def page(out_dir: Path, args: ProductArgs) -> str:
     """The handout as one HTML page (the frames beside it, in frames/)."""
-    att = attend(lesson, context, mode)
-    parts = [*_summary(lesson, att, context, lang, title, explorer_url, theme, _plane(out_dir, ids)),
-             *(p for n, sid in enumerate(ids, 1)
-               for p in _scene(out_dir, n, sid, lesson, context, mode, lang, frames)),
-             *_exercises(lesson, context, mode, lang)]
-    lang_tag = {"zh": "zh-CN", "en": "en"}[lang]
-    return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-            f"<style>{CSS}</style></head><body>{''.join(parts)}{FIT}</body></html>")
+    lesson, ids = args.lesson(), list(args.ids)
+    att = attend(lesson, args.context, args.mode)
+    parts = [*_summary(lesson, att, args, _plane(out_dir, ids)),
+             *(p for n, sid in enumerate(ids, 1) for p in _scene(out_dir, n, sid, lesson, args)),
+             *_exercises(lesson, args.context, args.mode, args.lang)]
+    lang_tag = {"zh": "zh-CN", "en": "en"}[args.lang]
+    return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'>"
+            f"<title>{_e(args.title)}</title><style>{CSS}</style></head><body>{''.join(parts)}{FIT}</body></html>")
 
 
-def build_handout(out_dir: Path, lesson, context: str, mode: str, lang: str, ids: list[str],
-                  title: str, explorer_url: str | None = None, theme: str = DEFAULT_THEME,
-                  frames: str = KEY_FRAMES) -> tuple[Path, Path]:
+def build_handout(out_dir: Path, args: ProductArgs) -> tuple[Path, Path]:
     """handout.html (frames beside it in frames/) and handout.pdf in out_dir, both replaced atomically
-    once both are made. `explorer_url`: the explorer's address for the summary's QR code (default: the
-    relative path explorer/index.html, where the explorer sits beside the handout). `theme`: the frames'
-    (the page itself is always black on white paper); `frames`: KEY_FRAMES or ALL_FRAMES."""
+    once both are made. From `args`: the lesson, its context, mode, language and scenes; the theme (the
+    frames': the page itself is always black on white paper); its choices' explorer_url (the explorer's
+    address for the summary's QR code; default: the relative path explorer/index.html, where the
+    explorer sits beside the handout) and handout_frames (KEY_FRAMES or ALL_FRAMES)."""
     exe = chromium()
     if exe is None:
         raise RuntimeError(engine_missing())
     with tempfile.TemporaryDirectory(prefix=".tmp-handout-", dir=out_dir) as tmp:
         tmp = Path(tmp)
-        doc = page(out_dir, lesson, context, mode, lang, ids, title, explorer_url, theme, frames)
+        doc = page(out_dir, args)
         (out_dir / f".tmp-{HTML}").write_text(doc, encoding="utf-8")  # beside frames/ so they load
         try:
             subprocess.run([exe, *CHROMIUM_ARGS, f"--user-data-dir={tmp / 'profile'}",

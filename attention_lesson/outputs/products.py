@@ -59,9 +59,7 @@ def deck_pptx(folder: Path, args: ProductArgs) -> list[str]:
 
 
 def handout(folder: Path, args: ProductArgs) -> list[str]:
-    paths = build_handout(folder, args.lesson(), args.context, args.mode, args.lang, list(args.ids),
-                          args.title, explorer_url=args.choices.explorer_url, theme=args.theme,
-                          frames=args.choices.handout_frames)
+    paths = build_handout(folder, args)
     return sorted(str(Path(p).resolve().relative_to(folder.resolve())) for p in paths)
 
 
