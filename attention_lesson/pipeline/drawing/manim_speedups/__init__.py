@@ -26,6 +26,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
 from importlib.metadata import PackageNotFoundError, version
 
 ENV = "ATTENTION_LESSON_PLAIN_MANIM"
@@ -33,7 +34,19 @@ ENV = "ATTENTION_LESSON_PLAIN_MANIM"
 WRITTEN_FOR = {"manim": "0.22.0"}
 MODULES = ("frame_handover", "held_frames", "skipped_animations", "skip_jumps", "fast_copies")
 
+
+
+class _Stderr(logging.Handler):
+    """The warning as one plain line on the current stderr: manim's handler would wrap it over lines,
+    and a quiet render hides manim's warnings."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"WARNING: {self.format(record)}", file=sys.stderr, flush=True)
+
+
 log = logging.getLogger(__name__)
+log.addHandler(_Stderr())
+log.propagate = False
 _applied: bool | None = None  # what install() decided in this process (it decides once)
 
 
