@@ -18,9 +18,10 @@
    default lesson, each once from nothing and then five times with nothing changed (the median and
    the slowest re-run; whether lesson.mp4 was left untouched).
 7. with --holds SCENE...: each scene rendered alone (`render SCENE -j 1`, fresh output folder), silent
-   and with the draft voice, with held frames converted once (`pipeline/drawing/holds.py`) against manim's
-   conversion of every frame (`ATTENTION_LESSON_HOLDS=manim`), the two side by side, --repeats times
-   (alternating which goes first); the median and the fastest of each (docs/performance.md).
+   and with the draft voice, with held frames converted once
+   (`pipeline/drawing/manim_speedups/held_frames.py`) against manim's conversion of every frame
+   (`ATTENTION_LESSON_HOLDS=manim`), the two side by side, --repeats times (alternating which goes
+   first); the median and the fastest of each (docs/performance.md).
 8. with --publish: for each quality (default low, medium, high), from fresh output and cache folders:
    the naive way; `render --all -j N` silent and narrated by the draft voice (`--voice draft`); and
    four scenes (scores, softmax, mixing, matrix) silent, in pieces (pipeline/drawing/pieces.py) and whole

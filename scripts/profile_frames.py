@@ -8,9 +8,10 @@ the scene), with cProfile on the drawing thread and the encoder thread's writes 
 frame's RGBA -> stream format conversion and its encode, for drawn frames (repeat 1) and held frames
 (repeat > 1).
 
-By default the pipeline's own write path runs (`pipeline.drawing.holds`, a hold converted once), timed per
-write. With --split, manim's path (a conversion per frame) runs with the conversion done explicitly (as
-the encoder would do it inside `encode`), so conversion and x264 are timed apart.
+By default the pipeline's own write path runs (`pipeline.drawing.manim_speedups.held_frames`, a hold
+converted once), timed per write. With --split, manim's path (a conversion per frame) runs with the
+conversion done explicitly (as the encoder would do it inside `encode`), so conversion and x264 are
+timed apart.
 """
 
 from __future__ import annotations
@@ -104,10 +105,11 @@ def main() -> None:
     a = ap.parse_args()
     from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-    from attention_lesson.pipeline.drawing import holds, worker
+    from attention_lesson.pipeline.drawing import worker
+    from attention_lesson.pipeline.drawing.manim_speedups import held_frames
 
-    holds.install()
-    VideoSegmentEncoder.write_frame = timed_write_frame if a.split else timed(holds.write_frame)
+    held_frames.install()
+    VideoSegmentEncoder.write_frame = timed_write_frame if a.split else timed(held_frames.write_frame)
     with tempfile.TemporaryDirectory() as tmp:
         job = job_of(a.scene, a.quality, a.voice, Path(tmp) / "out", a.format)
         profile = cProfile.Profile()

@@ -16,6 +16,7 @@ from attention_lesson.pipeline.plan import PIPELINE, ROOT, SHARED_CODE, VOICE_CO
 from scenes.registry import existing
 
 DRAWING = sorted((PIPELINE / "drawing").glob("*.py"))
+SPEEDUPS = sorted((PIPELINE / "drawing" / "manim_speedups").glob("*.py"))
 
 
 def test_every_scene_digest_lists_files_that_exist():
@@ -28,14 +29,17 @@ def test_every_scene_digest_lists_files_that_exist():
 
 
 def test_the_shared_code_is_read_from_the_packages():
-    """Every drawing module but the runner (it schedules, draws nothing), the ffmpeg settings, the
-    scenes' common modules and the core; the voice's modules for a voiced render."""
+    """Every drawing module but the runner (it schedules, draws nothing), manim's speed-ups with their
+    gate, the ffmpeg settings, the scenes' common modules and the core; the voice's modules for a voiced
+    render."""
     names = {p.relative_to(ROOT).as_posix() for p in SHARED_CODE}
     assert {p.relative_to(ROOT).as_posix() for p in DRAWING
             if p.name not in ("__init__.py", "runner.py")} <= names
+    assert {p.relative_to(ROOT).as_posix() for p in SPEEDUPS} <= names  # __init__.py: the gate
     assert "attention_lesson/pipeline/drawing/runner.py" not in names
-    assert {"attention_lesson/pipeline/ffmpeg.py", "attention_lesson/pipeline/drawing/patches.py",
-            "scenes/common/base.py", "attention_core/attention.py"} <= names
+    assert {"attention_lesson/pipeline/ffmpeg.py",
+            "attention_lesson/pipeline/drawing/manim_speedups/patches.py", "scenes/common/base.py",
+            "attention_core/attention.py"} <= names
     voice = {p.name for p in VOICE_CODE}
     assert {"speakers.py", "loudness.py", "track.py", "recordings.py"} <= voice
     assert all(p.is_file() for p in (*SHARED_CODE, *VOICE_CODE))

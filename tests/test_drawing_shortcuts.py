@@ -1,6 +1,6 @@
-"""The drawing's shortcuts through manim (pipeline/drawing/copies.py, jumps.py) change only how quickly
-a scene is built: a mobject's copy is manim's deep copy, attribute by attribute; a skipped play that
-jumps to its end leaves the frames manim's own play leaves, pixel for pixel."""
+"""The drawing's shortcuts through manim (pipeline/drawing/manim_speedups/fast_copies.py, skip_jumps.py)
+change only how quickly a scene is built: a mobject's copy is manim's deep copy, attribute by attribute;
+a skipped play that jumps to its end leaves the frames manim's own play leaves, pixel for pixel."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from attention_core import load
-from attention_lesson.pipeline.drawing import copies, jumps, worker
+from attention_lesson.pipeline.drawing import worker
+from attention_lesson.pipeline.drawing.manim_speedups import fast_copies, skip_jumps
 from attention_lesson.pipeline.plan import FRAMES, RenderOptions, plan
 from scenes import registry
 
@@ -80,12 +81,12 @@ def test_copy_is_manims(monkeypatch, tmp_path):
     with tempconfig({"media_dir": str(tmp_path)}):
         mobjects = lesson_mobjects()
     manims = Mobject.__deepcopy__
-    copies.install()
-    assert Mobject.__deepcopy__ is copies.mobject_deepcopy
+    fast_copies.install()
+    assert Mobject.__deepcopy__ is fast_copies.mobject_deepcopy
     for m in mobjects:
         monkeypatch.setattr(Mobject, "__deepcopy__", manims)
         expected = copy.deepcopy(m)
-        monkeypatch.setattr(Mobject, "__deepcopy__", copies.mobject_deepcopy)
+        monkeypatch.setattr(Mobject, "__deepcopy__", fast_copies.mobject_deepcopy)
         actual = m.copy()
         same(expected, actual, {})
         pairs: dict = {}
@@ -114,7 +115,7 @@ def test_jumped_plays_leave_manims_frames(monkeypatch, tmp_path):
     TransformFromCopy, `.animate`) and LaggedStart go manim's way: the frames are manim's to the pixel."""
     scene_ids = ("scores", "mixing", "edge-cases")
     jumped = keyframes(tmp_path / "jumped", LESSONS / "tiny.toml", scene_ids)
-    monkeypatch.setattr(jumps, "can_jump", lambda scene: False)
+    monkeypatch.setattr(skip_jumps, "can_jump", lambda scene: False)
     played = keyframes(tmp_path / "played", LESSONS / "tiny.toml", scene_ids)
     assert len(played) >= 14 and list(jumped) == list(played)
     for name, frame in played.items():
@@ -125,14 +126,14 @@ def test_an_updater_leaves_plays_to_manim(monkeypatch):
     from manim import Square
 
     worker.install()
-    monkeypatch.setattr(jumps, "_updaters", False)
+    monkeypatch.setattr(skip_jumps, "_updaters", False)
 
     class Scene:
         updaters: list = []
 
-    assert jumps.can_jump(Scene())
+    assert skip_jumps.can_jump(Scene())
     Square().add_updater(lambda m, dt: m)
-    assert not jumps.can_jump(Scene())
+    assert not skip_jumps.can_jump(Scene())
 
 
 def test_a_label_made_by_one_process_is_loaded_by_the_next(monkeypatch, tmp_path):

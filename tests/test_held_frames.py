@@ -1,8 +1,8 @@
-"""Held frames (pipeline/drawing/holds.py): converted once, the same packets as manim's own path for every
-format the pipeline writes; a hold that is a whole H.264 segment coded once and then repeated with
-skipped-macroblock P slices (pipeline/drawing/h264.py), read back by FFmpeg's own bitstream reader and
-decoder; a hold showing its step's last drawn frame; renders with holds that do not change (frames, frame
-count, duration) whether the optimisation is on or off."""
+"""Held frames (pipeline/drawing/manim_speedups/held_frames.py): converted once, the same packets as
+manim's own path for every format the pipeline writes; a hold that is a whole H.264 segment coded once
+and then repeated with skipped-macroblock P slices (pipeline/drawing/h264.py), read back by FFmpeg's own
+bitstream reader and decoder; a hold showing its step's last drawn frame; renders with holds that do not
+change (frames, frame count, duration) whether the optimisation is on or off."""
 
 import json
 import math
@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from attention_lesson.pipeline import ffmpeg
-from attention_lesson.pipeline.drawing import h264, handover, holds
+from attention_lesson.pipeline.drawing import h264
+from attention_lesson.pipeline.drawing.manim_speedups import frame_handover, held_frames
 from scenes import registry
 from scenes.common.style import FAST
 from scenes.registry import SceneInfo
@@ -58,8 +59,8 @@ def segment(tmp_path, fmt, mode: str, monkeypatch) -> bytes:
     from manim._config.video_encoder import VideoEncoderSpec
     from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-    holds.install()
-    monkeypatch.setenv(holds.ENV, mode)
+    held_frames.install()
+    monkeypatch.setenv(held_frames.ENV, mode)
     ext, codec, pix, options = fmt
     spec = VideoEncoderSpec(ext, codec, pix, 96, 64, Fraction(15), tuple(options.items()))
     target = tmp_path / f"{mode}.{ext}"
@@ -83,8 +84,8 @@ def hold(tmp_path, monkeypatch, mode: str, frames: int, w: int = 320, h: int = 1
     from manim._config.video_encoder import VideoEncoderSpec
     from manim.scene.video_segment_encoder import VideoSegmentEncoder
 
-    holds.install()
-    monkeypatch.setenv(holds.ENV, mode)
+    held_frames.install()
+    monkeypatch.setenv(held_frames.ENV, mode)
     spec = VideoEncoderSpec("mp4", "libx264", "yuv420p", w, h, Fraction(30),
                             tuple(ffmpeg.X264_OPTIONS.items()))
     enc = VideoSegmentEncoder(target=tmp_path / f"hold-{mode or 'repeat'}.mp4", spec=spec)
@@ -109,7 +110,8 @@ def test_a_repeated_hold_is_a_valid_constant_rate_stream(tmp_path, monkeypatch):
                              capture_output=True, text=True, check=True).stdout.split()
     pts = sorted(int(p.split(",")[0]) for p in packets)
     assert len(pts) == 150 and len({b - a for a, b in zip(pts, pts[1:])}) == 1  # one frame each, evenly
-    assert all(np.array_equal(f, a[-1]) for f in a[holds.SETTLE - 1:])  # the skipped slices change nothing
+    settled = a[held_frames.SETTLE - 1:]
+    assert all(np.array_equal(f, a[-1]) for f in settled)  # the skipped slices change nothing
     assert np.abs(a.astype(int) - b.astype(int)).mean() < 0.5  # the picture manim's path shows
     frame_num, poc = trace(repeat, "frame_num"), trace(repeat, "pic_order_cnt_lsb")
     assert len(frame_num) == len(poc) == 150
@@ -127,15 +129,15 @@ def test_h264_escaping_round_trips():
 
 def test_a_short_hold_is_encoded_frame_by_frame(tmp_path, monkeypatch):
     calls = []
-    monkeypatch.setattr(holds, "repeated", lambda *a: calls.append(1))
-    hold(tmp_path, monkeypatch, "", 2 * holds.SETTLE - 1)
+    monkeypatch.setattr(held_frames, "repeated", lambda *a: calls.append(1))
+    hold(tmp_path, monkeypatch, "", 2 * held_frames.SETTLE - 1)
     assert not calls
 
 
 def test_a_hold_is_converted_once(tmp_path, monkeypatch):
     calls = []
-    real = holds.converted
-    monkeypatch.setattr(holds, "converted", lambda *a: calls.append(1) or real(*a))
+    real = held_frames.converted
+    monkeypatch.setattr(held_frames, "converted", lambda *a: calls.append(1) or real(*a))
     segment(tmp_path, FORMATS[0], "", monkeypatch)
     assert len(calls) == 2  # one per hold; a drawn frame is converted by the encoder, as in manim
 
@@ -162,13 +164,13 @@ def test_a_held_step_shows_its_last_drawn_frame(blink, monkeypatch):
     the render converted each hold once."""
     saved = blink / "holds"
     saved.mkdir()
-    real = holds.converted
+    real = held_frames.converted
 
     def spy(stream, pixels):  # the render's worker is forked from this process: it has the spy
         (saved / str(len(list(saved.iterdir())))).touch()
         return real(stream, pixels)
 
-    monkeypatch.setattr(holds, "converted", spy)
+    monkeypatch.setattr(held_frames, "converted", spy)
     cli("render", "blink", "--voice", "draft", "--format", "mov", "--transparent", "--out", "v", "-q")
     steps = json.loads((blink / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
     assert len(list(saved.iterdir())) == len(steps)  # one hold a step, each converted once
@@ -192,7 +194,7 @@ def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
     modes = ("", "encode", "manim") if ext == "mp4" else ("", "manim")
     out = {}
     for mode in modes:
-        monkeypatch.setenv(holds.ENV, mode)
+        monkeypatch.setenv(held_frames.ENV, mode)
         cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", f"out-{mode or 'repeat'}", "-q")
         out[mode] = blink / f"out-{mode or 'repeat'}" / f"blink.{ext}"
     got = {m: frames(out[m], alpha="--transparent" in fmt) for m in modes}
@@ -209,24 +211,26 @@ def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
 
 
 def test_drawn_frames_handed_over_uncopied_write_manims_packets(blink, monkeypatch):
-    """A drawn frame goes to the encoder as the camera drew it (pipeline/drawing/handover.py): the
-    same packets as manim's copy, and the camera's cairo contexts do not pile up with the frames."""
+    """A drawn frame goes to the encoder as the camera drew it
+    (pipeline/drawing/manim_speedups/frame_handover.py): the same packets as manim's copy, and the
+    camera's cairo contexts do not pile up with the frames."""
     seen = blink / "handed"
     seen.mkdir()
-    real = handover.handed_over
+    real = frame_handover.handed_over
 
     def spy(camera):  # the render's worker is forked from this process: it has the spy
         drawn = camera.pixel_array
         frame = real(camera)
         contexts = len(camera.pixel_array_to_cairo_context)
-        name = f"{os.environ[handover.ENV] or 'view'}-{frame is drawn}-{contexts}-{len(list(seen.iterdir()))}"
+        mode = os.environ[frame_handover.ENV] or "view"
+        name = f"{mode}-{frame is drawn}-{contexts}-{len(list(seen.iterdir()))}"
         (seen / name).touch()
         return frame
 
-    monkeypatch.setattr(handover, "handed_over", spy)
+    monkeypatch.setattr(frame_handover, "handed_over", spy)
     out = {}
     for mode in ("", "copy"):
-        monkeypatch.setenv(handover.ENV, mode)
+        monkeypatch.setenv(frame_handover.ENV, mode)
         cli("render", "blink", "--out", f"out-{mode or 'view'}", "-q")
         out[mode] = packets(blink / f"out-{mode or 'view'}" / "blink.mp4")
     assert out[""] == out["copy"] and out[""].count(b"\n0,") > 30

@@ -1,6 +1,6 @@
-"""Scenes in pieces (pipeline/drawing/pieces.py, pipeline/drawing/skips.py): the ranges cover every
-step, and a scene drawn in pieces by two workers and joined equals the scene drawn whole: every frame,
-the sound, the subtitles, the steps' times and every step's clip."""
+"""Scenes in pieces (pipeline/drawing/pieces.py, pipeline/drawing/manim_speedups/skipped_animations.py):
+the ranges cover every step, and a scene drawn in pieces by two workers and joined equals the scene
+drawn whole: every frame, the sound, the subtitles, the steps' times and every step's clip."""
 
 import json
 import shutil
@@ -101,7 +101,7 @@ def test_a_scene_in_pieces_equals_the_whole_scene(tmp_path, monkeypatch, split_s
 def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(registry, "SCENES", (BLINK,))
     monkeypatch.chdir(tmp_path)
-    from attention_lesson.pipeline.drawing import skips
+    from attention_lesson.pipeline.drawing.manim_speedups import skipped_animations as skips
 
     monkeypatch.setattr(pieces, "ranges", lambda steps, n: [(0, 1), (1, 2), (2, None)])
     real = skips.bounds

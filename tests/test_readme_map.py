@@ -10,6 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("attention_core", "attention_lesson/pipeline", "attention_lesson/pipeline/drawing",
+           "attention_lesson/pipeline/drawing/manim_speedups",
            "attention_lesson/pipeline/voice", "attention_lesson/pipeline/batch", "attention_lesson/outputs",
            "attention_lesson/web", "attention_lesson/studio", "attention_lesson/cli")
 

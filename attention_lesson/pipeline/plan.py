@@ -49,11 +49,14 @@ def modules(folder: Path, but: tuple[str, ...] = ()) -> tuple[Path, ...]:
     return tuple(p for p in sorted(folder.glob("*.py")) if p.name not in ("__init__.py", *but))
 
 
+SPEEDUPS = PIPELINE / "drawing" / "manim_speedups"
 # every scene's output depends on these, besides its own file and words: the shared visuals, the core,
 # the ffmpeg settings and the drawing modules that turn a scene into files (all but the runner, which
-# only schedules them); with a voice, the voice's modules and i18n/<lang>/speech.toml
+# only schedules them; manim's speed-ups with their gate); with a voice, the voice's modules and
+# i18n/<lang>/speech.toml
 SHARED_CODE = (*modules(SCENES_DIR / "common"), *modules(ROOT / "attention_core"), PIPELINE / "ffmpeg.py",
-               *modules(PIPELINE / "drawing", but=("runner.py",)))
+               *modules(PIPELINE / "drawing", but=("runner.py",)), SPEEDUPS / "__init__.py",
+               *modules(SPEEDUPS))
 VOICE_CODE = modules(PIPELINE / "voice")
 
 

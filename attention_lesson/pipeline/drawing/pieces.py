@@ -1,5 +1,6 @@
 """Scenes in pieces: a scene's steps split into ranges that different workers draw at once, the last
-of which joins them (planned here, without manim; drawn by drawing/worker.py and drawing/skips.py).
+of which joins them (planned here, without manim; drawn by drawing/worker.py and
+drawing/manim_speedups/skipped_animations.py).
 
 With fewer scenes than workers (one scene on two cores, a few on many), a worker would sit idle while
 another draws a whole scene alone. A piece draws the steps [first, stop)
@@ -10,8 +11,8 @@ pieces folder. The last piece starts once the others are done: it skips to its f
 skipped animation's segment from that folder, draws the rest, and lets manim join them as it joins its
 own: the movie, the step clips (sections) and the subtitles, with the sound laid from the same steps.
 Skipped animations move the scene's clock by exactly the frames they would have drawn
-(drawing/skips.py), so every step starts at the frame it starts at in a whole render. The segments
-are the ones a whole render writes, so the join is exact.
+(manim_speedups/skipped_animations.py), so every step starts at the frame it starts at in a whole
+render. The segments are the ones a whole render writes, so the join is exact.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..plan import VIDEO, Job, Piece, step_count
+from . import manim_speedups
 
 ENV = "ATTENTION_LESSON_PIECES"  # at most this many pieces a scene (1: never split; for measuring)
 
@@ -43,9 +45,10 @@ def count(n_jobs: int, workers: int, steps: int, quality: str = "high") -> int:
 
 def most(steps: int, quality: str = "high") -> int:
     """The most pieces a scene of `steps` steps may be drawn in, whatever the workers: one at 480p15 (a
-    piece costs more than it draws there), else its steps, at most ENV's. `batch` splits by the same
-    rule (pipeline/batch/graph.py)."""
-    if quality == "low":
+    piece costs more than it draws there) or on plain manim (a piece's clock and joins are speed-ups'
+    work: manim_speedups.wanted), else its steps, at most ENV's. `batch` splits by the same rule
+    (pipeline/batch/graph.py)."""
+    if quality == "low" or not manim_speedups.wanted():
         return 1
     return max(1, min(steps, int(os.environ.get(ENV) or steps)))
 

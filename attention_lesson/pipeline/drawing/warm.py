@@ -86,7 +86,7 @@ def _run_job(job: Job, generation: int, serial: int) -> Result:
     animation, step or new label once it is no longer wanted."""
     from scenes.common import stored
 
-    from . import skips
+    from .manim_speedups import skipped_animations
     from .worker import render
 
     current = _checker(generation, serial)
@@ -103,12 +103,12 @@ def _run_job(job: Job, generation: int, serial: int) -> Result:
         current()
     except Cancelled as e:
         return Result(job.task, False, [], f"Cancelled: {e}")
-    skips.before_play = stored.before_make = current
+    skipped_animations.before_play = stored.before_make = current
     try:
         return render(job, runner.manifest.media_folder(runner._cache_root), quiet=True, on_step=on_step,
                       on_frame=on_frame)
     finally:
-        skips.before_play = stored.before_make = None
+        skipped_animations.before_play = stored.before_make = None
         _forget_svgs()
 
 

@@ -23,7 +23,8 @@ from scenes.registry import step_file
 from .. import ffmpeg, manifest
 from ..plan import FRAMES, POSTER, QUALITIES, SLIDES, STEPS, VIDEO, Job, Result
 from ..voice.track import Voice, cut, mux, track
-from . import copies, handover, holds, skips
+from . import manim_speedups
+from .manim_speedups import skipped_animations
 
 # glibc's mallopt parameters, and what this process keeps of freed memory: a frame buffer (up to
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
@@ -171,14 +172,12 @@ def tune_malloc() -> bool:
     return _malloc_tuned
 
 
-def install() -> None:
-    """The pipeline's own versions of manim's methods, in this process (each once; what a scene draws
-    does not change, only how quickly)."""
+def install() -> bool:
+    """The pipeline's own versions of manim's methods, in this process, where manim is the one they were
+    written for (manim_speedups; once; what a scene draws does not change, only how quickly): True if
+    they are in place."""
     tune_malloc()
-    handover.install()  # a drawn frame goes to the encoder as drawn, not copied
-    holds.install()  # a held frame is converted to the video's pixel format once, not once a frame
-    skips.install()  # a part of a scene (pieces.py) skips animations frame-exactly; a skip jumps (jumps.py)
-    copies.install()  # mobjects copied without copy.deepcopy's general machinery
+    return manim_speedups.install()
 
 
 def _settings(job: Job) -> Settings:
@@ -279,17 +278,19 @@ def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_fram
     on_frame(scene_id, n, step, png): a frames job's step frame, as soon as it is drawn."""
     from manim import tempconfig
 
-    install()
+    speedups = install()
     stored.keep_in(media_dir.parent / "mobjects")  # every worker's labels, for the others (scenes/common)
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:
         if job.lesson is None:  # a job made without one: its lesson file
             job.lesson = load(job.options.lesson)
+        if job.piece is not None and not speedups:  # planned where the gate was open (pieces.most)
+            raise RuntimeError("a scene in pieces needs manim's speed-ups, which are off in this worker")
         maker = _piece if job.piece and not job.piece.joins else MAKERS[job.options.kind]
         if maker is _keyframes and on_frame is not None:
             maker = functools.partial(_keyframes, on_frame=on_frame)
-        with tempconfig(manim_config(job, media_dir, tmp, quiet)), skips.drawing(job.piece):
+        with tempconfig(manim_config(job, media_dir, tmp, quiet)), skipped_animations.drawing(job.piece):
             files, voice = maker(job, job.scene.load(), media_dir, tmp, _progress(job, on_step))
         manifest.move_into(files, job.out_dir)
         return Result(job.task, True, sorted(files), seconds=time.perf_counter() - start,

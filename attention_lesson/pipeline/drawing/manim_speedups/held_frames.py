@@ -9,11 +9,11 @@ again for each of them.
 - Any other hold is converted once and the same converted frame encoded `repeat` times (`encoded`).
 
 `install()` puts `write_frame` in place of manim's `VideoSegmentEncoder.write_frame` in this process
-(the worker does it before it renders); manim's files stay as they are. A stream
+(manim_speedups.install, through the gate); manim's files stay as they are. A stream
 whose pixel format is not known, goes through manim's own code; a drawn frame (repeat 1) is encoded as
 manim encodes it, its pixels wrapped rather than copied (`_drawn`). `ATTENTION_LESSON_HOLDS=manim` in the
 environment sends every frame through manim's code, `=encode` converts once but encodes every frame
-(to measure against; docs/performance.md).
+(for the tests' comparisons and for measuring: scripts/benchmark.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,19 @@ from . import patches
 ENV = "ATTENTION_LESSON_HOLDS"
 _manim_write_frame = None  # manim's VideoSegmentEncoder.write_frame, once installed
 SETTLE = 12  # frames of a hold x264 codes before its last packet is repeated (see `repeated`)
+
+# `write_frame` does manim's work with the encoder's own state (its stream, container and next timestamp,
+# set by its constructor) and its checks; `converted` does what PyAV's encoder does to a frame
+RELIES_ON = (
+    "manim.scene.video_segment_encoder.VideoSegmentEncoder.write_frame",
+    "manim.scene.video_segment_encoder.VideoSegmentEncoder._validate_frame",
+    "manim.scene.video_segment_encoder.VideoSegmentEncoder._operation_error",
+    "manim.scene.video_segment_encoder.VideoSegmentEncoder._stream",
+    "manim.scene.video_segment_encoder.VideoSegmentEncoder._container",
+    "manim.scene.video_segment_encoder.VideoSegmentEncoder._next_pts",
+    "manim.scene.video_segment_encoder.VideoSegmentEncoder.spec",
+    "av.video.reformatter.VideoReformatter.reformat",
+)
 
 
 def install() -> None:
@@ -64,8 +77,8 @@ def write_frame(self, pixels, *, repeat: int = 1) -> None:
 def _drawn(enc, pixels) -> None:
     """A drawn frame, encoded as manim encodes it, but the RGBA array wrapped, not copied into the frame:
     manim hands the writer a copy of the camera's pixels that it owns and never touches again
-    (`SceneFileWriter.write_frame`), so the copy PyAV's `from_ndarray` makes is one too many (1.3 ms a
-    1080p frame on an idle machine; the wrapped frame 0.005 ms, its conversion the same)."""
+    (`SceneFileWriter.write_frame`), so the copy PyAV's `from_ndarray` makes is one too many (its cost:
+    docs/performance.md)."""
     import av
 
     try:
@@ -104,7 +117,7 @@ def repeated(enc, frame, repeat: int):
     then P frames), then for each further frame a P slice of skipped macroblocks (`skip_slice`),
     numbered as the next picture. None where that does not apply: not H.264 in mp4, or the packets did
     not decode to the same picture (then every frame is encoded)."""
-    from . import h264
+    from .. import h264
 
     if enc.spec.codec != "libx264" or enc.spec.container_format != "mp4":
         return None
@@ -135,7 +148,7 @@ def skip_slice(spec):
     `h264.Slice` of this stream's parameters; None if x264 coded no such packet."""
     import av
 
-    from . import h264
+    from .. import h264
 
     container, twin = _twin(spec)
     grey = av.VideoFrame(spec.width, spec.height, spec.pixel_format)

@@ -1,11 +1,10 @@
 """Mobject copies without `copy.deepcopy`'s general machinery: the same copy, a few times faster.
 
 A scene build copies mobjects all the time (every FadeIn and Transform copies what it animates, every
-label is a copy of the one made first, layouts copy whole groups to try them): in a studio redraw,
-`copy.deepcopy` was 57 % of the time (cProfile, the default lesson's 13 scenes after a W_Q edit),
-about forty calls for each of a mobject's attributes, each asking the memo, the type's table and
-`__reduce_ex__`. manim's `Mobject.__deepcopy__` deep-copies every attribute; this one does the same,
-taking the common kinds of value itself:
+label is a copy of the one made first, layouts copy whole groups to try them), and `copy.deepcopy`
+makes about forty calls for each of a mobject's attributes, each asking the memo, the type's table and
+`__reduce_ex__` (its share of a studio redraw: docs/performance.md). manim's `Mobject.__deepcopy__`
+deep-copies every attribute; this one does the same, taking the common kinds of value itself:
 - immutable values (numbers, strings, None, enums, numpy scalars) are shared, as deepcopy shares them;
 - numeric numpy arrays are copied in their memory order (what `ndarray.__deepcopy__` does);
 - lists, dicts and ManimColor (a plain object holding one array), are rebuilt element by element;
@@ -13,8 +12,9 @@ taking the common kinds of value itself:
 and every copy goes into the memo under the original's id, so what was shared inside the original
 (one array in two places, a mobject in two groups) is shared in the copy, and cycles end.
 
-`install()` replaces `Mobject.__deepcopy__` in this process (patches.py); `tests/test_copies.py`
-compares its copies with manim's, attribute by attribute, on the lesson's mobjects.
+`install()` replaces `Mobject.__deepcopy__` in this process (patches.py, through the gate:
+manim_speedups.install); `tests/test_drawing_shortcuts.py` compares its copies with manim's, attribute by
+attribute, on the lesson's mobjects.
 """
 
 from __future__ import annotations
@@ -26,6 +26,14 @@ import numpy as np
 
 _SHARED = {int, float, bool, str, bytes, complex, type(None), range, np.float64, np.float32, np.int64,
            np.int32, np.bool_}  # deepcopy gives these back as they are (or an equal immutable one)
+
+# `mobject_deepcopy` is manim's Mobject.__deepcopy__ (a new object, every attribute copied, original_id);
+# ManimColor is copied as a plain object holding its array
+RELIES_ON = (
+    "manim.mobject.mobject.Mobject.__deepcopy__",
+    "manim.mobject.mobject.Mobject.original_id",
+    "manim.utils.color.core.ManimColor._internal_value",
+)
 
 
 def install() -> None:

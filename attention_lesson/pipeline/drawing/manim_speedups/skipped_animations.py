@@ -1,7 +1,9 @@
 """The drawing side of scenes in pieces (drawing/pieces.py): which animations a piece draws, the clock
 of the ones it skips, and the segments the last piece borrows.
 
-`install()` wraps manim's `CairoRenderer.play` in this process (once; manim's files stay as they are).
+`install()` wraps manim's `CairoRenderer.play` in this process (once, through the gate:
+manim_speedups.install; manim's files stay as they are). Pieces need it: without it
+(`manim_speedups.wanted()` false) no scene is split (pieces.most).
 It changes nothing unless a piece is being drawn (`drawing(...)`, around one scene's render):
 - Before each animation it looks at the scene's step (LessonScene.step_keys): a piece draws from its
   first step on (manim's `from_animation_number` set to this animation as that step's first one
@@ -21,13 +23,31 @@ from pathlib import Path
 
 import numpy as np
 
-from ..plan import Piece
-from . import jumps, patches
+from ...plan import Piece
+from . import patches, skip_jumps
 
 NEVER = 10**9  # an animation number no scene reaches
 _manim_play = None
 _piece: Piece | None = None
 before_play = None  # called before each animation (a warm worker's: stop when a newer run is asked for)
+
+# `clock` repeats manim's clock loop (play_internal, freeze_current_frame), `segment_name` the name its
+# play gives an uncached segment (CairoRenderer.play); `skipped` asks manim's own skip test,
+# `bounds` moves its from/upto animation numbers
+RELIES_ON = (
+    "manim.renderer.cairo_renderer.CairoRenderer.play",
+    "manim.renderer.cairo_renderer.CairoRenderer.update_skipping_status",
+    "manim.renderer.cairo_renderer.CairoRenderer._original_skipping_status",
+    "manim.renderer.cairo_renderer.CairoRenderer.freeze_current_frame",
+    "manim.scene.scene.Scene.play_internal",
+    "manim.scene.scene.Scene.is_current_animation_frozen_frame",
+    "manim.scene.scene_file_writer.SceneFileWriter.partial_movie_files",
+    "manim.scene.scene_file_writer.SceneFileWriter.sections",
+    "manim.scene.scene_file_writer.SceneFileWriter.output_plan",
+    "manim._config.utils.ManimConfig.from_animation_number",
+    "manim._config.utils.ManimConfig.upto_animation_number",
+    "manim.utils.exceptions.EndSceneEarlyException",
+)
 
 
 def install() -> None:
@@ -35,7 +55,6 @@ def install() -> None:
     from manim.renderer.cairo_renderer import CairoRenderer
 
     _manim_play = patches.replace(CairoRenderer, "play", play)
-    jumps.install()
 
 
 @contextmanager
@@ -69,15 +88,15 @@ def bounds(renderer, step: int) -> None:
 
 
 def play(self, scene, *args, **kwargs):
-    """manim's play (a skipped animation jumps to its end: jumps.py); a skipped animation of a piece
+    """manim's play (a skipped animation jumps to its end: skip_jumps.py); a skipped animation of a piece
     moves the clock by the frames it would draw."""
     if before_play is not None:
         before_play()
     if _piece is not None:
         bounds(self, len(getattr(scene, "step_keys", ())) - 1)
     before, number = self.time, self.num_plays
-    if skipped(self) and jumps.can_jump(scene):
-        jumps.play(self, scene, *args, **kwargs)
+    if skipped(self) and skip_jumps.can_jump(scene):
+        skip_jumps.play(self, scene, *args, **kwargs)
     else:
         _manim_play(self, scene, *args, **kwargs)
     if _piece is None or not self.skip_animations:

@@ -3,8 +3,8 @@
 manim skips an animation (a frames job, a poster, the part of a scene before a piece's first step)
 by playing it all the same at one instant: every animation begins (a FadeIn or FadeOut copies its
 mobject twice, a Transform its source and target), the still mobjects are drawn into a background
-image that nothing reads, and each animation is interpolated to its end. Measured on the default
-lesson's keyframes (13 scenes, 367 plays): 16.5 s of 50 s went to that.
+image that nothing reads, and each animation is interpolated to its end (a third of a keyframes
+render's time: docs/performance.md).
 
 Here the animations whose end leaves their mobject exactly as it was (a FadeIn, Create, Write,
 GrowArrow or GrowFromCenter ending at rate 1: each interpolates from a copy to the mobject's own
@@ -25,6 +25,26 @@ _SAME_AT_END: tuple[type, ...] = ()
 _FADE_OUT: type | None = None
 _updaters = False  # an updater was added to a mobject in this process
 _manim_add_updater = None
+
+# `play` is manim's CairoRenderer.play's skip branch (its bookkeeping: clock, play count, the writer's
+# record), and `finish` its begin/finish/clean-up of each animation; FadeOut's own clean-up is passed over
+RELIES_ON = (
+    "manim.mobject.mobject.Mobject.add_updater",
+    "manim.renderer.cairo_renderer.CairoRenderer.play",
+    "manim.renderer.cairo_renderer.CairoRenderer.time",
+    "manim.renderer.cairo_renderer.CairoRenderer.num_plays",
+    "manim.renderer.cairo_renderer.CairoRenderer.animations_hashes",
+    "manim.renderer.cairo_renderer.CairoRenderer.static_image",
+    "manim.scene.scene.Scene.compile_animation_data",
+    "manim.scene.scene_file_writer.SceneFileWriter.add_partial_movie_file",
+    "manim.scene.scene_file_writer.SceneFileWriter.begin_animation",
+    "manim.scene.scene_file_writer.SceneFileWriter.end_animation",
+    "manim.animation.animation.Animation._setup_scene",
+    "manim.animation.animation.Animation.begin",
+    "manim.animation.animation.Animation.finish",
+    "manim.animation.animation.Animation.clean_up_from_scene",
+    "manim.animation.fading.FadeOut.clean_up_from_scene",
+)
 
 
 def install() -> None:
