@@ -1,4 +1,4 @@
-"""The explorer and the studio on the next lessons (issue 31): the causal mask (the lesson's, struck out
+"""The explorer and the studio on the next lessons: the causal mask (the lesson's, struck out
 as −∞ and 0; the what-if switch on a lesson without one, in the URL) and several heads (a tab per head
 showing that head's numbers, the heads together, W_O), read back from the DOM in Debian's chromium and
 compared with attention_core; an edit of a head's W_Q reaching its numbers, the multi-head output, the

@@ -1,4 +1,4 @@
-"""The mask scene, and the matrix and edge-cases scenes telling the truth about a masked lesson (issue 31):
+"""The mask scene, and the matrix and edge-cases scenes telling the truth about a masked lesson:
 each built once per case (the causal built-in in zh, context ahead; a random masked lesson in en; a 2- and
 an 8-token masked lesson for the mask scene's layout), every check on that build: the numbers drawn are
 the core's (and the core's an independent numpy reference's), a masked cell shows −∞ before the softmax

@@ -1,4 +1,4 @@
-"""The studio's stage as a teacher first meets it (issue 42, item 7), on lessons that are not the default
+"""The studio's stage as a teacher first meets it, on lessons that are not the default
 (8 tokens, 2 tokens) with the fixture scenes pulse (3 steps), blink (2) and hush (1), drawn by one
 worker: the page opens on the first step of the first scene, every scene's steps counted from the
 first event on, and on the step selected last time after a reload; one set of choices (language,

@@ -207,7 +207,7 @@ def test_argmax_as_numpys(page):
     assert got == [int(np.argmax(np.array(r))) for r in rows] == [1, 0, 2, 0, 0]
 
 
-# -- the next lessons: the causal mask and several heads (issue 31) ------------------------------------
+# -- the next lessons: the causal mask and several heads -------------------------------------------
 def next_lessons() -> list:
     """The two built-ins, random lessons with a mask and / or 2 to 4 heads, and the default lesson (its
     mask a what-if)."""
