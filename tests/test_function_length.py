@@ -120,3 +120,33 @@ def test_the_check_names_the_long_module(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", fake_root)
     assert long_modules(sources(MODULE_FOLDERS)) == [f"scripts/bench/big.py ({MAX_MODULE_LINES + 1} lines)",
                                                      f"tests/test_big.py ({MAX_MODULE_LINES + 1} lines)"]
+
+
+# the pipeline, the outputs, the CLI and the core take their options as objects (RenderOptions, Run,
+# ProductArgs, StudioArgs), not as long parameter lists; the scenes' mobjects (NumberGrid, WeightBars)
+# take documented keyword parameters, as manim's Matrix and BarChart do
+PARAMETER_FOLDERS = ("attention_core", "attention_lesson")
+MAX_PARAMETERS = 7
+
+
+def too_many_parameters(files: list[Path], limit: int = MAX_PARAMETERS) -> list[str]:
+    """`file name:line name (N parameters)` for every function over `limit` parameters (self and cls not
+    counted, nor *args and **kwargs)."""
+    found = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                names = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+                n = len(names) - (names[:1] in (["self"], ["cls"]))
+                if n > limit:
+                    found.append(f"{path.name}:{node.lineno} {node.name} ({n} parameters)")
+    return found
+
+
+def test_no_function_takes_more_than_seven_parameters(tmp_path):
+    assert too_many_parameters(sources(PARAMETER_FOLDERS)) == []
+    planted = tmp_path / "bad.py"
+    planted.write_text("class C:\n    def f(self, a, b, c, d, e, f, g, *, h=1, **kw):\n        pass\n"
+                       "def g(a, b, c, d, e, f, g):\n    pass\n")
+    assert too_many_parameters([planted]) == ["bad.py:2 f (8 parameters)"]

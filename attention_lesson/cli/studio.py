@@ -31,7 +31,7 @@ from .options import (
               help="Address to listen on. Another than 127.0.0.1 lets other machines in (with the token).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page; only print its address.")
 @jobs_option
-def studio(file, context, mode, lang, theme, quality, port, ip, no_browser, jobs):
+def studio(file, no_browser, jobs, **given):
     """Start the studio: a local web page where the lesson FILE (default lesson.toml) is edited with its
     numbers updated at every keystroke, the last frame of every step of the changed scenes redrawn in
     the background, and the lesson, decks and handout rendered with one button. Prints the page's
@@ -40,12 +40,12 @@ def studio(file, context, mode, lang, theme, quality, port, ip, no_browser, jobs
 
     from ..studio.serve import StudioArgs, StudioError, serve
 
-    lang = lang or declared_lang(file) or lesson_lang(None)  # a file that does not load yet says it too
-
-    if ip != "127.0.0.1":
-        click.echo(f"warning: the studio listens on {ip}: anyone who can reach it and has the token can edit "
-                   "and save the lesson file", err=True)
-    args = StudioArgs(Path(file), context, mode, lang, quality, port, ip, not no_browser, jobs or 2, theme)
+    # the language: --lang, else the file's own, else the default (a file that does not load yet says it too)
+    lang = given.pop("lang") or declared_lang(file) or lesson_lang(None)
+    if given["ip"] != "127.0.0.1":
+        click.echo(f"warning: the studio listens on {given['ip']}: anyone who can reach it and has the token "
+                   "can edit and save the lesson file", err=True)
+    args = StudioArgs(path=Path(file), lang=lang, browser=not no_browser, workers=jobs or 2, **given)
     try:
         serve(args, lambda line: click.echo(line))
     except StudioError as e:

@@ -25,6 +25,7 @@ from scenes.common.i18n import catalog
 
 from ..pipeline.drawing.slides import presentation
 from ..pipeline.manifest import swap_folder
+from ..pipeline.products import ProductArgs
 from .explorer import VENDOR
 
 # in the package (scripts/vendor.sh copies them from npm); package.json pins the version manim-slides'
@@ -53,20 +54,19 @@ def _as_markdown(text: str) -> str:
     return html.escape(_MARKDOWN.sub(r"\\\1", text), quote=False)
 
 
-def build_deck(out_dir: Path, ids: list[str], to: str, title: str, author: str = "",
-               lang: str = "", start: str | None = None, theme: str = S.DEFAULT_THEME) -> Path:
-    """Join the scenes' slides into one deck in out_dir (deck/ for html, deck.pptx); its path.
-    `start`: the clips speak; the HTML deck opens on a start slide with this text (browsers play a
-    video with sound only after the viewer has clicked or pressed a key on the page). `theme`: the
+def build_deck(out_dir: Path, args: ProductArgs, to: str) -> Path:
+    """Join the scenes' slides (args.ids) into one deck in out_dir (deck/ for html, deck.pptx); its path.
+    `args.start`: the clips speak; the HTML deck opens on a start slide with this text (browsers play a
+    video with sound only after the viewer has clicked or pressed a key on the page). `args.theme`: the
     scenes' (the HTML deck's reveal.js theme follows its background)."""
-    configs = [presentation(out_dir, i) for i in ids]
+    configs = [presentation(out_dir, i) for i in args.ids]
     with tempfile.TemporaryDirectory(prefix=".tmp-deck-", dir=out_dir) as tmp:
         tmp = Path(tmp)
         if to == "pptx":
-            _pptx(configs, tmp / DECK_PPTX, title, author, lang)
+            _pptx(configs, tmp / DECK_PPTX, args.title, args.author, args.lang)
             os.replace(tmp / DECK_PPTX, out_dir / DECK_PPTX)
             return out_dir / DECK_PPTX
-        _html(configs, tmp / "deck", title, lang, start, theme)
+        _html(configs, tmp / "deck", args.title, args.lang, args.start, args.theme)
         swap_folder(tmp / "deck", out_dir / "deck")
     return out_dir / DECK_HTML
 

@@ -44,7 +44,7 @@ def join_lesson(folder: Path, args: ProductArgs) -> list[str]:
 
 
 def _deck(folder: Path, args: ProductArgs, to: str) -> list[str]:
-    build_deck(folder, list(args.ids), to, args.title, args.author, args.lang, args.start, args.theme)
+    build_deck(folder, args, to)
     if to == "pptx":
         return [DECK_PPTX]
     return sorted(str(p.relative_to(folder)) for p in (folder / "deck").rglob("*") if p.is_file())

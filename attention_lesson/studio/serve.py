@@ -30,17 +30,19 @@ class StudioError(Exception):
     """Something the user must fix before the studio can start: one line."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class StudioArgs:
-    path: Path
-    context: str | None
-    mode: str
-    lang: str
-    quality: str
-    port: int
-    ip: str = LOOPBACK
-    browser: bool = True
-    workers: int = 2
+    """The studio's command line."""
+
+    path: Path  # the lesson file edited (created from the starter if missing)
+    context: str | None = None  # where the page starts; None: the lesson's first
+    mode: str = "scaled"
+    lang: str = "zh"
+    quality: str = "low"  # the frames redrawn after each edit
+    port: int = 8765  # 0: any free one
+    ip: str = LOOPBACK  # another address lets other machines in (with the token)
+    browser: bool = True  # open the page
+    workers: int = 2  # processes drawing frames
     theme: str | None = None  # the frames' and the page's (default: the scenes' default theme)
 
 
