@@ -4,8 +4,8 @@
 #   ./scripts/setup.sh lesson   what rendering needs (`make lesson`): the system tools pip cannot install
 #                               and .venv with the project (no extras, no test tools)
 #   ./scripts/setup.sh test     the same, then what the tests need (`make test`): every extra and the test
-#                               tools in .venv, chromium, poppler-utils and zbar-tools, axe-core and
-#                               esbuild from npm
+#                               tools in .venv, chromium, poppler-utils and zbar-tools, axe-core,
+#                               esbuild and typescript from npm (package-lock.json)
 # Python packages are installed through constraints.txt (what the tests last ran with), by uv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,8 @@ case "$SET" in lesson|test) ;; *) echo "usage: $0 [lesson|test]" >&2; exit 2 ;; 
 APT_PACKAGES=(libcairo2-dev libpango1.0-dev pkg-config fonts-noto-cjk ffmpeg espeak-ng)
 # the tests: chromium (the decks, explorer, studio and handout PDF, driven by Playwright; it never
 # downloads a browser), poppler-utils (the handout's pages as pictures), zbar-tools (its QR code read
-# back), npm (axe-core for the accessibility tests, esbuild to check the vendored CodeMirror bundle)
+# back), npm (axe-core for the accessibility tests, esbuild to check the vendored CodeMirror bundle,
+# typescript to type-check attention_lesson/web/*.js)
 [ "$SET" = test ] && APT_PACKAGES+=(chromium poppler-utils zbar-tools)
 [ "$SET" = test ] && ! command -v npm >/dev/null 2>&1 && APT_PACKAGES+=(npm)
 python3 -m venv --help >/dev/null 2>&1 || APT_PACKAGES+=(python3-venv)
@@ -59,7 +60,7 @@ fi
 if [ "$SET" = test ]; then
   node_stamp=node_modules/.installed
   if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f "$node_stamp" ] || [ package-lock.json -nt "$node_stamp" ]; then
-    echo "setup: installing the test tools from npm (axe-core, esbuild) into node_modules"
+    echo "setup: installing the test tools from npm (axe-core, esbuild, typescript) into node_modules"
     npm ci --no-audit --no-fund --loglevel=error
     touch "$node_stamp"
   fi

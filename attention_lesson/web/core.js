@@ -156,7 +156,8 @@
   const plus = (acc, xs) => (acc ? acc.map((x, a) => x + xs[a]) : xs); // [d], [d] -> [d]
 
   /** -> [[d_k], [d_v]]: the focus's |q_a k_a| and |w_j v_ja| summed over keys, then over every context
-   *  the focus is in. attend: (lesson, tokens, mode) -> a pass (attendTokens, or the studio's server's). */
+   *  the focus is in. attend: (lesson, tokens, mode) -> a pass (attendTokens, or the studio's server's).
+   *  @returns {[number[], number[]]} */
   function terms(lesson, mode = "scaled", focus = lesson.focus, attend = attendTokens) {
     let qk = null;
     let v = null;
@@ -173,7 +174,8 @@
   }
 
   /** The Q/K plane and the V plane: the lesson's [geometry] axes, else the strongest two (chosen with
-   *  the scaled weights, so that every normalizer is drawn in the same axes). -> [qk, v] */
+   *  the scaled weights, so that every normalizer is drawn in the same axes). -> [qk, v]
+   *  @returns {[Plane, Plane]} */
   function planes(lesson, focus = lesson.focus, attend = attendTokens) {
     const [qkTerms, vTerms] = terms(lesson, "scaled", focus, attend);
     const chosen = lesson.geometry || {};

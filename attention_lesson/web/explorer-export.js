@@ -248,6 +248,7 @@
   const arr = (xs) => `[${xs.map((x) => (typeof x === "number" ? String(x) : str(x))).join(", ")}]`;
 
   /** "key = value" for each entry of table; key(k) writes the key (bare, or quoted by str). */
+  /** @type {(table: object, value: (v: any) => string, key?: (k: string) => string) => string[]} */
   const lines = (table, value, key = String) =>
     Object.entries(table || {}).map(([k, v]) => `${key(k)} = ${value(v)}`);
   const inline = (table) => `{ ${lines(table, str).join(", ")} }`;

@@ -84,9 +84,9 @@
   function markEdited() {
     for (const box of document.querySelectorAll("#app .edit-box")) {
       let n = 0;
-      for (const input of box.querySelectorAll("input[type=number]")) {
+      for (const input of /** @type {NodeListOf<HTMLInputElement>} */ (box.querySelectorAll("input[type=number]"))) {
         const [row, c] = cellOf(input);
-        if (Number(input.value) !== row[c] && document.activeElement !== input) input.value = row[c];
+        if (Number(input.value) !== row[c] && document.activeElement !== input) input.value = String(row[c]);
         const edited = row[c] !== lessonValue(input);
         input.classList.toggle("edited", edited);
         n += edited ? 1 : 0;
@@ -98,10 +98,10 @@
   /** The box's slider now moves this field. */
   function bindSlider(input) {
     const box = input.closest(".box");
-    const slider = $("input[type=range]", box);
+    const slider = /** @type {Slider} */ ($("input[type=range]", box));
     const span = Math.max(3, Math.ceil(2 * Math.abs(lessonValue(input))));
     Object.assign(slider, { min: -span, max: span, disabled: false });
-    slider.value = Number(input.value);
+    slider.value = String(Number(input.value));
     slider.target = input;
     const label = w("slider", { cell: input.getAttribute("aria-label") });
     $(".slider-label", box).textContent = label;

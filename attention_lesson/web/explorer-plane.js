@@ -157,7 +157,15 @@
     return [b[0] + ((b[0] - a[0]) / len) * gap, b[1] + ((b[1] - a[1]) / len) * gap + FONT / 3];
   }
 
-  /** The two axes through the origin, each named at its positive end; and the names' boxes. */
+  /** A box in SVG units: its top left corner, width and height. */
+  /** @typedef {{x: number, y: number, w: number, h: number}} Box */
+
+  /** A label for placeLabels: x, y (its baseline), text and class, and what it may carry. */
+  /** @typedef {{x: number, y: number, text: string, cls: string, value?: number, along?: number[],
+   *    anchor?: number[], own?: string}} Label */
+
+  /** The two axes through the origin, each named at its positive end; and the names' boxes.
+   *  @returns {[string, Box[]]} */
   function axesSvg(to, names) {
     const o = to([0, 0]);
     const [wx, wy] = names.map(textWidth);
@@ -198,6 +206,7 @@
   function qkLabels(p, to, o, taken) {
     const tip = to(p.query);
     const q = `q ${p.tokens[p.focus]}`;
+    /** @type {Label[]} */
     const labels = [{ ...xy(beyond(o, tip)), text: q, cls: "q-label" }];
     const beside = besideFeet(o, tip, p.keys.map(to));
     const len = Math.hypot(tip[0] - o[0], tip[1] - o[1]) || 1;
@@ -233,6 +242,7 @@
       arrow(o, to(p.query), "query-arrow", { width: 3, data: { tip: p.query } }) + qkLabels(p, to, o, taken);
   }
 
+  /** @type {(point: number[]) => {x: number, y: number}} */
   const xy = ([x, y]) => ({ x, y });
 
   /** Where the scores' labels go: beside each foot, off the query's line on the side with fewer keys,
@@ -259,6 +269,7 @@
       { ...look(p.weights[j]), data: { tail: t, tip: p.tips[j] } }));
     const out = arrow(o, to(p.output), "out-arrow", { width: 3, data: { tip: p.output } });
     const outText = `${w("common_output")} ${p.tokens[p.focus]}`;
+    /** @type {Label[]} */
     const labels = [{ ...xy(beyond(o, to(p.output), 16)), text: outText, cls: "out-label",
       own: at(to(p.output)) }];
     for (const { point, text } of merged(p.values.map((v, j) => ({ point: to(v), text: p.tokens[j] })))) {
@@ -305,7 +316,8 @@
 
   /** The page's query in its context and normalizer (core.picture), and the same query in every
    *  context it is in, on the same planes: each panel is framed for them all, so that a switch of
-   *  context (or normalizer) keeps its axes where they were and only the arrows move. */
+   *  context (or normalizer) keeps its axes where they were and only the arrows move.
+   *  @returns {[Picture, Picture[]]} */
   function pictures() {
     const now = lessonNow();
     // another head than the focus head has its own d_k and d_v: the [geometry] axes are the focus head's

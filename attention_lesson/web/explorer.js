@@ -178,7 +178,7 @@
     const el = e.target;
     if (el.type === "number" && el.dataset.matrix) {
       if (AL.inputs.setEntry(el, el.value)) update();
-      const slider = $("input[type=range]", el.closest(".box"));
+      const slider = /** @type {Slider} */ ($("input[type=range]", el.closest(".box")));
       if (slider.target === el && Number.isFinite(Number(el.value))) slider.value = el.value;
     } else if (el.type === "range" && el.target) {
       el.target.value = el.value;

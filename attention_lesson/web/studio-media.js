@@ -17,7 +17,7 @@ export function media({ api, st, w, showProblem }) {
       st.playing = { ...sel };
       return waiting(sel.n);
     }
-    const video = $("#preview-video");
+    const video = /** @type {HTMLVideoElement} */ ($("#preview-video"));
     if (!video.hidden && video.getAttribute("src") && st.playing?.scene === sel.scene && st.playing.n === sel.n) {
       video.currentTime = 0; // this step's clip is on screen: from its start again
       return void video.play().catch(() => {});
@@ -49,7 +49,7 @@ export function media({ api, st, w, showProblem }) {
     waiting(null);
     if (!d.ready) return void ($("#frames-status").textContent = d.message || w("state_failed"));
     const src = `/files/${encodeURI(d.n ? d.clips[0] : d.clips[sel.n - 1] || d.clips[0])}`;
-    const video = $("#preview-video");
+    const video = /** @type {HTMLVideoElement} */ ($("#preview-video"));
     if (!video.hidden && video.getAttribute("src")) return; // a clip of this step plays already
     video.src = src;
     video.hidden = false;
@@ -62,7 +62,7 @@ export function media({ api, st, w, showProblem }) {
   function stopPlaying() {
     st.playing = null;
     waiting(null);
-    const video = $("#preview-video");
+    const video = /** @type {HTMLVideoElement} */ ($("#preview-video"));
     video.pause();
     video.removeAttribute("src");
     video.hidden = true;
@@ -88,7 +88,7 @@ export function media({ api, st, w, showProblem }) {
   }
 
   function onRenderEvent(d) {
-    const li = document.querySelector(`#renders li[data-job="${d.job}"]`);
+    const li = /** @type {HTMLElement} */ (document.querySelector(`#renders li[data-job="${d.job}"]`));
     if (!li) return;
     const product = w(`product_${d.product}`);
     li.dataset.state = d.state;

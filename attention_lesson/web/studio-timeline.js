@@ -25,7 +25,7 @@ export function startStage(w, onSelect, memory = null) {
   T.onSelect = onSelect;
   T.memory = memory ? `attention-lesson studio step: ${memory}` : null;
   $("#timeline").addEventListener("click", (e) => {
-    const seg = e.target.closest(".seg");
+    const seg = /** @type {HTMLElement} */ (/** @type {Element} */ (e.target).closest(".seg"));
     if (seg) select(seg.dataset.scene, +seg.dataset.n, true);
   });
   $("#timeline").addEventListener("keydown", onKey);
@@ -158,7 +158,7 @@ function draw() {
 }
 
 function focusSelected() {
-  const seg = document.querySelector("#timeline .seg[aria-selected=true]");
+  const seg = /** @type {HTMLElement} */ (document.querySelector("#timeline .seg[aria-selected=true]"));
   if (seg) seg.focus();
 }
 
@@ -174,7 +174,7 @@ export function select(scene, n, byUser = false) {
 }
 
 function preview() {
-  const img = $("#preview-img");
+  const img = /** @type {HTMLImageElement} */ ($("#preview-img"));
   const steps = T.sel ? T.steps[T.sel.scene] || [] : [];
   const s = T.sel ? steps[T.sel.n - 1] : null;
   const scene = T.sel ? T.scenes.find((x) => x.id === T.sel.scene) : null;

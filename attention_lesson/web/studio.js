@@ -108,11 +108,11 @@ function frame(path) {
 
 /** The tabs of the side: Frames (the stage), Numbers (the explorer's views), Render; ←/→ between them. */
 function startTabs() {
-  const tabs = [...document.querySelectorAll(".tabs [role=tab]")];
+  const tabs = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".tabs [role=tab]"))];
   const show = (tab) => {
     for (const t of tabs) {
       const on = t === tab;
-      t.setAttribute("aria-selected", on);
+      t.setAttribute("aria-selected", String(on));
       t.tabIndex = on ? 0 : -1;
       $(`#${t.getAttribute("aria-controls")}`).hidden = !on;
     }
@@ -133,7 +133,7 @@ function contextChoices(page) {
   if (!page || !page.lesson) return;
   const names = Object.keys(page.lesson.contexts);
   const label = (c) => (page.lesson.context_labels[c] || {})[st.lang] || c;
-  const sel = $("#view-context");
+  const sel = /** @type {HTMLSelectElement} */ ($("#view-context"));
   const keep = sel.value || st.context;
   st.labels = Object.fromEntries(names.map((c) => [c, label(c)]));
   sel.innerHTML = names.map((c) => `<option value="${esc(c)}"${c === keep ? " selected" : ""}>` +
@@ -160,10 +160,10 @@ async function setView(change) {
 }
 
 function startView() {
-  $("#view-lang").onchange = (e) => setView({ lang: e.target.value });
-  $("#view-context").onchange = (e) => setView({ context: e.target.value });
-  $("#view-mode").onchange = (e) => setView({ mode: e.target.value });
-  $("#view-theme").onchange = (e) => setView({ theme: e.target.value });
+  $("#view-lang").onchange = (e) => setView({ lang: /** @type {HTMLSelectElement} */ (e.target).value });
+  $("#view-context").onchange = (e) => setView({ context: /** @type {HTMLSelectElement} */ (e.target).value });
+  $("#view-mode").onchange = (e) => setView({ mode: /** @type {HTMLSelectElement} */ (e.target).value });
+  $("#view-theme").onchange = (e) => setView({ theme: /** @type {HTMLSelectElement} */ (e.target).value });
 }
 
 // -- the editor -------------------------------------------------------------------------------------
@@ -247,7 +247,7 @@ async function send() {
   st.edit = r.json.edit;
   newRun(r.json.run);
   showNumbers(r.json.page);
-  document.body.dataset.edit = st.edit; // for tests and the benchmark: the numbers on the page are this edit's
+  document.body.dataset.edit = String(st.edit); // for tests and the benchmark: the numbers on the page are this edit's
   const keyAt = st.keyAt;
   requestAnimationFrame(() => timings.push(performance.now() - keyAt)); // keystroke to the frame drawn
 }
@@ -344,8 +344,8 @@ function showTitle(page) {
 
 /** The bar shows the page's choices; the render form says them. */
 function syncView() {
-  if (st.context) $("#view-context").value = st.context;
-  $("#view-mode").value = st.mode;
+  if (st.context) /** @type {HTMLSelectElement} */ ($("#view-context")).value = st.context;
+  /** @type {HTMLSelectElement} */ ($("#view-mode")).value = st.mode;
   $("#render-with").textContent = w("render_with", { lang: window.AL.langName(st.lang),
     context: (st.labels || {})[st.context] || st.context || "", mode: w(`mode_${st.mode}`),
     theme: w(`theme_${st.theme}`) });
