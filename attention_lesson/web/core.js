@@ -1,5 +1,5 @@
 /* The lesson's attention in the browser: attention_core's functions, mirrored for the explorer and the
- * studio (issue 19). Python's attention_core stays the one source of truth; tests/test_web_core.py runs
+ * studio. Python's attention_core stays the one source of truth; tests/test_web_core.py runs
  * this file in Debian's chromium on seeded random lessons and extreme scores and requires agreement
  * with it to 1e-12 (relative to the value's size, at least 1).
  *

@@ -1,8 +1,8 @@
-/* The explorer (issue 19): the lesson's numbers as editable matrices, and everything computed from them
+/* The explorer: the lesson's numbers as editable matrices, and everything computed from them
  * (Q, K, V, the query's scores term by term, the softmax weights, the value mix, the weight matrix, hard
  * beside soft lookup), recomputed on every edit by the page's core (AttentionCore, web/core.js); with
  * the causal mask (the lesson's, or the what-if switch's) and, for a lesson of several heads, a tab per
- * head and the heads together (issue 31). The
+ * head and the heads together. The
  * studio shows the same views without the number fields, from its server's numbers.
  *
  * Classic scripts (the page opens from file://), loaded in this order after core.js and shared.js, each

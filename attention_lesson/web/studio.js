@@ -1,4 +1,4 @@
-/* The studio's page (issue 20): the lesson file's text in CodeMirror; on every edit (debounced) the
+/* The studio's page: the lesson file's text in CodeMirror; on every edit (debounced) the
  * text goes to the server, which checks it with attention_core; its numbers are drawn by the
  * explorer's view (explorer.js, without its number fields: the server's numbers, not core.js's), its
  * frames arrive as server-sent events, the render buttons start the CLI's products.
