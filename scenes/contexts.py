@@ -36,20 +36,20 @@ SENTENCE_GAP, TABLE_SENTENCE_GAP = 2 * S.GAP, 1.2 * S.GAP  # between the sentenc
 
 def signed(x: float) -> str:
     """A difference with its sign: +1.43, −1.41, 0."""
-    s = number_text(x)
-    if s == "0":
-        return s
-    return s.replace("-", "−") if s.startswith("-") else "+" + s
+    return with_sign(number_text(x))
 
 
 def signed_format(values):
     """`signed` for a row of differences: the same decimals in every cell (shared_format), 0 bare."""
     fmt = shared_format(values)
+    return lambda x: with_sign(fmt(x))
 
-    def text(x: float) -> str:
-        s = fmt(x)
-        return "0" if float(s) == 0 else s.replace("-", "−") if s.startswith("-") else "+" + s
-    return text
+
+def with_sign(s: str) -> str:
+    """A formatted number with its sign (+, or a minus sign for the hyphen); a zero bare, "0"."""
+    if float(s) == 0:
+        return "0"
+    return s.replace("-", "−") if s.startswith("-") else "+" + s
 
 
 def bracketed(values) -> str:

@@ -322,9 +322,9 @@ def build_options(kind: str = "video", **fixed):
     def decorate(f):
         @functools.wraps(f)
         def wrapper(*args, **params):
-            given = {**fixed, **{k: params.pop(k) for k in OPTION_PARAMS if k in params}}
             from ..pipeline.plan import Run
 
+            given = {**fixed, **{k: params.pop(k) for k in OPTION_PARAMS if k in params}}
             run = Run(**{k: params.pop(k) for k in RUN_PARAMS if k in params})
             les = params.pop("lesson")
             les = les if hasattr(les, "source") else load_lesson(les)  # (lesson_options loads it)
