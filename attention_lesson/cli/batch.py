@@ -35,7 +35,7 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
                               "pip install 'attention-lesson[batch]'")
     from ..outputs.products import PRODUCTS
     from ..pipeline import batch as B
-    from ..pipeline.drawing.runner import default_jobs
+    from ..pipeline.plan import default_jobs
 
     if scheduler and workers:
         raise click.UsageError("--workers sizes the local cluster; with --scheduler the cluster's own "

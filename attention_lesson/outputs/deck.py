@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import html
 import io
+import json
 import os
 import re
 import shutil
@@ -27,13 +28,13 @@ from ..pipeline.drawing.slides import presentation
 from ..pipeline.manifest import swap_folder
 from ..pipeline.products import ProductArgs
 from .explorer import VENDOR
+from .products import DECK_HTML, DECK_PPTX
 
 # in the package (scripts/vendor.sh copies them from npm); package.json pins the version manim-slides'
 # RevealJS template is written for (its reveal_version, 6.0.1)
 REVEAL = VENDOR / "reveal.js"
+TEMPLATE = Path(__file__).with_name("deck.html")  # the page, a template manim-slides renders
 REVEAL_DIR = "reveal.js"  # where the deck's copy of reveal.js sits, beside index.html
-DECK_HTML = "deck/index.html"
-DECK_PPTX = "deck.pptx"
 PPTX_WIDTH = 1280  # slide width in px (PowerPoint's 13.33 in widescreen); the height keeps the aspect
 EXPLORER = "../explorer/index.html"  # the explorer, beside deck/ in the same output folder
 # bottom left, just above the progress bar: reveal's arrows are bottom right, the slide number shows in
@@ -116,7 +117,7 @@ def _pptx(configs, dest: Path, title: str, author: str, lang: str) -> None:
 
 
 def _html(configs, deck: Path, title: str, lang: str, start: str | None, theme: str) -> None:
-    """deck/: index.html (reveal.js), its clips and the reveal.js files it names."""
+    """deck/: index.html (reveal.js, from our page template), its clips and the reveal.js files it names."""
     from manim_slides.convert import RevealJS
 
     for c in configs:
@@ -125,16 +126,25 @@ def _html(configs, deck: Path, title: str, lang: str, start: str | None, theme: 
     # reveal.js from the copy beside the page; arrows to click (bottom right, off the drawing),
     # a progress bar, the slide number in the speaker view (S), the slide in the URL (reload)
     light = S.luminance(S.THEMES[theme].background) > 0.5
-    RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
-             background_color=configs[0].background_color, reveal_theme="white" if light else "black",
-             controls="true", progress="true", slide_number="c/t", show_slide_number="speaker", hash="true",
-             ).convert_to(deck / "index.html")
-    if start is None:
-        _mute_all(deck / "index.html")
-    else:
-        _start_slide(deck / "index.html", title, start)
-    _explore_link(deck / "index.html", lang or LANGS[0])
+    with tempfile.TemporaryDirectory(prefix=".tmp-template-", dir=deck.parent) as tmp:
+        RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
+                 background_color=configs[0].background_color, reveal_theme="white" if light else "black",
+                 controls="true", progress="true", slide_number="c/t", show_slide_number="speaker",
+                 hash="true", template=_template(Path(tmp), lang or LANGS[0], start),
+                 ).convert_to(deck / "index.html")
     _copy_reveal(deck)
+
+
+def _template(tmp: Path, lang: str, start: str | None) -> Path:
+    """The page template (deck.html) with this deck's words set at its top, as Jinja string literals
+    (JSON's strings are Jinja's): its start slide's line, its link to the explorer."""
+    tr = catalog(lang)
+    words = {"start_text": start or "", "explore_href": EXPLORER, "explore_label": tr("deck.explore"),
+             "explore_title": tr("deck.explore_title"), "explore_css": EXPLORE_CSS}
+    preamble = "".join(f"{{% set {name} = {json.dumps(value)} %}}\n" for name, value in words.items())
+    path = tmp / "deck.html"
+    path.write_text(preamble + TEMPLATE.read_text(encoding="utf-8"), encoding="utf-8")
+    return path
 
 
 def _describe(pptx: Path, title: str, author: str, lang: str) -> None:
@@ -153,39 +163,6 @@ def _describe(pptx: Path, title: str, author: str, lang: str) -> None:
     props.created = props.modified = now
     props.revision = 1
     deck.save(str(pptx))
-
-
-def _mute_all(page: Path) -> None:
-    """The clips are silent: mark every one muted (the template mutes the first only), so browsers
-    autoplay each slide even without a click first, e.g. after a reload mid-deck (no "Unmute")."""
-    text = page.read_text(encoding="utf-8")
-    text = re.sub(r'(data-background-video="[^"]*")(?!\s*data-background-video-muted)',
-                  r"\1 data-background-video-muted", text)
-    page.write_text(text, encoding="utf-8")
-
-
-def _start_slide(page: Path, title: str, text: str) -> None:
-    """A first slide with the title and how to start, and no clip muted: the click or key that leaves
-    it is the gesture after which Chrome, Firefox and Safari let every later clip play its sound.
-    (Without it the first clip must start muted: the template mutes it, and its voice is lost.)"""
-    doc = page.read_text(encoding="utf-8")
-    doc = doc.replace(" data-background-video-muted", "")
-    start = (f'<section data-start><h2>{html.escape(title)}</h2>'
-             f'<p>{html.escape(text)}</p></section>')
-    doc = re.sub(r'(<div class="slides">)', lambda m: m.group(1) + "\n" + start, doc, count=1)
-    page.write_text(doc, encoding="utf-8")
-
-
-def _explore_link(page: Path, lang: str) -> None:
-    """A link to the explorer in a corner of every slide (a child of .reveal, like its controls; an
-    ordinary link: focusable with Tab, opening in a new tab, no key handler of its own)."""
-    tr = catalog(lang)
-    link = (f'<a class="explore" href="{EXPLORER}" target="_blank" rel="noopener" '
-            f'title="{html.escape(tr("deck.explore_title"))}">{html.escape(tr("deck.explore"))} ↗</a>')
-    doc = page.read_text(encoding="utf-8")
-    doc = doc.replace("</head>", f"<style>{EXPLORE_CSS}</style>\n</head>", 1)
-    doc = re.sub(r'(<div class="reveal">)', lambda m: m.group(1) + "\n" + link, doc, count=1)
-    page.write_text(doc, encoding="utf-8")
 
 
 def _copy_reveal(deck: Path) -> None:
