@@ -50,7 +50,7 @@ def probe(gone: str = "-", **env: str) -> subprocess.CompletedProcess:
 
 def test_every_member_relied_on_resolves_on_the_installed_manim():
     names = manim_speedups.relied_on()
-    assert len(names) > 20 and all(n.startswith(("manim.", "av.")) for n in names)
+    assert len(names) > 20 and all(n.startswith(("manim.", "manim_slides.", "av.")) for n in names)
     assert manim_speedups.other_version() is None, "the patches were written for another manim"
     assert manim_speedups.missing() == []
 
@@ -177,3 +177,12 @@ def test_a_render_with_the_speedups_is_plain_manims(tmp_path):
     for name in clips:
         for stream in ("v", "a"):
             assert framemd5(tmp_path / "slides-fast" / name, stream) == framemd5(slides_plain / name, stream)
+
+
+def test_the_slides_reaches_into_manim_slides_are_checked_with_the_patches():
+    """The Deck's private manim-slides members are in missing()'s list: a release without them fails here."""
+    names = manim_speedups.relied_on()
+    assert "manim_slides.slide.base.BaseSlide._save_slides" in names
+    assert "manim_slides.convert.read_image_from_video_file" in names
+    assert manim_speedups.resolves("manim_slides.slide.base.BaseSlide._base_slide_config")
+    assert not manim_speedups.resolves("manim_slides.slide.base.BaseSlide._no_such_member")

@@ -24,7 +24,7 @@ from attention_core import LANGS
 from scenes.common import style as S
 from scenes.common.i18n import catalog
 
-from ..pipeline.drawing.slides import presentation
+from ..pipeline.drawing.slides import posters_from_last_frames, presentation
 from ..pipeline.manifest import swap_folder
 from ..pipeline.products import ProductArgs
 from .explorer import VENDOR
@@ -72,45 +72,13 @@ def build_deck(out_dir: Path, args: ProductArgs, to: str) -> Path:
     return out_dir / DECK_HTML
 
 
-def last_frame(file: Path):
-    """A movie's last frame as a PIL image, decoded from its last keyframe on (not from its start: a
-    1080p60 lesson's clips are tens of thousands of frames)."""
-    from collections import deque
-
-    import av
-
-    with av.open(str(file)) as movie:
-        stream = movie.streams.video[0]
-        if stream.duration:
-            movie.seek(stream.duration, stream=stream, backward=True, any_frame=False)
-        frames = deque(movie.decode(stream), maxlen=1)
-        if not frames:  # a seek past every keyframe: from the start
-            movie.seek(0, stream=stream)
-            frames = deque(movie.decode(stream), maxlen=1)
-        return frames[0].to_image()
-
-
-@contextlib.contextmanager
-def _posters_from_last_frames():
-    """While manim-slides' PowerPoint converter runs, the frame it reads of each slide's movie for the
-    poster is the last one (it asks for the first)."""
-    from manim_slides import convert
-
-    read = convert.read_image_from_video_file
-    convert.read_image_from_video_file = lambda file, frame_index: last_frame(file)
-    try:
-        yield
-    finally:
-        convert.read_image_from_video_file = read
-
-
 def _pptx(configs, dest: Path, title: str, author: str, lang: str) -> None:
     """deck.pptx: a movie per slide, the step's last frame its poster, the narration its notes."""
     from manim_slides.convert import PowerPoint
 
     w, h = configs[0].resolution
     # (its tqdm bars go nowhere, whatever -q says)
-    with contextlib.redirect_stderr(io.StringIO()), _posters_from_last_frames():
+    with contextlib.redirect_stderr(io.StringIO()), posters_from_last_frames():
         PowerPoint(presentation_configs=configs, width=PPTX_WIDTH,
                    height=round(PPTX_WIDTH * h / w)).convert_to(dest)
     _describe(dest, title, author, lang)
