@@ -154,10 +154,10 @@ def _frames(job: Job, scene, saved: list[Path], tmp: Path) -> dict[str, Path]:
 def tune_malloc() -> bool:
     """Keep frame buffers in this process's heap (glibc only; once per process; True if applied).
 
-    Measured: in a Dask worker, which starts with `MALLOC_TRIM_THRESHOLD_=65536` (Dask's
-    `distributed.nanny.pre-spawn-environ`, which also turns off glibc's adaptive mmap threshold), every
-    frame buffer was mmapped and unmapped: a low-quality scene spent 3 s of system time instead of 0.7 s
-    and took 35 % longer. With these thresholds it spends 0.2-0.3 s there, anywhere it runs."""
+    Why: a Dask worker starts with `MALLOC_TRIM_THRESHOLD_=65536` (Dask's
+    `distributed.nanny.pre-spawn-environ`, which also turns off glibc's adaptive mmap threshold), so
+    every frame buffer was mmapped and unmapped, in system time, once per frame (docs/performance.md,
+    "The figures behind the code")."""
     global _malloc_tuned
     if _malloc_tuned:
         return True
