@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import time
 import traceback
@@ -30,6 +31,7 @@ from .manim_speedups import skipped_animations
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
 # and unmapped (with every page faulted in again) each time.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+LABELS_ENV = "ATTENTION_LESSON_LABELS"
 MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's largest on 64 bits
 TRIM_THRESHOLD = 64 * 1024 * 1024
 _malloc_tuned = False
@@ -269,6 +271,13 @@ def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_step):
     return {job.main_file(): _steps(job, scene, tmp)}, None
 
 
+def label_folder(media_dir: Path) -> Path:
+    """Where the workers keep the labels they make (scenes/common/stored.py): beside their manim folders,
+    or one folder for every output folder when LABELS_ENV names it (a course team's renders of many
+    variants, or a test run's hundreds of output folders, make each label once)."""
+    return Path(os.environ.get(LABELS_ENV) or media_dir.parent / "mobjects")
+
+
 MAKERS = {VIDEO: _video, POSTER: _video, SLIDES: _slides, FRAMES: _keyframes, STEPS: _steps_only}
 
 
@@ -279,7 +288,7 @@ def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_fram
     from manim import tempconfig
 
     speedups = install()
-    stored.keep_in(media_dir.parent / "mobjects")  # every worker's labels, for the others (scenes/common)
+    stored.keep_in(label_folder(media_dir))  # every worker's labels, for the others (scenes/common)
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:
