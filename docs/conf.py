@@ -1,0 +1,67 @@
+"""The guide: Sphinx with MyST (the pages are Markdown), sphinx-click (the CLI reference from the click
+commands themselves), autodoc (attention_core's API from its docstrings) and furo.
+
+Offline on purpose: no CDN, no web font, no MathJax (formulas are written in Unicode, and any math node
+is shown as its text by `_ext/offline.py`); the site opens from file://. Built by `make docs` into
+docs/_build/html with warnings as errors (-W --keep-going)."""
+
+from __future__ import annotations
+
+import sys
+from importlib import metadata
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))
+sys.path.insert(0, str(HERE.parent))  # the checkout's code, whatever is installed
+
+project = "attention-lesson"
+author = "The attention-lesson authors"
+copyright = "the attention-lesson authors, MIT licence"
+release = metadata.version("attention-lesson")
+version = release
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx_click",
+    "offline",  # the math renderer that fetches nothing
+    "lesson_keys",  # the lesson-file reference from attention_core.keys
+    "gallery",  # the scenes' gallery and the live explorer
+]
+
+source_suffix = {".md": "markdown"}
+exclude_patterns = ["_build", "_ext", "_generated/*.part.md", "Thumbs.db", ".DS_Store"]
+root_doc = "index"
+language = "en"
+
+myst_enable_extensions = ["colon_fence", "deflist", "attrs_inline"]
+myst_heading_anchors = 3
+
+html_theme = "furo"
+html_title = "attention-lesson"
+html_static_path = ["_static"]
+html_css_files = ["guide.css"]
+html_last_updated_fmt = None
+html_copy_source = False
+html_show_sourcelink = False
+html_math_renderer = "offline"
+html_theme_options = {
+    # furo names no web font: the pages use the system's fonts (the CJK font the set-up installs)
+    "navigation_with_keys": True,
+}
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True, "undoc-members": False}
+nitpicky = False
+suppress_warnings = ["myst.header"]
+
+
+def plain_docstrings(app, what, name, obj, options, lines):
+    """The core's docstrings are plain text, not reStructuredText: |q| is a length, not a substitution."""
+    lines[:] = [line.replace("|", "\\|") for line in lines]
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", plain_docstrings)
