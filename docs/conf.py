@@ -63,5 +63,12 @@ def plain_docstrings(app, what, name, obj, options, lines):
     lines[:] = [line.replace("|", "\\|") for line in lines]
 
 
+def page_language(app, pagename, templatename, context, doctree):
+    """The Chinese pages say so (<html lang="zh-CN">): screen readers and the CJK font choice follow it."""
+    if pagename.startswith("teach/zh/"):
+        context["language"] = "zh-CN"
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", plain_docstrings)
+    app.connect("html-page-context", page_language)
