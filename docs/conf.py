@@ -55,6 +55,7 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False}
 nitpicky = False
+smartquotes = False  # an error message is shown as the program prints it, straight quotes and all
 suppress_warnings = ["myst.header"]
 
 
@@ -69,6 +70,21 @@ def page_language(app, pagename, templatename, context, doctree):
         context["language"] = "zh-CN"
 
 
+CAPTION = '<p class="caption" role="heading">'
+
+
+def accessible(app, pagename, templatename, context, doctree):
+    """What axe-core finds in Sphinx's and furo's HTML, mended after furo has made its navigation: a
+    toctree's caption is a heading with no level (aria-level: critical), and a code block or a table
+    wider than the page scrolls in a box the keyboard cannot reach (tabindex: serious)."""
+    for key in ("body", "furo_navigation_tree"):
+        if isinstance(context.get(key), str):
+            html = context[key].replace(CAPTION, CAPTION[:-1] + ' aria-level="2">')
+            html = html.replace('<div class="highlight"><pre>', '<div class="highlight"><pre tabindex="0">')
+            context[key] = html.replace('<div class="table-wrapper', '<div tabindex="0" class="table-wrapper')
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", plain_docstrings)
     app.connect("html-page-context", page_language)
+    app.connect("html-page-context", accessible, priority=900)  # after furo's own (500)
