@@ -43,10 +43,10 @@ def errors(key: keys.Key) -> tuple[str, str]:
 
 
 def table() -> list[str]:
-    lines = ["| key | type | shape | default | meaning |", "|---|---|---|---|---|"]
+    lines = ["| key | type, shape | default | meaning |", "|---|---|---|---|"]
     for k in keys.KEYS:
-        lines.append(f"| {code(k.name)} | {cell(k.type)} | {cell(k.shape) or '–'} | {cell(k.default)} | "
-                     f"{cell(k.meaning)} |")
+        shape = f"{cell(k.type)}: {cell(k.shape)}" if k.shape else cell(k.type)
+        lines.append(f"| {code(k.name)} | {shape} | {cell(k.default)} | {cell(k.meaning)} |")
     return lines
 
 
