@@ -84,7 +84,30 @@ def accessible(app, pagename, templatename, context, doctree):
             context[key] = html.replace('<div class="table-wrapper', '<div tabindex="0" class="table-wrapper')
 
 
+def unlisted(docs: Path, index_text: str) -> list[str]:
+    """The pages no toctree of the index names (a page added without its line), in name order."""
+    listed, inside = set(), False
+    for line in index_text.splitlines():
+        if line.startswith("```{toctree}"):
+            inside = True
+        elif line.startswith("```"):
+            inside = False
+        elif inside and line.strip() and not line.startswith(":"):
+            listed.add(line.strip())
+    pages = {p.relative_to(docs).with_suffix("").as_posix() for p in docs.rglob("*.md")
+             if not p.relative_to(docs).parts[0].startswith("_")}
+    return sorted(pages - listed - {"index"})
+
+
+def more_pages(app, docname, source):
+    """A page added without its line in a toctree still has a place: "More pages", at the index's end,
+    until its line is added where its readers look."""
+    if docname == "index" and (rest := unlisted(HERE, source[0])):
+        source[0] += "\n```{toctree}\n:caption: More pages\n:maxdepth: 1\n\n" + "\n".join(rest) + "\n```\n"
+
+
 def setup(app):
+    app.connect("source-read", more_pages)
     app.connect("autodoc-process-docstring", plain_docstrings)
     app.connect("html-page-context", page_language)
     app.connect("html-page-context", accessible, priority=900)  # after furo's own (500)

@@ -53,6 +53,19 @@ def test_the_site_builds_offline(site):
         assert not re.search(r"<script[^>]*mathjax|MathJax\.", text, re.I), page
 
 
+def test_a_page_without_its_toctree_line_is_listed_under_more_pages(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("guide_conf", ROOT / "docs" / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    for name in ("index", "listed", "teach/zh/index", "words", "_ext/notes"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / f"{name}.md").write_text("# x\n", encoding="utf-8")
+    index = "# i\n\n```{toctree}\n:maxdepth: 1\n\nlisted\nteach/zh/index\n```\n"
+    assert conf.unlisted(tmp_path, index) == ["words"]
+
+
 # -- the CLI reference: every command and option click knows ------------------------------------------
 
 def commands(group: click.Group, path: tuple[str, ...] = ()):
