@@ -52,6 +52,7 @@ html_theme_options = {
 }
 
 autodoc_member_order = "bysource"
+default_role = "literal"  # the docstrings write `name` for code, as Markdown does
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False}
 nitpicky = False
