@@ -31,7 +31,7 @@ extensions = [
 ]
 
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build", "_ext", "_generated/*.part.md", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_ext", "Thumbs.db", ".DS_Store"]
 root_doc = "index"
 language = "en"
 
@@ -57,7 +57,6 @@ autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False}
 nitpicky = False
 smartquotes = False  # an error message is shown as the program prints it, straight quotes and all
-suppress_warnings = ["myst.header"]
 
 
 def plain_docstrings(app, what, name, obj, options, lines):
