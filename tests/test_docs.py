@@ -182,6 +182,15 @@ def test_no_page_links_to_nothing(site, tmp_path):
     assert dead_links(broken) == ["index.html: gone.html", "index.html: #nowhere (no such anchor)"]
 
 
+def test_the_readme_is_short_and_its_links_lead_somewhere():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 150
+    assert "make lesson   # " in readme and "make test     # " in readme and "make docs" in readme
+    links = re.findall(r"\]\(([^)#]+)\)", readme)
+    assert "docs/teach/zh/index.md" in links and "LICENSE" in links
+    assert [u for u in links if not urlsplit(u).scheme and not (ROOT / u).exists()] == []
+
+
 # -- in chromium: offline, no console error; axe-core ---------------------------------------------------
 
 PAGES = ("index.html", "teach/zh/index.html", "gallery.html", "reference/cli.html")
