@@ -45,6 +45,8 @@ html_css_files = ["guide.css"]
 html_last_updated_fmt = None
 html_copy_source = False
 html_show_sourcelink = False
+# a result's summary is fetched from its page, which chromium refuses from file:// (a CORS error each)
+html_show_search_summary = False
 html_math_renderer = "offline"
 html_theme_options = {
     # furo names no web font: the pages use the system's fonts (the CJK font the set-up installs)

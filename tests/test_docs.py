@@ -247,6 +247,15 @@ def test_the_gallery_shows_every_scene_and_the_live_explorer(browser, site):
     assert page.close() == []
 
 
+def test_the_search_works_from_file(browser, site):
+    page = Opened(browser, site / "search.html")
+    page.p.goto((site / "search.html").as_uri() + "?q=handout")
+    page.p.wait_for_selector("ul.search li")
+    found = page.p.eval_on_selector_all("ul.search li a", "els => els.map(e => e.getAttribute('href'))")
+    assert any("teach/en/handout.html" in href for href in found)
+    assert page.close() == []
+
+
 @pytest.mark.parametrize(("name", "width"), [("index.html", 1280), ("teach/zh/index.html", 1280),
                                              ("teach/zh/index.html", 360), ("gallery.html", 1280)])
 def test_no_serious_accessibility_violation(browser, site, name, width):
