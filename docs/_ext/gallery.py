@@ -55,18 +55,28 @@ def command(scene: registry.SceneInfo) -> str:
     return f"attention-lesson render {scene.id}{lesson}"
 
 
+def step_frames(scene: registry.SceneInfo, names: list[str]) -> list[str]:
+    """Each step's golden frame as a small picture with its number and name, in a grid."""
+    lines = ["::::{container} gallery-steps", ""]
+    for i, step in enumerate(names, 1):
+        frame = registry.step_file(scene.id, i, step, "png")
+        lines += [":::{container} gallery-step", f"![step {i} of {scene.id}, {step}]"
+                  f"(../tests/golden/{frame})", "", f"{i:02d} `{step}`", ":::", ""]
+    return lines + ["::::", ""]
+
+
 def entry(n: int, scene: registry.SceneInfo) -> list[str]:
     names = steps(scene)
-    listed = ", ".join(f"{i:02d} `{s}`" for i, s in enumerate(names, 1))
     return [
         f"({scene.id})=", "",
         f"**{n}. {scene.title('en')}** · {scene.title('zh')} · `{scene.id}`", "",
         f"![{scene.title('en')}: the last frame of the step {names[-1]}]"
-        f"(../tests/golden/{poster(scene).name})",
+        f"(../tests/golden/{poster(scene).name}){{.poster}}",
         "",
-        f"- steps ({len(names)}): {listed}",
+        f"- renders it: `{command(scene)}`",
         f"- in the built-in lessons: {', '.join(f'`{x}`' for x in lessons_with(scene))}",
-        f"- renders it: `{command(scene)}`", "",
+        f"- its {len(names)} steps, each step's last frame:", "",
+        *step_frames(scene, names),
     ]
 
 
