@@ -242,6 +242,7 @@ def test_the_gallery_shows_every_scene_and_the_live_explorer(browser, site):
     text = page.p.inner_text("article")
     for scene in registry.existing():
         assert f"attention-lesson render {scene.id}" in text
+    page.p.locator("iframe.explorer-frame").scroll_into_view_if_needed()  # it loads lazily
     frame = page.p.frame_locator("iframe.explorer-frame")
     frame.locator("#matrix td").first.wait_for()
     weights = [float(v) for v in frame.locator("#scores .num.weight").evaluate_all(
