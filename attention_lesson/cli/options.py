@@ -277,7 +277,7 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
             raise LessonFileError(f"--voice {voice}: {problem}")
         if speaker_for(resolved, lang).kind == DRAFT:
             click.echo(f"no neural voice for {lang}: the draft voice speaks every step "
-                       "(name one with --voice piper:PATH.onnx; see the README's Narration)", err=True)
+                       "(name one with --voice piper:PATH.onnx; see the guide's narration page)", err=True)
         return resolved
     folder = Path(voice)
     if not folder.is_dir():

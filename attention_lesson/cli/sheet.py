@@ -1,4 +1,4 @@
-"""`attention-lesson sheet`: a contact sheet of every scene (for the README and a quick look)."""
+"""`attention-lesson sheet`: a contact sheet of every scene (for the README, the guide and a quick look)."""
 
 from __future__ import annotations
 
