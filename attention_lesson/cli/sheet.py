@@ -32,7 +32,7 @@ def sheet(lesson, options, run, dest, cols):
     """Render every scene's last frame (incrementally) and tile them into one PNG."""
     from scenes.registry import available
 
-    from ..outputs.products import SHEET_PRODUCT
+    from ..outputs.registry import SHEET_PRODUCT
     from ..pipeline.manifest import publish
     from ..pipeline.plan import theme_tag
     from ..pipeline.products import Choices

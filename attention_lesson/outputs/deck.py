@@ -28,7 +28,7 @@ from ..pipeline.drawing.slides import posters_from_last_frames, presentation
 from ..pipeline.manifest import swap_folder
 from ..pipeline.products import ProductArgs
 from .explorer import VENDOR
-from .products import DECK_HTML, DECK_PPTX
+from .files import DECK_HTML, DECK_PPTX
 
 # in the package (scripts/vendor.sh copies them from npm); package.json pins the version manim-slides'
 # RevealJS template is written for (its reveal_version, 6.0.1)

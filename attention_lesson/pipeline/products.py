@@ -8,7 +8,7 @@ holds its scenes' files: the output folder itself for `lesson`, `slides`, `hando
 private folder on a Dask worker for `batch`; the same code either way. A product whose entry is up to
 date is not made again, so a re-run with nothing changed rewrites nothing.
 
-The products themselves (what each builds) are listed in attention_lesson/outputs/products.py.
+The products themselves (what each builds) are listed in attention_lesson/outputs/registry.py.
 """
 
 from __future__ import annotations

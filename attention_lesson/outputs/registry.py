@@ -25,11 +25,11 @@ from .explorer import ASSETS as EXPLORER_ASSETS
 from .explorer import FOLDER as EXPLORER_FOLDER
 from .explorer import INDEX as EXPLORER_INDEX
 from .explorer import VENDOR
+from .files import DECK_HTML, DECK_PPTX, SHEET
 
 # A product's maker imports what makes it when it runs: a re-run with nothing to make plans every product
 # and makes none, and importing the deck's, the handout's and the join's modules (manim-slides, PIL, PyAV
 # readers) cost it more than the rest of its work.
-DECK_HTML, DECK_PPTX, SHEET = "deck/index.html", "deck.pptx", "contact-sheet.png"
 
 
 def join_lesson(folder: Path, args: ProductArgs) -> list[str]:
@@ -100,7 +100,7 @@ def catalogs(*names: str) -> tuple[str, ...]:
 
 
 # a product's code: its modules by name (found without importing them; a moved one fails here, never drops
-# out of the digest) and files by path (tests/test_products.py checks each exists; manifest.hash_files
+# out of the digest) and files by path (tests/test_digests.py checks each exists; manifest.hash_files
 # refuses a missing one)
 _DECK_CODE = (*modules("outputs.deck", "pipeline.drawing.slides"),
               *package_files(VENDOR / "reveal.js"), *catalogs("deck", "common"))
