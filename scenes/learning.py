@@ -11,9 +11,10 @@ from manim import VGroup
 from attention_core.next.training import train
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import label, number_text, outline, percent_text
+from scenes.common.mobjects import number_text, outline, percent_text
 from scenes.common.panels import Panels, bars, mark_cells, table, titled
 
+MARK_PAD = 0.25  # the target's bar: its outline this many gaps out
 MOST_BARS = 9  # the descent's charts show at most this many steps (the first and the last among them)
 
 
@@ -49,7 +50,7 @@ class Learning(Panels, LessonScene):
         r = self.run
         chart = bars(r.steps[0].weights, self.att.tokens)
         frame = VGroup(chart.bar(r.target), chart.token_labels[r.target])
-        mark = outline(frame, S.HIGHLIGHT, buff=S.GAP / 4, corner=S.CORNER)
+        mark = outline(frame, S.HIGHLIGHT, buff=S.GAP * MARK_PAD, corner=S.CORNER)
         self.panel(titled(self.t("weights_title", **self.fields()), VGroup(chart, mark)),
                    note=self.t("loss_note", **self.fields()))
 
@@ -58,8 +59,7 @@ class Learning(Panels, LessonScene):
         first, dims = self.run.steps[0], self.lesson.model_dim_names(self.lang)
         cols = [str(j + 1) for j in range(first.grad_w_q.shape[1])]
         self.side_by_side(titled(self.t("grad_q"), table(first.grad_w_q, dims, cols), S.Q_COLOR),
-                          titled(self.t("grad_k"), table(first.grad_w_k, dims, cols), S.K_COLOR),
-                          under=label(self.t("update_rule", **self.fields()), S.BODY_SIZE, S.TEXT),
+                          titled(self.t("grad_k"), table(first.grad_w_k, [], cols), S.K_COLOR),  # W_Q's rows
                           note=self.t("update_note", **self.fields()))
 
     def show_descent(self):

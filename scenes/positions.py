@@ -7,14 +7,19 @@ and the scores unchanged. Every number from the core (attention_core/next/positi
 from __future__ import annotations
 
 import numpy as np
-from manim import VGroup
+from manim import DOWN, VGroup
 
 from attention_core.multihead import strongest_keys
 from attention_core.next.positions import SHIFT, rope_angles, sinusoidal, study
 from scenes.common import style as S
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import cell_width_for, label, number_text, percent_text
+from scenes.common.i18n import listing
+from scenes.common.labels import wrapped
+from scenes.common.mobjects import cell_width_for, number_text, percent_text
 from scenes.common.panels import Panels, mark_cells, table, titled
+
+WORDS_W = 4.5  # the codes step's words beside the table wrap to this width
+GAP_PLACES = 6  # a difference that should be 0 is written with this many decimals: rounding shows, or not
 
 
 class Positions(Panels, LessonScene):
@@ -29,8 +34,9 @@ class Positions(Panels, LessonScene):
         s, f = self.study, self.focus
         mirrored = s.order.index(f)  # where the focus is in the reversed sentence
         return {**super().fields(), "kind": self.t(f"kind_{self.kind}"), "shift": SHIFT,
-                "plain_gap": number_text(s.plain_gap, 6), "placed_gap": number_text(s.placed_gap),
-                "shift_gap": number_text(s.shift_gap, 6), "reversed": " ".join(s.plain_shuffled.tokens),
+                "plain_gap": number_text(s.plain_gap, GAP_PLACES), "placed_gap": number_text(s.placed_gap),
+                "shift_gap": number_text(s.shift_gap, GAP_PLACES),
+                "reversed": " ".join(s.plain_shuffled.tokens),
                 "top_plain": self.tops(s.plain.weights[f]),
                 "share_plain": percent_text(s.plain.weights[f].max()),
                 "top_placed": self.tops(s.placed.weights[f]),
@@ -39,7 +45,7 @@ class Positions(Panels, LessonScene):
 
     def tops(self, weights: np.ndarray) -> str:
         """The keys with the largest weight (several when they tie), named as the catalog joins them."""
-        return self.t("and").join(self.token(j) for j in strongest_keys(weights))
+        return listing([self.token(j) for j in strongest_keys(weights)], self.lang)
 
     def variants(self) -> list[str]:
         """The codes step says what kind of positions the lesson has."""
@@ -57,7 +63,7 @@ class Positions(Panels, LessonScene):
         dims = self.dims
         f, g = self.focus, self.study.order.index(self.focus)
         w = cell_width_for(dims)
-        first, second = (table(p.output, p.tokens, dims, cell_w=w) for p in (one, two))
+        first, second = (table(p.output, p.tokens, dims, cell_w=w, main=False) for p in (one, two))
         row = range(len(dims))
         return (titled(self.t("in_order"), VGroup(first, mark_cells(first, [(f, j) for j in row]))),
                 titled(self.t("reversed"), VGroup(second, mark_cells(second, [(g, j) for j in row],
@@ -77,9 +83,10 @@ class Positions(Panels, LessonScene):
         else:
             values = rope_angles(n, self.att.d_k, pos.base)
             cols = [f"θ{i + 1}" for i in range(values.shape[1])]
-        formula = label(self.t(f"codes_{self.kind}_formula"), S.BODY_SIZE, S.TEXT)
-        self.panel(titled(self.t(f"codes_{self.kind}"), table(values, rows, cols)), formula,
-                   note=self.t(f"codes_{self.kind}_note", **self.fields()))
+        parts = (("", S.EMPHASIS), ("_formula", S.TEXT), ("_note", S.TEXT))
+        words = VGroup(*(wrapped(self.t(f"codes_{self.kind}{part}", **self.fields()), WORDS_W, self.lang,
+                                 S.LABEL_SIZE, color) for part, color in parts))
+        self.side_by_side(table(values, rows, cols), words.arrange(DOWN, buff=S.GAP))
 
     def show_placed(self):
         self.side_by_side(*self.outputs(self.study.placed, self.study.placed_shuffled),
@@ -96,7 +103,7 @@ class Positions(Panels, LessonScene):
     def show_shift(self):
         """RoPE: every position moved by SHIFT, the scores the same."""
         s, toks = self.study, self.att.tokens
-        here = table(s.placed.scores, toks, toks)
-        there = table(s.shifted.scores, toks, toks)
+        here = table(s.placed.scores, toks, toks, main=False)  # two whole matrices, read as equal
+        there = table(s.shifted.scores, toks, toks, main=False)
         self.side_by_side(titled(self.t("at_zero"), here), titled(self.t("at_shift", **self.fields()), there),
                           note=self.t("shift_note", **self.fields()))

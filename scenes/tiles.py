@@ -17,7 +17,11 @@ from scenes.common.mobjects import label, number_text, outline
 from scenes.common.panels import Panels, mark_cells, table, titled
 
 COLORS = ("Q_COLOR", "K_COLOR", "V_COLOR", "EMPHASIS")  # the blocks' outlines, in turn
+ROW_ZOOM = 1.5  # the focus's row of inputs: cells this much larger than a table's (one row fills the frame)
 SQUARE = 0.3  # the memory step's cells
+SQUARE_OPACITY = 0.25
+FRAME_PAD = 0.2  # a block's outline: this many gaps out
+GAP_PLACES = 6  # a difference that should be 0 is written with this many decimals
 
 
 class Tiles(Panels, LessonScene):
@@ -33,7 +37,7 @@ class Tiles(Panels, LessonScene):
         t, f = self.tiles, self.focus
         tiled, full = t.memory
         out = {**super().fields(), "block": t.block, "blocks": len(t.spans), "tiled": tiled, "full": full,
-               "gap": number_text(float(np.abs(t.output - self.att.output).max()), 6)}
+               "gap": number_text(float(np.abs(t.output - self.att.output).max()), GAP_PLACES)}
         if self.jump is not None:
             b = self.jump
             out |= {"at": b + 1, "m_old": number_text(t.m[b - 1, f]), "m_new": number_text(t.m[b, f]),
@@ -53,11 +57,13 @@ class Tiles(Panels, LessonScene):
     def show_blocks(self):
         """The focus's softmax inputs, one outline per block of keys."""
         row = self.att.scaled[self.focus]
-        grid = table(row[None, :], [self.tr.token(self.lesson.focus)], self.att.tokens,
-                     formatter=masked_format(row))
+        zoom = {"cell_w": S.CELL_W * ROW_ZOOM, "cell_h": S.CELL_H * ROW_ZOOM,
+                "number_size": S.NUMBER_SIZE * ROW_ZOOM}
+        grid = table(row[None, :], [str(self.lesson.focus)], self.att.tokens, formatter=masked_format(row),
+                     **zoom)
         frames = VGroup(*(outline(VGroup(*(grid.cell(0, j) for j in range(lo, hi))),
-                                  getattr(S, COLORS[b % len(COLORS)]), buff=S.GAP / 5, corner=S.CORNER)
-                          for b, (lo, hi) in enumerate(self.tiles.spans)))
+                                  getattr(S, COLORS[b % len(COLORS)]), buff=S.GAP * FRAME_PAD,
+                                  corner=S.CORNER) for b, (lo, hi) in enumerate(self.tiles.spans)))
         self.panel(titled(self.t("blocks_title", **self.fields()), VGroup(grid, frames)),
                    note=self.t("blocks_note", **self.fields()))
 
@@ -87,8 +93,8 @@ class Tiles(Panels, LessonScene):
     def show_equal(self):
         """o / l after the last block beside the full softmax's output: the same numbers."""
         toks, cols = self.att.tokens, [f"o{j + 1}" for j in range(len(self.dims))]
-        self.side_by_side(titled(self.t("tiled_output"), table(self.tiles.output, toks, cols)),
-                          titled(self.t("full_output"), table(self.att.output, toks, cols)),
+        self.side_by_side(titled(self.t("tiled_output"), table(self.tiles.output, toks, cols, main=False)),
+                          titled(self.t("full_output"), table(self.att.output, toks, cols, main=False)),
                           note=self.t("equal_note", **self.fields()))
 
     def show_memory(self):
@@ -102,6 +108,6 @@ class Tiles(Panels, LessonScene):
     @staticmethod
     def squares(rows: int, cols: int, color) -> VGroup:
         cells = VGroup(*(Rectangle(width=SQUARE, height=SQUARE, stroke_color=color,
-                                   stroke_width=S.GRID_STROKE, fill_color=color, fill_opacity=0.25)
+                                   stroke_width=S.GRID_STROKE, fill_color=color, fill_opacity=SQUARE_OPACITY)
                          for _ in range(rows * cols)))
         return cells.arrange_in_grid(rows, cols, buff=0)

@@ -12,6 +12,8 @@ from . import style as S
 from .labels import even_labels, label
 from .mobjects import NumberGrid, WeightBars, outline
 
+STACK_GAIN = 1.15  # side_by_side stacks its parts only when that lets them be this much larger
+
 
 def titled(title: str, m, color=None, size: float = S.LABEL_SIZE) -> VGroup:
     """A label over a mobject, centred on it."""
@@ -48,19 +50,19 @@ class Panels:
         group = VGroup(*parts).arrange(DOWN, buff=S.BIG_GAP)
         return self._show(group, list(parts), note)
 
-    def side_by_side(self, *parts, note: str | None = None, under=None):
-        """The parts beside each other or one above the other, whichever lets them be larger (`under`: a
-        line under them all, before the note)."""
+    def side_by_side(self, *parts, note: str | None = None):
+        """The parts beside each other or one above the other, whichever lets them be larger."""
         self.clear_body()
         row = VGroup(*parts)
 
         def room(direction):
-            row.arrange(direction, buff=S.BIG_GAP * 1.5, aligned_edge=UP if direction is RIGHT else ORIGIN)
+            row.arrange(direction, buff=S.BIG_GAP, aligned_edge=DOWN if direction is RIGHT else ORIGIN)
             return self.room(row)
 
-        row.arrange(RIGHT if room(RIGHT) >= room(DOWN) else DOWN, buff=S.BIG_GAP * 1.5)
-        group = VGroup(row, *([under] if under is not None else [])).arrange(DOWN, buff=S.BIG_GAP)
-        return self._show(group, [*parts, *([under] if under is not None else [])], note)
+        across, down = room(RIGHT), room(DOWN)  # beside each other unless stacked is clearly larger:
+        direction = DOWN if down[:2] > (across[0], across[1] * STACK_GAIN) else RIGHT  # rows read across
+        row.arrange(direction, buff=S.BIG_GAP, aligned_edge=DOWN if direction is RIGHT else ORIGIN)
+        return self._show(VGroup(row), list(parts), note)
 
     def _show(self, group: VGroup, parts: list, note: str | None):
         shown = parts
