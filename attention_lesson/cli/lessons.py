@@ -8,6 +8,7 @@ from attention_core import load
 from attention_core.errors import text
 from attention_core.lesson import packaged_lessons
 
+from .check import features
 from .options import lang_option, lesson_lang
 
 
@@ -23,17 +24,6 @@ def lessons(lang):
         if lesson.heads:
             keys = ", ".join(h.key for h in lesson.heads)
             parts.append(text(lang, "holds_heads", n=len(lesson.heads), heads=keys))
-        parts += _features(lang, lesson)
+        parts += features(lesson, lang)
         click.echo(f"{name:<10} {title}" + (f"  ({'; '.join(parts)})" if parts else ""))
 
-
-def _features(lang: str, lesson) -> list[str]:
-    """What the next lessons hold: learning, positions, tiles."""
-    parts = []
-    if t := lesson.training:
-        parts.append(text(lang, "holds_training", query=t.query, target=t.target, steps=t.steps))
-    if lesson.positions:
-        parts.append(text(lang, "holds_positions", kind=lesson.positions.kind))
-    if lesson.tiling:
-        parts.append(text(lang, "holds_tiling", block=lesson.tiling.block))
-    return parts
