@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 import pytest
+from manim import tempconfig
 
 from attention_core import attend, load
 from attention_core.next.positions import study
@@ -18,6 +19,7 @@ from attention_core.next.tiling import tile
 from attention_core.next.training import train
 from scenes.common.formats import number_text, percent_text
 from scenes.common.i18n import catalog
+from scenes.common.settings import Settings
 from scenes.registry import BY_ID, available
 
 from .scene_harness import LESSONS, build
@@ -163,3 +165,16 @@ def test_the_scenes_are_only_for_lessons_with_the_feature():
     assert not {"learning", "positions", "tiles"} & set(ids(None) + ids("causal") + ids("two_heads"))
     assert "learning" in ids("learning") and "positions" not in ids("learning")
     assert "positions" in ids("positions") and "tiles" in ids("tiled") and "learning" not in ids("tiled")
+
+
+def test_edge_cases_of_a_lesson_with_positions_do_not_say_it_has_none(tmp_path):
+    """The edge-cases scene computes without positions; for a lesson that has them it says so, not "no
+    position mechanism" (set up only, nothing built)."""
+    opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(tmp_path), "verbosity": "ERROR"}
+    with Settings("positions", None, "scaled", "en").applied(), tempconfig(opts):
+        scene = BY_ID["edge-cases"].load()()
+        scene.setup()
+    tr = catalog("en")
+    assert scene.variants() == ["placed"] and scene.same
+    assert scene.narration("permutation") == tr("edge_cases.say.permutation_placed", **scene.fields())
+    assert "no position mechanism" not in scene.narration("permutation") + scene.narration("no_positions")
