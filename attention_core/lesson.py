@@ -19,7 +19,15 @@ from .heads import Head, parse_heads, parse_mask
 from .language import LANGS, parse_lang
 from .lines import error_line, nesting, toml_line
 from .magnitudes import check_finite
-from .next.tables import Positions, Tiling, Training, parse_positions, parse_tiling, parse_training
+from .next.tables import (
+    Positions,
+    Tiling,
+    Training,
+    check_descent,
+    parse_positions,
+    parse_tiling,
+    parse_training,
+)
 from .reading import MAX_DIMS, MIN_DIMS
 
 MIN_TOKENS, MAX_TOKENS = 2, 8  # what the scenes can lay out in one frame
@@ -270,6 +278,7 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         **weights,
     )
     check_finite(lesson)
+    check_descent(lesson)
     return lesson
 
 

@@ -130,6 +130,8 @@ EN: dict[str, str | dict[str, str]] = {
     "holds_training": "learning: {query} -> {target}, {steps} steps",
     "holds_positions": "positions: {kind}",
     "holds_tiling": "tiles of {block} keys",
+    "descent": "the gradient descent of [training]",
+    "diverged": "numbers past the largest float in context {context} (a smaller learning_rate keeps them)",
 }
 
 ZH: dict[str, str | dict[str, str]] = {
@@ -241,6 +243,8 @@ ZH: dict[str, str | dict[str, str]] = {
     "holds_training": "学习：{query} → {target}，{steps} 步",
     "holds_positions": "位置：{kind}",
     "holds_tiling": "每块 {block} 个键",
+    "descent": "[training] 的梯度下降",
+    "diverged": "语境 {context} 中出现超出最大浮点数的数（减小 learning_rate 可避免）",
 }
 
 MESSAGES = {"en": EN, "zh": ZH}

@@ -237,6 +237,8 @@ def test_numbers_json_carries_every_feature():
 @pytest.mark.parametrize("table, line, expected", [
     ('[training]\ntarget = "river"\nlearning_rate = -1', 3,
      "training.learning_rate: expected a number above 0"),
+    ('[training]\ntarget = "river"\nlearning_rate = 1e200', 3,
+     "training.learning_rate: expected numbers that keep the gradient descent of [training] finite"),
     ('[training]\ntarget = "river"\nsteps = 0', 3, "training.steps: expected a whole number from 1 to 40"),
     ('[training]\ntarget = "river"\nsteps = 2.5', 3, "training.steps: expected a whole number from 1 to 40"),
     ("[training]\ntarget = \"moon\"", 2, "training.target: expected a token of every context"),

@@ -22,6 +22,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 from .. import reading
 from ..errors import Choices, LessonError, ph
 
@@ -114,3 +116,18 @@ def parse_tiling(file: str, data: dict) -> Tiling | None:
         return None
     table = reading.table(file, data, "tiling", {"block"})
     return Tiling(_integer(file, "tiling.block", table.get("block", 2), MAX_BLOCK))
+
+
+def check_descent(lesson) -> None:
+    """LessonError when the gradient descent of [training] leaves the finite numbers in some context (a
+    learning rate so large that the weights blow up): blamed on the learning rate."""
+    if lesson.training is None:
+        return
+    from .training import train  # training.py reads lessons: imported here, not at the top
+
+    for name in lesson.contexts:
+        with np.errstate(all="ignore"):  # an overflow is what is looked for, not worth a warning
+            last = train(lesson, name).steps[-1]
+        if not all(np.all(np.isfinite(a)) for a in (last.loss, last.w_q, last.w_k, last.weights)):
+            raise LessonError(lesson.source, "training.learning_rate",
+                              ph("finite_result", what=ph("descent")), ph("diverged", context=name))
