@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attention import AttentionPass, attend, hard_lookup
+from .attention import AttentionPass, attend, hard_lookup, scale_for
 from .lesson import Lesson
 from .multihead import attend_heads
 from .next.positions import positions_json, study
@@ -48,7 +48,7 @@ def features_json(lesson: Lesson, context: str, mode: str, att: AttentionPass) -
     """The next lessons' sections, each only when the lesson has the feature (through the focus head)."""
     out = {}
     if lesson.training:
-        out["training"] = training_json(train(lesson, context, mode))
+        out["training"] = training_json(train(lesson, context, scale_for(mode, lesson.d_k)))
     if lesson.positions:
         out["positions"] = positions_json(lesson, study(lesson, context, mode))
     if lesson.tiling:

@@ -23,7 +23,7 @@ class Learning(Panels, LessonScene):
 
     def setup(self):
         super().setup()
-        self.run = train(self.lesson, self.context_name, self.att.mode)
+        self.run = train(self.lesson, self.context_name, self.att.scale)
         n = len(self.run.steps)
         self.shown = sorted({int(round(x)) for x in np.linspace(0, n - 1, min(n, MOST_BARS))})
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import reading
 from ..errors import Choices, LessonError, ph
+from .training import train  # numpy only: the reader may check a descent
 
 POSITION_KINDS = ("sinusoidal", "rope")
 MAX_STEPS, MAX_BLOCK = 40, 8
@@ -123,11 +124,11 @@ def check_descent(lesson) -> None:
     learning rate so large that the weights blow up): blamed on the learning rate."""
     if lesson.training is None:
         return
-    from .training import train  # training.py reads lessons: imported here, not at the top
 
     for name in lesson.contexts:
-        with np.errstate(all="ignore"):  # an overflow is what is looked for, not worth a warning
-            last = train(lesson, name).steps[-1]
-        if not all(np.all(np.isfinite(a)) for a in (last.loss, last.w_q, last.w_k, last.weights)):
-            raise LessonError(lesson.source, "training.learning_rate",
-                              ph("finite_result", what=ph("descent")), ph("diverged", context=name))
+        for scale in (1 / np.sqrt(lesson.d_k), 1.0):  # scaled, and unscaled (the largest scores)
+            with np.errstate(all="ignore"):  # an overflow is what is looked for, not worth a warning
+                last = train(lesson, name, scale).steps[-1]
+            if not all(np.all(np.isfinite(a)) for a in (last.loss, last.w_q, last.w_k, last.weights)):
+                raise LessonError(lesson.source, "training.learning_rate",
+                                  ph("finite_result", what=ph("descent")), ph("diverged", context=name))

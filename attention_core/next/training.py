@@ -14,9 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..attention import causal_mask, scale_for, softmax
-from ..lesson import Lesson
-
 FD_STEP = 1e-6  # how far a score is nudged to measure the hard lookup's slope
 
 
@@ -55,7 +52,12 @@ class TrainingRun:
 
 
 def visible(n: int, query: int, masked: bool) -> np.ndarray:  # -> [n] bool, the keys the query may see
-    return causal_mask(n)[query] if masked else np.ones(n, dtype=bool)
+    return np.arange(n) <= query if masked else np.ones(n, dtype=bool)
+
+
+def softmax(s: np.ndarray) -> np.ndarray:  # [n] -> [n]; -inf gets exactly 0 (attention.softmax's rule)
+    e = np.exp(s - s.max())
+    return e / e.sum()
 
 
 def scores_of(x, query, w_q, w_k, scale, seen) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -89,15 +91,18 @@ def hard_step(s: np.ndarray, target: int, weights: np.ndarray) -> HardStep:
     return HardStep(int(np.argmax(s)), base, slopes, soft)
 
 
-def train(lesson: Lesson, context: str | None = None, mode: str = "scaled") -> TrainingRun:
-    """The lesson's [training] run in one context (default: its first), through the focus head."""
+def train(lesson, context: str | None = None, scale: float | None = None) -> TrainingRun:
+    """A Lesson's [training] run in one context (default: its first), through the focus head, its scores
+    times `scale` (default 1/√d_k, the scaled mode's; attention.scale_for gives each mode's). numpy only,
+    nothing of the lesson reader imported: the reader checks a descent as it loads a file."""
     plan = lesson.training
     if plan is None:
         raise ValueError(f"{lesson.source} has no [training] table")
     tokens = lesson.context(context)
     x, (w_q, w_k, _) = lesson.embed(tokens), lesson.projections()
     query, target = tokens.index(plan.query), tokens.index(plan.target)
-    scale, seen = scale_for(mode, w_q.shape[1]), visible(len(tokens), query, lesson.mask == "causal")
+    scale = 1 / np.sqrt(w_q.shape[1]) if scale is None else scale
+    seen = visible(len(tokens), query, lesson.mask == "causal")
     steps = []
     for _ in range(plan.steps + 1):
         steps.append(step_at(x, query, target, w_q, w_k, scale, seen))

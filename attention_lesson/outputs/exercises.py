@@ -9,14 +9,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core import attend
+from attention_core import attend, scale_for
 from attention_core.multihead import attend_heads
 from attention_core.next.positions import SHIFT, study
 from attention_core.next.tiling import tile
 from attention_core.next.training import train
 from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog
-from scenes.common.masked import masked_format
 
 
 @dataclass
@@ -32,9 +31,10 @@ def vec(v) -> str:
 
 
 def masked_vec(v) -> str:
-    """A row of softmax inputs, a masked one written −∞."""
-    fmt = masked_format(np.asarray(v, dtype=float))
-    return "[" + ", ".join(fmt(x) for x in np.ravel(v)) + "]"
+    """A row of softmax inputs, a masked one written −∞ (as the scenes write it)."""
+    v = np.ravel(np.asarray(v, dtype=float))
+    fmt = shared_format(v[np.isfinite(v)] if np.isfinite(v).any() else np.zeros(1))
+    return "[" + ", ".join("−∞" if np.isneginf(x) else fmt(x) for x in v) + "]"
 
 
 def signed(x: float) -> str:
@@ -144,7 +144,7 @@ def training_exercises(lesson, context: str, mode: str, lang: str) -> list[Exerc
     if lesson.training is None:
         return []
     t = lambda name, **kw: catalog(lang)(f"handout.ex_{name}", **kw)  # noqa: E731
-    run = train(lesson, context, mode)
+    run = train(lesson, context, scale_for(mode, lesson.d_k))
     first, second = run.steps[0], run.steps[1]
     query, target = run.tokens[run.query], run.tokens[run.target]
     i, j = np.unravel_index(int(np.argmax(np.abs(first.grad_w_q))), first.grad_w_q.shape)
