@@ -1,5 +1,6 @@
 """The scenes of the lessons the lesson points to (learning, positions, tiles): each built once per case,
-without drawing (the built-in lesson in zh or en; a 2-, 4- and 8-token lesson given the feature), every
+without drawing (the built-in lesson in zh or en: 4 tokens for learning, 3 for positions, 6 for tiled;
+the 2- and 8-token test lessons given the feature, in en), every
 check on that build: the layout checks pass at every step, the numbers on screen are the core's (and the
 core is checked against torch in test_learning_positions_tiles_core.py), the lines are the catalog's
 with the lesson's numbers; each scene only for a lesson that has its feature."""
