@@ -8,13 +8,17 @@ from __future__ import annotations
 import numpy as np
 from manim import VGroup
 
+from attention_core import geometry as G
 from attention_core.next.training import train
 from scenes.common import style as S
+from scenes.common.arrows import Plane, name_tips, plane_arrow
 from scenes.common.base import LessonScene
-from scenes.common.mobjects import number_text, outline, percent_text
+from scenes.common.mobjects import cell_width_for, number_text, outline, percent_text, word
 from scenes.common.panels import Panels, bars, mark_cells, table, titled
 
 MARK_PAD = 0.25  # the target's bar: its outline this many gaps out
+PLANE_W = 5.0  # the turn step's plane: its longer side, scene units (then scaled with the body)
+PLANE_PAD, PLANE_LEAST = 0.15, 0.6  # around its arrows; its shorter side's least share (geometry.bounds)
 MOST_BARS = 9  # the descent's charts show at most this many steps (the first and the last among them)
 
 
@@ -33,7 +37,8 @@ class Learning(Panels, LessonScene):
                 "rate": number_text(r.learning_rate), "steps": len(r.steps) - 1,
                 "loss0": number_text(first.loss), "loss1": number_text(last.loss),
                 "w0": percent_text(first.weights[r.target]), "w1": percent_text(last.weights[r.target]),
-                "choice": self.token(r.hard.choice)}
+                "choice": self.token(r.hard.choice), "angle0": f"{first.angle:.0f}",
+                "angle1": f"{last.angle:.0f}"}  # whole degrees
 
     def variants(self) -> list[str]:
         """The hard lookup picks the target already (nothing to learn either way) or another key."""
@@ -41,7 +46,7 @@ class Learning(Panels, LessonScene):
 
     def construct(self):
         self.show_heading()
-        for name in ("loss", "gradient", "descent", "after", "hard"):
+        for name in ("loss", "gradient", "descent", "turn", "after", "hard"):
             self.step(name)
             getattr(self, f"show_{name}")()
 
@@ -70,6 +75,26 @@ class Learning(Panels, LessonScene):
         self.side_by_side(titled(self.t("loss_title"), loss), titled(self.t("weight_title", **self.fields()),
                                                                      weight),
                           note=self.t("descent_note", **self.fields()))
+
+    def show_turn(self):
+        """The query's arrow and the target's key before the first step and after the last, in the plane
+        of two d_k axes (the lesson's [geometry] qk, else the first two); the angle between them (in every
+        d_k dimension) beside it."""
+        r, (a, b) = self.run, self.lesson.geometry.get("qk", (0, 1))
+        ends = (r.steps[0], r.steps[-1])
+        points = np.array([s.q[[a, b]] for s in ends] + [s.k[r.target][[a, b]] for s in ends])  # [4, 2]
+        box = G.bounds(points, PLANE_PAD, PLANE_LEAST)
+        span = max(box[1] - box[0], box[3] - box[2])
+        plane = Plane(box, PLANE_W / span, G.grid_step(span), [f"d{a + 1}", f"d{b + 1}"])
+        looks = [(S.DIM, "q_before"), (S.Q_COLOR, "q_after"), (S.DIM, "k_before"), (S.K_COLOR, "k_after")]
+        arrows = VGroup(*(plane_arrow(plane, (0, 0), p, color) for p, (color, _) in zip(points, looks)))
+        names = [word(self.t(key, **self.fields()), S.LABEL_SIZE, color) for color, key in looks]
+        leaders = name_tips(plane, names, points)  # the names moved beside the tips; lines to far ones
+        when = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
+        angles = table([[ends[0].angle], [ends[1].angle]], when, [self.t("angle")],
+                       cell_w=cell_width_for([self.t("angle")]))
+        self.side_by_side(VGroup(plane, arrows, VGroup(*names), leaders), angles,
+                          note=self.t("turn_note", **self.fields()))
 
     def show_after(self):
         """The query's weights before the first step and after the last."""

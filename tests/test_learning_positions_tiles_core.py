@@ -107,6 +107,10 @@ def test_the_built_in_learning_lessons_story():
     assert all(b > a for a, b in zip(w, w[1:])) and all(b < a for a, b in zip(loss, loss[1:]))
     assert round(w[0], 2) == 0.18 and round(w[-1], 2) == 0.91 and round(loss[0], 2) == 1.69
     assert run.tokens[run.hard.choice] == "by" and run.hard.target_weight == 0.0
+    q, k = run.steps[0].q, run.steps[0].k[run.target]  # the angle, written out: 79 degrees, then about 0
+    cos = q @ k / np.linalg.norm(q) / np.linalg.norm(k)
+    assert run.steps[0].angle == pytest.approx(np.degrees(np.arccos(cos)))
+    assert round(run.steps[0].angle) == 79 and run.steps[-1].angle < 1
     np.testing.assert_allclose(loss, -np.log(w), rtol=1e-12)
     np.testing.assert_array_equal(run.steps[-1].w_q[:3], lesson.w_q[:3])  # only bank's row of W_Q moves
     assert np.all(run.steps[-1].grad_w_q[2] == 0.0)  # "function" is not in bank's embedding

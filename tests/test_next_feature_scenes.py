@@ -87,6 +87,10 @@ def missing(arrays, texts) -> list[str]:
             if round(x, 6) not in on_screen]
 
 
+def said_turn(scene) -> str:
+    return lines(scene)["turn"]
+
+
 def lines(scene) -> dict[str, str]:
     return {s.step: s.narration for s in scene.steps}
 
@@ -99,7 +103,7 @@ def test_learning_scene(case, built):
     lesson, context, lang, scene, watch = built("learning", case)
     assert watch.problems == [], "\n".join(watch.problems)
     run = train(lesson, context)
-    assert scene.step_keys == ["loss", "gradient", "descent", "after", "hard"]
+    assert scene.step_keys == ["loss", "gradient", "descent", "turn", "after", "hard"]
     first, last = run.steps[0], run.steps[-1]
     assert missing([first.weights], watch.texts["loss"]) == []
     assert missing([first.grad_w_q, first.grad_w_k], watch.texts["gradient"]) == []
@@ -108,6 +112,8 @@ def test_learning_scene(case, built):
     assert missing([[s.loss for s in picked], [s.weights[run.target] for s in picked]],
                    watch.texts["descent"]) == []
     assert missing([first.weights, last.weights], watch.texts["after"]) == []
+    assert missing([[first.angle, last.angle]], watch.texts["turn"]) == []  # degrees between q and k
+    assert f"{first.angle:.0f}" in said_turn(scene) and f"{last.angle:.0f}" in said_turn(scene)
     assert missing([run.hard.soft_slopes], watch.texts["hard"]) == []
     assert watch.texts["hard"].count("0.00") >= len(run.hard.slopes) and not run.hard.slopes.any()
     said, tr = lines(scene), catalog(lang)
@@ -118,6 +124,7 @@ def test_learning_scene(case, built):
     if case == "built-in":  # the story: 18% -> 91%, the loss 1.69 -> 0.09, argmax takes "by"
         assert "18%" in said["descent"] and "91%" in said["descent"] and "1.69" in said["descent"]
         assert "by" in said["hard"] and "0.09" in said["descent"]
+        assert "79" in said["turn"] and round(last.angle) == 0  # the query turns onto river's key
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -27,6 +27,7 @@ class TrainingStep:
     q: np.ndarray  # [d_k] the query's vector
     k: np.ndarray  # [n, d_k] the keys
     weights: np.ndarray  # [n] the query's weights over the keys
+    angle: float = 0.0  # degrees between the query's vector and the target's key (in all d_k dimensions)
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,9 @@ def step_at(x, query, target, w_q, w_k, scale, seen) -> TrainingStep:
     g[target] -= 1.0  # dloss/ds; 0 where hidden (weight 0)
     dq = scale * (g @ k)  # [d_k]
     dk = scale * np.outer(g, q)  # [n, d_k]
-    return TrainingStep(loss, w_q, w_k, np.outer(x[query], dq), x.T @ dk, q, k, weights)
+    cos = float(q @ k[target] / (np.linalg.norm(q) * np.linalg.norm(k[target]) or 1.0))
+    angle = float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+    return TrainingStep(loss, w_q, w_k, np.outer(x[query], dq), x.T @ dk, q, k, weights, angle)
 
 
 def hard_step(s: np.ndarray, target: int, weights: np.ndarray) -> HardStep:
@@ -114,7 +117,7 @@ def train(lesson, context: str | None = None, scale: float | None = None) -> Tra
 
 
 def training_json(run: TrainingRun) -> dict:
-    keys = ("loss", "w_q", "w_k", "grad_w_q", "grad_w_k", "q", "weights")
+    keys = ("loss", "w_q", "w_k", "grad_w_q", "grad_w_k", "q", "weights", "angle")
     steps = [{k: (v.tolist() if isinstance(v, np.ndarray) else v) for k in keys for v in [getattr(s, k)]}
              for s in run.steps]
     h, zeros = run.hard, np.zeros_like(run.steps[0].w_q).tolist()  # the hard lookup's gradients
