@@ -91,6 +91,22 @@ KEYS: tuple[Key, ...] = (
         "d_v)", REQUIRED, "the head's W_V", "x", "two_heads"),
     Key("focus_head", "string", "a key of [heads]", "the first head",
         "the head the step-by-step scenes expand", "nobody", "two_heads"),
+    Key("training", "table", "query, target, learning_rate, steps", "no training (no learning scene)",
+        "gradient descent on W_Q and W_K of −log w(query→target): the learning scene", "x", "learning"),
+    Key("training.query", "string", "a token of every context", "the focus",
+        "the token whose query learns", "nobody", "learning"),
+    Key("training.target", "string", "a token of every context", REQUIRED,
+        "the key the query should attend to", DELETE, "learning"),
+    Key("training.learning_rate", "number", "above 0", "0.5", "the step of each update", 0, "learning"),
+    Key("training.steps", "integer", "1 to 40", "8", "how many updates", 0, "learning"),
+    Key("positions", "table", "kind, base", "no positions (no positions scene)",
+        "positions added to X (sinusoidal) or turning q and k (rope): the positions scene", "x", "positions"),
+    Key("positions.kind", "string", '"sinusoidal" or "rope" (rope: an even d_k)', '"sinusoidal"',
+        "how positions enter", "spiral", "positions"),
+    Key("positions.base", "number", "above 1", "10000", "the wavelengths' base", 1, "positions"),
+    Key("tiling", "table", "block", "no tiles (no tiles scene)",
+        "the online softmax over blocks of keys: the tiles scene", "x", "tiled"),
+    Key("tiling.block", "integer", "1 to 8", "2", "keys per block", 0, "tiled"),
 )
 
 TOP = tuple(dict.fromkeys(k.top for k in KEYS))  # the top-level keys, in the table's order

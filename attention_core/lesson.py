@@ -19,6 +19,15 @@ from .heads import Head, parse_heads, parse_mask
 from .language import LANGS, parse_lang
 from .lines import error_line, nesting, toml_line
 from .magnitudes import check_finite
+from .next.tables import (
+    Positions,
+    Tiling,
+    Training,
+    check_descent,
+    parse_positions,
+    parse_tiling,
+    parse_training,
+)
 from .reading import MAX_DIMS, MIN_DIMS
 
 MIN_TOKENS, MAX_TOKENS = 2, 8  # what the scenes can lay out in one frame
@@ -51,6 +60,9 @@ class Lesson:
     w_o: np.ndarray | None = None  # [Σ d_v, d_model] the heads' outputs, side by side, back to d_model
     focus_head: str = ""  # the key of the head the step-by-step scenes expand
     lang: str | None = None  # the language it is shown in unless --lang says (language.py); None: not said
+    training: Training | None = None  # [training]: W_Q and W_K learn (next/training.py)
+    positions: Positions | None = None  # [positions]: sinusoidal or rope (next/positions.py)
+    tiling: Tiling | None = None  # [tiling]: the online softmax over blocks of keys (next/tiling.py)
 
     @property
     def d_model(self) -> int:
@@ -244,22 +256,27 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
     contexts = _parse_contexts(file, data, vocab)
     d_k, d_v = weights["w_q"].shape[1], weights["w_v"].shape[1]
     dims = _parse_lang_table(file, data, "dimensions", d_model if weights["heads"] else d_v)
+    focus, mask = _parse_focus(file, data, contexts), parse_mask(file, data)
     lesson = Lesson(
         source=file,
         vocab=vocab,
         contexts=contexts,
-        focus=_parse_focus(file, data, contexts),
+        focus=focus,
         title=_parse_lang_table(file, data, "title", None),
         author=reading.string(file, data, "author"),
         dimensions=dims,
         context_labels=_parse_context_labels(file, data, contexts),
         narration=_parse_narration(file, data),
         geometry=_parse_geometry(file, data, d_k, d_v, dims),
-        mask=parse_mask(file, data),
+        mask=mask,
         lang=parse_lang(file, data),
+        training=parse_training(file, data, contexts, focus, mask),
+        positions=parse_positions(file, data, d_k),
+        tiling=parse_tiling(file, data),
         **weights,
     )
     check_finite(lesson)
+    check_descent(lesson)
     return lesson
 
 

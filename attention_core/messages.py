@@ -122,6 +122,16 @@ EN: dict[str, str | dict[str, str]] = {
     "head_sizes": "{name} (d_k {d_k}, d_v {d_v})",
     "holds_mask": "a causal mask",
     "holds_heads": {"one": "{n} head: {heads}", "other": "{n} heads: {heads}"},
+    "whole_number": "a whole number from {lo} to {hi}",
+    "positive_number": "a number above 0",
+    "base_above_one": "a number above 1",
+    "target_visible": "a token the causal mask lets the query see (at or before it in contexts.{name})",
+    "rope_even": "an even d_k for rope (it turns pairs of columns)",
+    "holds_training": "learning: {query} -> {target}, {steps} steps",
+    "holds_positions": "positions: {kind}",
+    "holds_tiling": "tiles of {block} keys",
+    "descent": "the gradient descent of [training]",
+    "diverged": "numbers past the largest float in context {context} (a smaller learning_rate keeps them)",
 }
 
 ZH: dict[str, str | dict[str, str]] = {
@@ -225,6 +235,16 @@ ZH: dict[str, str | dict[str, str]] = {
     "head_sizes": "{name}（d_k {d_k}，d_v {d_v}）",
     "holds_mask": "因果掩码",
     "holds_heads": "{n} 个头：{heads}",
+    "whole_number": "{lo} 到 {hi} 的整数",
+    "positive_number": "大于 0 的数",
+    "base_above_one": "大于 1 的数",
+    "target_visible": "因果掩码让查询看得见的词元（在 contexts.{name} 中不晚于查询）",
+    "rope_even": "偶数的 d_k（rope 成对旋转列）",
+    "holds_training": "学习：{query} → {target}，{steps} 步",
+    "holds_positions": "位置：{kind}",
+    "holds_tiling": "每块 {block} 个键",
+    "descent": "[training] 的梯度下降",
+    "diverged": "语境 {context} 中出现超出最大浮点数的数（减小 learning_rate 可避免）",
 }
 
 MESSAGES = {"en": EN, "zh": ZH}

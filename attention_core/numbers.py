@@ -1,14 +1,19 @@
 """Every intermediate of one context as plain lists (full precision): what `attention-lesson numbers
 --json` prints and the studio's API returns. A masked cell of the softmax's input is null (JSON has no
--inf); a lesson of several heads adds each head's pass, the heads side by side, W_O and its output."""
+-inf); a lesson of several heads adds each head's pass, the heads side by side, W_O and its output; a lesson
+with [training], [positions] or [tiling] adds `training` (every step), `positions` (the passes without and
+with positions, shuffled and shifted) or `tiles` (m, l, o after each block)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .attention import AttentionPass, attend, hard_lookup
+from .attention import AttentionPass, attend, hard_lookup, scale_for
 from .lesson import Lesson
 from .multihead import attend_heads
+from .next.positions import positions_json, study
+from .next.tiling import tile, tiles_json
+from .next.training import train, training_json
 
 FIELDS = ("q", "k", "v", "scores", "weights", "output")
 
@@ -36,4 +41,16 @@ def numbers_json(lesson: Lesson, context: str | None = None, mode: str = "scaled
         out |= {"head": head or lesson.focus_head,
                 "heads": {k: pass_json(p) for k, p in zip(mh.keys, mh.heads)},
                 "concat": mh.concat.tolist(), "w_o": mh.w_o.tolist(), "multi_head_output": mh.output.tolist()}
+    return out | features_json(lesson, name, mode, att)
+
+
+def features_json(lesson: Lesson, context: str, mode: str, att: AttentionPass) -> dict:
+    """The next lessons' sections, each only when the lesson has the feature (through the focus head)."""
+    out = {}
+    if lesson.training:
+        out["training"] = training_json(train(lesson, context, scale_for(mode, lesson.d_k)))
+    if lesson.positions:
+        out["positions"] = positions_json(lesson, study(lesson, context, mode))
+    if lesson.tiling:
+        out["tiles"] = tiles_json(tile(att, lesson.tiling.block), att)
     return out

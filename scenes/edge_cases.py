@@ -57,7 +57,7 @@ class EdgeCases(LessonScene):
         happen to), or the focus's output unchanged though others change (masked_focus_same), else the
         masked lines."""
         if self.att.mask is None:
-            return []
+            return ["placed"] if self.lesson.positions else []  # its positions: the positions scene
         if self.same:
             return ["masked_same", "masked"]
         return (["masked_focus_same"] if self.focus_same else []) + ["masked"]
@@ -183,7 +183,8 @@ class EdgeCases(LessonScene):
         self.order_notes = VGroup(
             label(self.t("same_output" if self.focus_same else "other_output", **fields), S.LABEL_SIZE,
                   S.TEXT),
-            label(self.t("mask_order" if masked else "no_position"), S.LABEL_SIZE, S.TEXT),
+            label(self.t("mask_order" if masked else "no_position_placed" if self.lesson.positions
+                         else "no_position"), S.LABEL_SIZE, S.TEXT),
             label(self.t("real_models"), S.LABEL_SIZE, S.DIM),
         ).arrange(DOWN, buff=S.GAP / 2)
         return VGroup(VGroup(left, right, links), verdict, self.order_notes).arrange(DOWN, buff=S.GAP)

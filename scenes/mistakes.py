@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, VGroup
+from manim import DOWN, LEFT, ORIGIN, RIGHT, UP, Create, FadeIn, VGroup
 
 from attention_core import (
     attend,
@@ -235,8 +235,9 @@ class Mistakes(LessonScene):
         note = label(self.t("axis_note"), S.LABEL_SIZE, S.DIM)
         panels = VGroup(wrong, right)
         body = VGroup(panels, note)
-        self.place_best(*(lambda d=d: (panels.arrange(d, buff=S.BIG_GAP, aligned_edge=UP),
-                                       body.arrange(DOWN, buff=S.BIG_GAP))[1] for d in (RIGHT, DOWN)))
+        self.place_best(*(lambda d=d, edge=edge: (panels.arrange(d, buff=S.BIG_GAP, aligned_edge=edge),
+                                                  body.arrange(DOWN, buff=S.BIG_GAP))[1]
+                          for d, edge in ((RIGHT, UP), (DOWN, ORIGIN))))  # UP with DOWN: tops on centres
         for panel_ in (wrong, right):
             title, (table, total) = panel_
             self.play(FadeIn(title), FadeIn(table[0]), FadeIn(table[1]))

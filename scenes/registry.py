@@ -21,7 +21,7 @@ class SceneInfo:
     cls: str  # class name in scenes/<module>.py
     package: str = "scenes"  # tests register fixture scenes from their own package
     titles: dict[str, str] = field(default_factory=dict)  # only for fixtures: lang -> title
-    needs: str = ""  # "mask" or "heads": the scene is in a lesson that has that feature only
+    needs: str = ""  # "mask", "heads", "training", "positions", "tiling": only in a lesson that has it
 
     def fits(self, lesson) -> bool:
         """Whether the lesson has what the scene shows (a mask, several heads); every scene fits a lesson
@@ -74,6 +74,9 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo("matrix", "AttentionMatrix"),
     SceneInfo("mask", "Mask", needs="mask"),
     SceneInfo("heads", "Heads", needs="heads"),
+    SceneInfo("learning", "Learning", needs="training"),
+    SceneInfo("positions", "Positions", needs="positions"),
+    SceneInfo("tiles", "Tiles", needs="tiling"),
     SceneInfo("contexts", "Contexts"),
     SceneInfo("lookup", "Lookup"),
     SceneInfo("normalizers", "Normalizers"),
@@ -111,4 +114,5 @@ def available(lesson=None) -> tuple[SceneInfo, ...]:
     return tuple(s for s in existing() if s.fits(lesson))
 
 
-NEEDS_KEY = {"mask": 'mask = "causal"', "heads": "[[heads]]"}  # what a lesson file needs for the scene
+NEEDS_KEY = {"mask": 'mask = "causal"', "heads": "[[heads]]", "training": "[training]",
+             "positions": "[positions]", "tiling": "[tiling]"}  # what a lesson file needs for the scene

@@ -5,11 +5,14 @@ without a mask; every word in both languages."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from attention_core import load
 from attention_lesson.outputs.exercises import exercises
+from scenes.common.i18n import catalog
 
 from .random_next_lessons import random_next_lesson
 
@@ -81,3 +84,60 @@ def test_the_heads(source, tmp_path):
 def test_a_one_head_lesson_without_a_mask_has_none_of_them():
     exs = exercises(load("default"), "river", "scaled", "en")
     assert len(exs) == 7 and not by_prompt(exs, "mask") and not by_prompt(exs, "Head")
+
+
+# -- learning, positions, tiles ---------------------------------------------------------------------
+
+FEATURE_TABLES = {"training": '\n[training]\ntarget = "{t}"\nlearning_rate = 0.7\n',
+                  "positions": '\n[positions]\nkind = "{kind}"\n', "tiling": "\n[tiling]\nblock = {b}\n"}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_learning_positions_tiles_exercises(seed, lang, tmp_path):
+    """Each answer against numpy written here: the loss −log w, one gradient step on W_Q's entry (its
+    gradient by finite differences), the reversed sentence's row, RoPE's shifted score (the same), the
+    online softmax's α = e^(m_old − m_new), the memory n × block."""
+    text = random_next_lesson(seed, mask=seed % 2 == 0)
+    lesson = load_text(text, tmp_path)
+    target = lesson.focus  # in every context, and the mask lets the focus see itself
+    kind = "rope" if lesson.d_k % 2 == 0 else "sinusoidal"
+    extra = FEATURE_TABLES["training"].format(t=target) + FEATURE_TABLES["positions"].format(kind=kind) \
+        + FEATURE_TABLES["tiling"].format(b=1 + seed % 3)
+    lesson = load_text(text + extra, tmp_path)
+    exs = exercises(lesson, lesson.context_name(None), "scaled", lang)
+    toks, x = embedding(lesson)
+    f = toks.index(lesson.focus)
+    w = weights(x, lesson.w_q, lesson.w_k, lesson.mask == "causal")
+    loss = next(e for e in exs if e.answer.startswith("−log"))
+    assert loss.value == pytest.approx(-np.log(w[f, toks.index(target)]), rel=1e-12)
+    # one step: the entry the exercise names, moved by the learning rate times a finite difference
+    update = exs[[i for i, e in enumerate(exs) if e is loss][0] + 1]
+    row, col = (int(n) for n in re.findall(r"\d+", update.prompt)[:2])
+    def loss_at(w_q):
+        ww = weights(x, w_q, lesson.w_k, lesson.mask == "causal")
+        return -np.log(ww[f, toks.index(target)])
+    bumped = lesson.w_q.copy()
+    bumped[row - 1, col - 1] += 1e-6
+    grad = (loss_at(bumped) - loss_at(lesson.w_q)) / 1e-6
+    assert update.value == pytest.approx(lesson.w_q[row - 1, col - 1] - 0.7 * grad, abs=1e-5)
+    hard = [e for e in exs if e.answer == catalog(lang)("handout.ex_hard_answer")]
+    best = np.flatnonzero(w[f] >= w[f].max() * (1 - 1e-9))  # the keys tied for the best score
+    tied = len(best) > 1 and toks.index(target) in best  # a tie of the target's: the step jumps there
+    assert len(hard) == (0 if tied else 1) and all(e.value == 0.0 for e in hard)
+    # the tiles: memory n × block, and α = e^(m_old − m_new) from the focus's scaled row
+    block = 1 + seed % 3
+    assert exs[-1].value == len(toks) * min(block, len(toks))
+    if len(toks) > block:
+        s = (x[f] @ lesson.w_q) @ (x @ lesson.w_k).T / np.sqrt(lesson.d_k)
+        if lesson.mask == "causal":
+            s = np.where(np.arange(len(toks)) <= f, s, -np.inf)
+        last = (len(toks) - 1) // block * block
+        old, new = s[:last].max(), s.max()
+        assert exs[-2].value == pytest.approx(np.exp(old - new), rel=1e-12)
+
+
+def load_text(text: str, tmp_path):
+    path = tmp_path / "l.toml"
+    path.write_text(text, encoding="utf-8")
+    return load(str(path))

@@ -5,6 +5,7 @@ mask, its heads and their d_k), `new --heads N --mask causal` writes a starter t
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,9 +18,12 @@ from .cli_helpers import cli
 
 def test_lessons_lists_the_built_ins_by_name_with_their_titles():
     zh, en = cli("lessons").splitlines(), cli("lessons", "--lang", "en").splitlines()
-    assert [line.split()[0] for line in en] == ["causal", "default", "two_heads"]
+    assert [line.split()[0] for line in en] == ["causal", "default", "learning", "positions", "tiled",
+                                                "two_heads"]
     assert en[0].startswith("causal") and "Masked attention" in en[0] and "(a causal mask)" in en[0]
-    assert "(2 heads: meaning, grammar)" in en[2] and "多头注意力" in zh[2] and "因果掩码" in zh[0]
+    assert "(2 heads: meaning, grammar)" in en[5] and "多头注意力" in zh[5] and "因果掩码" in zh[0]
+    assert "(learning: bank -> river, 8 steps)" in en[2] and "(学习：bank → river，8 步)" in zh[2]
+    assert "(positions: rope)" in en[3] and "(tiles of 2 keys)" in en[4] and "每块 2 个键" in zh[4]
     assert "causal" in cli("numbers", "--lesson", "causal").splitlines()[1]  # --lesson takes the name
 
 
@@ -68,3 +72,20 @@ def test_numbers_table_shows_minus_infinity_and_a_wrong_head_is_a_usage_error():
     assert "'x' is not a head" in cli("numbers", "--lesson", "two_heads", "--head", "x", code=2)
     assert "one head" in cli("numbers", "--head", "x", code=2)
     assert "multi-head output = concat W_O" in cli("numbers", "--lesson", "two_heads")
+
+
+def test_the_lessons_the_lesson_points_to_through_the_cli(tmp_path):
+    """check says what [training], [positions] and [tiling] hold; numbers --json carries their sections;
+    a bad value is one line FILE:LINE, exit status 2."""
+    assert "learning: bank -> river, 8 steps" in cli("check", "learning", "--lang", "en")
+    assert "位置：rope" in cli("check", "positions")
+    assert "tiles of 2 keys" in cli("check", "tiled", "--lang", "en")
+    data = json.loads(cli("numbers", "--lesson", "tiled", "--json"))
+    assert data["tiles"]["memory"] == {"tiled": 12, "full": 36}
+    np.testing.assert_allclose(data["tiles"]["output"], data["output"], atol=1e-12)
+    bad = tmp_path / "bad.toml"
+    source = Path(load("tiled").source).read_text(encoding="utf-8")
+    bad.write_text(source.replace("block = 2", "block = 0"), encoding="utf-8")
+    out = cli("check", str(bad), "--lang", "en", code=2).strip()
+    line = next(n for n, t in enumerate(bad.read_text(encoding="utf-8").splitlines(), 1) if t == "block = 0")
+    assert out == f"{bad}:{line}: tiling.block: expected a whole number from 1 to 8, found 0", out

@@ -92,7 +92,8 @@ def test_contexts_are_named_by_their_sentences(bat_lines, lang):
 def test_tokens_are_marked_in_english(tmp_path):
     """Every field that names a token is a Token, so that English lines quote it ("most on “the”")."""
     unmarked = []
-    for lesson in (None, str(BAT), str(LESSONS / "apple-zh.toml"), "two_heads", "causal"):
+    for lesson in (None, str(BAT), str(LESSONS / "apple-zh.toml"), "two_heads", "causal", "learning",
+                   "positions", "tiled"):
         for scene in scenes_of(lesson, "en", tmp_path):
             tokens = set(scene.att.tokens)
             for name, value in scene.fields().items():

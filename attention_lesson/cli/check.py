@@ -48,4 +48,16 @@ def structure(lesson, lang: str) -> list[str]:
         heads = sep.join(text(lang, "head_sizes", name=h.key, d_k=h.d_k, d_v=h.d_v) for h in lesson.heads)
         lines.append(text(lang, "heads", n=len(lesson.heads), heads=heads, rows=lesson.w_o.shape[0],
                           cols=lesson.w_o.shape[1], focus=lesson.focus_head))
-    return lines
+    return lines + features(lesson, lang)
+
+
+def features(lesson, lang: str) -> list[str]:
+    """What the next lessons hold: learning, positions, tiles."""
+    parts = []
+    if t := lesson.training:
+        parts.append(text(lang, "holds_training", query=t.query, target=t.target, steps=t.steps))
+    if lesson.positions:
+        parts.append(text(lang, "holds_positions", kind=lesson.positions.kind))
+    if lesson.tiling:
+        parts.append(text(lang, "holds_tiling", block=lesson.tiling.block))
+    return parts

@@ -8,6 +8,7 @@ from attention_core import load
 from attention_core.errors import text
 from attention_core.lesson import packaged_lessons
 
+from .check import features
 from .options import lang_option, lesson_lang
 
 
@@ -23,4 +24,6 @@ def lessons(lang):
         if lesson.heads:
             keys = ", ".join(h.key for h in lesson.heads)
             parts.append(text(lang, "holds_heads", n=len(lesson.heads), heads=keys))
+        parts += features(lesson, lang)
         click.echo(f"{name:<10} {title}" + (f"  ({'; '.join(parts)})" if parts else ""))
+

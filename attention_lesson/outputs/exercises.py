@@ -1,6 +1,7 @@
 """The handout's exercises: the same set for any lesson, other numbers, every answer from the core; and,
-for a lesson of the next lessons, exercises on its masked rows (a causal mask) and on its heads' outputs
-(several heads, W_O)."""
+for a lesson of the next lessons, exercises on its masked rows (a causal mask), its heads' outputs
+(several heads, W_O), its training (the loss, one update, the hard lookup's zero gradient), its positions
+(the reversed sentence, RoPE's distances) and its tiles (the rescaling, the memory)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attention_core import attend
+from attention_core import attend, scale_for
 from attention_core.multihead import attend_heads
+from attention_core.next.positions import SHIFT, study
+from attention_core.next.tiling import tile
+from attention_core.next.training import train
 from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog
 
@@ -26,10 +30,24 @@ def vec(v) -> str:
     return "[" + ", ".join(fmt(x) for x in np.ravel(v)) + "]"
 
 
+def masked_vec(v) -> str:
+    """A row of softmax inputs, a masked one written −∞ (as the scenes write it)."""
+    v = np.ravel(np.asarray(v, dtype=float))
+    fmt = shared_format(v[np.isfinite(v)] if np.isfinite(v).any() else np.zeros(1))
+    return "[" + ", ".join("−∞" if np.isneginf(x) else fmt(x) for x in v) + "]"
+
+
+def signed(x: float) -> str:
+    """A number after an operator: in parentheses when negative ("0.5×(−0.53)")."""
+    text = number_text(x)
+    return f"({text.replace('-', '−')})" if text.startswith("-") else text
+
+
 def exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
     """Every exercise of the lesson: the one-head set, then its mask's and its heads' (if it has them)."""
     return (one_head_exercises(lesson, context, mode, lang) + mask_exercises(lesson, context, mode, lang)
-            + head_exercises(lesson, context, mode, lang))
+            + head_exercises(lesson, context, mode, lang) + training_exercises(lesson, context, mode, lang)
+            + positions_exercises(lesson, context, mode, lang) + tiles_exercises(lesson, context, mode, lang))
 
 
 def one_head_exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
@@ -118,4 +136,71 @@ def head_exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]
     terms = " + ".join(f"{number_text(a)}×{number_text(b)}" for a, b in zip(mh.concat[f], mh.w_o[:, 0]))
     out.append(Exercise(t("w_o", focus=lesson.focus, column=vec(mh.w_o[:, 0]), dim=dim),
                         f"{terms} = {number_text(mh.output[f, 0])}", float(mh.output[f, 0])))
+    return out
+
+
+def training_exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
+    """[training]: the first loss, one update of W_Q's entry with the largest gradient, the hard lookup."""
+    if lesson.training is None:
+        return []
+    t = lambda name, **kw: catalog(lang)(f"handout.ex_{name}", **kw)  # noqa: E731
+    run = train(lesson, context, scale_for(mode, lesson.d_k))
+    first, second = run.steps[0], run.steps[1]
+    query, target = run.tokens[run.query], run.tokens[run.target]
+    i, j = np.unravel_index(int(np.argmax(np.abs(first.grad_w_q))), first.grad_w_q.shape)
+    rate, g, w = run.learning_rate, first.grad_w_q[i, j], first.w_q[i, j]
+    flat = not np.abs(run.hard.slopes).any()  # no tie for the best score: the step is flat there
+    return [
+        Exercise(t("loss", query=query, target=target, w=number_text(first.weights[run.target])),
+                 f"−log {number_text(first.weights[run.target])} = {number_text(first.loss)}", first.loss),
+        Exercise(t("update", row=i + 1, col=j + 1, g=number_text(g), rate=number_text(rate),
+                   w=number_text(w)),
+                 f"{number_text(w)} − {number_text(rate)}×{signed(g)} = {number_text(second.w_q[i, j])}",
+                 float(second.w_q[i, j])),
+        *([Exercise(t("hard", choice=run.tokens[run.hard.choice], target=target), t("hard_answer"), 0.0)]
+          if flat else []),
+    ]
+
+
+def positions_exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
+    """[positions]: the focus's output in the reversed sentence without positions; RoPE's shifted score
+    (or a sinusoidal entry)."""
+    if lesson.positions is None:
+        return []
+    t = lambda name, **kw: catalog(lang)(f"handout.ex_{name}", **kw)  # noqa: E731
+    s = study(lesson, context, mode)
+    f = s.plain.index(lesson.focus)
+    mirrored = s.plain_shuffled.output[s.order.index(f)]  # the focus's row in the reversed sentence
+    out = [Exercise(t("reversed", focus=lesson.focus, sentence=" ".join(s.plain.tokens),
+                      out=vec(s.plain.output[f]), reversed=" ".join(s.plain_shuffled.tokens)),
+                    t("reversed_answer", out=vec(mirrored)), float(mirrored[0]))]
+    if lesson.positions.kind == "rope":
+        score = s.placed.scores[f, 0]
+        out.append(Exercise(t("rope", focus=lesson.focus, first=s.plain.tokens[0], score=number_text(score),
+                              shift=SHIFT), t("rope_answer", score=number_text(s.shifted.scores[f, 0])),
+                            float(s.shifted.scores[f, 0])))
+    else:
+        out.append(Exercise(t("sinusoidal", base=number_text(lesson.positions.base)), t("sinusoidal_answer"),
+                            1.0))
+    return out
+
+
+def tiles_exercises(lesson, context: str, mode: str, lang: str) -> list[Exercise]:
+    """[tiling]: the focus's running maximum and its rescaling at the last block; the scores held."""
+    if lesson.tiling is None:
+        return []
+    t = lambda name, **kw: catalog(lang)(f"handout.ex_{name}", **kw)  # noqa: E731
+    att = attend(lesson, context, mode)
+    tl, f = tile(att, lesson.tiling.block), att.index(lesson.focus)
+    out = []
+    if len(tl.spans) > 1:
+        lo, hi = tl.spans[-1]
+        m_old, m_new = tl.m[-2, f], tl.m[-1, f]
+        out.append(Exercise(t("online", focus=lesson.focus, m=number_text(m_old),
+                              scores=masked_vec(att.scaled[f, lo:hi])),
+                            t("online_answer", m=number_text(m_new), old=number_text(m_old),
+                              alpha=number_text(tl.alpha[-1, f])), float(tl.alpha[-1, f])))
+    tiled, full = tl.memory
+    out.append(Exercise(t("memory", n=att.n, block=tl.block), t("memory_answer", tiled=tiled, full=full),
+                        tiled))
     return out

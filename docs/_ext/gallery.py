@@ -22,6 +22,7 @@ from scenes import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
+STATIC = ROOT / "docs" / "_static" / "gallery"  # frames of scenes no golden test draws
 EXPLORER = "explorer"  # the folder in the site
 
 
@@ -31,7 +32,29 @@ def steps(scene: registry.SceneInfo) -> list[str]:
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr == "step" and n.args and isinstance(n.args[0], ast.Constant)]
     calls.sort(key=lambda n: (n.lineno, n.col_offset))
-    return [n.args[0].value for n in calls]
+    return [n.args[0].value for n in calls] or looped_steps(tree) or rendered_steps(scene)
+
+
+def rendered_steps(scene: registry.SceneInfo) -> list[str]:
+    """The steps of the frames docs/_static/gallery holds for the scene (its steps depend on the lesson)."""
+    frames = sorted(STATIC.glob(f"{scene.id}-[0-9][0-9]-*.png"))
+    return [f.stem.split("-", 2)[2] for f in frames]
+
+
+def looped_steps(tree: ast.AST) -> list[str]:
+    """The steps of a scene that names them in one loop: `for name in ("a", "b"): self.step(name)`."""
+    for loop in (n for n in ast.walk(tree) if isinstance(n, ast.For) and isinstance(n.iter, ast.Tuple)):
+        stepping = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "step"
+                       for c in ast.walk(loop))
+        if stepping and all(isinstance(e, ast.Constant) for e in loop.iter.elts):
+            return [e.value for e in loop.iter.elts]
+    return []
+
+
+def frame_path(name: str) -> str:
+    """A step's frame, relative to the gallery page: its golden frame, else the one docs/_static/gallery
+    holds (the scenes of lessons no golden test draws, rendered once by the scene harness)."""
+    return f"../tests/golden/{name}" if (GOLDEN / name).exists() else f"_static/gallery/{name}"
 
 
 def poster(scene: registry.SceneInfo) -> Path:
@@ -61,7 +84,7 @@ def step_frames(scene: registry.SceneInfo, names: list[str]) -> list[str]:
     for i, step in enumerate(names, 1):
         frame = registry.step_file(scene.id, i, step, "png")
         lines += [":::{container} gallery-step", f"![step {i} of {scene.id}, {step}]"
-                  f"(../tests/golden/{frame})", "", f"{i:02d} `{step}`", ":::", ""]
+                  f"({frame_path(frame)})", "", f"{i:02d} `{step}`", ":::", ""]
     return lines + ["::::", ""]
 
 
@@ -71,7 +94,7 @@ def entry(n: int, scene: registry.SceneInfo) -> list[str]:
         f"({scene.id})=", "",
         f"**{n}. {scene.title('en')}** · {scene.title('zh')} · `{scene.id}`", "",
         f"![{scene.title('en')}: the last frame of the step {names[-1]}]"
-        f"(../tests/golden/{poster(scene).name}){{.poster}}",
+        f"({frame_path(poster(scene).name)}){{.poster}}",
         "",
         f"- renders it: `{command(scene)}`",
         f"- in the built-in lessons: {', '.join(f'`{x}`' for x in lessons_with(scene))}",

@@ -1,0 +1,113 @@
+"""learning: projections that learn (a lesson with [training]). The query's weights and the loss
+−log w(query→target); the gradients of W_Q and W_K; the loss falling step by step while the target's
+weight grows; the weights before and after; the same step for the hard argmax lookup: its slope is
+exactly zero, so nothing moves. Every number from the core (attention_core/next/training.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import VGroup
+
+from attention_core import geometry as G
+from attention_core.next.training import train
+from scenes.common import style as S
+from scenes.common.arrows import Plane, name_tips, plane_arrow
+from scenes.common.base import LessonScene
+from scenes.common.mobjects import cell_width_for, number_text, outline, percent_text, word
+from scenes.common.panels import Panels, bars, mark_cells, table, titled
+
+MARK_PAD = 0.25  # the target's bar: its outline this many gaps out
+PLANE_W = 5.0  # the turn step's plane: its longer side, scene units (then scaled with the body)
+PLANE_PAD, PLANE_LEAST = 0.15, 0.6  # around its arrows; its shorter side's least share (geometry.bounds)
+MOST_BARS = 9  # the descent's charts show at most this many steps (the first and the last among them)
+
+
+class Learning(Panels, LessonScene):
+    scene_id = "learning"
+
+    def setup(self):
+        super().setup()
+        self.run = train(self.lesson, self.context_name, self.att.scale)
+        n = len(self.run.steps)
+        self.shown = sorted({int(round(x)) for x in np.linspace(0, n - 1, min(n, MOST_BARS))})
+
+    def fields(self) -> dict:
+        r, first, last = self.run, self.run.steps[0], self.run.steps[-1]
+        return {**super().fields(), "query": self.token(r.query), "target": self.token(r.target),
+                "rate": number_text(r.learning_rate), "steps": len(r.steps) - 1,
+                "loss0": number_text(first.loss), "loss1": number_text(last.loss),
+                "w0": percent_text(first.weights[r.target]), "w1": percent_text(last.weights[r.target]),
+                "choice": self.token(r.hard.choice), "angle0": f"{first.angle:.0f}",
+                "angle1": f"{last.angle:.0f}"}  # whole degrees
+
+    def variants(self) -> list[str]:
+        """The hard lookup picks the target already (nothing to learn either way) or another key."""
+        return ["picks_target"] if self.run.hard.choice == self.run.target else []
+
+    def construct(self):
+        self.show_heading()
+        for name in ("loss", "gradient", "descent", "turn", "after", "hard"):
+            self.step(name)
+            getattr(self, f"show_{name}")()
+
+    def show_loss(self):
+        """The query's weights over the keys, the target's outlined, and its loss."""
+        r = self.run
+        chart = bars(r.steps[0].weights, self.att.tokens)
+        frame = VGroup(chart.bar(r.target), chart.token_labels[r.target])
+        mark = outline(frame, S.HIGHLIGHT, buff=S.GAP * MARK_PAD, corner=S.CORNER)
+        self.panel(titled(self.t("weights_title", **self.fields()), VGroup(chart, mark)),
+                   note=self.t("loss_note", **self.fields()))
+
+    def show_gradient(self):
+        """The gradients of W_Q and W_K at the first step, side by side."""
+        first, dims = self.run.steps[0], self.lesson.model_dim_names(self.lang)
+        cols = [str(j + 1) for j in range(first.grad_w_q.shape[1])]
+        self.side_by_side(titled(self.t("grad_q"), table(first.grad_w_q, dims, cols), S.Q_COLOR),
+                          titled(self.t("grad_k"), table(first.grad_w_k, [], cols), S.K_COLOR),  # W_Q's rows
+                          note=self.t("update_note", **self.fields()))
+
+    def show_descent(self):
+        """The loss and the target's weight at each step shown: one falls, the other grows."""
+        r, names = self.run, [str(i) for i in self.shown]
+        loss = bars([r.steps[i].loss for i in self.shown], names, S.WRONG, narrow=True)
+        weight = bars([r.steps[i].weights[r.target] for i in self.shown], names, S.V_COLOR, narrow=True)
+        self.side_by_side(titled(self.t("loss_title"), loss), titled(self.t("weight_title", **self.fields()),
+                                                                     weight),
+                          note=self.t("descent_note", **self.fields()))
+
+    def show_turn(self):
+        """The query's arrow and the target's key before the first step and after the last, in the plane
+        of two d_k axes (the lesson's [geometry] qk, else the first two); the angle between them (in every
+        d_k dimension) beside it."""
+        r, (a, b) = self.run, self.lesson.geometry.get("qk", (0, 1))
+        ends = (r.steps[0], r.steps[-1])
+        points = np.array([s.q[[a, b]] for s in ends] + [s.k[r.target][[a, b]] for s in ends])  # [4, 2]
+        box = G.bounds(points, PLANE_PAD, PLANE_LEAST)
+        span = max(box[1] - box[0], box[3] - box[2])
+        plane = Plane(box, PLANE_W / span, G.grid_step(span), [f"d{a + 1}", f"d{b + 1}"])
+        looks = [(S.DIM, "q_before"), (S.Q_COLOR, "q_after"), (S.DIM, "k_before"), (S.K_COLOR, "k_after")]
+        arrows = VGroup(*(plane_arrow(plane, (0, 0), p, color) for p, (color, _) in zip(points, looks)))
+        names = [word(self.t(key, **self.fields()), S.LABEL_SIZE, color) for color, key in looks]
+        leaders = name_tips(plane, names, points)  # the names moved beside the tips; lines to far ones
+        when = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
+        angles = table([[ends[0].angle], [ends[1].angle]], when, [self.t("angle")],
+                       cell_w=cell_width_for([self.t("angle")]))
+        self.side_by_side(VGroup(plane, arrows, VGroup(*names), leaders), angles,
+                          note=self.t("turn_note", **self.fields()))
+
+    def show_after(self):
+        """The query's weights before the first step and after the last."""
+        r = self.run
+        rows = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
+        grid = table(np.vstack([r.steps[0].weights, r.steps[-1].weights]), rows, self.att.tokens, heat=True)
+        self.panel(VGroup(grid, mark_cells(grid, [(0, r.target), (1, r.target)])),
+                   note=self.t("after_note", **self.fields()))
+
+    def show_hard(self):
+        """The softmax's slopes against the hard lookup's: every one exactly zero."""
+        h = self.run.hard
+        grid = table(np.vstack([h.soft_slopes, h.slopes]), [self.t("soft_row"), self.t("hard_row")],
+                     self.att.tokens)
+        self.panel(titled(self.t("slopes_title", **self.fields()), VGroup(grid, mark_cells(grid, [
+            (1, j) for j in range(len(h.slopes))], S.WRONG))), note=self.t("hard_note", **self.fields()))

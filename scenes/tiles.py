@@ -1,0 +1,113 @@
+"""tiles: attention in tiles (a lesson with [tiling]). The focus's softmax inputs arriving a block of keys
+at a time; its running maximum m, sum l and output o after each block, with the factor α the old ones
+were rescaled by; the block where m rises most; o / l after the last block equal to the full softmax's
+output; the scores held at once, n × block against n × n. Every number from the core
+(attention_core/next/tiling.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+from manim import DOWN, Rectangle, VGroup
+
+from attention_core.next.tiling import tile
+from scenes.common import style as S
+from scenes.common.base import LessonScene
+from scenes.common.masked import masked_format
+from scenes.common.mobjects import label, number_text, outline
+from scenes.common.panels import Panels, mark_cells, table, titled
+
+COLORS = ("Q_COLOR", "K_COLOR", "V_COLOR", "EMPHASIS")  # the blocks' outlines, in turn
+ROW_ZOOM = 1.5  # the focus's row of inputs: cells this much larger than a table's (one row fills the frame)
+SQUARE = 0.3  # the memory step's cells
+SQUARE_OPACITY = 0.25
+FRAME_PAD = 0.2  # a block's outline: this many gaps out
+GAP_PLACES = 6  # a difference that should be 0 is written with this many decimals
+
+
+class Tiles(Panels, LessonScene):
+    scene_id = "tiles"
+
+    def setup(self):
+        super().setup()
+        self.tiles = tile(self.att, self.lesson.tiling.block)
+        alpha = self.tiles.alpha[1:, self.focus]  # the first block rescales nothing (α 0: nothing before)
+        self.jump = int(np.argmin(alpha)) + 1 if len(alpha) and alpha.min() < 1 else None
+
+    def fields(self) -> dict:
+        t, f = self.tiles, self.focus
+        tiled, full = t.memory
+        out = {**super().fields(), "block": t.block, "blocks": len(t.spans), "tiled": tiled, "full": full,
+               "gap": number_text(float(np.abs(t.output - self.att.output).max()), GAP_PLACES)}
+        if self.jump is not None:
+            b = self.jump
+            out |= {"at": b + 1, "m_old": number_text(t.m[b - 1, f]), "m_new": number_text(t.m[b, f]),
+                    "alpha": number_text(t.alpha[b, f])}
+        return out
+
+    def variants(self) -> list[str]:
+        """The focus's largest score in the first block: m never rises, nothing is rescaled."""
+        return [] if self.jump is not None else ["no_rise"]
+
+    def construct(self):
+        self.show_heading()
+        for name in ("blocks", "running", "rescale", "equal", "memory"):
+            self.step(name)
+            getattr(self, f"show_{name}")()
+
+    def show_blocks(self):
+        """The focus's softmax inputs, one outline per block of keys."""
+        row = self.att.scaled[self.focus]
+        zoom = {"cell_w": S.CELL_W * ROW_ZOOM, "cell_h": S.CELL_H * ROW_ZOOM,
+                "number_size": S.NUMBER_SIZE * ROW_ZOOM}
+        grid = table(row[None, :], [str(self.lesson.focus)], self.att.tokens, formatter=masked_format(row),
+                     **zoom)
+        frames = VGroup(*(outline(VGroup(*(grid.cell(0, j) for j in range(lo, hi))),
+                                  getattr(S, COLORS[b % len(COLORS)]), buff=S.GAP * FRAME_PAD,
+                                  corner=S.CORNER) for b, (lo, hi) in enumerate(self.tiles.spans)))
+        self.panel(titled(self.t("blocks_title", **self.fields()), VGroup(grid, frames)),
+                   note=self.t("blocks_note", **self.fields()))
+
+    def running_table(self):
+        t, f = self.tiles, self.focus
+        names = [self.t("after_block", b=b + 1, keys=" ".join(self.att.tokens[lo:hi]))
+                 for b, (lo, hi) in enumerate(t.spans)]
+        cols = ["m", "α", "l", *(f"o{j + 1}" for j in range(len(self.dims)))]
+        values = np.column_stack([t.m[:, f], t.alpha[:, f], t.l[:, f], t.o[:, f, :]])
+        return table(values, names, cols, formatter=masked_format(values))
+
+    def show_running(self):
+        """m, α, l and o after each block, the update rule under them."""
+        rule = VGroup(*(label(self.t(k), S.BODY_SIZE, S.TEXT) for k in ("rule_m", "rule_lo"))).arrange(
+            DOWN, buff=S.GAP / 2)
+        self.panel(self.running_table(), rule, note=self.t("running_note", **self.fields()))
+
+    def show_rescale(self):
+        """The block where the focus's maximum rises most: the old l and o shrink by α."""
+        grid = self.running_table()
+        marks = mark_cells(grid, [(self.jump, 1)], S.HIGHLIGHT) if self.jump is not None else VGroup()
+        self.panel(VGroup(grid, marks), note=self.narration_note())
+
+    def narration_note(self) -> str:
+        return self.t("rescale_note" if self.jump is not None else "rescale_no_rise", **self.fields())
+
+    def show_equal(self):
+        """o / l after the last block beside the full softmax's output: the same numbers."""
+        toks, cols = self.att.tokens, [f"o{j + 1}" for j in range(len(self.dims))]
+        self.side_by_side(titled(self.t("tiled_output"), table(self.tiles.output, toks, cols, main=False)),
+                          titled(self.t("full_output"), table(self.att.output, toks, cols, main=False)),
+                          note=self.t("equal_note", **self.fields()))
+
+    def show_memory(self):
+        """The scores held at once: an n × block strip against the n × n matrix."""
+        n, block = self.att.n, min(self.tiles.block, self.att.n)
+        full, strip = self.squares(n, n, S.DIM), self.squares(n, block, S.HIGHLIGHT)
+        self.side_by_side(titled(self.t("full_memory", **self.fields()), full),
+                          titled(self.t("tiled_memory", **self.fields()), strip),
+                          note=self.t("memory_note", **self.fields()))
+
+    @staticmethod
+    def squares(rows: int, cols: int, color) -> VGroup:
+        cells = VGroup(*(Rectangle(width=SQUARE, height=SQUARE, stroke_color=color,
+                                   stroke_width=S.GRID_STROKE, fill_color=color, fill_opacity=SQUARE_OPACITY)
+                         for _ in range(rows * cols)))
+        return cells.arrange_in_grid(rows, cols, buff=0)

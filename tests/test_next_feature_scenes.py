@@ -1,0 +1,188 @@
+"""The scenes of the lessons the lesson points to (learning, positions, tiles): each built once per case,
+without drawing (the built-in lesson in zh or en: 4 tokens for learning, 3 for positions, 6 for tiled;
+the 2- and 8-token test lessons given the feature, in en), every
+check on that build: the layout checks pass at every step, the numbers on screen are the core's (and the
+core is checked against torch in test_learning_positions_tiles_core.py), the lines are the catalog's
+with the lesson's numbers; each scene only for a lesson that has its feature."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+import pytest
+from manim import tempconfig
+
+from attention_core import attend, load
+from attention_core.next.positions import study
+from attention_core.next.tiling import tile
+from attention_core.next.training import train
+from scenes.common.formats import number_text, percent_text
+from scenes.common.i18n import catalog
+from scenes.common.settings import Settings
+from scenes.registry import BY_ID, available
+
+from .scene_harness import LESSONS, build
+
+pytestmark = pytest.mark.xdist_group("next-feature-scenes")
+NUMBER = re.compile(r"^[+\-−]?\d+(\.\d+)?$")
+FEATURES = {  # what each scene needs, written into a test lesson (its tokens: in every context)
+    "learning": {"tiny": '[training]\nquery = "cat"\ntarget = "the"\n',
+                 "wide": '[training]\ntarget = "the"\nlearning_rate = 0.3\n'},
+    "positions": {"tiny": '[positions]\nkind = "sinusoidal"\n',
+                  "wide": '[positions]\nkind = "rope"\nbase = 100\n'},
+    "tiles": {"tiny": "[tiling]\nblock = 1\n", "wide": "[tiling]\nblock = 3\n"},
+}
+BUILT_IN = {"learning": ("learning", "zh"), "positions": ("positions", "en"), "tiles": ("tiled", "zh")}
+SIZES = {"tiny": ("short", 2, "en"), "wide": ("walk", 8, "en")}
+_BUILT: dict = {}
+
+
+@pytest.fixture(scope="module")
+def media_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp(f"media-next-{os.getpid()}")
+
+
+@pytest.fixture(scope="module")
+def lessons(tmp_path_factory):
+    """(scene, size) -> a test lesson's path with the scene's feature added."""
+    folder, paths = tmp_path_factory.mktemp("next-feature-lessons"), {}
+    for scene_id, tables in FEATURES.items():
+        for size, table in tables.items():
+            text = (LESSONS / f"{size}.toml").read_text(encoding="utf-8")
+            path = folder / f"{scene_id}-{size}.toml"
+            path.write_text(text + "\n" + table, encoding="utf-8")
+            paths[scene_id, size] = str(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def built(media_dir, lessons):
+    """(scene, case) -> (lesson, context, lang, scene, watch), each built once when first asked."""
+    def get(scene_id: str, case: str):
+        if (scene_id, case) not in _BUILT:
+            if case == "built-in":
+                name, lang = BUILT_IN[scene_id]
+                context = None
+            else:
+                name = lessons[scene_id, case]
+                context, _, lang = SIZES[case]
+            scene, watch = build(BY_ID[scene_id], media_dir, lesson=name, context=context, lang=lang)
+            _BUILT[scene_id, case] = load(name), context, lang, scene, watch
+        return _BUILT[scene_id, case]
+
+    yield get
+    _BUILT.clear()
+
+
+def shown(texts) -> set[float]:
+    return {round(float(t.replace("−", "-")), 6) for t in texts if NUMBER.match(t)}
+
+
+def missing(arrays, texts) -> list[str]:
+    """The entries of `arrays` (to the 2 decimals shown) no number on screen reads as."""
+    on_screen = shown(texts)
+    return [number_text(x) for x in sorted({round(float(x), 2) for a in arrays for x in np.ravel(a)})
+            if round(x, 6) not in on_screen]
+
+
+def said_turn(scene) -> str:
+    return lines(scene)["turn"]
+
+
+def lines(scene) -> dict[str, str]:
+    return {s.step: s.narration for s in scene.steps}
+
+
+CASES = ["built-in", "tiny", "wide"]  # learning's built-in has 4 tokens, positions' 3, tiled's 6
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_learning_scene(case, built):
+    lesson, context, lang, scene, watch = built("learning", case)
+    assert watch.problems == [], "\n".join(watch.problems)
+    run = train(lesson, context)
+    assert scene.step_keys == ["loss", "gradient", "descent", "turn", "after", "hard"]
+    first, last = run.steps[0], run.steps[-1]
+    assert missing([first.weights], watch.texts["loss"]) == []
+    assert missing([first.grad_w_q, first.grad_w_k], watch.texts["gradient"]) == []
+    picked = [run.steps[i] for i in scene.shown]
+    assert scene.shown[0] == 0 and scene.shown[-1] == len(run.steps) - 1 and len(scene.shown) <= 9
+    assert missing([[s.loss for s in picked], [s.weights[run.target] for s in picked]],
+                   watch.texts["descent"]) == []
+    assert missing([first.weights, last.weights], watch.texts["after"]) == []
+    assert missing([[first.angle, last.angle]], watch.texts["turn"]) == []  # degrees between q and k
+    assert f"{first.angle:.0f}" in said_turn(scene) and f"{last.angle:.0f}" in said_turn(scene)
+    assert missing([run.hard.soft_slopes], watch.texts["hard"]) == []
+    assert watch.texts["hard"].count("0.00") >= len(run.hard.slopes) and not run.hard.slopes.any()
+    said, tr = lines(scene), catalog(lang)
+    assert number_text(first.loss) in said["loss"]
+    assert percent_text(last.weights[run.target]) in said["descent"]
+    variant = "_picks_target" if run.hard.choice == run.target else ""
+    assert said["hard"] == tr(f"learning.say.hard{variant}", **scene.fields())
+    if case == "built-in":  # the story: 18% -> 91%, the loss 1.69 -> 0.09, argmax takes "by"
+        assert "18%" in said["descent"] and "91%" in said["descent"] and "1.69" in said["descent"]
+        assert "by" in said["hard"] and "0.09" in said["descent"]
+        assert "79" in said["turn"] and round(last.angle) == 0  # the query turns onto river's key
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_positions_scene(case, built):
+    lesson, context, lang, scene, watch = built("positions", case)
+    assert watch.problems == [], "\n".join(watch.problems)
+    s = study(lesson, context)
+    rope = lesson.positions.kind == "rope"
+    assert scene.step_keys == ["plain", "codes", "placed", "focus_row"] + (["shift"] if rope else [])
+    assert missing([s.plain.output, s.plain_shuffled.output], watch.texts["plain"]) == []
+    assert missing([s.placed.output, s.placed_shuffled.output], watch.texts["placed"]) == []
+    np.testing.assert_allclose(s.plain_shuffled.output, s.plain.output[list(s.order)], atol=1e-12)
+    f = s.plain.index(lesson.focus)
+    assert missing([s.plain.weights[f], s.placed.weights[f]], watch.texts["focus_row"]) == []
+    if rope:
+        assert missing([s.placed.scores], watch.texts["shift"]) == [] and s.shift_gap < 1e-9
+    tr = catalog(lang)
+    assert lines(scene)["codes"] == tr(f"positions.say.codes_{lesson.positions.kind}", **scene.fields())
+    if case == "built-in":  # man bites dog: bites takes in dog (48%) without positions, man (91%) with
+        said = lines(scene)["focus_row"]
+        assert said.index("“dog”") < said.index("“man”") and "48%" in said and "91%" in said
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_tiles_scene(case, built):
+    lesson, context, lang, scene, watch = built("tiles", case)
+    assert watch.problems == [], "\n".join(watch.problems)
+    att = attend(lesson, context)
+    t, f = tile(att, lesson.tiling.block), att.index(lesson.focus)
+    assert missing([att.scaled[f]], watch.texts["blocks"]) == []
+    assert missing([t.m[:, f], t.alpha[:, f], t.l[:, f], t.o[:, f]], watch.texts["running"]) == []
+    assert missing([t.output, att.output], watch.texts["equal"]) == []
+    tiled, full = t.memory
+    memory = " ".join(watch.texts["memory"])  # a Text's .text has no spaces
+    assert f"={full}" in memory and f"={tiled}" in memory, memory
+    said = lines(scene)
+    if case == "built-in":  # river, last, lifts m from 0.69 to 2.3: the old l and o times 0.2
+        assert "0.69" in said["rescale"] and "2.3" in said["rescale"] and "0.2" in said["rescale"]
+        assert full == 36 and tiled == 12
+    if case == "tiny":  # a block of 1 key: 2 blocks
+        assert len(t.spans) == 2
+
+
+def test_the_scenes_are_only_for_lessons_with_the_feature():
+    ids = lambda name: [s.id for s in available(load(name))]  # noqa: E731
+    assert not {"learning", "positions", "tiles"} & set(ids(None) + ids("causal") + ids("two_heads"))
+    assert "learning" in ids("learning") and "positions" not in ids("learning")
+    assert "positions" in ids("positions") and "tiles" in ids("tiled") and "learning" not in ids("tiled")
+
+
+def test_edge_cases_of_a_lesson_with_positions_do_not_say_it_has_none(tmp_path):
+    """The edge-cases scene computes without positions; for a lesson that has them it says so, not "no
+    position mechanism" (set up only, nothing built)."""
+    opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(tmp_path), "verbosity": "ERROR"}
+    with Settings("positions", None, "scaled", "en").applied(), tempconfig(opts):
+        scene = BY_ID["edge-cases"].load()()
+        scene.setup()
+    tr = catalog("en")
+    assert scene.variants() == ["placed"] and scene.same
+    assert scene.narration("permutation") == tr("edge_cases.say.permutation_placed", **scene.fields())
+    assert "no position mechanism" not in scene.narration("permutation") + scene.narration("no_positions")
