@@ -25,7 +25,7 @@ MIN_TOKENS, MAX_TOKENS = 2, 8  # what the scenes can lay out in one frame
 DEFAULT = "default"
 
 TOP_KEYS = {"lang", "focus", "title", "author", "dimensions", "vocab", "projections", "contexts",
-            "context_labels", "narration", "geometry", "mask", "heads", "focus_head"}
+            "context_labels", "narration", "geometry", "mask", "heads", "focus_head", "words"}
 NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
 REQUIRED_TOP = ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
@@ -52,6 +52,7 @@ class Lesson:
     w_o: np.ndarray | None = None  # [Σ d_v, d_model] the heads' outputs, side by side, back to d_model
     focus_head: str = ""  # the key of the head the step-by-step scenes expand
     lang: str | None = None  # the language it is shown in unless --lang says (language.py); None: not said
+    words: str | None = None  # the teacher's words folder (`words = "DIR"`, relative to the file); None: none
 
     @property
     def d_model(self) -> int:
@@ -236,6 +237,17 @@ def _parse_weights(file: str, data: dict, d_model: int) -> dict:
     return {"w_q": w_q, "w_k": w_k, "w_v": w_v, "heads": heads, "w_o": w_o, "focus_head": focus_head}
 
 
+def _parse_words(file: str, data: dict) -> str | None:
+    """`words = "DIR"`: the folder of the teacher's own words, resolved against the lesson file's folder
+    (whether it is there is the command's to say: a worker reads the file's text far from it)."""
+    if "words" not in data:
+        return None
+    value = data["words"]
+    if not isinstance(value, str) or not value.strip():
+        raise LessonError(file, "words", ph("words_folder"), value)
+    return str((Path(file).parent / value).resolve()) if not file.startswith("<") else value
+
+
 def parse(data: dict, file: str = "<lesson>") -> Lesson:
     """Validate parsed TOML and build a Lesson; raise LessonError on the first problem."""
     _check_keys(file, data)
@@ -258,6 +270,7 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         geometry=_parse_geometry(file, data, d_k, d_v, dims),
         mask=parse_mask(file, data),
         lang=parse_lang(file, data),
+        words=_parse_words(file, data),
         **weights,
     )
     check_finite(lesson)

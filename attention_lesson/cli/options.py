@@ -286,6 +286,40 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
     return str(folder.resolve())
 
 
+words_option = SharedOption(
+    "--words", metavar="DIR", default=None, type=click.Path(file_okay=False),
+    help="The teacher's own words: DIR/<lang>/<name>.toml (as `words export` writes them) win over the "
+         "built-in lines key by key; a language with no built-in words takes all of its lines from there "
+         "(default: the lesson file's words = \"DIR\", else none).")
+
+
+def check_words(given: str | None, lesson, lang: str) -> str | None:
+    """The words folder in use (--words, else the lesson file's `words`), resolved and checked: one line
+    (exit 2) for a folder that is not there, `FILE:LINE: message` lines for what is wrong in it; a
+    language with no built-in words needs one. The process reads through it from now on (use_words)."""
+    from attention_core.lines import locate
+    from scenes.common import words as W
+
+    folder = given or lesson.words
+    if folder is None:
+        if not W.built_in(lang):
+            raise LessonFileError(f"--lang {lang}: no built-in words for {lang}; give them with --words DIR "
+                                  f"(DIR/{lang}/*.toml: `attention-lesson words export --lang en --out DIR`, "
+                                  f"then translate every line)")
+        return None
+    if not Path(folder).is_dir():
+        if given:
+            raise click.BadParameter(f"{given!r} is not a folder", param_hint="--words")
+        line = locate(Path(lesson.source).read_text(encoding="utf-8"), "words") or 1
+        raise LessonFileError(f"{lesson.source}:{line}: words: no folder {folder}", bare=True)
+    folder = str(Path(folder).resolve())
+    if W.files(folder, lang) or not W.built_in(lang):
+        if problems := W.problems(folder, lang):
+            raise LessonFileError("\n".join(problems), bare=True)
+    W.use_words(folder)
+    return folder
+
+
 def make_options(lesson, kind: str, given: dict):
     """The RenderOptions of a command line (`given`: the command's option values by parameter name, or
     the values the command fixes), checked (a usage error, exit 2, if inconsistent); the language
@@ -302,6 +336,7 @@ def make_options(lesson, kind: str, given: dict):
                                  param_hint="--transparent")
     return RenderOptions(
         lesson=str(Path(lesson.source).resolve()), context=check_context(lesson, given.get("context")),
+        words=check_words(given.get("words"), lesson, lang),
         mode=given.get("mode", "scaled"), lang=lang, quality=given.get("quality", "low"),
         fps=given.get("fps"), format=file_format, transparent=bool(given.get("transparent")),
         sections=bool(given.get("sections")),
@@ -310,7 +345,7 @@ def make_options(lesson, kind: str, given: dict):
 
 # the click parameters a RenderOptions is made of, and those a Run is
 OPTION_PARAMS = ("context", "mode", "lang", "quality", "fps", "file_format", "transparent", "sections",
-                 "voice", "theme")
+                 "voice", "theme", "words")
 RUN_PARAMS = ("out", "jobs", "force", "dry_run", "quiet")
 
 
@@ -320,6 +355,7 @@ def build_options(kind: str = "video", **fixed):
     and `run` (a Run), in place of the separate click parameters. Put it under the option decorators."""
 
     def decorate(f):
+        @words_option
         @functools.wraps(f)
         def wrapper(*args, **params):
             from ..pipeline.plan import Run

@@ -40,6 +40,7 @@ from .labels import fit, frame_box, label, mixed_line, wrapped
 from .layout import _grid_numbers as grid_numbers
 from .layout import body_mobjects, cap_height, ink_box, largest_text, print_box, px_1080, safe_area
 from .settings import Settings
+from .words import use_words
 
 FILL_AIR = 0.05  # place_best: a way fills the screen when it fills FILL_SHARE and this much more
 REFRAME_MIN = 0.005  # a reframe smaller than this (a share of the scale, scene units of shift) is skipped
@@ -89,6 +90,7 @@ class LessonScene(Scene):
         self.att = attend(self.lesson, self.context_name, self.settings.mode)
         self.hard = hard_lookup(self.att)
         self.lang = self.settings.lang
+        use_words(self.settings.words)  # every line of this scene, and the titles and lists it borrows
         self.tr = catalog(self.lang)
         self.focus = self.att.index(self.lesson.focus)  # the query the step-by-step scenes expand
         self.dims = self.lesson.dim_names(self.lang)

@@ -1,0 +1,165 @@
+"""The teacher's own words: exported, checked, and winning over the built-in lines key by key, in the
+frames, the narration and the digests (only the scenes whose words changed are made again)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from attention_core import load
+from attention_lesson.outputs.words import export
+from attention_lesson.pipeline.plan import RenderOptions, input_digest
+from scenes.common import words as W
+from scenes.common.i18n import catalog
+from scenes.registry import BY_ID, SCENES
+
+from .cli_helpers import cli
+
+TITLE = "Softmax, in my own words"
+LINE = "Now softmax turns {focus}'s scores into weights that add up to one."
+
+
+@pytest.fixture(autouse=True)
+def no_words_after():
+    """Each test leaves the process reading the built-in words (the folder in use is process-wide)."""
+    yield
+    W.use_words(None)
+
+
+def edit(folder: Path, lang: str, name: str, old: str, new: str) -> None:
+    """Replace one `key = ...` line of an exported file."""
+    path = folder / lang / f"{name}.toml"
+    text, n = re.subn(rf"(?m)^{re.escape(old)} = .*$", new, path.read_text(encoding="utf-8"), count=1)
+    assert n == 1, old
+    path.write_text(text, encoding="utf-8")
+
+
+def test_an_untouched_export_is_the_built_in_words(tmp_path):
+    written = export("en", tmp_path)
+    builtin_files = [p.name for p in (W.resources.files("scenes") / "i18n" / "en").iterdir()]
+    assert sorted(p.name for p in written) == sorted(n for n in builtin_files if n.endswith(".toml"))
+    own = W.overrides(tmp_path, "en")
+    builtin = W.builtin_entries("en")
+    assert set(own) == set(builtin) and all(own[k].value == builtin[k].value for k in builtin)
+    assert W.problems(tmp_path, "en") == []
+    text = (tmp_path / "en" / "softmax.toml").read_text(encoding="utf-8")
+    # every key under a comment naming its placeholders, and where it is drawn when a line asks for it
+    assert re.search(r"# on screen \(scenes/softmax\.py:\d+\); placeholders \{focus\}\nweights_of = ", text)
+    assert re.search(r"# narration of step to_weights: .*placeholders \{scores\}, \{weights\}\nto_weights = ",
+                     text)
+
+
+def test_check_names_each_problem_at_its_line(tmp_path):
+    """A new language: a key it lacks, one no line has and a broken placeholder, each FILE:LINE, exit 2."""
+    export("fr", tmp_path)  # en's lines, as a translation starts
+    fr = tmp_path / "fr"
+    softmax = (fr / "softmax.toml").read_text(encoding="utf-8")
+    softmax = re.sub(r'(?m)^weights_of = .*$', 'weights_of = "poids de {focus"', softmax)
+    softmax = re.sub(r'(?m)^key_axis = .*\n', '', softmax)
+    softmax = softmax.replace("[softmax.say]\n", "[softmax.say]\nmy_step = \"Bonjour\"\n")
+    (fr / "softmax.toml").write_text(softmax, encoding="utf-8")
+    lines = softmax.splitlines()
+    out = cli("words", "check", str(tmp_path), "--lang", "fr", code=2).splitlines()
+    at = {name: f"{fr / 'softmax.toml'}:{n}" for n, line in enumerate(lines, 1)
+          for name in ("weights_of", "my_step", "[softmax]") if line.startswith(name)}
+    assert len(out) == 3, out
+    assert out[0].startswith(f"{at['weights_of']}: softmax.weights_of: a broken placeholder")
+    assert out[1] == f"{at['my_step']}: unknown key 'softmax.say.my_step': no line of the lesson has this " \
+                     "name"
+    assert out[2].startswith(f"{at['[softmax]']}: missing key 'softmax.key_axis'")
+    # the same folder as English overrides: a missing key falls back, the unknown key is still an error
+    (fr / "softmax.toml").rename(tmp_path / "softmax.toml")
+    (tmp_path / "en").mkdir()
+    (tmp_path / "softmax.toml").rename(tmp_path / "en" / "softmax.toml")
+    out = cli("words", "check", str(tmp_path), "--lang", "en", code=2).splitlines()
+    assert [line.split(": ", 2)[1] for line in out] == ["softmax.weights_of",
+                                                        "unknown key 'softmax.say.my_step'"]
+
+
+def test_placeholders_no_built_in_line_takes_or_every_one_keeps(tmp_path):
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "x.toml").write_text('[softmax.say]\n'
+                                            'reading = "about {top_pct:.0%} to {top} and {tip}"\n'
+                                            'to_weights = "Softmax: {scores}."\n', encoding="utf-8")
+    assert W.problems(tmp_path, "en") == [
+        f"{tmp_path / 'en' / 'x.toml'}:2: softmax.say.reading: unknown placeholder {{tip}}; this line takes "
+        "{focus}, {rest}, {self_pct}, {top}, {top_pct}",
+        f"{tmp_path / 'en' / 'x.toml'}:3: softmax.say.to_weights: placeholder {{weights}} missing"]
+
+
+def test_a_right_to_left_language_is_refused_in_one_line(tmp_path):
+    out = cli("words", "export", "--lang", "ar", "--out", str(tmp_path), code=2)
+    assert out.strip().endswith("right-to-left scripts are not supported yet (the scenes lay every line out "
+                                "from the left); choose a left-to-right language")
+    assert len(out.strip().splitlines()) == 1
+
+
+def test_only_the_scene_whose_words_changed_is_made_again(tmp_path, lesson):
+    export("en", tmp_path)
+    options = RenderOptions(lesson=lesson.source, context="river", lang="en")
+    scenes = [s for s in SCENES if s.fits(lesson)]
+    before = {s.id: input_digest(lesson, s, options) for s in scenes}
+    with_folder = RenderOptions(lesson=lesson.source, context="river", lang="en", words=str(tmp_path))
+    assert {s.id: input_digest(lesson, s, with_folder) for s in scenes} == before  # the same lines
+    edit(tmp_path, "en", "softmax", "to_weights", f'to_weights = "{LINE}"')
+    after = {s.id: input_digest(lesson, s, with_folder) for s in scenes}
+    assert [s for s in after if after[s] != before[s]] == ["softmax"]
+    edit(tmp_path, "en", "common", "list_and", 'list_and = " and also "')
+    assert all(input_digest(lesson, s, with_folder) != before[s.id] for s in scenes)
+
+
+def test_the_lesson_file_names_its_words_folder(tmp_path):
+    text = (Path(load().source)).read_text(encoding="utf-8")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "l.toml").write_text('words = "mine"\n' + text, encoding="utf-8")
+    assert load(tmp_path / "l.toml").words == str((tmp_path / "mine").resolve())
+    (tmp_path / "bad.toml").write_text('# mine\nwords = 3\n' + text, encoding="utf-8")
+    n = 2
+    out = cli("render", "softmax", "--lesson", str(tmp_path / "bad.toml"), "--lang", "en", "--dry-run",
+              code=2)
+    assert out.strip().startswith(f"{tmp_path / 'bad.toml'}:{n}: words: expected a folder of the teacher's "
+                                  "words")
+    (tmp_path / "gone.toml").write_text('words = "nowhere"\n' + text, encoding="utf-8")
+    out = cli("render", "softmax", "--lesson", str(tmp_path / "gone.toml"), "--dry-run", code=2)
+    assert out.strip() == f"{tmp_path / 'gone.toml'}:1: words: no folder {(tmp_path / 'nowhere').resolve()}"
+
+
+def test_a_bad_folder_stops_a_render_before_it_starts(tmp_path):
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "mine.toml").write_text('[softmax]\ntitel = "Softmax"\n', encoding="utf-8")
+    out = cli("render", "softmax", "--words", str(tmp_path), "--lang", "en", "--dry-run", code=2)
+    assert out.strip() == f"{tmp_path / 'en' / 'mine.toml'}:2: unknown key 'softmax.titel': no line of the " \
+                          "lesson has this name"
+
+
+def test_a_new_language_needs_its_words(tmp_path):
+    out = cli("render", "softmax", "--lang", "fr", "--dry-run", code=2)
+    assert "no built-in words for fr; give them with --words DIR" in out
+
+
+def test_the_override_reaches_the_frame_and_the_narration(tmp_path, media_dir):
+    from .scene_harness import build
+
+    export("en", tmp_path)
+    edit(tmp_path, "en", "softmax", "title", f'title = "{TITLE}"')
+    edit(tmp_path, "en", "softmax", "to_weights", f'to_weights = "{LINE}"')
+    scene, watch = build(BY_ID["softmax"], media_dir, lang="en", words=str(tmp_path))
+    assert watch.problems == []
+    focus = scene.lesson.focus
+    said = {s.step: s.narration for s in scene.steps}
+    assert said["to_weights"] == LINE.replace("{focus}", f"“{focus}”")
+    assert TITLE.replace(" ", "") in watch.texts["scores_in"]  # (Text drops the spaces)
+    cues = scene.renderer.file_writer.subcaptions
+    subs = "".join(c for sub in cues for c in sub.content if not c.isspace())
+    assert "".join(LINE.replace("{focus}", f"“{focus}”").split()) in subs
+    # the words of every other scene, and this one's other lines, are the built-in ones
+    assert said["scores_in"] == catalog("en")("softmax.say.scores_in", focus=catalog("en").token(focus))
+    W.use_words(None)
+    assert catalog("en")("softmax.title") != TITLE
+
+
+@pytest.fixture(scope="module")
+def media_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("words-media")
