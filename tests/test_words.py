@@ -139,13 +139,55 @@ def test_a_new_language_needs_its_words(tmp_path):
     assert "no built-in words for fr; give them with --words DIR" in out
 
 
-def test_the_override_reaches_the_frame_and_the_narration(tmp_path, media_dir):
+def test_an_override_wins_key_by_key(tmp_path):
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "mine.toml").write_text(f'[softmax]\ntitle = "{TITLE}"\n', encoding="utf-8")
+    assert catalog("en", str(tmp_path))("softmax.title") == TITLE
+    assert catalog("en", str(tmp_path))("mixing.title") == catalog("en")("mixing.title") != TITLE
+    assert catalog("zh", str(tmp_path))("softmax.title") == catalog("zh")("softmax.title")  # en's only
+
+
+def test_a_right_to_left_language_is_refused_by_every_command():
+    out = cli("render", "softmax", "--lang", "he", "--dry-run", code=2)
+    assert out.strip() == "Error: --lang he: right-to-left scripts are not supported yet (the scenes lay every " \
+                          "line out from the left); choose a left-to-right language"
+
+
+def test_each_language_has_its_font_voice_and_breaker():
+    from scenes.common.languages import CJK_SC, font, language
+
+    assert [language(c).espeak for c in ("zh", "en", "ja", "fr", "pt-BR", "ko")] == \
+        ["cmn-latn-pinyin", "en", "ja", "fr", "pt-br", "ko"]
+    assert [language(c).font for c in ("zh", "en", "ja", "ko", "zh-TW", "de", "ru", "el")] == \
+        [CJK_SC, CJK_SC, "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK TC", *["Noto Sans"] * 3]
+    assert font("de", installed=frozenset({CJK_SC})) == CJK_SC  # Noto Sans not installed: CJK's Latin
+    assert [language(c).breaker for c in ("zh", "ja", "ko", "fr")] == ["jieba", "budoux", "spaces", "spaces"]
+
+
+def test_japanese_subtitles_break_between_phrases():
+    import budoux
+
+    from scenes.common.captions import cues
+
+    line = "クエリとキーの内積をスケールしたスコアを、キーの軸に沿って、重みを一つずつ見ていきます。"
+    phrases = budoux.load_default_japanese_parser().parse(line)
+    bounds = {sum(map(len, phrases[:i])) for i in range(len(phrases) + 1)}
+    got = [ln for c in cues(line, "ja") for ln in c.split("\n")]
+    assert "".join(got) == line and len(got) >= 3
+    assert all(len(ln) <= 16 for ln in got)
+    ends = [sum(map(len, got[:i + 1])) for i in range(len(got))]
+    assert set(ends) <= bounds, (got, phrases)
+
+
+def test_a_language_from_a_folder_renders_in_its_words(tmp_path, media_dir):
+    """French from a folder holding every key (English lines but the two edited): its title on screen,
+    its line in the narration and the subtitles."""
     from .scene_harness import build
 
-    export("en", tmp_path)
-    edit(tmp_path, "en", "softmax", "title", f'title = "{TITLE}"')
-    edit(tmp_path, "en", "softmax", "to_weights", f'to_weights = "{LINE}"')
-    scene, watch = build(BY_ID["softmax"], media_dir, lang="en", words=str(tmp_path))
+    export("fr", tmp_path)
+    edit(tmp_path, "fr", "softmax", "title", f'title = "{TITLE}"')
+    edit(tmp_path, "fr", "softmax", "to_weights", f'to_weights = "{LINE}"')
+    scene, watch = build(BY_ID["softmax"], media_dir, lang="fr", words=str(tmp_path))
     assert watch.problems == []
     focus = scene.lesson.focus
     said = {s.step: s.narration for s in scene.steps}
@@ -154,10 +196,8 @@ def test_the_override_reaches_the_frame_and_the_narration(tmp_path, media_dir):
     cues = scene.renderer.file_writer.subcaptions
     subs = "".join(c for sub in cues for c in sub.content if not c.isspace())
     assert "".join(LINE.replace("{focus}", f"“{focus}”").split()) in subs
-    # the words of every other scene, and this one's other lines, are the built-in ones
+    # its other lines are the folder's (here English's)
     assert said["scores_in"] == catalog("en")("softmax.say.scores_in", focus=catalog("en").token(focus))
-    W.use_words(None)
-    assert catalog("en")("softmax.title") != TITLE
 
 
 @pytest.fixture(scope="module")

@@ -37,6 +37,7 @@ from . import style as S
 from .captions import least_step, spoken, timed
 from .i18n import Token, catalog
 from .labels import fit, frame_box, label, mixed_line, wrapped
+from .languages import font
 from .layout import _grid_numbers as grid_numbers
 from .layout import body_mobjects, cap_height, ink_box, largest_text, print_box, px_1080, safe_area
 from .settings import Settings
@@ -91,6 +92,7 @@ class LessonScene(Scene):
         self.hard = hard_lookup(self.att)
         self.lang = self.settings.lang
         use_words(self.settings.words)  # every line of this scene, and the titles and lists it borrows
+        S.use_font(font(self.lang))  # the language's own glyphs (Noto Sans CJK JP for ja)
         self.tr = catalog(self.lang)
         self.focus = self.att.index(self.lesson.focus)  # the query the step-by-step scenes expand
         self.dims = self.lesson.dim_names(self.lang)

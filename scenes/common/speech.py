@@ -21,6 +21,7 @@ from functools import lru_cache
 from importlib import resources
 
 from . import words as W
+from .languages import language
 
 NUM = r"(?:(?<![A-Za-z0-9_.])[+\-−])?\d+(?:\.\d+)?"  # a sign unless it is a hyphen (top-3) or x−1
 _NUMBER = re.compile(NUM)
@@ -137,7 +138,7 @@ def number(text: str, lang: str) -> str:
     Decimals are read digit by digit."""
     w = words(lang)
     sign, whole, frac = re.fullmatch(r"([+\-−]?)(\d+)(?:\.(\d+))?", text).groups()
-    said = [SPELL_INT[lang](int(whole), w)]
+    said = [SPELL_INT[language(lang).numbers](int(whole), w)]
     if frac:
         said += [w["point"], w["word_sep"].join(w["digits"][int(c)] for c in frac)]
     if sign:
@@ -251,7 +252,7 @@ def _tidy(line: str, lang: str) -> str:
     line = re.sub(r"\s+", " ", line)
     line = re.sub(r" (?=[,.:;!?)”’，。、：；！？）」])", "", line)
     line = re.sub(r"(?<=[(“‘（「]) ", "", line)
-    if lang == "zh":
+    if language(lang).wide:
         line = re.sub(rf"(?<=[{_CJK}]) (?=[{_CJK}])", "", line)
     return line.strip()
 
