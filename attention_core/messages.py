@@ -229,7 +229,16 @@ ZH: dict[str, str | dict[str, str]] = {
     "holds_heads": "{n} 个头：{heads}",
 }
 
-MESSAGES = {"en": EN, "zh": ZH}
+
+
+class _ByLanguage(dict):
+    """The tables by language; a language with none of its own (ja) is told in English."""
+
+    def __missing__(self, lang: str) -> dict:
+        return self["en"]
+
+
+MESSAGES = _ByLanguage({"en": EN, "zh": ZH})
 TIGHT = {"zh"}  # languages written without spaces between their characters
 
 # tomllib's reasons (Python 3.11-3.13), in Chinese; a reason not listed is shown as tomllib wrote it.

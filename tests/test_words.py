@@ -149,8 +149,8 @@ def test_an_override_wins_key_by_key(tmp_path):
 
 def test_a_right_to_left_language_is_refused_by_every_command():
     out = cli("render", "softmax", "--lang", "he", "--dry-run", code=2)
-    assert out.strip() == "Error: --lang he: right-to-left scripts are not supported yet (the scenes lay every " \
-                          "line out from the left); choose a left-to-right language"
+    assert out.strip() == "Error: --lang he: right-to-left scripts are not supported yet (the scenes lay " \
+                          "every line out from the left); choose a left-to-right language"
 
 
 def test_each_language_has_its_font_voice_and_breaker():
@@ -203,3 +203,49 @@ def test_a_language_from_a_folder_renders_in_its_words(tmp_path, media_dir):
 @pytest.fixture(scope="module")
 def media_dir(tmp_path_factory):
     return tmp_path_factory.mktemp("words-media")
+
+
+def test_japanese_says_every_line_with_the_same_placeholders():
+    ja, en = W.builtin_entries("ja"), W.builtin_entries("en")
+    assert set(ja) == set(en)
+    # every line in Japanese (kana or kanji) but the marks, names and formulas that are the same everywhere
+    kana = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+    same = [k for k, e in ja.items() if not k.startswith("speech.") and e.value == en[k].value]
+    assert all(not kana.search(str(en[k].value)) for k in same)
+    assert len(same) < 40, same
+    for key, e in ja.items():
+        if not key.startswith("speech."):
+            assert W._entry_problem(key, e, en) is None
+    tr = catalog("ja")
+    assert (tr("common.query"), tr("common.key"), tr("common.value")) == ("クエリ", "キー", "バリュー")
+
+
+def test_the_built_in_lessons_speak_japanese():
+    for name in ("default", "causal", "two_heads"):
+        lesson = load(name)
+        assert lesson.title["ja"] and lesson.narration["ja"]["story"]
+        assert lesson.dimensions["ja"] == ("地理", "金融", "機能語", "多義")
+    assert [h.name("ja") for h in load("two_heads").heads] == ["意味", "文法"]
+
+
+def test_a_japanese_scene_lays_out_and_breaks_its_subtitles_between_phrases(media_dir):
+    """The mask scene of the causal lesson in Japanese: its words, the lesson's own (its context labels),
+    no layout problem, and subtitles that break only where BudouX or punctuation allows."""
+    import budoux
+
+    from .scene_harness import build
+
+    scene, watch = build(BY_ID["mask"], media_dir, lesson="causal", lang="ja")
+    assert watch.problems == []
+    assert catalog("ja")("mask.title") in watch.texts[scene.step_keys[0]]
+    parser = budoux.load_default_japanese_parser()
+    for step in scene.steps:
+        line = step.narration
+        ok = {sum(map(len, parser.parse(line)[:i])) for i in range(len(parser.parse(line)) + 1)}
+        ok |= {i for m in re.finditer(r"[、。，：；！？]|\s+", line) for i in (m.end(), m.start())}
+        cues = [sub.content for sub in scene.renderer.file_writer.subcaptions]
+        for cue in cues:
+            for part in cue.split("\n"):
+                at = line.find(part)
+                if at >= 0:
+                    assert at in ok and at + len(part) in ok | {len(line)}, (part, line)

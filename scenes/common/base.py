@@ -223,7 +223,13 @@ class LessonScene(Scene):
             ([self.t("common.tag_sep").join(tags)] if tags else [])  # the sentence; what it is read with
         sentence = VGroup(*(label(t, S.LABEL_SIZE, S.DIM) for t in lines)).arrange(DOWN, buff=S.GAP / 3,
                                                                                    aligned_edge=RIGHT)
-        fit(sentence, min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height * len(lines))
+        room, tall = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height
+        least = sentence.width * S.MIN_FONT_SIZE / S.LABEL_SIZE  # the sentence at the smallest size allowed
+        if room < least:  # a long title (a translation) gives way to the sentence, down to its own least
+            fit(title, max(w - least - S.BIG_GAP, title.width * S.MIN_FONT_SIZE / S.TITLE_SIZE), title.height)
+            title.to_corner(UL, buff=S.MARGIN)
+            room = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP)
+        fit(sentence, room, tall * len(lines))
         sentence.align_to(title, UP if len(lines) > 1 else DOWN).to_edge(RIGHT, buff=S.MARGIN)
         return VGroup(title, sentence)
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 from attention_core import LANGS
 
 from . import words as W
+from .languages import language
 
 
 class Token(str):
@@ -40,7 +41,10 @@ class Catalog:
             value = self.entries[key]
         except KeyError:
             raise KeyError(f"catalog {self.lang!r} has no entry {key!r}") from None
-        return value.format(**fields) if fields else value
+        if not fields:
+            return value
+        text = value.format(**fields)
+        return _BRACKET_SPACE.sub("", text) if language(self.lang).tight else text
 
     def token(self, text: str) -> Token:
         """A lesson token to name in a line: marked as `common.token` says, or `common.token_cjk` when it
@@ -68,6 +72,9 @@ def lesson_title(lesson, lang: str) -> str:
     return lesson.title.get(lang) or catalog(lang)("common.lesson_title")
 
 
+# a space beside a full-width bracket, next to a word of the language (a token set off in 「」)
+_KANA_KANJI = r"\u3040-\u30ff\u3400-\u9fff"
+_BRACKET_SPACE = re.compile(rf"(?<=[」』）])[ ](?=[{_KANA_KANJI}])|(?<=[{_KANA_KANJI}])[ ](?=[「『（])")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: no space between two of them
 _FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")  # and 「」，
 

@@ -31,13 +31,14 @@ class Language:
     breaker: str  # where a subtitle line may break: "jieba" (words), "budoux" (phrases), "spaces"
     espeak: str  # the draft voice
     numbers: str  # the rules numbers are spelled out by: "zh" (groups of four digits) or "en" (three)
+    tight: bool = False  # no space between a full-width bracket and a word: 「river」に, not 「river」 に
 
 
 ZH = Language("zh", CJK_SC, True, 16.0, 9.0, 6.0, "jieba", "cmn-latn-pinyin", "zh")
 EN = Language("en", CJK_SC, False, 42.0, 20.0, 16.0, "spaces", "en", "en")
 # Japanese: 16 full-width characters a line as Chinese (broadcast subtitles take 13 to 16), read a little
 # slower than Chinese (kana take more characters for a word); phrases by BudouX's small model
-JA = Language("ja", CJK["ja"], True, 16.0, 8.0, 5.5, "budoux", "ja", "zh")
+JA = Language("ja", CJK["ja"], True, 16.0, 8.0, 5.5, "budoux", "ja", "zh", tight=True)
 BUILT = {"zh": ZH, "en": EN, "ja": JA}
 
 
