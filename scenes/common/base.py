@@ -224,9 +224,9 @@ class LessonScene(Scene):
         sentence = VGroup(*(label(t, S.LABEL_SIZE, S.DIM) for t in lines)).arrange(DOWN, buff=S.GAP / 3,
                                                                                    aligned_edge=RIGHT)
         room, tall = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height
-        least = sentence.width * S.MIN_FONT_SIZE / S.LABEL_SIZE  # the sentence at the smallest size allowed
+        least = sentence.width * 1.01 * S.MIN_FONT_SIZE / S.LABEL_SIZE  # the sentence at the smallest size
         if room < least:  # a long title (a translation) gives way to the sentence, down to its own least
-            fit(title, max(w - least - S.BIG_GAP, title.width * S.MIN_FONT_SIZE / S.TITLE_SIZE), title.height)
+            fit(title, max(w - least - S.BIG_GAP, title.width * 1.01 * S.MIN_FONT_SIZE / S.TITLE_SIZE), tall)
             title.to_corner(UL, buff=S.MARGIN)
             room = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP)
         fit(sentence, room, tall * len(lines))
