@@ -53,7 +53,7 @@ def _lines(ids, lesson, context, mode, lang, words=None):
 @out_option("Write the script to this file (default: standard output).", file=True)
 @click.option("--format", "fmt", type=click.Choice(("md", "csv")), default="md", show_default=True,
               help="md: a heading per scene, a numbered item per step; csv: file,scene,step,line,seconds.")
-def script(ids, lesson, context, mode, lang, words, out, fmt):
+def script(ids, out, fmt, **chosen):
     """The recording script: for every step of the chosen scenes (default: all, in lesson order) the
     file to save (<lang>/<scene>/<nn>-<step>.wav in the recordings folder), the line to read and how
     long the step's animations last without a voice."""
@@ -62,9 +62,10 @@ def script(ids, lesson, context, mode, lang, words, out, fmt):
     from ..outputs.script import as_csv, as_markdown
     from ..pipeline.manifest import write_atomically
 
-    scenes, lines = _lines(ids, lesson, context, mode, lang, words)
+    scenes, lines = _lines(ids, **chosen)  # (the lesson, context, mode, language and words chosen)
+    lesson, lang = chosen["lesson"], chosen["lang"]
     text = as_csv(lines) if fmt == "csv" else as_markdown(lines, scenes, lesson_title(lesson, lang), lesson,
-                                                          context, mode, lang)
+                                                          chosen["context"], chosen["mode"], lang)
     if out is None:
         click.echo(text, nl=False)
         return
@@ -79,14 +80,14 @@ def script(ids, lesson, context, mode, lang, words, out, fmt):
 @any_lang_option
 @words_option
 @json_option
-def status(ids, folder, lesson, context, mode, lang, words, as_json):
+def status(ids, folder, as_json, **chosen):
     """What speaks each step: its recording (with its length, loudness and peak; clipped or too quiet
     flagged), or the neural voice (for a language that has one), or the draft voice. A recording is stale
     when its step's line changed after it was recorded: the line each recording was first seen with is
     kept in DIR/<lang>/recorded.json."""
     from ..pipeline.voice.recordings import status as step_states
 
-    rows = step_states(Path(folder), _lines(ids, lesson, context, mode, lang, words)[1], lang)
+    rows = step_states(Path(folder), _lines(ids, **chosen)[1], chosen["lang"])
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
