@@ -161,6 +161,8 @@ class Projection(LessonScene):
         top = max(xv.boxes.get_top()[1], w.boxes.get_top()[1]) + S.GAP
         for h, m in zip(heads[:2], (xv, w)):
             h.move_to([m.boxes.get_center()[0], top, 0], aligned_edge=DOWN)
+        if (over := heads[0].get_right()[0] - heads[1].get_left()[0]) > 0:  # x's name wider than its column
+            heads[0].shift(LEFT * (over + S.GAP))
         heads[2].next_to(q.boxes, LEFT, buff=S.GAP)
         sum_picture = VGroup(heads, xv, times, w, rule, q)
         body = self.place_best(lambda: self.product_note(sum_picture, None), fallbacks=tuple(

@@ -38,10 +38,11 @@ CUE_CHARS_PER_SECOND = {"zh": ZH.cue_cps, "en": EN.cue_cps}  # the fastest a cue
 # but line breaks; every language's: languages.language(code).cue_cps)
 _SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this much longer than it needs
 
-# a piece never split: a bracketed vector; a Latin word, number or formula with its sign, decimals and
-# percent; a run of spaces; any other character
+# a piece never split: a bracketed vector; a word (Latin with its accents, Greek, Cyrillic: café, größe,
+# слово), number or formula with its sign, decimals and percent; a run of spaces; any other character
+_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
 _UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?"
-                   r"|[\[(]?[+\-−]?[A-Za-z0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
+                   rf"|[\[(]?[+\-−]?[{_LETTERS}0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 _SENTENCE, _CLAUSE, _COMMA = set("。！？.!?"), set("；：;:"), set("，、,")
 _NO_START = set("，。；：！？、,.;:!?)]）」』”’'…%")  # never begins a line
