@@ -25,10 +25,11 @@ import numpy as np
 
 from . import reading
 from .errors import Choices, LessonError, ph
+from .language import LANGS
 
 MASKS = ("none", "causal")
 MAX_HEADS = 4  # what the heads scene lays out side by side
-HEAD_KEYS = ("zh", "en", "w_q", "w_k", "w_v")
+HEAD_KEYS = (*LANGS, "w_q", "w_k", "w_v")
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def _head(file: str, key: str, table, d_model: int) -> Head:
         raise LessonError(file, f"{where}.w_k", ph("columns_as_wq", n=w_q.shape[1]),
                           ph("n_columns", n=w_k.shape[1]))
     names = {}
-    for lang in ("zh", "en"):
+    for lang in LANGS:
         if lang in table:
             if not isinstance(table[lang], str) or not table[lang].strip():
                 raise LessonError(file, f"{where}.{lang}", ph("a_label"), table[lang])

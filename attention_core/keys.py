@@ -91,6 +91,9 @@ KEYS: tuple[Key, ...] = (
         "d_v)", REQUIRED, "the head's W_V", "x", "two_heads"),
     Key("focus_head", "string", "a key of [heads]", "the first head",
         "the head the step-by-step scenes expand", "nobody", "two_heads"),
+    Key("words", "string", "a folder, relative to the lesson file", "none: the built-in words",
+        "the teacher's own words (words export writes one; DIR/<lang>/<name>.toml), key by key over the "
+        "built-in ones", 3),
     Key("training", "table", "query, target, learning_rate, steps", "no training (no learning scene)",
         "gradient descent on W_Q and W_K of −log w(query→target): the learning scene", "x", "learning"),
     Key("training.query", "string", "a token of every context", "the focus",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import Choices, LessonError, ph
 
-LANGS = ("zh", "en")
+LANGS = ("zh", "en", "ja")
 LANG_ENV = "ATTENTION_LESSON_LANG"
 
 

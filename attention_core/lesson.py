@@ -63,6 +63,7 @@ class Lesson:
     training: Training | None = None  # [training]: W_Q and W_K learn (next/training.py)
     positions: Positions | None = None  # [positions]: sinusoidal or rope (next/positions.py)
     tiling: Tiling | None = None  # [tiling]: the online softmax over blocks of keys (next/tiling.py)
+    words: str | None = None  # the teacher's words folder (`words = "DIR"`, relative to the file); None: none
 
     @property
     def d_model(self) -> int:
@@ -247,6 +248,17 @@ def _parse_weights(file: str, data: dict, d_model: int) -> dict:
     return {"w_q": w_q, "w_k": w_k, "w_v": w_v, "heads": heads, "w_o": w_o, "focus_head": focus_head}
 
 
+def _parse_words(file: str, data: dict) -> str | None:
+    """`words = "DIR"`: the folder of the teacher's own words, resolved against the lesson file's folder
+    (whether it is there is the command's to say: a worker reads the file's text far from it)."""
+    if "words" not in data:
+        return None
+    value = data["words"]
+    if not isinstance(value, str) or not value.strip():
+        raise LessonError(file, "words", ph("words_folder"), value)
+    return str((Path(file).parent / value).resolve()) if not file.startswith("<") else value
+
+
 def parse(data: dict, file: str = "<lesson>") -> Lesson:
     """Validate parsed TOML and build a Lesson; raise LessonError on the first problem."""
     _check_keys(file, data)
@@ -273,6 +285,7 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         training=parse_training(file, data, contexts, focus, mask),
         positions=parse_positions(file, data, d_k),
         tiling=parse_tiling(file, data),
+        words=_parse_words(file, data),
         **weights,
     )
     check_finite(lesson)

@@ -106,3 +106,9 @@ def nesting(text: str, limit: int) -> tuple[int, int] | None:
         elif c in "]}":
             depth = max(0, depth - 1)
     return None if first is None else (first, deepest)
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """The line (from 1) of every `key = value` of a TOML text, by its dotted name under its table
+    ("softmax.say.reading"): where a catalog's or a words folder's entry is written."""
+    return {f"{table}.{key}" if table else key: n for n, table, key in _tables(text) if key is not None}

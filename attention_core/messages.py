@@ -55,6 +55,7 @@ EN: dict[str, str | dict[str, str]] = {
     "a_language": "the language the lesson is shown in, one of {items}",
     "narration_line": "a line of narration (a non-empty string)",
     "quoted_string": "a string (in quotes)",
+    "words_folder": "a folder of the teacher's words, relative to the lesson file (words = \"words\")",
     "a_string": "a string",
     "name_list": "a list of names",
     "names_dv": {"one": "{n} name (d_v)", "other": "{n} names (d_v)"},
@@ -175,6 +176,7 @@ ZH: dict[str, str | dict[str, str]] = {
     "a_language": "课件显示所用的语言，{items} 之一",
     "narration_line": "一句旁白（非空字符串）",
     "quoted_string": "一个字符串（加引号）",
+    "words_folder": "教师自己的文字所在的文件夹，相对于课件文件（words = \"words\"）",
     "a_string": "一个字符串",
     "name_list": "一列名称",
     "names_dv": "{n} 个名称（d_v）",
@@ -247,7 +249,16 @@ ZH: dict[str, str | dict[str, str]] = {
     "diverged": "语境 {context} 中出现超出最大浮点数的数（减小 learning_rate 可避免）",
 }
 
-MESSAGES = {"en": EN, "zh": ZH}
+
+
+class _ByLanguage(dict):
+    """The tables by language; a language with none of its own (ja) is told in English."""
+
+    def __missing__(self, lang: str) -> dict:
+        return self["en"]
+
+
+MESSAGES = _ByLanguage({"en": EN, "zh": ZH})
 TIGHT = {"zh"}  # languages written without spaces between their characters
 
 # tomllib's reasons (Python 3.11-3.13), in Chinese; a reason not listed is shown as tomllib wrote it.

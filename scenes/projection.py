@@ -155,13 +155,7 @@ class Projection(LessonScene):
         rule = Line(w.boxes.get_left(), w.boxes.get_right(), stroke_color=S.DIM)
         rule.next_to(w.boxes, DOWN, buff=S.GAP)
         q = vector(self.att.q[f], S.Q_COLOR).next_to(rule, DOWN, buff=S.GAP).align_to(w.boxes, LEFT)
-        heads = VGroup(word(self.t("embedding_of", focus=lesson.focus), S.LABEL_SIZE, S.X_COLOR),
-                       math("W_Q", color=S.Q_COLOR),
-                       word(self.t("query_of", focus=lesson.focus), S.LABEL_SIZE, S.Q_COLOR))
-        top = max(xv.boxes.get_top()[1], w.boxes.get_top()[1]) + S.GAP
-        for h, m in zip(heads[:2], (xv, w)):
-            h.move_to([m.boxes.get_center()[0], top, 0], aligned_edge=DOWN)
-        heads[2].next_to(q.boxes, LEFT, buff=S.GAP)
+        heads = self.product_heads(xv, w, q)
         sum_picture = VGroup(heads, xv, times, w, rule, q)
         body = self.place_best(lambda: self.product_note(sum_picture, None), fallbacks=tuple(
             lambda w=w: self.product_note(sum_picture, w) for w in (S.NOTE_MIN_W / 2, S.NOTE_MIN_W)))
@@ -178,6 +172,21 @@ class Projection(LessonScene):
         self.play(FadeIn(note))
         self.product = VGroup(heads, xv, times, w, rule, picks, note)
         self.q_vec = q
+
+    def product_heads(self, xv, w, q) -> VGroup:
+        """The names over x and W_Q and beside q; x's name, when wider than its column (a long language),
+        moved left of W_Q's rather than over it."""
+        focus = self.lesson.focus
+        heads = VGroup(word(self.t("embedding_of", focus=focus), S.LABEL_SIZE, S.X_COLOR),
+                       math("W_Q", color=S.Q_COLOR),
+                       word(self.t("query_of", focus=focus), S.LABEL_SIZE, S.Q_COLOR))
+        top = max(xv.boxes.get_top()[1], w.boxes.get_top()[1]) + S.GAP
+        for h, m in zip(heads[:2], (xv, w)):
+            h.move_to([m.boxes.get_center()[0], top, 0], aligned_edge=DOWN)
+        if (over := heads[0].get_right()[0] - heads[1].get_left()[0]) > 0:
+            heads[0].shift(LEFT * (over + S.GAP))
+        heads[2].next_to(q.boxes, LEFT, buff=S.GAP)
+        return heads
 
     def same_input(self):
         """The same embedding through W_K and W_V: three different vectors, not one."""

@@ -27,6 +27,9 @@ PULSE = SceneInfo("pulse", "Pulse", package="tests.fixtures", titles={"zh": "跳
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true",
                      help="Replace tests/golden/*.png by the frames this run renders (see tests/goldens.py).")
+    parser.addoption("--pseudo-all", action="store_true",
+                     help="Lay out every scene in the pseudo-locale for the 2-, 4- and 8-token lessons "
+                          "(some 45 builds; a run builds a few: see tests/test_pseudo.py).")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -55,12 +55,13 @@ class Warnings(logging.Handler):
 
 
 def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", lang="zh", theme="dark",
-          keyframes: Path | None = None, video_clock: bool = False):
+          keyframes: Path | None = None, video_clock: bool = False, words: str | None = None):
     """Run a scene's construct in dry-run mode (animations skipped, nothing encoded), watching every
     step's end; return (scene, watch). media_dir holds manim's formula and text caches: reuse it within
     one process, never share it between processes. A warning manim logs is one of the problems. Every
     play jumps to its end (the same frames, half the time) unless `video_clock`: then manim's clock moves
-    by whole frames, as in a video, and the steps' start and end times are the video's."""
+    by whole frames, as in a video, and the steps' start and end times are the video's. `words`: a words
+    folder (DIR/<lang>/*.toml) whose lines win over the built-in ones."""
     install()  # the pipeline's versions of manim's methods, as in every render
     if os.environ.get(LABELS_ENV):  # the run's one label store (conftest.shared_labels), as the renders'
         stored.keep_in(Path(os.environ[LABELS_ENV]))
@@ -71,7 +72,7 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
     warnings = Warnings(watch)
     logger.addHandler(warnings)
     try:
-        with Settings(lesson, context, mode, lang, theme).applied(), tempconfig(opts):
+        with Settings(lesson, context, mode, lang, theme, words).applied(), tempconfig(opts):
             scene = cls(after_step=watch, skip_animations=not video_clock)
             if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
                 scene.renderer.update_frame = lambda *args, **kwargs: None

@@ -106,7 +106,7 @@ def test_a_bad_lang_in_the_file_names_its_line(tmp_path, value, shown):
     line = BAT.splitlines().index('focus = "bat"') + 2
     r = run("check", str(path), "--lang", "en", code=2)
     assert r.output.strip() == (f"{path}:{line}: lang: expected the language the lesson is shown in, one "
-                                f"of zh, en, found {shown}")
+                                f"of zh, en, ja, found {shown}")
 
 
 def test_new_writes_the_key_and_check_reads_it(tmp_path):

@@ -146,7 +146,7 @@ def test_a_lesson_of_two_masked_heads_is_torchs():
     (("w_k = [[0.0, 1.0], [1.0, 0.0], [1.0, 0.0], [0.0, 0.0]]",
       "w_k = [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]"),
      "heads.grammar.w_k", "2 columns (d_k, as w_q)"),
-    (("[heads.grammar]", "[heads.grammar]\nname = 1"), "heads.grammar.name", "one of zh, en, w_q"),
+    (("[heads.grammar]", "[heads.grammar]\nname = 1"), "heads.grammar.name", "one of zh, en, ja, w_q"),
 ])
 def test_a_wrong_heads_file_is_named(change, key, expected):
     text = TWO_HEADS.replace(*change)

@@ -33,7 +33,7 @@ LIGHT = [
     ("check", TINY), ("numbers",), ("numbers", "--lesson", TINY, "--json"),
     ("new", "mine.toml", "--lang", "en"),
     ("render", "blink", "--dry-run"), ("lesson", "--dry-run"), ("slides", "--to", "pptx", "--dry-run"),
-    ("handout", "--dry-run"), ("doctor",),
+    ("handout", "--dry-run"), ("doctor",), ("words", "export", "--lang", "en", "--out", "words"),
 ]
 
 

@@ -306,14 +306,14 @@ def test_literal_check_can_fail(tmp_path):
 # -- catalogs ------------------------------------------------------------------------------------
 
 def test_catalogs_have_the_same_keys():
-    zh, en = catalog("zh").entries, catalog("en").entries
-    assert set(zh) == set(en), set(zh) ^ set(en)
+    zh, en, ja = catalog("zh").entries, catalog("en").entries, catalog("ja").entries
+    assert set(zh) == set(en) == set(ja), (set(zh) ^ set(en)) | (set(en) ^ set(ja))
 
 
-def test_every_scene_has_a_title_in_both_languages():
+def test_every_scene_has_a_title_in_every_language():
     for info in available():
-        assert info.title("zh") and info.title("en")
-        assert info.title("zh") != info.title("en")
+        assert info.title("zh") and info.title("en") and info.title("ja")
+        assert len({info.title("zh"), info.title("en"), info.title("ja")}) == 3
 
 
 def test_registry_reads_which_scenes_show_every_context():

@@ -24,6 +24,7 @@ COMMANDS = {
     "sheet": ("sheet", "sheet"),
     "handout": ("handout", "handout"),
     "voice": ("voice", "voice"),
+    "words": ("words", "words"),
     "batch": ("batch", "batch_command"),
     "explorer": ("explorer", "explorer"),
     "studio": ("studio", "studio"),

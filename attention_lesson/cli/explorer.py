@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 
 from .options import (
+    any_lang_option,
     build_options,
     force_option,
-    lang_option,
     lesson_options,
     out_option,
     quality_option,
@@ -19,7 +19,7 @@ from .report import execute
 
 @click.command()
 @lesson_options
-@lang_option
+@any_lang_option
 @theme_option()
 @quality_option(help="Whose videos' folder the page goes in (the explorer itself has no resolution).")
 @out_option("Output folder (default: the videos' folder of the same options); the page is DIR/explorer/.")

@@ -8,9 +8,9 @@ from ..outputs.handout import DEFAULT_THEME as HANDOUT_THEME
 from ..outputs.handout import FRAME_LAYOUTS, KEY_FRAMES
 from .options import (
     all_option,
+    any_lang_option,
     build_options,
     in_lesson_order,
-    lang_option,
     lesson_options,
     out_option,
     pick_scenes,
@@ -25,7 +25,7 @@ from .report import execute
 @click.argument("ids", nargs=-1, metavar="[SCENE]...")
 @all_option
 @lesson_options
-@lang_option
+@any_lang_option
 @theme_option(HANDOUT_THEME)
 @quality_option("medium", "Resolution of the frames (medium: 720p, sharp enough for A4).")
 @click.option("--frames", "frames", type=click.Choice(FRAME_LAYOUTS), default=KEY_FRAMES, show_default=True,

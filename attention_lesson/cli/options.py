@@ -77,7 +77,7 @@ def warn_language_gaps(lesson, lang: str) -> None:
     except (OSError, UnicodeDecodeError):
         text = None
     for warning in language_gaps(lesson, lang, text):
-        click.echo(warning.message(lang), err=True)
+        click.echo(warning.message(lang if lang in LANGS else "en"), err=True)
 
 
 def check_context(lesson, context: str | None) -> str:
@@ -118,6 +118,31 @@ LANG_DEFAULT = f"default: the lesson file's lang, else ${LANG_ENV}, else {LANGS[
 lang_option = SharedOption(
     "--lang", type=click.Choice(LANGS), default=None,
     help=f"Language of on-screen text and narration ({LANG_DEFAULT}).")
+
+
+class AnyLanguage(click.ParamType):
+    """A built-in language, or any left-to-right language code whose words a folder gives (--words):
+    a right-to-left one or a word that is no language code is one line, exit status 2."""
+
+    name = "LANG"
+
+    def convert(self, value, param, ctx):
+        from scenes.common.words import lang_problem
+
+        if value in LANGS:
+            return value
+        if problem := lang_problem(value):
+            raise LessonFileError(f"--lang {problem}")
+        return value
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return f"[{'|'.join(LANGS)}|CODE]"
+
+
+any_lang_option = lang_option.but(
+    type=AnyLanguage(),
+    help=f"Language of on-screen text and narration: {', '.join(LANGS)}, or any other code (fr, de, ko...) "
+         f"with --words DIR holding its words ({LANG_DEFAULT}).")
 
 
 def theme_option(default: str | None = None):
@@ -202,7 +227,7 @@ def _render_opts(video: bool) -> list:
                      help="Also one clip per step: <id>-<nn>-<step>.<ext>, for click-by-click slides."),
     ]
     return [
-        lesson_option, context_option, mode_option, lang_option, theme_option(), quality_option(),
+        lesson_option, context_option, mode_option, any_lang_option, theme_option(), quality_option(),
         click.option("--fps", type=click.IntRange(1, 120), default=None,
                      help="Frame rate (default: the quality's)."),
         *(video_only if video else []),
@@ -286,6 +311,40 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
     return str(folder.resolve())
 
 
+words_option = SharedOption(
+    "--words", metavar="DIR", default=None, type=click.Path(file_okay=False),
+    help="The teacher's own words: DIR/<lang>/<name>.toml (as `words export` writes them) win over the "
+         "built-in lines key by key; a language with no built-in words takes all of its lines from there "
+         "(default: the lesson file's words = \"DIR\", else none).")
+
+
+def check_words(given: str | None, lesson, lang: str) -> str | None:
+    """The words folder in use (--words, else the lesson file's `words`), resolved and checked: one line
+    (exit 2) for a folder that is not there, `FILE:LINE: message` lines for what is wrong in it; a
+    language with no built-in words needs one. The process reads through it from now on (use_words)."""
+    from attention_core.lines import locate
+    from scenes.common import words as W
+
+    folder = given or lesson.words
+    if folder is None:
+        if not W.built_in(lang):
+            export = f"attention-lesson words export --lang {lang} --out DIR"
+            raise LessonFileError(f"--lang {lang}: no built-in words for {lang}; give them with --words DIR "
+                                  f"(DIR/{lang}/*.toml: `{export}` writes the English lines to translate)")
+        return None
+    if not Path(folder).is_dir():
+        if given:
+            raise click.BadParameter(f"{given!r} is not a folder", param_hint="--words")
+        line = locate(Path(lesson.source).read_text(encoding="utf-8"), "words") or 1
+        raise LessonFileError(f"{lesson.source}:{line}: words: no folder {folder}", bare=True)
+    folder = str(Path(folder).resolve())
+    if W.files(folder, lang) or not W.built_in(lang):
+        if problems := W.problems(folder, lang):
+            raise LessonFileError("\n".join(problems), bare=True)
+    W.use_words(folder)
+    return folder
+
+
 def make_options(lesson, kind: str, given: dict):
     """The RenderOptions of a command line (`given`: the command's option values by parameter name, or
     the values the command fixes), checked (a usage error, exit 2, if inconsistent); the language
@@ -295,6 +354,7 @@ def make_options(lesson, kind: str, given: dict):
     from ..pipeline.plan import RenderOptions
 
     lang = lesson_lang(given.get("lang"), lesson)
+    words = check_words(given.get("words"), lesson, lang)  # (a language's words before its lesson's)
     warn_language_gaps(lesson, lang)
     file_format = given.get("file_format", "mp4")
     if given.get("transparent") and file_format not in ("webm", "mov", "png"):
@@ -302,6 +362,7 @@ def make_options(lesson, kind: str, given: dict):
                                  param_hint="--transparent")
     return RenderOptions(
         lesson=str(Path(lesson.source).resolve()), context=check_context(lesson, given.get("context")),
+        words=words,
         mode=given.get("mode", "scaled"), lang=lang, quality=given.get("quality", "low"),
         fps=given.get("fps"), format=file_format, transparent=bool(given.get("transparent")),
         sections=bool(given.get("sections")),
@@ -310,7 +371,7 @@ def make_options(lesson, kind: str, given: dict):
 
 # the click parameters a RenderOptions is made of, and those a Run is
 OPTION_PARAMS = ("context", "mode", "lang", "quality", "fps", "file_format", "transparent", "sections",
-                 "voice", "theme")
+                 "voice", "theme", "words")
 RUN_PARAMS = ("out", "jobs", "force", "dry_run", "quiet")
 
 
@@ -320,6 +381,7 @@ def build_options(kind: str = "video", **fixed):
     and `run` (a Run), in place of the separate click parameters. Put it under the option decorators."""
 
     def decorate(f):
+        @words_option
         @functools.wraps(f)
         def wrapper(*args, **params):
             from ..pipeline.plan import Run

@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from .options import (
+    any_lang_option,
     build_options,
     jobs_option,
-    lang_option,
     lesson_options,
     quiet_option,
     theme_option,
@@ -19,7 +19,7 @@ from .report import execute
 
 @click.command()
 @lesson_options
-@lang_option
+@any_lang_option
 @theme_option()
 @click.option("--dest", type=click.Path(dir_okay=False), default=None,
               help="PNG to write (default: media/preview/contact-sheet-<lang>.png, -<lang>-light.png in the "

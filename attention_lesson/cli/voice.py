@@ -13,13 +13,14 @@ from pathlib import Path
 import click
 
 from .options import (
+    any_lang_option,
     json_option,
-    lang_option,
     lesson_options,
     make_options,
     out_option,
     pick_scenes,
     recordings_option,
+    words_option,
 )
 from .report import run_build
 
@@ -29,14 +30,14 @@ def voice():
     """Record the lesson's voice: the script to read (`voice script`), for `--voice DIR`."""
 
 
-def _lines(ids, lesson, context, mode, lang):
+def _lines(ids, lesson, context, mode, lang, words=None):
     """The steps to record of the chosen scenes (default: all, in lesson order)."""
     from ..pipeline.plan import CACHE, Run, steps_folder
     from ..pipeline.voice.lines import script_lines
     from ..pipeline.voice.track import guide_voice
 
     scenes = pick_scenes(ids, not ids, lesson)
-    options = make_options(lesson, "steps", {"context": context, "mode": mode, "lang": lang})
+    options = make_options(lesson, "steps", {"context": context, "mode": mode, "lang": lang, "words": words})
     report = run_build(lesson, scenes, options, Run(out=steps_folder(options), quiet=True))
     if report.failures:
         f = report.failures[0]
@@ -47,11 +48,12 @@ def _lines(ids, lesson, context, mode, lang):
 @voice.command()
 @click.argument("ids", nargs=-1, metavar="[SCENE]...")
 @lesson_options
-@lang_option
+@any_lang_option
+@words_option
 @out_option("Write the script to this file (default: standard output).", file=True)
 @click.option("--format", "fmt", type=click.Choice(("md", "csv")), default="md", show_default=True,
               help="md: a heading per scene, a numbered item per step; csv: file,scene,step,line,seconds.")
-def script(ids, lesson, context, mode, lang, out, fmt):
+def script(ids, out, fmt, **chosen):
     """The recording script: for every step of the chosen scenes (default: all, in lesson order) the
     file to save (<lang>/<scene>/<nn>-<step>.wav in the recordings folder), the line to read and how
     long the step's animations last without a voice."""
@@ -60,9 +62,10 @@ def script(ids, lesson, context, mode, lang, out, fmt):
     from ..outputs.script import as_csv, as_markdown
     from ..pipeline.manifest import write_atomically
 
-    scenes, lines = _lines(ids, lesson, context, mode, lang)
+    scenes, lines = _lines(ids, **chosen)  # (the lesson, context, mode, language and words chosen)
+    lesson, lang = chosen["lesson"], chosen["lang"]
     text = as_csv(lines) if fmt == "csv" else as_markdown(lines, scenes, lesson_title(lesson, lang), lesson,
-                                                          context, mode, lang)
+                                                          chosen["context"], chosen["mode"], lang)
     if out is None:
         click.echo(text, nl=False)
         return
@@ -74,16 +77,17 @@ def script(ids, lesson, context, mode, lang, out, fmt):
 @click.argument("ids", nargs=-1, metavar="[SCENE]...")
 @recordings_option
 @lesson_options
-@lang_option
+@any_lang_option
+@words_option
 @json_option
-def status(ids, folder, lesson, context, mode, lang, as_json):
+def status(ids, folder, as_json, **chosen):
     """What speaks each step: its recording (with its length, loudness and peak; clipped or too quiet
     flagged), or the neural voice (for a language that has one), or the draft voice. A recording is stale
     when its step's line changed after it was recorded: the line each recording was first seen with is
     kept in DIR/<lang>/recorded.json."""
     from ..pipeline.voice.recordings import status as step_states
 
-    rows = step_states(Path(folder), _lines(ids, lesson, context, mode, lang)[1], lang)
+    rows = step_states(Path(folder), _lines(ids, **chosen)[1], chosen["lang"])
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return

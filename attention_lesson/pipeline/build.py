@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from attention_core import Lesson
 from scenes.common.i18n import catalog, lesson_title
+from scenes.common.words import use_words
 
 from . import manifest
 from .plan import CACHE, MEDIA, Job, RenderOptions, Result, Run, default_jobs, plan
@@ -94,7 +95,7 @@ def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions,
         author=lesson.author, lang=lang, context=options.context, mode=options.mode,
         lesson_name=Path(lesson.source).name, lesson_text=Path(lesson.source).read_text(encoding="utf-8"),
         start=catalog(lang)("common.deck_start") if options.voice else None, choices=choices,
-        theme=options.theme)
+        theme=options.theme, words=options.words)
 
 
 def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, products=(),
@@ -103,6 +104,7 @@ def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, prod
     for p in products:
         assert p.made_from is None or job_options(options, p.made_from) == options, \
             f"{p.name} is not made of {options.kind} jobs"
+    use_words(options.words)  # the scenes' titles the products list, in the teacher's words
     todo, fresh = plan(lesson, scenes, options, out_dir, force=force)
     report = Report(out_dir, todo, fresh, order=[s.id for s in scenes])
     args = product_args(lesson, report.jobs, options, choices) if products else None
@@ -127,6 +129,7 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
     if is_folder(options.voice):  # bad recordings stop everything before it starts
         if problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes]):
             raise BadInput(problems)
+    use_words(options.words)  # the titles, lists and pages made in this process read through them
     out_dir, jobs = output_folder(options, run.out), run.jobs or default_jobs()
     # a cold run (nothing rendered in its folder yet) forks its workers first: they import manim while
     # this process plans (a re-run may have nothing to do, and must not share the cores while it plans)

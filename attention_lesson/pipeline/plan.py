@@ -18,6 +18,8 @@ from pathlib import Path
 
 from attention_core import Lesson
 from scenes.common.style import DEFAULT_THEME
+from scenes.common.words import built_in
+from scenes.common.words import digest as words_digest
 from scenes.registry import HERE as SCENES_DIR
 from scenes.registry import SceneInfo
 
@@ -80,6 +82,7 @@ class RenderOptions:
     voice: str | None = None  # None (silent), "draft", "neural", "piper:<path>.onnx" or a recordings folder
     kind: str = VIDEO  # one of KINDS
     theme: str = DEFAULT_THEME  # a name of scenes.common.style.THEMES
+    words: str | None = None  # resolved path of a words folder (scenes/common/words.py); None: built-in
 
     @property
     def frame_rate(self) -> int:
@@ -168,9 +171,11 @@ def code_files(scene: SceneInfo, lang: str, voice: str | None = None) -> list[Pa
     """The code and words a scene's render depends on (with a voice: how lines become speech)."""
     i18n = SCENES_DIR / "i18n" / lang
     own = i18n / f"{scene.module}.toml"  # a scene may narrate itself, with no catalog of its own
-    files = [scene.file, *SHARED_CODE, i18n / "common.toml", *([own] if own.exists() else [])]
+    known = built_in(lang)  # a language from a words folder: its words are in the digest's payload
+    words = [i18n / "common.toml", *([own] if own.exists() else [])] if known else []
+    files = [scene.file, *SHARED_CODE, *words]
     if voice:
-        files += [*VOICE_CODE, i18n / "speech.toml"]
+        files += [*VOICE_CODE, *([i18n / "speech.toml"] if known else [])]
     return files  # each must exist: manifest.hash_files refuses a missing one
 
 
@@ -232,12 +237,16 @@ def input_digest(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> st
         "numbers": lesson_numbers(lesson, scene, options),
         # the lesson is in "numbers"; a silent video's kind and voice are left out
         "options": {k: v for k, v in asdict(options).items()
-                    if k != "lesson" and not (k == "voice" and not v) and not (k == "kind" and v == VIDEO)},
+                    if k not in ("lesson", "words") and not (k == "voice" and not v)
+                    and not (k == "kind" and v == VIDEO)},
         "frame_rate": options.frame_rate,
         "versions": manifest.versions(slides=options.kind == SLIDES),
     }
     if options.voice:
         payload["voice"] = voice_inputs(scene, options)
+    tables = (scene.module, "common", *(("speech",) if options.voice else ()))
+    if (own := words_digest(options.words, options.lang, tables)) is not None:
+        payload["words"] = own  # the teacher's lines this scene shows: only its own changes re-render it
     return manifest.digest(payload, code_files(scene, options.lang, options.voice), ROOT)
 
 

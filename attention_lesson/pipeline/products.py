@@ -23,6 +23,8 @@ from pathlib import Path
 
 from attention_core import Lesson, parse
 from scenes.common.style import DEFAULT_THEME
+from scenes.common.words import digest as words_digest
+from scenes.common.words import use_words
 
 from . import manifest
 from .plan import FRAMES, POSTER, ROOT, SLIDES, VIDEO, Job, RenderOptions, Result
@@ -58,6 +60,7 @@ class ProductArgs:
     start: str | None = None  # a voiced deck's start slide text
     choices: Choices = Choices()
     theme: str = DEFAULT_THEME  # the scenes' colours, and the product's own (handout, sheet, deck, explorer)
+    words: str | None = None  # a words folder's path (its lines, not its path, are in the digest)
 
     def lesson(self) -> Lesson:
         return parse(tomllib.loads(self.lesson_text), self.lesson_name)
@@ -117,9 +120,11 @@ def product_digest(product: Product, args: ProductArgs, jobs: list[Job]) -> str:
     scenes = [[j.key, j.digest] for j in jobs] if product.made_from else []
     reads = asdict(args) if product.made_from else {k: getattr(args, k) for k in ALONE_READS}
     payload = {"product": product.name, "scenes": scenes,
-               "args": {k: v for k, v in reads.items() if k not in ("lesson_text", "lesson_name")},
+               "args": {k: v for k, v in reads.items() if k not in ("lesson_text", "lesson_name", "words")},
                "lesson": hashlib.sha256(args.lesson_text.encode()).hexdigest(),
                "versions": manifest.versions(slides=product.made_from == SLIDES)}
+    if (own := words_digest(args.words, args.lang)) is not None:
+        payload["words"] = own
     return manifest.digest(payload, [ROOT / rel for rel in product.code], ROOT)
 
 
@@ -153,6 +158,7 @@ def plan_product(product: Product, args: ProductArgs, jobs: list[Job], out_dir: 
 def build(product: Product, args: ProductArgs, folder: Path) -> Result:
     """Make a product in a folder holding its scenes' files; never raises (a failure is a Result)."""
     try:
+        use_words(args.words)  # its pages' words, wherever it is made (this process or a batch worker)
         return Result(product.name, True, sorted(product.build(folder, args)))
     except Exception as e:  # noqa: BLE001 - reported with its variant, the others go on
         tb = traceback.format_exc(limit=-3)

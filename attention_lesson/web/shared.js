@@ -18,7 +18,7 @@
   const MODES = root.AttentionCore.MODES;
 
   /** Each language's name in itself, for the language buttons and menus. */
-  const LANG_NAMES = { zh: "中文", en: "English" };
+  const LANG_NAMES = { zh: "中文", en: "English", ja: "日本語" };
   const langName = (lang) => LANG_NAMES[lang] || lang;
 
   // -- the catalog --------------------------------------------------------------------------------

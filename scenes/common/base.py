@@ -37,9 +37,11 @@ from . import style as S
 from .captions import least_step, spoken, timed
 from .i18n import Token, catalog
 from .labels import fit, frame_box, label, mixed_line, wrapped
+from .languages import font
 from .layout import _grid_numbers as grid_numbers
 from .layout import body_mobjects, cap_height, ink_box, largest_text, print_box, px_1080, safe_area
 from .settings import Settings
+from .words import use_words
 
 FILL_AIR = 0.05  # place_best: a way fills the screen when it fills FILL_SHARE and this much more
 REFRAME_MIN = 0.005  # a reframe smaller than this (a share of the scale, scene units of shift) is skipped
@@ -89,6 +91,8 @@ class LessonScene(Scene):
         self.att = attend(self.lesson, self.context_name, self.settings.mode)
         self.hard = hard_lookup(self.att)
         self.lang = self.settings.lang
+        use_words(self.settings.words)  # every line of this scene, and the titles and lists it borrows
+        S.use_font(font(self.lang))  # the language's own glyphs (Noto Sans CJK JP for ja)
         self.tr = catalog(self.lang)
         self.focus = self.att.index(self.lesson.focus)  # the query the step-by-step scenes expand
         self.dims = self.lesson.dim_names(self.lang)
@@ -219,7 +223,13 @@ class LessonScene(Scene):
             ([self.t("common.tag_sep").join(tags)] if tags else [])  # the sentence; what it is read with
         sentence = VGroup(*(label(t, S.LABEL_SIZE, S.DIM) for t in lines)).arrange(DOWN, buff=S.GAP / 3,
                                                                                    aligned_edge=RIGHT)
-        fit(sentence, min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height * len(lines))
+        room, tall = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height
+        least = sentence.width * 1.01 * S.MIN_FONT_SIZE / S.LABEL_SIZE  # the sentence at the smallest size
+        if room < least:  # a long title (a translation) gives way to the sentence, down to its own least
+            fit(title, max(w - least - S.BIG_GAP, title.width * 1.01 * S.MIN_FONT_SIZE / S.TITLE_SIZE), tall)
+            title.to_corner(UL, buff=S.MARGIN)
+            room = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP)
+        fit(sentence, room, tall * len(lines))
         sentence.align_to(title, UP if len(lines) > 1 else DOWN).to_edge(RIGHT, buff=S.MARGIN)
         return VGroup(title, sentence)
 

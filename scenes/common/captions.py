@@ -27,18 +27,22 @@ import threading
 from functools import lru_cache
 
 from . import style as S
+from .languages import EN, ZH, language
 
-LINE_WIDTH = {"zh": 16.0, "en": 42.0}  # per subtitle line, in full-width characters for zh
+LINE_WIDTH = {"zh": ZH.line_width, "en": EN.line_width}  # per subtitle line, full-width characters for zh
+# (every language's: languages.language(code).line_width)
 LINES_PER_CUE = 2
 MIN_CUE = 5 / 6  # seconds: the shortest a cue is shown
 MAX_CUE = 7.0  # seconds: the longest; a cue that would stay longer is split into shorter ones
-CUE_CHARS_PER_SECOND = {"zh": 9.0, "en": 20.0}  # the fastest a cue is read (every character but line breaks)
+CUE_CHARS_PER_SECOND = {"zh": ZH.cue_cps, "en": EN.cue_cps}  # the fastest a cue is read (every character
+# but line breaks; every language's: languages.language(code).cue_cps)
 _SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this much longer than it needs
 
-# a piece never split: a bracketed vector; a Latin word, number or formula with its sign, decimals and
-# percent; a run of spaces; any other character
+# a piece never split: a bracketed vector; a word (Latin with its accents, Greek, Cyrillic: café, größe,
+# слово), number or formula with its sign, decimals and percent; a run of spaces; any other character
+_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
 _UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?"
-                   r"|[\[(]?[+\-−]?[A-Za-z0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
+                   rf"|[\[(]?[+\-−]?[{_LETTERS}0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 _SENTENCE, _CLAUSE, _COMMA = set("。！？.!?"), set("；：;:"), set("，、,")
 _NO_START = set("，。；：！？、,.;:!?)]）」』”’'…%")  # never begins a line
@@ -98,6 +102,25 @@ def _word_cuts(text: str) -> set[int]:
     return cuts
 
 
+_PARSER = []
+
+
+def _phrase_cuts(text: str) -> set[int]:
+    """Offsets between two of BudouX's phrases (Japanese: a content word with the particles after it; a
+    small model, no dictionary, read once per process)."""
+    with _LOCK:
+        if not _PARSER:
+            import budoux
+
+            _PARSER.append(budoux.load_default_japanese_parser())
+    cuts, at = set(), 0
+    for phrase in _PARSER[0].parse(text):
+        at += len(phrase)
+        cuts.add(at)
+    # and after punctuation or a space, which the model may keep inside a phrase (“割ります：{scores} は”)
+    return cuts | {m.end() for m in re.finditer(r"[、。，：；！？]|\s+", text)}
+
+
 def _may_break(text: str, at: int) -> bool:
     before, after = text[:at].rstrip(), text[at:]
     if not before or after[:1].isspace():  # spaces stay with the piece before them
@@ -109,8 +132,11 @@ def _may_break(text: str, at: int) -> bool:
 def pieces(text: str, lang: str) -> list[str]:
     """The text cut where a line may break (each piece keeps the spaces after it)."""
     cuts = {m.start() for m in _UNIT.finditer(text)}
-    if lang == "zh" and _CJK.search(text):
+    breaker = language(lang).breaker
+    if breaker == "jieba" and _CJK.search(text):
         cuts &= _word_cuts(text)
+    elif breaker == "budoux" and _CJK.search(text):
+        cuts &= _phrase_cuts(text)
     elif _CJK.search(text):  # Chinese in another language's line is a name (a token): kept whole
         cuts = {c for c in cuts if not (_CJK.match(text[c - 1]) and _CJK.match(text[c]))}
     bounds = [0, *sorted(c for c in cuts if 0 < c < len(text) and _may_break(text, c)), len(text)]
@@ -118,7 +144,7 @@ def pieces(text: str, lang: str) -> list[str]:
 
 
 def _width(s: str, lang: str) -> float:
-    if lang != "zh":
+    if not language(lang).wide:
         return float(len(s))
     return sum(1.0 if _CJK.match(c) else 0.5 for c in s)
 
@@ -130,7 +156,10 @@ def _cost(ps: list[str], k: int, lang: str) -> float:
         return 0.0
     if last in _CLAUSE | _COMMA:
         return 0.3 if last in _CLAUSE else 0.5
-    if lang == "zh":  # dearer before a particle, or beside a one-character word (维 of 金融维, 中 of 句中)
+    if language(lang).breaker == "budoux":  # every phrase boundary alike
+        return 1.0
+    if language(lang).wide:  # dearer before a particle, or beside a one-character word (维 of 金融维, 中
+        # of 句中)
         single = any(len(p.strip()) == 1 and _CJK.match(p.strip()) for p in ps[k - 1:k + 1])
         return 2.5 if first in _PARTICLES else 1.8 if single else 1.0
     before, after = ps[k - 1].strip().lower(), ps[k].strip().lower().rstrip(",.;:")
@@ -144,7 +173,7 @@ class _Layout:
 
     def __init__(self, ps: list[str], lang: str, widest: float = math.inf):
         self.ps, self.lang, self.n, self.widest = ps, lang, len(ps), widest
-        self.limit = LINE_WIDTH.get(lang, LINE_WIDTH["en"])
+        self.limit = language(lang).line_width
         self._lines, self.breaks = {}, [0.0] + [_cost(ps, k, lang) for k in range(1, len(ps))]
         self._sums, self._trail = [0.0], [_width(p, lang) - _width(p.rstrip(), lang) for p in ps]
         for p in ps:
@@ -243,7 +272,7 @@ def cues(text: str, lang: str, widest: float = math.inf) -> list[str]:
 
 def reading_time(cue: str, lang: str) -> float:
     """The least a cue may be shown: MIN_CUE, or its characters at CUE_CHARS_PER_SECOND."""
-    cps = CUE_CHARS_PER_SECOND.get(lang, CUE_CHARS_PER_SECOND["en"])
+    cps = language(lang).cue_cps
     return max(MIN_CUE, len(cue.replace("\n", "")) / cps)
 
 
@@ -256,7 +285,7 @@ def least_step(text: str, lang: str, voice: float | None = None, frame: float = 
     """How long a step with this line (and a voice this long) lasts at the least: MIN_BEAT, its
     narration pace, its cues' reading time (plus `frame`, as the scene waits whole frames), and
     VOICE_LEAD + its voice + VOICE_TAIL."""
-    need = max(S.MIN_BEAT, len(text) / S.READ_CHARS_PER_SECOND[lang], least_time(text, lang) + frame)
+    need = max(S.MIN_BEAT, len(text) / language(lang).read_cps, least_time(text, lang) + frame)
     return max(need, S.VOICE_LEAD + voice + S.VOICE_TAIL) if voice is not None else need
 
 

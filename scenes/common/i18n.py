@@ -7,12 +7,13 @@ No manim import: the CLI lists titles without starting manim.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable
 from functools import lru_cache
-from importlib import resources
 
 from attention_core import LANGS
+
+from . import words as W
+from .languages import language
 
 
 class Token(str):
@@ -40,7 +41,10 @@ class Catalog:
             value = self.entries[key]
         except KeyError:
             raise KeyError(f"catalog {self.lang!r} has no entry {key!r}") from None
-        return value.format(**fields) if fields else value
+        if not fields:
+            return value
+        text = value.format(**fields)
+        return _BRACKET_SPACE.sub("", text) if language(self.lang).tight else text
 
     def token(self, text: str) -> Token:
         """A lesson token to name in a line: marked as `common.token` says, or `common.token_cjk` when it
@@ -63,20 +67,14 @@ class Catalog:
         return {k.removeprefix(prefix): v for k, v in self.entries.items() if k.startswith(prefix)}
 
 
-def _flatten(prefix: str, table: dict, out: dict) -> None:
-    for k, v in table.items():
-        key = f"{prefix}.{k}" if prefix else k
-        if isinstance(v, dict):
-            _flatten(key, v, out)
-        else:
-            out[key] = v
-
-
 def lesson_title(lesson, lang: str) -> str:
     """The lesson file's [title] in this language, or the catalog's generic one."""
     return lesson.title.get(lang) or catalog(lang)("common.lesson_title")
 
 
+# a space beside a full-width bracket, next to a word of the language (a token set off in 「」)
+_KANA_KANJI = r"\u3040-\u30ff\u3400-\u9fff"
+_BRACKET_SPACE = re.compile(rf"(?<=[」』）])[ ](?=[{_KANA_KANJI}])|(?<=[{_KANA_KANJI}])[ ](?=[「『（])")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: no space between two of them
 _FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")  # and 「」，
 
@@ -105,13 +103,29 @@ def d_k_labels(d_k: int, lang: str) -> list[str]:
     return [catalog(lang)("common.d_k_column", i=i) for i in range(1, d_k + 1)]
 
 
+def catalog(lang: str, words: str | None = None) -> Catalog:
+    """The words of a language: the built-in catalog (scenes/i18n/<lang>/), with the lines of the words
+    folder in use (words.use_words; or `words`) winning key by key. A language with no built-in catalog
+    is all the folder's."""
+    folder = words if words is not None else W.active()
+    if not W.built_in(lang) and (folder is None or not W.files(folder, lang)):
+        raise ValueError(f"language must be one of {', '.join(LANGS)} or one of a words folder, not {lang!r}")
+    own = W.overrides(folder, lang)
+    if not own:
+        return _builtin(lang)
+    return _merged(lang, folder, tuple(sorted((k, _frozen(e.value)) for k, e in own.items())))
+
+
+def _frozen(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
 @lru_cache(maxsize=None)
-def catalog(lang: str) -> Catalog:
-    if lang not in LANGS:
-        raise ValueError(f"language must be one of {', '.join(LANGS)}, not {lang!r}")
-    folder = resources.files("scenes") / "i18n" / lang
-    entries: dict = {}
-    for f in sorted(folder.iterdir(), key=lambda p: p.name):
-        if f.name.endswith(".toml"):
-            _flatten("", tomllib.loads(f.read_text(encoding="utf-8")), entries)
-    return Catalog(lang, entries)
+def _builtin(lang: str) -> Catalog:
+    return Catalog(lang, {k: e.value for k, e in W.builtin_entries(lang).items()})
+
+
+@lru_cache(maxsize=16)
+def _merged(lang: str, folder: str, own: tuple) -> Catalog:
+    given = {k: list(v) if isinstance(v, tuple) else v for k, v in own}
+    return Catalog(lang, {**_builtin(lang).entries, **given})

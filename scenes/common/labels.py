@@ -64,6 +64,7 @@ def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None, *
     """A text in the lesson's font (in the theme's text colour unless given one)."""
     color = color or S.TEXT
     key = ("label", s, float(size), str(color), tuple(sorted(kw.items())))
+    key += (S.FONT,) if S.FONT != S.DEFAULT_FONT else ()  # (the default's keys as they always were)
     return _made(key, lambda: _light(Text(s, font=S.FONT, font_size=size, color=color, **kw)))
 
 

@@ -19,6 +19,7 @@ ENV = {
     "mode": "ATTENTION_MODE",
     "lang": "ATTENTION_LANG",
     "theme": "ATTENTION_THEME",
+    "words": "ATTENTION_WORDS",
 }
 
 
@@ -29,12 +30,13 @@ class Settings:
     mode: str = "scaled"
     lang: str = "zh"
     theme: str = DEFAULT_THEME  # a name of style.THEMES
+    words: str | None = None  # a words folder (scenes/common/words.py); None: the built-in words
 
     @classmethod
     def from_env(cls) -> "Settings":
         get = lambda k: os.environ.get(ENV[k]) or None  # noqa: E731
         return cls(get("lesson"), get("context"), get("mode") or "scaled", get("lang") or "zh",
-                   get("theme") or DEFAULT_THEME)
+                   get("theme") or DEFAULT_THEME, get("words"))
 
     def to_env(self) -> dict[str, str]:
         return {ENV[k]: str(v) for k, v in self.__dict__.items() if v is not None}

