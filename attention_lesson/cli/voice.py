@@ -95,3 +95,7 @@ def status(ids, folder, lesson, context, mode, lang, as_json):
     states = ("recorded", "stale", "neural", "draft", "missing")
     counts = {s: sum(r["state"] == s for r in rows) for s in states}
     click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" of {len(rows)} steps")
+    from ..pipeline.voice.speakers import draft_weakness
+
+    if counts["draft"] and (weakness := draft_weakness(lang)):
+        click.echo(weakness)

