@@ -57,7 +57,7 @@
    base, offline): each line of the whole lesson's narration (ja: eight lines of it, translated, until
    the lesson speaks Japanese) spoken by the neural voice and by the draft voice, levelled, transcribed;
    the error rate (CER for zh and ja, WER for en), apart for the Chinese lines with English words, and
-   the synthesis's real-time factor (docs/voices.md).
+   the synthesis's real-time factor (docs/voices.md); --every N: one line in N.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README. The
 timings themselves are in scripts/bench/; this file reads the options and prints.
 """
@@ -112,6 +112,8 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--voices", nargs="*", metavar="LANG", choices=["zh", "en", "ja"],
                     help="Only hear every voice of these languages (default: all) with the ear: error "
                          "rates and real-time factors.")
+    ap.add_argument("--every", type=int, default=1, metavar="N",
+                    help="With --voices: one line in N of the lesson (default: every line).")
     return ap.parse_args()
 
 
@@ -133,7 +135,7 @@ def each_quality(qualities: list[str], run, **dump) -> dict:
 def run_alone(args: argparse.Namespace) -> bool:
     """The benchmarks that take a folder of their own (--neural ... --holds): True if one was asked for."""
     if args.voices is not None:
-        fresh(lambda work: voices_benchmark(work, args.voices or ["zh", "en", "ja"]))
+        fresh(lambda work: voices_benchmark(work, args.voices or ["zh", "en", "ja"], args.every))
     elif args.neural:
         fresh(lambda work: neural_benchmark(work, args.jobs))
     elif args.studio_memory:

@@ -74,15 +74,16 @@ def _voice(source: str, lang: str, lines: list[str], work: Path) -> dict:
     return figures
 
 
-def voices_benchmark(work: Path, langs: list[str]) -> dict:
-    """{lang: {draft: figures, neural: figures}}: every voice of every language on the lesson's lines."""
+def voices_benchmark(work: Path, langs: list[str], every: int = 1) -> dict:
+    """{"<lang> <voice>": figures}: every voice of every language on the lesson's lines (every: one
+    line in `every`, for a quicker sample)."""
     from attention_lesson.pipeline.voice import ear
 
     t0 = time.perf_counter()
     ear.whisper()
     results = {"ear_load_seconds": round(time.perf_counter() - t0, 1)}
     for lang in langs:
-        lines = JAPANESE if lang == "ja" else lesson_lines(lang)
+        lines = JAPANESE if lang == "ja" else lesson_lines(lang)[::every]
         for source in ("neural", "draft"):
             with tempfile.TemporaryDirectory(dir=work) as tmp:
                 results[f"{lang} {source}"] = _voice(source, lang, lines, Path(tmp))

@@ -40,7 +40,9 @@ RATE = 24000
 BUNDLED_VOICES = ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")
 DEFAULT_VOICE = {"zh": "jf_tebukuro", "ja": "jf_alpha"}  # measured by the ear: docs/voices.md
 NATIVE = {"z": "zh", "j": "ja", "a": "en", "b": "en"}  # a Kokoro voice's first letter: its speaker's language
-SPEED = 1.0
+# a non-native speaker reading Mandarin is understood better a little slower: the ear's CER on three of
+# the lesson's lines 0.26 at 0.9 against 0.32 at 1.0
+SPEED = {"zh": 0.9, "ja": 1.0, "en": 1.0}
 PAUSE = 0.25  # seconds between two sentences of a line
 MAX_TOKENS = 500  # the model takes 510 phonemes at most
 # what each language's phonemes need, as (module, the PyPI package that brings it)
@@ -145,7 +147,7 @@ def identity(ref: str, lang: str) -> dict:
     versions = {pkg: _version(pkg) for _, pkg in (*ENGINE, *G2P.get(lang, ()))}
     return {"model": (_data() / "model.sha256").read_text().strip(),
             "voice": hashlib.sha256(style(ref).tobytes()).hexdigest(), "versions": versions,
-            "g2p": _CODE, "speed": SPEED, "pause": PAUSE}
+            "g2p": _CODE, "speed": SPEED.get(lang, 1.0), "pause": PAUSE}
 
 
 def _version(pkg: str) -> str | None:
@@ -300,14 +302,14 @@ def _pieces(ps: str) -> list[str]:
     return out
 
 
-def _infer(ps: str, voice: np.ndarray) -> np.ndarray:
+def _infer(ps: str, voice: np.ndarray, speed: float) -> np.ndarray:
     session, vocab = _session()
     tokens = [vocab[c] for c in ps if c in vocab]
     if not tokens:
         return np.zeros(0, np.float32)
     audio = session.run(None, {"tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
                                "style": voice[min(len(tokens), len(voice)) - 1].reshape(1, 256),
-                               "speed": np.array([SPEED], dtype=np.float32)})[0]
+                               "speed": np.array([speed], dtype=np.float32)})[0]
     return np.asarray(audio, np.float32).ravel()
 
 
@@ -317,7 +319,7 @@ def synthesize(text: str, lang: str, ref: str) -> np.ndarray:
     gap = np.zeros(round(PAUSE * RATE), np.float32)
     parts = []
     for piece in _pieces(phonemes(text, lang)):
-        parts += [_infer(piece, voice), gap]
+        parts += [_infer(piece, voice, SPEED.get(lang, 1.0)), gap]
     return np.concatenate(parts[:-1]) if parts else np.zeros(0, np.float32)
 
 
