@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import axes, reading
+from . import axes, keys, reading
 from .errors import Choices, LessonError, TomlReason, ph
 from .heads import Head, parse_heads, parse_mask
 from .language import LANGS, parse_lang
@@ -24,10 +24,9 @@ from .reading import MAX_DIMS, MIN_DIMS
 MIN_TOKENS, MAX_TOKENS = 2, 8  # what the scenes can lay out in one frame
 DEFAULT = "default"
 
-TOP_KEYS = {"lang", "focus", "title", "author", "dimensions", "vocab", "projections", "contexts",
-            "context_labels", "narration", "geometry", "mask", "heads", "focus_head"}
+TOP_KEYS = set(keys.TOP)  # every key, its type, shape, default and meaning: keys.py
 NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
-REQUIRED_TOP = ("vocab", "projections", "contexts")
+REQUIRED_TOP = keys.REQUIRED_TOP  # ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
 MAX_NESTING = 16  # arrays and tables inside each other: a lesson needs 2 (a matrix), tomllib recurses
 

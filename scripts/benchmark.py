@@ -48,7 +48,7 @@
 12. with --studio-memory [N]: `attention-lesson studio` of the default lesson (2 warm workers): the
    resident memory of its processes after the first drawing, then every 100 of N edits of W_Q (default
    1,000) made through its API one every 0.4 s, and once the last edit's frames are drawn (a teacher's
-   afternoon; the README's Studio section).
+   afternoon; the guide's studio page, docs/teach/en/studio.md).
 13. with --neural: Piper with the bundled English voice: every English line of the default lesson
    synthesised in one process and in --jobs processes at once (seconds of speech per second of wall
    time, the model's load excluded); then `lesson --lang en` with `--voice neural` against
@@ -58,8 +58,9 @@
    the lesson speaks Japanese) spoken by the neural voice and by the draft voice, levelled, transcribed;
    the error rate (CER for zh and ja, WER for en), apart for the Chinese lines with English words, and
    the synthesis's real-time factor (docs/voices.md); --every N: one line in N.
-Prints each figure and its ratio to the naive way. Not a test: the numbers go in the README. The
-timings themselves are in scripts/bench/; this file reads the options and prints.
+Prints each figure and its ratio to the naive way. Not a test: the numbers go in the guide
+(docs/develop/speed.md). The timings themselves are in scripts/bench/; this file reads the options and
+prints.
 """
 
 from __future__ import annotations

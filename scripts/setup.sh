@@ -3,14 +3,17 @@
 # everything is there. Two sets:
 #   ./scripts/setup.sh lesson   what rendering needs (`make lesson`): the system tools pip cannot install
 #                               and .venv with the project (no extras, no test tools)
-#   ./scripts/setup.sh test     the same, then what the tests need (`make test`): every extra and the test
-#                               tools in .venv, chromium, poppler-utils and zbar-tools, axe-core,
-#                               esbuild and typescript from npm (package-lock.json)
+#   ./scripts/setup.sh docs     what the guide needs (`make docs`): the lesson set and the `docs` extra
+#                               (Sphinx, MyST, sphinx-click, furo) in .venv
+#   ./scripts/setup.sh test     the same, then what the tests need (`make test`): every extra (the docs'
+#                               too: the tests build the guide) and the test tools in .venv, chromium,
+#                               poppler-utils and zbar-tools, axe-core, esbuild and typescript from npm
+#                               (package-lock.json)
 # Python packages are installed through constraints.txt (what the tests last ran with), by uv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SET=${1:-test}
-case "$SET" in lesson|test) ;; *) echo "usage: $0 [lesson|test]" >&2; exit 2 ;; esac
+case "$SET" in lesson|docs|test) ;; *) echo "usage: $0 [lesson|docs|test]" >&2; exit 2 ;; esac
 
 # cairo/pango headers + pkg-config (pip builds pycairo against them), a CJK font for the Chinese text,
 # ffmpeg (joining scenes, the voice, GIFs, ProRes), espeak-ng (the offline draft voice). Formulas are
@@ -36,12 +39,13 @@ if ((${#missing[@]})); then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-# the test set includes the lesson set: a venv set up for the tests needs nothing for `make lesson`
+# the test set includes the lesson and docs sets: a venv set up for the tests needs nothing for
+# `make lesson` or `make docs`
 stamp=.venv/.installed-$SET
-[ "$SET" = lesson ] && [ -f .venv/.installed-test ] && [ .venv/.installed-test -nt pyproject.toml ] \
+[ "$SET" != test ] && [ -f .venv/.installed-test ] && [ .venv/.installed-test -nt pyproject.toml ] \
   && [ .venv/.installed-test -nt constraints.txt ] && stamp=.venv/.installed-test
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt "$stamp" ]; then
-  spec=.; [ "$SET" = test ] && spec='.[test]'
+  spec=.; [ "$SET" = test ] && spec='.[test]'; [ "$SET" = docs ] && spec='.[docs]'
   echo "setup: installing the project into .venv ($spec)"
   PIP=(.venv/bin/python -m pip install -q --disable-pip-version-check -c constraints.txt)
   # uv installs in parallel and compiles nothing up front: a new .venv in 23 s where pip took 85 s

@@ -1,6 +1,7 @@
 """What many test modules share: the default lesson, one headless chromium per test worker, and a fresh
 folder with only the fixture scenes registered (`fixtures`)."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -9,6 +10,8 @@ import pytest
 from attention_core import load
 from scenes import registry
 from scenes.registry import SceneInfo
+
+pytest_plugins = ["tests.ordering"]  # the longest work first (tests/ordering.py)
 
 LESSONS = Path(__file__).parent / "lessons"
 CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by scripts/setup.sh; Playwright never downloads one
@@ -24,6 +27,17 @@ PULSE = SceneInfo("pulse", "Pulse", package="tests.fixtures", titles={"zh": "跳
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true",
                      help="Replace tests/golden/*.png by the frames this run renders (see tests/goldens.py).")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_labels(tmp_path_factory, worker_id):
+    """One label store for the whole run, both test workers and every render's worker processes: a label
+    (a text or formula as manim mobjects, 20-80 ms to make) is made once, not once per output folder.
+    Per run, never across runs: a label's key does not hold the code that draws it."""
+    from attention_lesson.pipeline.drawing.worker import LABELS_ENV
+
+    run = tmp_path_factory.getbasetemp()
+    os.environ[LABELS_ENV] = str((run if worker_id == "master" else run.parent) / "labels")
 
 
 @pytest.fixture(scope="session")

@@ -4,13 +4,15 @@ problems, the text on screen and (optionally) the frame, all from one build."""
 from __future__ import annotations
 
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from manim import Text, Typst, logger, tempconfig
 
-from attention_lesson.pipeline.drawing.worker import install
+from attention_lesson.pipeline.drawing.worker import LABELS_ENV, install
+from scenes.common import stored
 from scenes.common.layout import layout_problems, visible_texts
 from scenes.common.settings import Settings
 
@@ -60,6 +62,8 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
     play jumps to its end (the same frames, half the time) unless `video_clock`: then manim's clock moves
     by whole frames, as in a video, and the steps' start and end times are the video's."""
     install()  # the pipeline's versions of manim's methods, as in every render
+    if os.environ.get(LABELS_ENV):  # the run's one label store (conftest.shared_labels), as the renders'
+        stored.keep_in(Path(os.environ[LABELS_ENV]))
     cls = info.load()
     opts = {"dry_run": True, "write_to_movie": False, "disable_caching": True, "quality": "low_quality",
             "verbosity": "WARNING", "progress_bar": "none", "media_dir": str(media_dir)}

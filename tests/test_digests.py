@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from attention_core import LANGS
-from attention_lesson.outputs.products import PRODUCTS
+from attention_lesson.outputs.registry import PRODUCTS
 from attention_lesson.pipeline import manifest
 from attention_lesson.pipeline.plan import PIPELINE, ROOT, SHARED_CODE, VOICE_CODE, code_files
 from scenes.registry import existing

@@ -119,7 +119,7 @@ def test_new_writes_the_key_and_check_reads_it(tmp_path):
 
 
 def test_a_batch_plan_without_langs_takes_each_lessons(tmp_path, bat_en):
-    from attention_lesson.outputs.products import PRODUCTS
+    from attention_lesson.outputs.registry import PRODUCTS
     from attention_lesson.pipeline.batch import read_plan
     from scenes.registry import existing
 

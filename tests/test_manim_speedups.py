@@ -12,7 +12,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from attention_lesson.pipeline.drawing import manim_speedups, pieces
@@ -50,7 +49,7 @@ def probe(gone: str = "-", **env: str) -> subprocess.CompletedProcess:
 
 def test_every_member_relied_on_resolves_on_the_installed_manim():
     names = manim_speedups.relied_on()
-    assert len(names) > 20 and all(n.startswith(("manim.", "av.")) for n in names)
+    assert len(names) > 20 and all(n.startswith(("manim.", "manim_slides.", "av.")) for n in names)
     assert manim_speedups.other_version() is None, "the patches were written for another manim"
     assert manim_speedups.missing() == []
 
@@ -125,12 +124,6 @@ def framemd5(path: Path, stream: str) -> list[str]:
     return [line for line in out.splitlines() if not line.startswith("#")]
 
 
-def decoded(path: Path) -> np.ndarray:
-    return np.frombuffer(subprocess.run(["ffmpeg", "-v", "error", "-i", str(path), "-f", "rawvideo",
-                                         "-pix_fmt", "rgb24", "-"], capture_output=True, check=True).stdout,
-                         np.uint8)
-
-
 def videos(folder: Path) -> list[str]:
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.mp4"))
 
@@ -139,37 +132,28 @@ def videos(folder: Path) -> list[str]:
 @needs_espeak
 def test_a_render_with_the_speedups_is_plain_manims(tmp_path):
     """blink, voiced (spoken waits: held frames), its step clips; with the speed-ups in 2 pieces (-j 2,
-    720p at 10 fps: skipped animations, borrowed segments), on plain manim whole. With held frames
-    encoded frame by frame (ATTENTION_LESSON_HOLDS=encode) every decoded frame is plain manim's; with
-    them coded once, every frame but the holds' is, and the holds are within half a level. The sound is
-    the same. Its slides (a clip a step) too."""
-    video = ["render", "blink", "--voice", "draft", "--sections", "--quality", "medium", "--fps", "10",
+    720p at 5 fps: skipped animations, borrowed segments, frames handed over uncopied), on plain manim
+    whole. With held frames encoded frame by frame (ATTENTION_LESSON_HOLDS=encode; coded once they are
+    within half a level: tests/test_held_frames.py) every decoded frame is plain manim's, and the sound
+    and the subtitles are the same. Its slides (a clip a step) too."""
+    video = ["render", "blink", "--voice", "draft", "--sections", "--quality", "medium", "--fps", "5",
              "-j", "2"]
-    cli([*video, "--out", "fast"], tmp_path)
     cli([*video, "--out", "encode"], tmp_path, ATTENTION_LESSON_HOLDS="encode")
     cli([*video, "--out", "plain"], tmp_path, **{manim_speedups.ENV: "1"})
     slides = ["slides", "blink", "--voice", "draft", "--to", "html", "-j", "1"]
     cli([*slides, "--out", "slides-fast"], tmp_path, ATTENTION_LESSON_HOLDS="encode")
     cli([*slides, "--out", "slides-plain"], tmp_path, **{manim_speedups.ENV: "1"})
 
-    plain = tmp_path / "plain"
+    plain, fast = tmp_path / "plain", tmp_path / "encode"
     names = videos(plain)
-    assert len(names) == 3 and videos(tmp_path / "fast") == names == videos(tmp_path / "encode")
+    assert len(names) == 3 and videos(fast) == names
     for name in names:
         manims = framemd5(plain / name, "v")
-        assert len(manims) > 20
-        assert framemd5(tmp_path / "encode" / name, "v") == manims, name
-        fast = framemd5(tmp_path / "fast" / name, "v")
-        assert [f.split(",")[:4] for f in fast] == [f.split(",")[:4] for f in manims], name  # times
-        a, b = decoded(tmp_path / "fast" / name), decoded(plain / name)
-        assert a.shape == b.shape
-        differences = np.abs(a.astype(int) - b.astype(int)).reshape(len(manims), -1).mean(axis=1)
-        assert differences.max() < 0.5, name  # each frame, held or drawn
-        for way in ("fast", "encode"):
-            assert framemd5(tmp_path / way / name, "a") == framemd5(plain / name, "a"), (way, name)
-    for way in ("fast", "encode"):
-        for side in ("blink.srt", "blink.steps.json"):
-            assert (tmp_path / way / side).read_bytes() == (plain / side).read_bytes(), (way, side)
+        assert len(manims) > 10
+        assert framemd5(fast / name, "v") == manims, name
+        assert framemd5(fast / name, "a") == framemd5(plain / name, "a"), name
+    for side in ("blink.srt", "blink.steps.json"):
+        assert (fast / side).read_bytes() == (plain / side).read_bytes(), side
 
     slides_plain = tmp_path / "slides-plain"
     clips = videos(slides_plain)
@@ -177,3 +161,12 @@ def test_a_render_with_the_speedups_is_plain_manims(tmp_path):
     for name in clips:
         for stream in ("v", "a"):
             assert framemd5(tmp_path / "slides-fast" / name, stream) == framemd5(slides_plain / name, stream)
+
+
+def test_the_slides_reaches_into_manim_slides_are_checked_with_the_patches():
+    """The Deck's private manim-slides members are in missing()'s list: a release without them fails here."""
+    names = manim_speedups.relied_on()
+    assert "manim_slides.slide.base.BaseSlide._save_slides" in names
+    assert "manim_slides.convert.read_image_from_video_file" in names
+    assert manim_speedups.resolves("manim_slides.slide.base.BaseSlide._base_slide_config")
+    assert not manim_speedups.resolves("manim_slides.slide.base.BaseSlide._no_such_member")

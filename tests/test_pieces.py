@@ -49,7 +49,7 @@ def media(path, *args) -> bytes:
 
 
 def render(out: str, jobs: int, *args: str) -> None:
-    cli("render", *args, "--sections", "--quality", "medium", "--fps", "10", "-j", str(jobs),
+    cli("render", *args, "--sections", "--quality", "medium", "--fps", "5", "-j", str(jobs),
         "--out", out, "-q")
 
 

@@ -101,7 +101,7 @@ def test_it_runs_from_the_wheel_not_the_repository(installed):
 def test_every_code_file_a_digest_lists_is_in_the_installed_package(installed):
     """No digest names a file of the repository (package-lock.json, node_modules) or an absolute path:
     every product's and every scene's files resolve inside the installed package."""
-    code = ("import json; from attention_lesson.outputs.products import PRODUCTS;"
+    code = ("import json; from attention_lesson.outputs.registry import PRODUCTS;"
             "from attention_lesson.pipeline.plan import ROOT, code_files; from scenes.registry import SCENES;"
             "print(json.dumps([str(ROOT)] + [c for p in PRODUCTS.values() for c in p.code]"
             " + [str(f) for s in SCENES for f in code_files(s, 'zh', 'draft')]))")

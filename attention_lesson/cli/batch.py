@@ -33,9 +33,9 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
     if packages := extra_missing("batch"):
         raise LessonFileError(f"batch runs on Dask, in the extra [batch] (missing: {', '.join(packages)}): "
                               "pip install 'attention-lesson[batch]'")
-    from ..outputs.products import PRODUCTS
+    from ..outputs.registry import PRODUCTS
     from ..pipeline import batch as B
-    from ..pipeline.drawing.runner import default_jobs
+    from ..pipeline.plan import default_jobs
 
     if scheduler and workers:
         raise click.UsageError("--workers sizes the local cluster; with --scheduler the cluster's own "

@@ -31,6 +31,6 @@ def explorer(lesson, options, run):
     student changes any number of the lesson (an embedding, W_Q, W_K, W_V), the context, the query and
     the normalizer, and watches the scores, weights and output follow. --context, --mode and --lang are
     where the page starts; its state is kept in the address (a link gives the same page)."""
-    from ..outputs.products import EXPLORER
+    from ..outputs.registry import EXPLORER
 
     execute(lesson, [], options, run, products=[EXPLORER])

@@ -42,7 +42,7 @@ def handout(ids, all_, lesson, options, run, frames, explorer_url):
     the explorer), each scene on a page (its steps' frames with their narration, its numbers), exercises
     from the lesson with their answers; as handout.html (frames beside it in frames/) and handout.pdf
     (A4, printed by chromium). Light frames by default: little ink, and greys that print apart."""
-    from ..outputs.products import EXPLORER, HANDOUT
+    from ..outputs.registry import EXPLORER, HANDOUT
     from ..pipeline.products import Choices
 
     scenes = in_lesson_order(pick_scenes(ids, all_ or not ids, lesson))

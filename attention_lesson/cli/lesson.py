@@ -15,7 +15,7 @@ def lesson(lesson, options, run):
     """Render the whole lesson and join it: lesson.<ext>, lesson.chapters.vtt, lesson.srt."""
     from scenes.registry import available
 
-    from ..outputs.products import LESSON
+    from ..outputs.registry import LESSON
 
     if options.format == "png":
         raise click.BadParameter("a joined lesson needs a video format (mp4, webm, mov or gif)",

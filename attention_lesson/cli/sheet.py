@@ -1,4 +1,4 @@
-"""`attention-lesson sheet`: a contact sheet of every scene (for the README and a quick look)."""
+"""`attention-lesson sheet`: a contact sheet of every scene (for the README, the guide and a quick look)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def sheet(lesson, options, run, dest, cols):
     """Render every scene's last frame (incrementally) and tile them into one PNG."""
     from scenes.registry import available
 
-    from ..outputs.products import SHEET_PRODUCT
+    from ..outputs.registry import SHEET_PRODUCT
     from ..pipeline.manifest import publish
     from ..pipeline.plan import theme_tag
     from ..pipeline.products import Choices

@@ -18,7 +18,7 @@ from .report import execute
 def slides(ids, all_, to, lesson, options, run):
     """Build a slide deck: every step of every scene is a slide that plays its animation on a
     click (a looping step loops), with the narration as speaker notes. Renders incrementally."""
-    from ..outputs.products import EXPLORER, PRODUCTS
+    from ..outputs.registry import EXPLORER, PRODUCTS
 
     scenes = pick_scenes(ids, all_ or not ids, lesson)
     execute(lesson, scenes, options, run, products=[PRODUCTS[to]] + ([EXPLORER] if to == "html" else []))

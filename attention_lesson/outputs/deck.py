@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import html
 import io
+import json
 import os
 import re
 import shutil
@@ -23,17 +24,17 @@ from attention_core import LANGS
 from scenes.common import style as S
 from scenes.common.i18n import catalog
 
-from ..pipeline.drawing.slides import presentation
+from ..pipeline.drawing.slides import posters_from_last_frames, presentation
 from ..pipeline.manifest import swap_folder
 from ..pipeline.products import ProductArgs
 from .explorer import VENDOR
+from .files import DECK_HTML, DECK_PPTX
 
 # in the package (scripts/vendor.sh copies them from npm); package.json pins the version manim-slides'
 # RevealJS template is written for (its reveal_version, 6.0.1)
 REVEAL = VENDOR / "reveal.js"
+TEMPLATE = Path(__file__).with_name("deck.html")  # the page, a template manim-slides renders
 REVEAL_DIR = "reveal.js"  # where the deck's copy of reveal.js sits, beside index.html
-DECK_HTML = "deck/index.html"
-DECK_PPTX = "deck.pptx"
 PPTX_WIDTH = 1280  # slide width in px (PowerPoint's 13.33 in widescreen); the height keeps the aspect
 EXPLORER = "../explorer/index.html"  # the explorer, beside deck/ in the same output folder
 # bottom left, just above the progress bar: reveal's arrows are bottom right, the slide number shows in
@@ -71,52 +72,20 @@ def build_deck(out_dir: Path, args: ProductArgs, to: str) -> Path:
     return out_dir / DECK_HTML
 
 
-def last_frame(file: Path):
-    """A movie's last frame as a PIL image, decoded from its last keyframe on (not from its start: a
-    1080p60 lesson's clips are tens of thousands of frames)."""
-    from collections import deque
-
-    import av
-
-    with av.open(str(file)) as movie:
-        stream = movie.streams.video[0]
-        if stream.duration:
-            movie.seek(stream.duration, stream=stream, backward=True, any_frame=False)
-        frames = deque(movie.decode(stream), maxlen=1)
-        if not frames:  # a seek past every keyframe: from the start
-            movie.seek(0, stream=stream)
-            frames = deque(movie.decode(stream), maxlen=1)
-        return frames[0].to_image()
-
-
-@contextlib.contextmanager
-def _posters_from_last_frames():
-    """While manim-slides' PowerPoint converter runs, the frame it reads of each slide's movie for the
-    poster is the last one (it asks for the first)."""
-    from manim_slides import convert
-
-    read = convert.read_image_from_video_file
-    convert.read_image_from_video_file = lambda file, frame_index: last_frame(file)
-    try:
-        yield
-    finally:
-        convert.read_image_from_video_file = read
-
-
 def _pptx(configs, dest: Path, title: str, author: str, lang: str) -> None:
     """deck.pptx: a movie per slide, the step's last frame its poster, the narration its notes."""
     from manim_slides.convert import PowerPoint
 
     w, h = configs[0].resolution
     # (its tqdm bars go nowhere, whatever -q says)
-    with contextlib.redirect_stderr(io.StringIO()), _posters_from_last_frames():
+    with contextlib.redirect_stderr(io.StringIO()), posters_from_last_frames():
         PowerPoint(presentation_configs=configs, width=PPTX_WIDTH,
                    height=round(PPTX_WIDTH * h / w)).convert_to(dest)
     _describe(dest, title, author, lang)
 
 
 def _html(configs, deck: Path, title: str, lang: str, start: str | None, theme: str) -> None:
-    """deck/: index.html (reveal.js), its clips and the reveal.js files it names."""
+    """deck/: index.html (reveal.js, from our page template), its clips and the reveal.js files it names."""
     from manim_slides.convert import RevealJS
 
     for c in configs:
@@ -125,16 +94,25 @@ def _html(configs, deck: Path, title: str, lang: str, start: str | None, theme: 
     # reveal.js from the copy beside the page; arrows to click (bottom right, off the drawing),
     # a progress bar, the slide number in the speaker view (S), the slide in the URL (reload)
     light = S.luminance(S.THEMES[theme].background) > 0.5
-    RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
-             background_color=configs[0].background_color, reveal_theme="white" if light else "black",
-             controls="true", progress="true", slide_number="c/t", show_slide_number="speaker", hash="true",
-             ).convert_to(deck / "index.html")
-    if start is None:
-        _mute_all(deck / "index.html")
-    else:
-        _start_slide(deck / "index.html", title, start)
-    _explore_link(deck / "index.html", lang or LANGS[0])
+    with tempfile.TemporaryDirectory(prefix=".tmp-template-", dir=deck.parent) as tmp:
+        RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
+                 background_color=configs[0].background_color, reveal_theme="white" if light else "black",
+                 controls="true", progress="true", slide_number="c/t", show_slide_number="speaker",
+                 hash="true", template=_template(Path(tmp), lang or LANGS[0], start),
+                 ).convert_to(deck / "index.html")
     _copy_reveal(deck)
+
+
+def _template(tmp: Path, lang: str, start: str | None) -> Path:
+    """The page template (deck.html) with this deck's words set at its top, as Jinja string literals
+    (JSON's strings are Jinja's): its start slide's line, its link to the explorer."""
+    tr = catalog(lang)
+    words = {"start_text": start or "", "explore_href": EXPLORER, "explore_label": tr("deck.explore"),
+             "explore_title": tr("deck.explore_title"), "explore_css": EXPLORE_CSS}
+    preamble = "".join(f"{{% set {name} = {json.dumps(value)} %}}\n" for name, value in words.items())
+    path = tmp / "deck.html"
+    path.write_text(preamble + TEMPLATE.read_text(encoding="utf-8"), encoding="utf-8")
+    return path
 
 
 def _describe(pptx: Path, title: str, author: str, lang: str) -> None:
@@ -153,39 +131,6 @@ def _describe(pptx: Path, title: str, author: str, lang: str) -> None:
     props.created = props.modified = now
     props.revision = 1
     deck.save(str(pptx))
-
-
-def _mute_all(page: Path) -> None:
-    """The clips are silent: mark every one muted (the template mutes the first only), so browsers
-    autoplay each slide even without a click first, e.g. after a reload mid-deck (no "Unmute")."""
-    text = page.read_text(encoding="utf-8")
-    text = re.sub(r'(data-background-video="[^"]*")(?!\s*data-background-video-muted)',
-                  r"\1 data-background-video-muted", text)
-    page.write_text(text, encoding="utf-8")
-
-
-def _start_slide(page: Path, title: str, text: str) -> None:
-    """A first slide with the title and how to start, and no clip muted: the click or key that leaves
-    it is the gesture after which Chrome, Firefox and Safari let every later clip play its sound.
-    (Without it the first clip must start muted: the template mutes it, and its voice is lost.)"""
-    doc = page.read_text(encoding="utf-8")
-    doc = doc.replace(" data-background-video-muted", "")
-    start = (f'<section data-start><h2>{html.escape(title)}</h2>'
-             f'<p>{html.escape(text)}</p></section>')
-    doc = re.sub(r'(<div class="slides">)', lambda m: m.group(1) + "\n" + start, doc, count=1)
-    page.write_text(doc, encoding="utf-8")
-
-
-def _explore_link(page: Path, lang: str) -> None:
-    """A link to the explorer in a corner of every slide (a child of .reveal, like its controls; an
-    ordinary link: focusable with Tab, opening in a new tab, no key handler of its own)."""
-    tr = catalog(lang)
-    link = (f'<a class="explore" href="{EXPLORER}" target="_blank" rel="noopener" '
-            f'title="{html.escape(tr("deck.explore_title"))}">{html.escape(tr("deck.explore"))} ↗</a>')
-    doc = page.read_text(encoding="utf-8")
-    doc = doc.replace("</head>", f"<style>{EXPLORE_CSS}</style>\n</head>", 1)
-    doc = re.sub(r'(<div class="reveal">)', lambda m: m.group(1) + "\n" + link, doc, count=1)
-    page.write_text(doc, encoding="utf-8")
 
 
 def _copy_reveal(deck: Path) -> None:

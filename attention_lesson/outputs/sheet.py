@@ -17,7 +17,6 @@ THUMB_W = 480
 PAD = 16
 CAPTION_H = 40
 CAPTION_SIZE = 22
-SHEET = "contact-sheet.png"  # the product's file in its output folder
 
 
 def _rgb(color) -> tuple[int, int, int]:

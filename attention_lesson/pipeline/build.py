@@ -12,17 +12,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from attention_core import Lesson
 from scenes.common.i18n import catalog, lesson_title
 
 from . import manifest
-from .drawing.runner import Workers, default_jobs, run
-from .plan import CACHE, MEDIA, Job, RenderOptions, Result, Run, plan
+from .plan import CACHE, MEDIA, Job, RenderOptions, Result, Run, default_jobs, plan
 from .products import Choices, Product, ProductArgs, ProductJob, job_options, make, plan_product
 from .voice.recordings import recording_problems
 from .voice.speakers import is_folder
+
+if TYPE_CHECKING:  # the drawing room is imported when something is to be drawn (a re-run has nothing)
+    from .drawing.runner import Workers
 
 
 class MissingDependencies(Exception):
@@ -128,7 +130,7 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
     out_dir, jobs = output_folder(options, run.out), run.jobs or default_jobs()
     # a cold run (nothing rendered in its folder yet) forks its workers first: they import manim while
     # this process plans (a re-run may have nothing to do, and must not share the cores while it plans)
-    started = None if run.dry_run or manifest.load(out_dir) else Workers(jobs, CACHE, run.quiet)
+    started = None if run.dry_run or manifest.load(out_dir) else _workers(jobs, run.quiet)
     try:
         report = plan_all(lesson, scenes, options, out_dir, products, run.force, choices)
         stale = [p for p in report.products if not p.fresh]
@@ -148,8 +150,16 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
     return report
 
 
+def _workers(jobs: int, quiet: bool) -> Workers:
+    from .drawing.runner import Workers
+
+    return Workers(jobs, CACHE, quiet)
+
+
 def _render(report: Report, jobs: int, progress: Progress | None, quiet: bool,
             started: Workers | None) -> None:
+    from .drawing.runner import run
+
     hooks = {} if progress is None else {"on_step": progress.step, "on_done": progress.done}
     if progress is not None:
         progress.start(report.todo)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -254,3 +255,8 @@ def plan(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, force: b
         else:
             todo.append(job)
     return todo, fresh
+
+
+def default_jobs() -> int:
+    """Worker processes when -j is not given: one per core."""
+    return os.cpu_count() or 1

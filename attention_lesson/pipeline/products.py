@@ -8,12 +8,13 @@ holds its scenes' files: the output folder itself for `lesson`, `slides`, `hando
 private folder on a Dask worker for `batch`; the same code either way. A product whose entry is up to
 date is not made again, so a re-run with nothing changed rewrites nothing.
 
-The products themselves (what each builds) are listed in attention_lesson/outputs/products.py.
+The products themselves (what each builds) are listed in attention_lesson/outputs/registry.py.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import tomllib
 import traceback
 from collections.abc import Callable
@@ -82,10 +83,12 @@ class Product:
         return f"@{self.name}"
 
 
-def sources(*modules) -> tuple[str, ...]:
-    """The files of these modules, relative to where the packages are installed (a clone or
-    site-packages): a product's code named by its modules."""
-    return tuple(Path(m.__file__).resolve().relative_to(ROOT).as_posix() for m in modules)
+def sources(*modules: str) -> tuple[str, ...]:
+    """The files of these modules (dotted names), relative to where the packages are installed (a clone
+    or site-packages): a product's code named by its modules, found without running them (only their
+    packages' __init__)."""
+    return tuple(Path(importlib.util.find_spec(m).origin).resolve().relative_to(ROOT).as_posix()
+                 for m in modules)
 
 
 def package_files(folder: Path) -> tuple[str, ...]:

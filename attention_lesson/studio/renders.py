@@ -1,6 +1,6 @@
 """The studio's render buttons: a product (the lesson video, the HTML or PPTX deck, the handout) of the
 text as it was when the button was pressed, made by the same code as the CLI's commands
-(pipeline.build with the product of outputs/products.py) into the same folders.
+(pipeline.build with the product of outputs/registry.py) into the same folders.
 
 Each render runs in a process of its own (spawn: the server's threads are not inherited), which writes
 the text to a snapshot file named like the lesson file (the output folder is named after it), builds,
@@ -60,7 +60,7 @@ class QueueProgress:
 
 
 def _options(req: RenderRequest, lesson_file: Path):
-    from ..outputs.products import PRODUCTS as ALL
+    from ..outputs.registry import PRODUCTS as ALL
     from ..pipeline.plan import RenderOptions
     from ..pipeline.products import job_options
 

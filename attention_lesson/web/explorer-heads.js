@@ -11,7 +11,7 @@
   "use strict";
 
   const { esc } = AL;
-  const { data, S, w, fmt, num, tokens, dimNames, lessonNow, headName } = AL.state;
+  const { data, S, word, fmt, num, tokens, dimNames, lessonNow, headName } = AL.state;
 
   /** The tab's id of head `key` (its index: a key may hold any character). */
   const tabId = (key) => `head-tab-${data.lesson.heads.findIndex((h) => h.key === key)}`;
@@ -24,7 +24,7 @@
         `aria-selected="${on}" aria-controls="head-panel" tabindex="${on ? 0 : -1}">` +
         `${esc(headName(h.key))}</button>`;
     });
-    return `<div class="head-tabs" role="tablist" aria-label="${esc(w("heads_label"))}">${tabs.join("")}</div>`;
+    return `<div class="head-tabs" role="tablist" aria-label="${esc(word("heads_label"))}">${tabs.join("")}</div>`;
   }
 
   /** The head a key pressed on a tab moves to (←/→ round, Home, End), or null for any other key. */
@@ -49,7 +49,7 @@
         : `<td data-value="${x}" style="${AL.views.heat(x)}">${fmt(x)}</td>`));
       return `<tr data-head="${esc(key)}">${th(headName(key), 'scope="row"')}${cells.join("")}</tr>`;
     });
-    return `<h3>${esc(w("head_weights", { token: toks[i] }))}</h3><div class="scroll">` +
+    return `<h3>${esc(word("head_weights", { token: toks[i] }))}</h3><div class="scroll">` +
       `<table class="heat head-weights">${AL.views.headRow(toks, ' class="role-k"')}${rows.join("")}` +
       "</table></div>";
   }
@@ -63,14 +63,14 @@
     const body = mh.concat.map((row, r) => `<tr${queryRow(r)}>${th(toks[r], 'scope="row"')}` +
       `${row.map((x) => `<td>${num(x)}</td>`).join("")}</tr>`).join("");
     const total = widths.reduce((a, b) => a + b, 0);
-    return `<h3>${esc(w("concat", { n: total }))}</h3><div class="scroll"><table class="matrix" id="concat">` +
+    return `<h3>${esc(word("concat", { n: total }))}</h3><div class="scroll"><table class="matrix" id="concat">` +
       `<tr><td></td>${groups.join("")}</tr><tr><td></td>${dims.join("")}</tr>${body}</table></div>`;
   }
 
   /** W_O's rows, each named by its head and its dimension there. */
   function woRowNames(mh) {
     return mh.keys.flatMap((key, h) => dimNames(mh.heads[h].output[0].length)
-      .map((d) => w("w_o_row", { head: headName(key), i: d })));
+      .map((d) => word("w_o_row", { head: headName(key), i: d })));
   }
 
   /** W_O as numbers (the studio's: the explorer has its fields): rows = the heads' outputs. */
@@ -79,7 +79,7 @@
     const rows = woRowNames(mh);
     const body = mh.w_o.map((row, r) => `<tr>${th(rows[r], 'scope="row"')}` +
       `${row.map((x) => `<td>${num(x)}</td>`).join("")}</tr>`).join("");
-    return `<h3>${esc(w("w_o", { n: names.length }))}</h3><div class="scroll"><table class="matrix" id="w-o">` +
+    return `<h3>${esc(word("w_o", { n: names.length }))}</h3><div class="scroll"><table class="matrix" id="w-o">` +
       `${AL.views.headRow(names)}${body}</table></div>`;
   }
 
@@ -89,14 +89,14 @@
     const names = dimNames(mh.output[0].length);
     const body = mh.output.map((row, r) => `<tr${queryRow(r)} data-row="${r}">${th(toks[r], 'scope="row"')}` +
       `${row.map((x) => `<td>${num(x, "num role-v")}</td>`).join("")}</tr>`).join("");
-    return `<h3>${esc(w("mh_output"))}</h3><div class="scroll"><table class="matrix" id="mh-output">` +
+    return `<h3>${esc(word("mh_output"))}</h3><div class="scroll"><table class="matrix" id="mh-output">` +
       `${AL.views.headRow(names)}${body}</table></div>`;
   }
 
   /** The heads together: the query's weights per head, concat, W_O (when it has no fields), output. */
   function togetherHtml() {
     const mh = AL.state.core.attendHeads(lessonNow(), tokens(), S.mode);
-    return `<h2>${esc(w("together"))}</h2>` + weightsHtml(mh) + concatHtml(mh) +
+    return `<h2>${esc(word("together"))}</h2>` + weightsHtml(mh) + concatHtml(mh) +
       (AL.state.editable ? "" : woHtml(mh)) + outputHtml(mh);
   }
 

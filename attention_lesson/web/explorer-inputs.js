@@ -7,7 +7,7 @@
   "use strict";
 
   const { $, esc } = AL;
-  const { MATRICES, data, S, w, tokens, dimNames, hasHeads, headName } = AL.state;
+  const { MATRICES, data, S, word, tokens, dimNames, hasHeads, headName } = AL.state;
 
   /** A number field; head: the head whose W it edits (a lesson of several heads), else "". */
   function inputCell(matrix, r, c, value, label, head) {
@@ -23,7 +23,7 @@
     const body = rows.map(({ name, values, key }) => `<tr><th scope="row">${esc(name)}</th>` +
       values.map((v, c) => inputCell(matrix, key, c, v, `${short} ${name}, ${cols[c]}`, head)).join("") +
       "</tr>").join("");
-    const slider = `<label class="slider"><span class="slider-label">${esc(w("slider_none"))}</span>` +
+    const slider = `<label class="slider"><span class="slider-label">${esc(word("slider_none"))}</span>` +
       `<input type="range" data-for="${matrix}" min="-3" max="3" step="0.01" value="0" disabled></label>`;
     return `<section class="box edit-box" id="${id}"><h3>${esc(caption)} <span class="edited-count"></span>` +
       `</h3><div class="scroll"><table class="matrix edit">${top}${body}</table></div>${slider}</section>`;
@@ -33,7 +33,7 @@
   function xHtml() {
     const seen = tokens().filter((t, i, all) => all.indexOf(t) === i);
     const xRows = seen.map((t) => ({ name: t, values: S.vocab[t], key: t }));
-    return editableTable("edit-x", w("x"), "x", xRows, dimNames(Object.values(S.vocab)[0].length));
+    return editableTable("edit-x", word("x"), "x", xRows, dimNames(Object.values(S.vocab)[0].length));
   }
 
   /** W_Q, W_K and W_V: the lesson's, or (several heads) the shown head's. */
@@ -43,11 +43,11 @@
     return MATRICES.map((m) => {
       const cols = m === "w_v" ? dimNames(ws[m][0].length) : ws[m][0].map((_, j) => `${j + 1}`);
       const rows = ws[m].map((values, r) => ({ name: inNames[r], values, key: r }));
-      const hint = `(${w("w_hint")})`;
-      if (!hasHeads()) return editableTable(`edit-${m}`, `${w(m)} ${hint}`, m, rows, cols);
+      const hint = `(${word("w_hint")})`;
+      if (!hasHeads()) return editableTable(`edit-${m}`, `${word(m)} ${hint}`, m, rows, cols);
       const head = headName(S.head);
-      const short = `${w(m).split(":")[0]} (${head})`;
-      return editableTable(`edit-${m}`, `${w("head_w", { w: w(m), head })} ${hint}`, m, rows, cols,
+      const short = `${word(m).split(":")[0]} (${head})`;
+      return editableTable(`edit-${m}`, `${word("head_w", { w: word(m), head })} ${hint}`, m, rows, cols,
         { head: S.head, short });
     }).join("");
   }
@@ -56,9 +56,9 @@
   function woHtml() {
     const cols = dimNames(S.w_o[0].length);
     const names = data.lesson.heads.flatMap((h) => dimNames(h.w_v[0].length)
-      .map((d) => w("w_o_row", { head: headName(h.key), i: d })));
+      .map((d) => word("w_o_row", { head: headName(h.key), i: d })));
     const rows = S.w_o.map((values, r) => ({ name: names[r], values, key: r }));
-    return editableTable("edit-w_o", w("w_o", { n: cols.length }), "w_o", rows, cols, { short: "W_O" });
+    return editableTable("edit-w_o", word("w_o", { n: cols.length }), "w_o", rows, cols, { short: "W_O" });
   }
 
   /** X's rows, then W_Q, W_K and W_V (a lesson of one head: all in one grid). */
@@ -91,7 +91,7 @@
         input.classList.toggle("edited", edited);
         n += edited ? 1 : 0;
       }
-      $(".edited-count", box).textContent = n ? `(${w("edited")}: ${n})` : "";
+      $(".edited-count", box).textContent = n ? `(${word("edited")}: ${n})` : "";
     }
   }
 
@@ -103,7 +103,7 @@
     Object.assign(slider, { min: -span, max: span, disabled: false });
     slider.value = String(Number(input.value));
     slider.target = input;
-    const label = w("slider", { cell: input.getAttribute("aria-label") });
+    const label = word("slider", { cell: input.getAttribute("aria-label") });
     $(".slider-label", box).textContent = label;
     slider.setAttribute("aria-label", label);
   }

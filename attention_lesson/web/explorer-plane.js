@@ -14,7 +14,7 @@
   "use strict";
 
   const { esc } = AL;
-  const { S, w, wh, fmt, num, tokens, dimNames, lessonNow } = AL.state;
+  const { S, word, wordHtml, fmt, num, tokens, dimNames, lessonNow } = AL.state;
   const BOX = { width: 400, height: 320, pad: 30 }; // the SVG's viewBox, and the margin for labels
   // the labels' size in viewBox units: larger on a phone, where the SVG is drawn at about 320 px wide
   // (explorer.js redraws when the page crosses NARROW)
@@ -236,7 +236,7 @@
     const shadows = p.feet.map((f, j) => [Math.abs(p.reach[j]), segment("shadow", o, to(f))])
       .sort((a, b) => b[0] - a[0]).map(([, svgText]) => svgText); // the longest under the others
     const keys = p.keys.map((_, j) => keySvg(p, to, j));
-    const [axes, taken] = axesSvg(to, p.qk.axes.map((a) => w("common_d_k_column", { i: a + 1 })));
+    const [axes, taken] = axesSvg(to, p.qk.axes.map((a) => word("common_d_k_column", { i: a + 1 })));
     return `<clipPath id="plane-qk-clip"><rect width="${BOX.width}" height="${BOX.height}"/></clipPath>` +
       `${axes}<g clip-path="url(#plane-qk-clip)">${line}</g>${shadows.join("")}${keys.join("")}` +
       arrow(o, to(p.query), "query-arrow", { width: 3, data: { tip: p.query } }) + qkLabels(p, to, o, taken);
@@ -268,7 +268,7 @@
     const steps = p.tails.map((t, j) => arrow(to(t), to(p.tips[j]), "value-arrow step",
       { ...look(p.weights[j]), data: { tail: t, tip: p.tips[j] } }));
     const out = arrow(o, to(p.output), "out-arrow", { width: 3, data: { tip: p.output } });
-    const outText = `${w("common_output")} ${p.tokens[p.focus]}`;
+    const outText = `${word("common_output")} ${p.tokens[p.focus]}`;
     /** @type {Label[]} */
     const labels = [{ ...xy(beyond(o, to(p.output), 16)), text: outText, cls: "out-label",
       own: at(to(p.output)) }];
@@ -286,16 +286,16 @@
     if (share >= 1 - 1e-12) return "";
     const text = Number.isFinite(share) ? `${(100 * share).toFixed(0)}%` : fmt(share);
     const pct = `<span class="num" data-value="${share}">${text}</span>`;
-    return `<p class="hint plane-share">${wh(key, { share: pct })}</p>`;
+    return `<p class="hint plane-share">${wordHtml(key, { share: pct })}</p>`;
   }
 
   /** Key by key: its shadow, × |q| (the plane's part of its score), its whole score, its weight. */
   function qkTable(p) {
     const part = p.qk.share < 1 - 1e-12;
     const norm = num(p.query_length);
-    const heads = [esc(w("common_key")), esc(w("plane_shadow")),
-      wh(part ? "plane_part" : "plane_score", { norm }), ...(part ? [esc(w("plane_whole"))] : []),
-      esc(w("weight"))];
+    const heads = [esc(word("common_key")), esc(word("plane_shadow")),
+      wordHtml(part ? "plane_part" : "plane_score", { norm }), ...(part ? [esc(word("plane_whole"))] : []),
+      esc(word("weight"))];
     const head = `<tr>${heads.map((h) => `<th scope="col">${h}</th>`).join("")}</tr>`;
     const rows = p.tokens.map((t, j) => `<tr><th scope="row" class="role-k">${esc(t)}</th>` +
       `<td>${num(p.reach[j])}</td><td>${num(p.shown[j])}</td>${part ? `<td>${num(p.scores[j])}</td>` : ""}` +
@@ -307,9 +307,9 @@
   function vTable(p) {
     const names = p.v.axes.map((a) => dimNames(p.output_full.length)[a]);
     const head = `<tr><th></th>${names.map((n) => `<th scope="col">${esc(n)}</th>`).join("")}</tr>`;
-    const rows = p.tokens.map((t, j) => `<tr><th scope="row">${wh("mix_row", { weight: num(p.weights[j]),
+    const rows = p.tokens.map((t, j) => `<tr><th scope="row">${wordHtml("mix_row", { weight: num(p.weights[j]),
       key: esc(t) })}</th>${p.weighted[j].map((x) => `<td>${num(x)}</td>`).join("")}</tr>`);
-    const out = `<tr class="total"><th scope="row">${esc(w("output", { token: p.tokens[p.focus] }))}</th>` +
+    const out = `<tr class="total"><th scope="row">${esc(word("output", { token: p.tokens[p.focus] }))}</th>` +
       `${p.output.map((x) => `<td>${num(x, "num role-v")}</td>`).join("")}</tr>`;
     return `<div class="scroll"><table class="plane-table">${head}${rows.join("")}${out}</table></div>`;
   }
@@ -337,16 +337,16 @@
     FONT = window.matchMedia(NARROW).matches ? 20 : 16;
     const [p, all] = pictures();
     const token = p.tokens[p.focus];
-    const qkAxes = p.qk.axes.map((a) => w("common_d_k_column", { i: a + 1 }));
+    const qkAxes = p.qk.axes.map((a) => word("common_d_k_column", { i: a + 1 }));
     const vAxes = p.v.axes.map((a) => dimNames(p.output_full.length)[a]);
-    const qkTitle = w("plane_qk", { a: qkAxes[0], b: qkAxes[1] });
-    const vTitle = w("plane_v", { a: vAxes[0], b: vAxes[1] });
-    return `<h3>${esc(w("plane", { token }))}</h3><div class="plane-panels">` +
+    const qkTitle = word("plane_qk", { a: qkAxes[0], b: qkAxes[1] });
+    const vTitle = word("plane_v", { a: vAxes[0], b: vAxes[1] });
+    return `<h3>${esc(word("plane", { token }))}</h3><div class="plane-panels">` +
       `<figure class="plane-panel" data-plane="qk"><figcaption>${esc(qkTitle)}</figcaption>` +
-      svg("plane-qk", qkTitle, w("plane_qk_desc", { token }), qkSvg(p, all)) +
+      svg("plane-qk", qkTitle, word("plane_qk_desc", { token }), qkSvg(p, all)) +
       shareNote("plane_share_qk", p.qk.share) + qkTable(p) + "</figure>" +
       `<figure class="plane-panel" data-plane="v"><figcaption>${esc(vTitle)}</figcaption>` +
-      svg("plane-v", vTitle, w("plane_v_desc", { token }), vSvg(p, all)) +
+      svg("plane-v", vTitle, word("plane_v_desc", { token }), vSvg(p, all)) +
       shareNote("plane_share_v", p.v.share) + vTable(p) + "</figure></div>";
   }
 

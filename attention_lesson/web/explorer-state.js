@@ -23,12 +23,12 @@
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
   /** The page's words in its language (the explorer's catalog and the scenes' common_* words). */
-  const w = AL.catalog(() => data.words, () => S.lang);
+  const word = AL.catalog(() => data.words, () => S.lang);
 
   /** A catalog line as HTML: its text escaped, its fields given as HTML (a number with its data-value). */
-  function wh(key, fields) {
+  function wordHtml(key, fields) {
     const marks = Object.fromEntries(Object.keys(fields).map((f) => [f, `\u0000${f}\u0000`]));
-    return AL.esc(w(key, marks)).replace(/\u0000(\w+)\u0000/g, (_, f) => fields[f]);
+    return AL.esc(word(key, marks)).replace(/\u0000(\w+)\u0000/g, (_, f) => fields[f]);
   }
 
   function fmt(x) {
@@ -94,6 +94,6 @@
     S.head = hasHeads() ? data.lesson.focus_head : null;
   }
 
-  AL.state = Object.assign(state, { same, w, wh, fmt, num, tokens, sentence, contextLabel, focusIndex,
+  AL.state = Object.assign(state, { same, word, wordHtml, fmt, num, tokens, sentence, contextLabel, focusIndex,
     dimNames, hasHeads, headName, lessonNow, attendNow, resetNumbers, resetSwitches });
 })(window.AL);

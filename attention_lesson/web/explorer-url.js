@@ -7,7 +7,7 @@
 (function (AL) {
   "use strict";
 
-  const { MATRICES, data, S, same, w, tokens, focusIndex, hasHeads } = AL.state;
+  const { MATRICES, data, S, same, word, tokens, focusIndex, hasHeads } = AL.state;
   const MASKS = ["causal", "none"];
 
   const rowText = (row) => row.map(String).join(",");
@@ -72,7 +72,7 @@
     const take = (key, ok, apply) => {
       if (!p.has(key)) return;
       if (ok(p.get(key))) apply(p.get(key));
-      else bad.push(w(`bad_${key}`, { value: p.get(key) }));
+      else bad.push(word(`bad_${key}`, { value: p.get(key) }));
     };
     take("lang", (v) => v in data.words, (v) => (S.lang = v));
     take("context", (v) => v in data.lesson.contexts, (v) => (S.context = v));
@@ -93,10 +93,10 @@
   /** An x.<token> entry of the hash into S.vocab; a line for the note if it does not fit. */
   function readRow(key, value) {
     const token = key.slice(2);
-    if (!(token in data.lesson.vocab)) return w("bad_token", { key, token });
+    if (!(token in data.lesson.vocab)) return word("bad_token", { key, token });
     const n = data.lesson.vocab[token].length;
     const row = parseRow(value, n);
-    if (row === null) return w("bad_row", { key, expected: n, value });
+    if (row === null) return word("bad_row", { key, expected: n, value });
     S.vocab[token] = row;
     return null;
   }
@@ -104,11 +104,11 @@
   /** A matrix entry of the hash (matrices()'s keys) into S; a line for the note if it does not fit. */
   function readMatrix(key, value) {
     const i = matrices().findIndex(([k]) => k === key);
-    if (i < 0) return w("bad_key", { key });
+    if (i < 0) return word("bad_key", { key });
     const [, now, was] = matrices()[i];
     const [rows, cols] = [was.length, was[0].length];
     const m = parseMatrix(value, rows, cols);
-    if (m === null) return w("bad_matrix", { key, rows, cols, value });
+    if (m === null) return word("bad_matrix", { key, rows, cols, value });
     now.splice(0, rows, ...m); // S's matrix itself, which the views and the inputs read
     return null;
   }

@@ -12,7 +12,7 @@
   "use strict";
 
   const { esc } = AL;
-  const { data, S, w, wh, fmt, num, tokens, sentence, dimNames, lessonNow, hasHeads, headName } = AL.state;
+  const { data, S, word, wordHtml, fmt, num, tokens, sentence, dimNames, lessonNow, hasHeads, headName } = AL.state;
 
   /** Whether the pass's mask hides key j from query i. */
   const hidden = (att, i, j) => Boolean(att.mask) && !att.mask[i][j];
@@ -43,15 +43,15 @@
 
   function qkvHtml(att) {
     const toks = att.tokens;
-    const kNames = Array.from({ length: att.q[0].length }, (_, j) => w("common_d_k_column", { i: j + 1 }));
-    return matrixHtml(w("q"), toks, kNames, att.q, "role-q") +
-      matrixHtml(w("k"), toks, kNames, att.k, "role-k") +
-      matrixHtml(w("v"), toks, dimNames(att.v[0].length), att.v, "role-v");
+    const kNames = Array.from({ length: att.q[0].length }, (_, j) => word("common_d_k_column", { i: j + 1 }));
+    return matrixHtml(word("q"), toks, kNames, att.q, "role-q") +
+      matrixHtml(word("k"), toks, kNames, att.k, "role-k") +
+      matrixHtml(word("v"), toks, dimNames(att.v[0].length), att.v, "role-v");
   }
 
   function scaleWord(dk) {
-    if (S.mode === "scaled") return wh("scale_scaled", { sqrt: num(Math.sqrt(dk)) });
-    return esc(w(`scale_${S.mode}`));
+    if (S.mode === "scaled") return wordHtml("scale_scaled", { sqrt: num(Math.sqrt(dk)) });
+    return esc(word(`scale_${S.mode}`));
   }
 
   /** Key j's two rows of the scores table: its scores and weight, then q·k term by term. */
@@ -67,34 +67,34 @@
       `<td>${num(att.scores[i][j])}</td><td${off ? ' class="masked"' : ""}>` +
       `${off ? minusInf() : num(att.scaled[i][j])}</td>` +
       `<td class="bar-cell">${bar}</td></tr>` +
-      `<tr class="terms-row"><td colspan="4" class="terms"><div><span class="dot">${esc(w("dot"))}:</span> ` +
+      `<tr class="terms-row"><td colspan="4" class="terms"><div><span class="dot">${esc(word("dot"))}:</span> ` +
       `${terms.join(" + ")}</div></td></tr>`;
   }
 
   function scoresHtml(att) {
-    const head = `<tr><th scope="col">${esc(w("common_key"))}</th><th scope="col">${esc(w("raw"))}</th>` +
-      `<th scope="col">${scaleWord(att.q[0].length)}</th><th scope="col">${esc(w("weight"))}</th></tr>`;
+    const head = `<tr><th scope="col">${esc(word("common_key"))}</th><th scope="col">${esc(word("raw"))}</th>` +
+      `<th scope="col">${scaleWord(att.q[0].length)}</th><th scope="col">${esc(word("weight"))}</th></tr>`;
     const rows = att.tokens.map((_, j) => scoreRows(att, j));
-    return `<h3>${esc(w("scores", { token: att.tokens[S.query] }))}</h3>` +
+    return `<h3>${esc(word("scores", { token: att.tokens[S.query] }))}</h3>` +
       `<div class="scroll"><table class="scores">${head}${rows.join("")}</table></div>`;
   }
 
   function mixHtml(att) {
     const i = S.query;
     const rows = att.tokens.map((t, j) =>
-      `<tr><th scope="row">${wh("mix_row", { weight: num(att.weights[i][j]), key: esc(t) })}</th>` +
+      `<tr><th scope="row">${wordHtml("mix_row", { weight: num(att.weights[i][j]), key: esc(t) })}</th>` +
       att.v[j].map((x) => `<td>${num(att.weights[i][j] * x)}</td>`).join("") + "</tr>");
-    const outName = esc(w("output", { token: att.tokens[i] }));
+    const outName = esc(word("output", { token: att.tokens[i] }));
     const out = `<tr class="total" id="output"><th scope="row">${outName}</th>` +
       `${att.output[i].map((x) => `<td>${num(x, "num role-v")}</td>`).join("")}</tr>`;
     const head = headRow(dimNames(att.v[0].length));
-    return `<h3>${esc(w("mix", { token: att.tokens[i] }))}</h3>` +
+    return `<h3>${esc(word("mix", { token: att.tokens[i] }))}</h3>` +
       `<div class="scroll"><table class="matrix mix">${head}${rows.join("")}${out}</table></div>`;
   }
 
   /** A weight matrix's cell: its heat colour; a masked one struck out (its weight exactly 0). */
   function weightCell(toks, r, c, x, off = false) {
-    const label = w(off ? "masked_cell" : "matrix_cell", { query: toks[r], key: toks[c], weight: fmt(x) });
+    const label = word(off ? "masked_cell" : "matrix_cell", { query: toks[r], key: toks[c], weight: fmt(x) });
     const look = off ? 'class="masked"' : `style="${heat(x)}"`;
     return `<td data-row="${r}" data-col="${c}" data-value="${x}" ${look} ` +
       `aria-label="${esc(label)}">${fmt(x)}</td>`;
@@ -106,7 +106,7 @@
       `<button type="button" class="row-query role-q" data-query="${r}">${esc(toks[r])}</button></th>` +
       row.map((x, c) => weightCell(toks, r, c, x, hidden(att, r, c))).join("") + "</tr>");
     const head = headRow(toks, ' class="role-k"');
-    return `<h3>${esc(w("matrix"))}</h3>` +
+    return `<h3>${esc(word("matrix"))}</h3>` +
       `<div class="scroll"><table class="heat">${head}${rows.join("")}</table></div>`;
   }
 
@@ -116,10 +116,10 @@
     const toks = att.tokens;
     const body = att.scaled.map((row, i) => `<tr${queryRow(i)}><th scope="row" class="role-q">` +
       `${esc(toks[i])}</th>${row.map((x, j) => (hidden(att, i, j)
-        ? `<td class="masked" aria-label="${esc(w("masked_score", { query: toks[i], key: toks[j] }))}">` +
+        ? `<td class="masked" aria-label="${esc(word("masked_score", { query: toks[i], key: toks[j] }))}">` +
           `${minusInf()}</td>` : `<td>${num(x)}</td>`)).join("")}</tr>`).join("");
-    return `<h3>${esc(w("mask_box"))}</h3><div class="scroll"><table class="matrix masked-scores">` +
-      `${headRow(toks, ' class="role-k"')}${body}</table></div><p class="hint">${esc(w("mask_explain"))}</p>`;
+    return `<h3>${esc(word("mask_box"))}</h3><div class="scroll"><table class="matrix masked-scores">` +
+      `${headRow(toks, ' class="role-k"')}${body}</table></div><p class="hint">${esc(word("mask_explain"))}</p>`;
   }
 
   function lookupHtml(att) {
@@ -130,12 +130,12 @@
     const pairs = (weights) =>
       weights.map((x, j) => `<span class="pair">${esc(att.tokens[j])} ${num(x)}</span>`);
     const line = (label, weights, output, cls) => `<div class="lookup ${cls}"><h4>${esc(label)}</h4>` +
-      `<p class="weights">${pairs(weights).join(" ")}</p><p class="out">${esc(w("common_output"))} ` +
+      `<p class="weights">${pairs(weights).join(" ")}</p><p class="out">${esc(word("common_output"))} ` +
       `[${output.map((x) => num(x, "num role-v")).join(", ")}]</p></div>`;
-    return `<h3>${esc(w("lookup"))}</h3><div class="pairs">` +
-      line(w("soft"), att.weights[i], att.output[i], "soft") +
-      line(w("hard", { key: att.tokens[choice] }), hard.weights[i], hard.output[i], "hard") + "</div>" +
-      (top === choice ? `<p class="hint">${esc(w("hard_same"))}</p>` : "");
+    return `<h3>${esc(word("lookup"))}</h3><div class="pairs">` +
+      line(word("soft"), att.weights[i], att.output[i], "soft") +
+      line(word("hard", { key: att.tokens[choice] }), hard.weights[i], hard.output[i], "hard") + "</div>" +
+      (top === choice ? `<p class="hint">${esc(word("hard_same"))}</p>` : "");
   }
 
   /** The lesson's claim that in ctx its focus attends most to target, checked with S's numbers. */
@@ -147,24 +147,24 @@
     const tied = toks.filter((_, j) => row[j] >= best - data.tie);
     const holds = tied.length === 1 && tied[0] === target;
     const weight = num(best);
-    let verdict = wh("claim_holds", { target: esc(target), weight });
-    if (!holds) verdict = tied.length > 1 ? wh("claim_tie", { tied: esc(tied.join(", ")), weight })
-      : wh("claim_broken", { top: esc(tied[0]), weight });
-    const said = w("claim", { sentence: sentence(ctx), focus: data.lesson.focus, target });
-    const claim = hasHeads() ? w("claim_head", { claim: said, head: headName(data.lesson.focus_head) }) : said;
+    let verdict = wordHtml("claim_holds", { target: esc(target), weight });
+    if (!holds) verdict = tied.length > 1 ? wordHtml("claim_tie", { tied: esc(tied.join(", ")), weight })
+      : wordHtml("claim_broken", { top: esc(tied[0]), weight });
+    const said = word("claim", { sentence: sentence(ctx), focus: data.lesson.focus, target });
+    const claim = hasHeads() ? word("claim_head", { claim: said, head: headName(data.lesson.focus_head) }) : said;
     return `<li class="${holds ? "holds" : "broken"}" data-context="${esc(ctx)}" data-holds="${holds}">` +
       `${esc(claim)}: <strong>${verdict}</strong></li>`;
   }
 
   function claimsHtml() {
     const claims = Object.entries(data.claims).map(([ctx, target]) => claimHtml(ctx, target));
-    return claims.length ? `<h2>${esc(w("claims"))}</h2><ul>${claims.join("")}</ul>` : "";
+    return claims.length ? `<h2>${esc(word("claims"))}</h2><ul>${claims.join("")}</ul>` : "";
   }
 
   function tokensHtml() {
     const buttons = tokens().map((t, i) => `<button type="button" class="token" data-query="${i}" ` +
       `aria-pressed="${i === S.query}">${esc(t)}</button>`);
-    return `<h2>${esc(w("tokens"))}</h2><div class="token-row">${buttons.join("")}</div>`;
+    return `<h2>${esc(word("tokens"))}</h2><div class="token-row">${buttons.join("")}</div>`;
   }
 
   /** Make `el`'s children those of `html`, keeping every element whose place and tag are the same
@@ -220,7 +220,7 @@
   function whatIfHtml() {
     const own = data.lesson.mask || null;
     if (S.mask === own) return "";
-    return esc(w(own ? "mask_off" : "mask_on"));
+    return esc(word(own ? "mask_off" : "mask_on"));
   }
 
   AL.views = { show, heat, morph, headRow, matrixHtml, queryRow };

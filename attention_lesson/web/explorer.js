@@ -24,7 +24,7 @@
   const AL = root.AL;
   const { $, esc } = AL;
   const state = AL.state;
-  const { data, S, w, tokens, sentence, contextLabel, focusIndex, resetNumbers, resetSwitches, hasHeads,
+  const { data, S, word, tokens, sentence, contextLabel, focusIndex, resetNumbers, resetSwitches, hasHeads,
     headName } = state;
   const timings = []; // ms per update, for scripts/benchmark.py
 
@@ -38,16 +38,16 @@
     const contexts = Object.keys(data.lesson.contexts).map((c) => `<option value="${esc(c)}"` +
       `${c === S.context ? " selected" : ""}>${esc(contextLabel(c))}: ${esc(sentence(c))}</option>`);
     const modes = AL.MODES.map((m) => `<label class="choice"><input type="radio" name="mode" value="${m}"` +
-      `${m === S.mode ? " checked" : ""}> ${esc(w(`common_mode_${m}`))}</label>`);
-    const actions = `<div class="actions"><button type="button" id="reset">${esc(w("reset"))}</button>
-      <button type="button" id="export">${esc(w("export"))}</button></div>`;
+      `${m === S.mode ? " checked" : ""}> ${esc(word(`common_mode_${m}`))}</label>`);
+    const actions = `<div class="actions"><button type="button" id="reset">${esc(word("reset"))}</button>
+      <button type="button" id="export">${esc(word("export"))}</button></div>`;
     const select = `<select id="context">${contexts.join("")}</select>`;
     const mask = `<div class="mask-switch"><label class="choice"><input type="checkbox" id="mask"` +
-      `${S.mask ? " checked" : ""}> ${esc(w("mask"))}</label> <span id="whatif" class="whatif"></span></div>`;
+      `${S.mask ? " checked" : ""}> ${esc(word("mask"))}</label> <span id="whatif" class="whatif"></span></div>`;
     return `<div class="controls">
-      <div role="group" aria-label="${esc(w("language"))}" class="langs">${langs.join("")}</div>
-      <label class="field"><span>${esc(w("context"))}</span> ${select}</label>
-      <fieldset class="modes"><legend>${esc(w("mode"))}</legend>${modes.join("")}</fieldset>
+      <div role="group" aria-label="${esc(word("language"))}" class="langs">${langs.join("")}</div>
+      <label class="field"><span>${esc(word("context"))}</span> ${select}</label>
+      <fieldset class="modes"><legend>${esc(word("mode"))}</legend>${modes.join("")}</fieldset>
       ${mask}${state.editable ? actions : ""}</div>`;
   }
 
@@ -60,29 +60,29 @@
    *  the heads together (W_O's fields and the multi-head output). */
   function headsHtml() {
     const editable = state.editable;
-    const inputs = editable ? `<h2>${esc(w("inputs"))}</h2><p class="hint">${esc(w("inputs_hint"))}</p>
+    const inputs = editable ? `<h2>${esc(word("inputs"))}</h2><p class="hint">${esc(word("inputs_hint"))}</p>
       <div class="grid edit-grid" id="inputs"></div>` : "";
     const headInputs = editable ? '<div class="grid edit-grid" id="head-inputs"></div>' : "";
     const wo = editable ? '<div class="edit-grid" id="wo-input"></div>' : "";
-    return `${inputs}<h2>${esc(w("heads"))}</h2><p class="hint">${esc(w("heads_hint"))}</p>
+    return `${inputs}<h2>${esc(word("heads"))}</h2><p class="hint">${esc(word("heads_hint"))}</p>
       ${AL.heads.tabsHtml()}
       <div id="head-panel" role="tabpanel" aria-labelledby="${AL.heads.tabId(S.head)}">${headInputs}
-        <h2>${esc(w("head_computed", { head: headName(S.head) }))}</h2>${computedHtml()}</div>
+        <h2>${esc(word("head_computed", { head: headName(S.head) }))}</h2>${computedHtml()}</div>
       <div class="grid together">${wo}<section class="box wide" id="multihead"></section></div>`;
   }
 
   function frameHtml() {
     const editable = state.editable;
-    const title = esc(w("page_title", { title: data.titles[S.lang] }));
-    const intro = editable ? `<h1>${title}</h1><p class="intro">${esc(w("intro"))}</p>` : "";
-    const inputs = `<h2>${esc(w("inputs"))}</h2><p class="hint">${esc(w("inputs_hint"))}</p>
-      <div class="grid edit-grid" id="inputs"></div><h2>${esc(w("computed"))}</h2>`;
+    const title = esc(word("page_title", { title: data.titles[S.lang] }));
+    const intro = editable ? `<h1>${title}</h1><p class="intro">${esc(word("intro"))}</p>` : "";
+    const inputs = `<h2>${esc(word("inputs"))}</h2><p class="hint">${esc(word("inputs_hint"))}</p>
+      <div class="grid edit-grid" id="inputs"></div><h2>${esc(word("computed"))}</h2>`;
     return `<header>${intro}${controlsHtml()}
       <div id="note" role="status"></div></header>
       <section class="box wide" id="tokens"></section>
       ${box("claims", 'aria-live="polite"')}
       ${hasHeads() ? headsHtml() : `${editable ? inputs : ""}${computedHtml()}`}
-      <footer>${esc(w(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
+      <footer>${esc(word(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
   }
 
   // -- scroll cues: a table wider than its box scrolls inside it, and shows that it does ---------------
@@ -124,7 +124,7 @@
   /** The whole page for the state (a new language or context), then the numbers. */
   function draw() {
     document.documentElement.lang = S.lang;
-    if (state.editable) document.title = w("page_title", { title: data.titles[S.lang] });
+    if (state.editable) document.title = word("page_title", { title: data.titles[S.lang] });
     const note = $("#note") ? $("#note").innerHTML : "";
     $("#app").innerHTML = frameHtml();
     $("#note").innerHTML = note;
@@ -152,7 +152,7 @@
 
   function showNote(bad) {
     const items = bad.map((b) => `<li>${esc(b)}</li>`).join("");
-    $("#note").innerHTML = bad.length ? `<p>${esc(w("ignored"))}</p><ul>${items}</ul>` : "";
+    $("#note").innerHTML = bad.length ? `<p>${esc(word("ignored"))}</p><ul>${items}</ul>` : "";
     $("#note").hidden = !bad.length;
   }
 

@@ -57,7 +57,7 @@ interface ALShared {
   MODES: string[];
   LANG_NAMES: Record<string, string>;
   langName(lang: string): string;
-  /** w(key, fields) for the catalogs tables() in the language lang(). */
+  /** word(key, fields) for the catalogs tables() in the language lang(). */
   catalog(tables: () => Record<string, Record<string, string>>, lang: () => string):
     (key: string, fields?: Record<string, unknown>) => string;
   missing: string[];

@@ -35,7 +35,7 @@
     console.warn(`attention-lesson: no word for ${what}`);
   }
 
-  /** w(key, fields) for the catalogs tables() ({lang: {key: text}}) in the language lang(): the key's
+  /** word(key, fields) for the catalogs tables() ({lang: {key: text}}) in the language lang(): the key's
    *  text with its {field}s filled in from fields. */
   function catalog(tables, lang) {
     return (key, fields = {}) => {

@@ -5,7 +5,7 @@
 const { $, esc } = window.AL;
 
 /** The page's file functions, given its request helper, words and the editor's text helpers. */
-export function fileGuards({ api, st, w, setText, send, showSaved, refresh }) {
+export function fileGuards({ api, studio, word, setText, send, showSaved, refresh }) {
   /** The file changed on disk: its text here (no unsaved edits), or the choice between the two. */
   function onFile(d) {
     const box = $("#disk");
@@ -13,11 +13,11 @@ export function fileGuards({ api, st, w, setText, send, showSaved, refresh }) {
     if (d.state === "replaced") {
       setText(d.text);
       showSaved(true);
-      box.textContent = w("disk_replaced");
+      box.textContent = word("disk_replaced");
       return refresh();
     }
-    box.innerHTML = `${esc(w("disk_conflict"))} <button type="button" id="load-disk">${esc(w("load_disk"))}</button>` +
-      ` <button type="button" id="keep-mine">${esc(w("keep_mine"))}</button>`;
+    box.innerHTML = `${esc(word("disk_conflict"))} <button type="button" id="load-disk">${esc(word("load_disk"))}</button>` +
+      ` <button type="button" id="keep-mine">${esc(word("keep_mine"))}</button>`;
     $("#load-disk").onclick = () => { box.hidden = true; setText(d.text); send(); };
     $("#keep-mine").onclick = () => { box.hidden = true; };
   }
@@ -27,8 +27,8 @@ export function fileGuards({ api, st, w, setText, send, showSaved, refresh }) {
     if (!lesson.recovery) return;
     const box = $("#recovery");
     box.hidden = false;
-    box.innerHTML = `${esc(w("recovery", { path: lesson.recovery_path }))} <button type="button" id="restore">` +
-      `${esc(w("restore"))}</button> <button type="button" id="discard">${esc(w("discard"))}</button>`;
+    box.innerHTML = `${esc(word("recovery", { path: lesson.recovery_path }))} <button type="button" id="restore">` +
+      `${esc(word("restore"))}</button> <button type="button" id="discard">${esc(word("discard"))}</button>`;
     $("#restore").onclick = () => { box.hidden = true; setText(lesson.recovery); send(); };
     $("#discard").onclick = async () => { box.hidden = true; await api("POST", "/api/recovery/discard"); };
   }
@@ -41,7 +41,7 @@ export function fileGuards({ api, st, w, setText, send, showSaved, refresh }) {
 
   function guardLeaving() {
     window.addEventListener("beforeunload", (e) => {
-      if (st.leaving || $("#status").className !== "unsaved") return; // leaving: a new language's page
+      if (studio.leaving || $("#status").className !== "unsaved") return; // leaving: a new language's page
       e.preventDefault();
       e.returnValue = ""; // the browser asks before the page with unsaved edits goes
     });

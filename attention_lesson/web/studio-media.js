@@ -1,53 +1,53 @@
 /* The studio's videos: Play on the selected step (its clip, drawn alone first when the scene is not
  * drawn as a video yet: studio/clips.py), and the render form's jobs with where their files are. */
 
-import * as TL from "./studio-timeline.js";
+import * as timeline from "./studio-timeline.js";
 
 const { $, esc } = window.AL;
 
 /** The page's media functions, given the page's request helper, state, words and problem line. */
-export function media({ api, st, w, showProblem }) {
+export function media({ api, studio, word, showProblem }) {
   /** Play the selected step's clip (the scene drawn as a video at the studio's quality, a clip a step):
    *  at once when it is drawn, else when its `clip` event comes (the step alone is drawn first). */
   async function play() {
-    const sel = TL.selected();
+    const sel = timeline.selected();
     if (!sel) return;
-    if (st.editing) { // an edit not answered yet: the press waits for its text's clip (studio.js newRun)
+    if (studio.editing) { // an edit not answered yet: the press waits for its text's clip (studio.js newRun)
       stopPlaying();
-      st.playing = { ...sel };
+      studio.playing = { ...sel };
       return waiting(sel.n);
     }
     const video = /** @type {HTMLVideoElement} */ ($("#preview-video"));
-    if (!video.hidden && video.getAttribute("src") && st.playing?.scene === sel.scene && st.playing.n === sel.n) {
+    if (!video.hidden && video.getAttribute("src") && studio.playing?.scene === sel.scene && studio.playing.n === sel.n) {
       video.currentTime = 0; // this step's clip is on screen: from its start again
       return void video.play().catch(() => {});
     }
-    const press = (st.playing = { ...sel }); // this press (a later one, or an edit, replaces it)
+    const press = (studio.playing = { ...sel }); // this press (a later one, or an edit, replaces it)
     waiting(sel.n);
     const r = await api("POST", `/api/clip?scene=${encodeURIComponent(sel.scene)}&n=${sel.n}`);
-    if (st.playing !== press) return; // a new selection or an edit came meanwhile
+    if (studio.playing !== press) return; // a new selection or an edit came meanwhile
     if (r.status !== 200) {
       waiting(null);
       return showProblem(r.json.error);
     }
-    st.clipRun = r.json.run; // the clip events of this text's run only
+    studio.clipRun = r.json.run; // the clip events of this text's run only
     if (r.json.ready) onClip(r.json);
   }
 
   /** The Play button says what it waits for (step n drawn as a video), or is Play again (n null). */
   function waiting(n) {
     const button = $("#play");
-    button.textContent = n === null ? w("play") : w("play_waiting", { n });
+    button.textContent = n === null ? word("play") : word("play_waiting", { n });
     button.setAttribute("aria-busy", String(n !== null));
     button.dataset.waiting = n === null ? "" : String(n);
   }
 
   function onClip(d) {
-    const sel = st.playing;
+    const sel = studio.playing;
     if (!sel || d.scene !== sel.scene || (d.n && d.n !== sel.n)) return; // d.n: one step's clip
-    if (d.run !== st.clipRun) return; // a clip of an older text (its request was cancelled by an edit)
+    if (d.run !== studio.clipRun) return; // a clip of an older text (its request was cancelled by an edit)
     waiting(null);
-    if (!d.ready) return void ($("#frames-status").textContent = d.message || w("state_failed"));
+    if (!d.ready) return void ($("#frames-status").textContent = d.message || word("state_failed"));
     const src = `/files/${encodeURI(d.n ? d.clips[0] : d.clips[sel.n - 1] || d.clips[0])}`;
     const video = /** @type {HTMLVideoElement} */ ($("#preview-video"));
     if (!video.hidden && video.getAttribute("src")) return; // a clip of this step plays already
@@ -60,7 +60,7 @@ export function media({ api, st, w, showProblem }) {
 
   /** Back to the step's frame (a new selection, a new edit). */
   function stopPlaying() {
-    st.playing = null;
+    studio.playing = null;
     waiting(null);
     const video = /** @type {HTMLVideoElement} */ ($("#preview-video"));
     video.pause();
@@ -75,7 +75,7 @@ export function media({ api, st, w, showProblem }) {
     const r = await api("POST", "/api/render", body);
     if (r.status !== 202) return showProblem(r.json.error);
     $("#renders").insertAdjacentHTML("afterbegin", `<li data-job="${r.json.job}"><progress max="1" value="0"></progress> ` +
-      `<span class="what">${esc(w("started", { product: w(`product_${body.product}`) }))}</span></li>`);
+      `<span class="what">${esc(word("started", { product: word(`product_${body.product}`) }))}</span></li>`);
   }
 
   function fileLinks(files) {
@@ -83,23 +83,23 @@ export function media({ api, st, w, showProblem }) {
     const where = (f) => `<code class="where">media/${esc(f)}</code>`; // where the file is, on this machine
     return (main.length ? main : files.slice(0, 3)).map((f) => /\.(mp4|webm)$/.test(f)
       ? `<video controls preload="metadata" src="/files/${encodeURI(f)}"></video> ${where(f)}`
-      : `<a href="/files/${encodeURI(f)}" target="_blank" rel="noopener">${esc(w("open"))}: ` +
+      : `<a href="/files/${encodeURI(f)}" target="_blank" rel="noopener">${esc(word("open"))}: ` +
         `${esc(f.split("/").pop())}</a> ${where(f)}`).join(" ");
   }
 
   function onRenderEvent(d) {
     const li = /** @type {HTMLElement} */ (document.querySelector(`#renders li[data-job="${d.job}"]`));
     if (!li) return;
-    const product = w(`product_${d.product}`);
+    const product = word(`product_${d.product}`);
     li.dataset.state = d.state;
     if (d.state === "running" && d.total) {
       li.querySelector("progress").value = d.done / d.total;
-      li.querySelector(".what").textContent = w("running", { product, done: d.done, total: d.total });
+      li.querySelector(".what").textContent = word("running", { product, done: d.done, total: d.total });
     } else if (d.state === "done") {
       li.querySelector("progress").value = 1;
-      li.querySelector(".what").innerHTML = `${esc(w("done", { product }))} ${fileLinks(d.files)}`;
+      li.querySelector(".what").innerHTML = `${esc(word("done", { product }))} ${fileLinks(d.files)}`;
     } else if (d.state === "failed") {
-      li.querySelector(".what").textContent = w("failed", { product, message: d.message });
+      li.querySelector(".what").textContent = word("failed", { product, message: d.message });
     }
   }
 

@@ -17,11 +17,11 @@ const { $, esc } = window.AL;
 const T = { scenes: [], steps: {}, state: {}, reason: {}, sel: null, run: null, w: null, onSelect: null,
   memory: null };
 
-/** Start the stage: `w` the studio's words, `onSelect(scene, n)` told when the selection moves (not when
+/** Start the stage: `word` the studio's words, `onSelect(scene, n)` told when the selection moves (not when
  *  a first selection is made: then too, once the plan has come), `memory` the key the selection is kept
  *  under in the browser (the lesson file's path). */
-export function startStage(w, onSelect, memory = null) {
-  T.w = w;
+export function startStage(word, onSelect, memory = null) {
+  T.word = word;
   T.onSelect = onSelect;
   T.memory = memory ? `attention-lesson studio step: ${memory}` : null;
   $("#timeline").addEventListener("click", (e) => {
@@ -120,7 +120,7 @@ export function onFault(d) {
 function segment(scene, s, n) {
   const on = T.sel && T.sel.scene === scene.id && T.sel.n === n;
   const name = s.step ? `: ${s.step}` : "";
-  const label = `${scene.title}, ${T.w("step_n", { n })}${name} (${T.w(`state_${s.state}`)})`;
+  const label = `${scene.title}, ${T.word("step_n", { n })}${name} (${T.word(`state_${s.state}`)})`;
   return `<button type="button" class="seg" role="tab" data-scene="${esc(scene.id)}" data-n="${n}"` +
     ` data-state="${s.state}" aria-selected="${on}" tabindex="${on ? 0 : -1}" style="flex-grow:${s.seconds || 1}"` +
     ` aria-label="${esc(label)}" title="${esc(label)}"></button>`;
@@ -181,14 +181,14 @@ function preview() {
   $("#stage").dataset.state = s ? s.state : "empty";
   if (!s || !scene) {
     img.removeAttribute("src");
-    $("#preview-caption").textContent = T.w("no_frame");
+    $("#preview-caption").textContent = T.word("no_frame");
     $("#narration").textContent = "";
     return;
   }
   if (!s.src) img.removeAttribute("src");
   else if (img.getAttribute("src") !== s.src) img.src = s.src;
-  img.alt = s.step ? `${scene.title}, ${T.w("step_n", { n: T.sel.n })}: ${s.step}. ${s.narration || ""}` : "";
-  $("#preview-caption").textContent = caption(scene, steps, s) + ` · ${T.w(`state_${s.state}`)}`;
+  img.alt = s.step ? `${scene.title}, ${T.word("step_n", { n: T.sel.n })}: ${s.step}. ${s.narration || ""}` : "";
+  $("#preview-caption").textContent = caption(scene, steps, s) + ` · ${T.word(`state_${s.state}`)}`;
   $("#narration").textContent = s.narration || "";
   $("#stage").dataset.scene = scene.id;
   $("#stage").dataset.n = T.sel.n;
@@ -198,9 +198,9 @@ function preview() {
  *  yet, and for a step never drawn (its name and length not known yet) "Scene · step n of N". */
 function caption(scene, steps, s) {
   const fields = { scene: scene.title, n: T.sel.n, total: steps.length };
-  if (!s.step) return T.w("step_of_new", fields);
+  if (!s.step) return T.word("step_of_new", fields);
   const before = steps.slice(0, T.sel.n - 1);
   const start = before.reduce((a, x) => a + (x.seconds || 0), 0);
   const key = before.every((x) => x.step) ? "step_of" : "step_of_part";
-  return T.w(key, { ...fields, step: s.step, seconds: (s.seconds || 0).toFixed(1), start: start.toFixed(1) });
+  return T.word(key, { ...fields, step: s.step, seconds: (s.seconds || 0).toFixed(1), start: start.toFixed(1) });
 }

@@ -13,7 +13,7 @@ import {
   basicSetup, EditorView, keymap, HighlightStyle, StreamLanguage, syntaxHighlighting, tags, linter, lintGutter,
   setDiagnostics, toml, oneDark,
 } from "./vendor/codemirror.js";
-import * as TL from "./studio-timeline.js";
+import * as timeline from "./studio-timeline.js";
 import { media } from "./studio-media.js";
 import { serverCore } from "./studio-numbers.js";
 import { fileGuards } from "./studio-file.js";
@@ -21,11 +21,11 @@ import { fileGuards } from "./studio-file.js";
 const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
 const DEBOUNCE_MS = 30; // keystroke to numbers within 100 ms: the newest answer counts, older ones are dropped
-const st = { lang: document.documentElement.lang, edit: 0, run: null, words: {}, editor: null,
+const studio = { lang: document.documentElement.lang, edit: 0, run: null, words: {}, editor: null,
   quiet: false, timer: null, started: false, sent: null, leaving: false };
 const { $, esc } = window.AL;
 const timings = (window.studioTimings = []); // ms from a keystroke to its numbers on screen (scripts/benchmark.py)
-const w = window.AL.catalog(() => st.words, () => st.lang); // the studio's words (a missing one: shared.js)
+const word = window.AL.catalog(() => studio.words, () => studio.lang); // the studio's words (a missing one: shared.js)
 
 async function api(method, path, body) {
   const init = { method, headers: { ...headers } };
@@ -37,65 +37,65 @@ async function api(method, path, body) {
   return { status: r.status, json: await r.json() };
 }
 
-const { play, onClip, stopPlaying, onRender, onRenderEvent } = media({ api, st, w, showProblem }); // videos
-const { onFile, offerRecovery, revert, guardLeaving } = fileGuards({ api, st, w, setText, send, showSaved,
+const { play, onClip, stopPlaying, onRender, onRenderEvent } = media({ api, studio, word, showProblem }); // videos
+const { onFile, offerRecovery, revert, guardLeaving } = fileGuards({ api, studio, word, setText, send, showSaved,
   refresh });
 
 // -- the page's frame -----------------------------------------------------------------------------
 const options = (name, values, chosen) => values.map((v) =>
-  `<option value="${esc(v)}"${v === chosen ? " selected" : ""}>${esc(w(`${name}_${v}`))}</option>`).join("");
+  `<option value="${esc(v)}"${v === chosen ? " selected" : ""}>${esc(word(`${name}_${v}`))}</option>`).join("");
 
 function langOptions() {
-  return Object.keys(st.words).map((l) =>
-    `<option value="${l}"${l === st.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
+  return Object.keys(studio.words).map((l) =>
+    `<option value="${l}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
 }
 
 /** The render form: what, at which quality, with which voice; the language, context, normalizer and theme
  *  are the page's (the one bar's), said under it. */
 function renderForm() {
   return `<form id="render-form">
-      <label>${esc(w("product"))} <select name="product">${options("product", ["lesson", "html", "pptx", "handout"])}</select></label>
-      <label>${esc(w("quality"))} <select name="quality">${options("quality", ["low", "medium", "high"])}</select></label>
-      <label>${esc(w("voice"))} <select name="voice">${options("voice", ["none", "draft", "neural"])}</select></label>
-      <button type="submit" id="render">${esc(w("start"))}</button>
+      <label>${esc(word("product"))} <select name="product">${options("product", ["lesson", "html", "pptx", "handout"])}</select></label>
+      <label>${esc(word("quality"))} <select name="quality">${options("quality", ["low", "medium", "high"])}</select></label>
+      <label>${esc(word("voice"))} <select name="voice">${options("voice", ["none", "draft", "neural"])}</select></label>
+      <button type="submit" id="render">${esc(word("start"))}</button>
     </form><p id="render-with" class="hint"></p><ul id="renders" aria-live="polite"></ul>`;
 }
 
 /** The page's one set of choices, over the tabs: the language, context, normalizer and theme of the frames,
  *  the numbers and the renders alike. */
 function viewBar() {
-  return `<div class="view-bar" role="group" aria-label="${esc(w("view"))}">
-      <label>${esc(w("language"))} <select id="view-lang">${langOptions()}</select></label>
-      <label>${esc(w("context"))} <select id="view-context" class="context-choice"></select></label>
-      <label>${esc(w("mode"))} <select id="view-mode">${options("mode", window.AL.MODES, st.mode)}</select></label>
-      <label>${esc(w("theme"))} <select id="view-theme">${options("theme", ["dark", "light"], st.theme)}</select></label>
+  return `<div class="view-bar" role="group" aria-label="${esc(word("view"))}">
+      <label>${esc(word("language"))} <select id="view-lang">${langOptions()}</select></label>
+      <label>${esc(word("context"))} <select id="view-context" class="context-choice"></select></label>
+      <label>${esc(word("mode"))} <select id="view-mode">${options("mode", window.AL.MODES, studio.mode)}</select></label>
+      <label>${esc(word("theme"))} <select id="view-theme">${options("theme", ["dark", "light"], studio.theme)}</select></label>
     </div>`;
 }
 
 function stage() {
-  return `<section id="stage" class="stage" aria-label="${esc(w("preview"))}">
+  return `<section id="stage" class="stage" aria-label="${esc(word("preview"))}">
       <figure class="preview"><img id="preview-img" alt="" width="854" height="480">
         <video id="preview-video" controls playsinline preload="auto" hidden></video>
-        <figcaption><button type="button" id="play">${esc(w("play"))}</button>
+        <figcaption><button type="button" id="play">${esc(word("play"))}</button>
           <span id="preview-caption"></span></figcaption></figure>
-      <p id="narration" class="narration" lang="${st.lang}"></p>
+      <p id="narration" class="narration" lang="${studio.lang}"></p>
       <p id="frames-status" role="status"></p>
-      <div id="timeline" class="timeline" role="group" aria-label="${esc(w("timeline"))}"></div>
+      <div id="timeline" class="timeline" role="group" aria-label="${esc(word("timeline"))}"></div>
     </section>`;
 }
 
 function frame(path) {
   const tab = (id, on) => `<button type="button" role="tab" id="tab-${id}" aria-controls="panel-${id}"` +
-    ` aria-selected="${on}" tabindex="${on ? 0 : -1}">${esc(w(`tab_${id}`))}</button>`;
+    ` aria-selected="${on}" tabindex="${on ? 0 : -1}">${esc(word(`tab_${id}`))}</button>`;
   $("#studio").innerHTML = `
-    <header class="studio-bar"><h1 id="title"></h1><span class="file">${esc(w("file"))}: <code>${esc(path)}</code></span>
+    <header class="studio-bar"><h1 id="title"></h1><span class="file">${esc(word("file"))}: <code>${esc(path)}</code></span>
       <span id="status" role="status"></span>
-      <button type="button" id="save" title="${esc(w("save_hint"))}">${esc(w("save"))}</button>
-      <button type="button" id="revert">${esc(w("revert"))}</button></header>
+      <button type="button" id="save" title="${esc(word("save_hint"))}">${esc(word("save"))}</button>
+      <button type="button" id="revert">${esc(word("revert"))}</button></header>
     <div id="recovery" class="disk" role="alert" hidden></div>
     <div id="disk" class="disk" role="alert" hidden></div>
     <div class="workspace">
-      <section class="editor-box" aria-label="${esc(w("editor"))}"><div id="editor"></div>
+      <section class="editor-box" aria-label="${esc(word("editor"))}"><div id="editor"></div>
         <div id="problem" role="alert" hidden></div></section>
       <section class="side">${viewBar()}<div class="tabs" role="tablist">${tab("frames", true)}${tab("numbers", false)}` +
     `${tab("render", false)}</div>
@@ -116,7 +116,7 @@ function startTabs() {
       t.tabIndex = on ? 0 : -1;
       $(`#${t.getAttribute("aria-controls")}`).hidden = !on;
     }
-    if (st.started) Explorer.layout(); // a table wider than its box is measured once it is shown (axe)
+    if (studio.started) Explorer.layout(); // a table wider than its box is measured once it is shown (axe)
     tab.focus();
   };
   for (const t of tabs) {
@@ -132,10 +132,10 @@ function startTabs() {
 function contextChoices(page) {
   if (!page || !page.lesson) return;
   const names = Object.keys(page.lesson.contexts);
-  const label = (c) => (page.lesson.context_labels[c] || {})[st.lang] || c;
+  const label = (c) => (page.lesson.context_labels[c] || {})[studio.lang] || c;
   const sel = /** @type {HTMLSelectElement} */ ($("#view-context"));
-  const keep = sel.value || st.context;
-  st.labels = Object.fromEntries(names.map((c) => [c, label(c)]));
+  const keep = sel.value || studio.context;
+  studio.labels = Object.fromEntries(names.map((c) => [c, label(c)]));
   sel.innerHTML = names.map((c) => `<option value="${esc(c)}"${c === keep ? " selected" : ""}>` +
     `${esc(label(c))}: ${esc(page.lesson.contexts[c].join(" "))}</option>`).join("");
 }
@@ -144,19 +144,19 @@ function contextChoices(page) {
  *  server redraws what that changes), and so do the numbers' views; a new language is the whole page's
  *  (it loads again in it: the editor's text is the server's, nothing is lost). */
 async function setView(change) {
-  if (Object.entries(change).every(([k, v]) => st[k] === v)) return;
-  if (change.lang && st.timer) { clearTimeout(st.timer); await send(); } // the last keys typed go first
-  Object.assign(st, change);
-  const r = await api("POST", "/api/view", { context: st.context, mode: st.mode, theme: st.theme,
-    lang: st.lang });
+  if (Object.entries(change).every(([k, v]) => studio[k] === v)) return;
+  if (change.lang && studio.timer) { clearTimeout(studio.timer); await send(); } // the last keys typed go first
+  Object.assign(studio, change);
+  const r = await api("POST", "/api/view", { context: studio.context, mode: studio.mode, theme: studio.theme,
+    lang: studio.lang });
   if (r.status !== 200) return showProblem(r.json.error);
   if (change.lang) {
-    st.leaving = true; // nothing to ask: the server holds the text
+    studio.leaving = true; // nothing to ask: the server holds the text
     return location.reload();
   }
   newRun(r.json.run);
   syncView();
-  if (st.started) Explorer.view({ context: st.context, mode: st.mode });
+  if (studio.started) Explorer.view({ context: studio.context, mode: studio.mode });
 }
 
 function startView() {
@@ -179,24 +179,24 @@ function diagnostics(view, error) {
 }
 
 function showProblem(error) {
-  const view = st.editor;
+  const view = studio.editor;
   view.dispatch(setDiagnostics(view.state, diagnostics(view, error)));
   const box = $("#problem");
   box.hidden = !error;
-  box.innerHTML = error ? `<strong>${esc(error.line ? w("line", { line: error.line }) : "")}</strong> ` +
-    `${esc(error.message)}<br><span class="hint">${esc(w(st.started ? "invalid" : "invalid_first"))}</span>` : "";
+  box.innerHTML = error ? `<strong>${esc(error.line ? word("line", { line: error.line }) : "")}</strong> ` +
+    `${esc(error.message)}<br><span class="hint">${esc(word(studio.started ? "invalid" : "invalid_first"))}</span>` : "";
   box.dataset.line = error && error.line ? error.line : "";
 }
 
 /** A file that fails check, opened: the cursor on its problem's line, in view; no frame until it passes. */
 function brokenStart(error) {
-  const line = problemLine(st.editor, error);
-  st.editor.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "center" }) });
-  $("#preview-caption").textContent = w("invalid_first");
+  const line = problemLine(studio.editor, error);
+  studio.editor.dispatch({ selection: { anchor: line.from }, effects: EditorView.scrollIntoView(line.from, { y: "center" }) });
+  $("#preview-caption").textContent = word("invalid_first");
 }
 
 function showSaved(saved) {
-  $("#status").textContent = w(saved ? "saved" : "unsaved");
+  $("#status").textContent = word(saved ? "saved" : "unsaved");
   $("#status").className = saved ? "saved" : "unsaved";
 }
 
@@ -207,60 +207,60 @@ const readable = syntaxHighlighting(HighlightStyle.define([{ tag: tags.comment, 
 /** The editor; on a dark palette (its color-scheme, from style.luminance) CodeMirror's One Dark theme. */
 function startEditor(text, palette) {
   const theme = palette.scheme === "dark" ? [readable, oneDark] : [readable];
-  st.editor = new EditorView({
+  studio.editor = new EditorView({
     doc: text,
     parent: $("#editor"),
     extensions: [basicSetup, ...theme, EditorView.lineWrapping, StreamLanguage.define(toml), lintGutter(),
-      linter(null), EditorView.contentAttributes.of({ "aria-label": w("editor") }),
+      linter(null), EditorView.contentAttributes.of({ "aria-label": word("editor") }),
       keymap.of([{ key: "Mod-s", preventDefault: true, run: () => { save(); return true; } }]),
-      EditorView.updateListener.of((u) => { if (u.docChanged && !st.quiet) { st.keyAt = performance.now(); st.editing = true; schedule(); } })],
+      EditorView.updateListener.of((u) => { if (u.docChanged && !studio.quiet) { studio.keyAt = performance.now(); studio.editing = true; schedule(); } })],
   });
 }
 
 function setText(text) {
-  st.quiet = true;
-  st.editor.dispatch({ changes: { from: 0, to: st.editor.state.doc.length, insert: text } });
-  st.quiet = false;
+  studio.quiet = true;
+  studio.editor.dispatch({ changes: { from: 0, to: studio.editor.state.doc.length, insert: text } });
+  studio.quiet = false;
 }
 
 function schedule() {
-  clearTimeout(st.timer);
-  st.timer = setTimeout(send, DEBOUNCE_MS);
+  clearTimeout(studio.timer);
+  studio.timer = setTimeout(send, DEBOUNCE_MS);
 }
 
 /** The editor's text to the server; its numbers (or its problem) back. Only the newest answer counts. */
 async function send() {
-  const text = st.editor.state.doc.toString();
-  st.sent = text;
+  const text = studio.editor.state.doc.toString();
+  studio.sent = text;
   let r;
-  const sel = TL.selected(); // the step on screen: its scene drawn first, its clip ahead
+  const sel = timeline.selected(); // the step on screen: its scene drawn first, its clip ahead
   const focus = sel ? `?focus=${encodeURIComponent(sel.scene)}&n=${sel.n}` : "";
   try { r = await api("PUT", `/api/lesson${focus}`, text); } catch { return offline(); }
-  if (st.sent !== text) return; // a newer text is on its way
-  st.editing = st.editor.state.doc.toString() !== text; // typed on since: that text is answered later
+  if (studio.sent !== text) return; // a newer text is on its way
+  studio.editing = studio.editor.state.doc.toString() !== text; // typed on since: that text is answered later
   showSaved(r.json.saved);
   if (r.status === 422) {
-    if (st.playing && !st.editing) stopPlaying(); // a press waiting for this text: it has no clip
+    if (studio.playing && !studio.editing) stopPlaying(); // a press waiting for this text: it has no clip
     return showProblem(r.json.error);
   }
   showProblem(null);
-  st.edit = r.json.edit;
+  studio.edit = r.json.edit;
   newRun(r.json.run);
   showNumbers(r.json.page);
-  document.body.dataset.edit = String(st.edit); // for tests and the benchmark: the numbers on the page are this edit's
-  const keyAt = st.keyAt;
+  document.body.dataset.edit = String(studio.edit); // for tests and the benchmark: the numbers on the page are this edit's
+  const keyAt = studio.keyAt;
   requestAnimationFrame(() => timings.push(performance.now() - keyAt)); // keystroke to the frame drawn
 }
 
 async function save() {
   let r;
-  try { r = await api("POST", "/api/save", st.editor.state.doc.toString()); } catch { return offline(); }
+  try { r = await api("POST", "/api/save", studio.editor.state.doc.toString()); } catch { return offline(); }
   if (r.status === 200) showSaved(r.json.saved);
 }
 
 function offline() {
   $("#problem").hidden = false;
-  $("#problem").textContent = w("offline");
+  $("#problem").textContent = word("offline");
 }
 
 // -- frames -----------------------------------------------------------------------------------------
@@ -268,36 +268,36 @@ function offline() {
  *  waiting (made just before the edit's answer) asks again, for the new text's clip (drawn ahead). */
 function newRun(run) {
   if (run === null || run === undefined) return;
-  const pending = st.playing && $("#preview-video").hidden;
-  if (st.playing) stopPlaying();
-  st.run = run;
-  $("#frames-status").textContent = w("stale_now");
+  const pending = studio.playing && $("#preview-video").hidden;
+  if (studio.playing) stopPlaying();
+  studio.run = run;
+  $("#frames-status").textContent = word("stale_now");
   if (pending) play();
 }
 
 function onProgress(d) {
-  TL.onProgress(d);
-  const scene = (st.titles || {})[d.scene] || d.scene;
-  if (d.run === st.run) $("#frames-status").textContent = w("drawing", { scene, step: d.step });
+  timeline.onProgress(d);
+  const scene = (studio.titles || {})[d.scene] || d.scene;
+  if (d.run === studio.run) $("#frames-status").textContent = word("drawing", { scene, step: d.step });
 }
 
 function onPlan(d) {
-  st.run = d.run;
-  st.titles = Object.fromEntries(d.scenes.map((s) => [s.id, s.title]));
-  st.total = d.scenes.filter((s) => s.stale).length;
-  st.drawn = 0;
-  TL.onPlan(d);
+  studio.run = d.run;
+  studio.titles = Object.fromEntries(d.scenes.map((s) => [s.id, s.title]));
+  studio.total = d.scenes.filter((s) => s.stale).length;
+  studio.drawn = 0;
+  timeline.onPlan(d);
 }
 
 function onFrames(d) {
-  TL.onFrames(d);
-  if (d.run === st.run && d.drawn) $("#frames-status").textContent = w("drawn", { n: ++st.drawn, total: st.total });
+  timeline.onFrames(d);
+  if (d.run === studio.run && d.drawn) $("#frames-status").textContent = word("drawn", { n: ++studio.drawn, total: studio.total });
 }
 
 // -- the file on disk, other pages --------------------------------------------------------------------
 async function refresh() {
   const r = await api("GET", "/api/page");
-  st.edit = r.json.edit;
+  studio.edit = r.json.edit;
   showNumbers(r.json.page);
   const lesson = await api("GET", "/api/lesson");
   showProblem(lesson.json.error);
@@ -309,15 +309,15 @@ function listen() {
   on("plan", onPlan);
   on("frames", onFrames);
   on("progress", onProgress);
-  on("step", TL.onStep);
-  on("idle", (d) => { if (d.run === st.run) $("#frames-status").textContent = w("idle"); });
+  on("step", timeline.onStep);
+  on("idle", (d) => { if (d.run === studio.run) $("#frames-status").textContent = word("idle"); });
   on("render", onRenderEvent);
   on("clip", onClip);
   on("file", onFile);
-  on("numbers", (d) => { if (d.edit > st.edit) { newRun(d.run); refresh(); } });
+  on("numbers", (d) => { if (d.edit > studio.edit) { newRun(d.run); refresh(); } });
   on("fault", (d) => {
-    TL.onFault(d);
-    if (d.run === st.run) $("#frames-status").textContent = d.message;
+    timeline.onFault(d);
+    if (d.run === studio.run) $("#frames-status").textContent = d.message;
   });
   on("hello", () => {});
 }
@@ -327,10 +327,10 @@ function showNumbers(page) {
   if (!page || page.broken) return;
   showTitle(page); // a broken file opened under its file's name: now the lesson's title
   contextChoices(page);
-  if (!st.started) {
+  if (!studio.started) {
     Explorer.start(page, serverCore(page), { editable: false, controls: false });
-    st.started = true;
-    st.context = Explorer.state.context;
+    studio.started = true;
+    studio.context = Explorer.state.context;
     syncView();
   } else {
     Explorer.replace(page, serverCore(page));
@@ -338,41 +338,41 @@ function showNumbers(page) {
 }
 
 function showTitle(page) {
-  $("#title").textContent = w("page_title", { title: page.titles[st.lang] });
+  $("#title").textContent = word("page_title", { title: page.titles[studio.lang] });
   document.title = $("#title").textContent;
 }
 
 /** The bar shows the page's choices; the render form says them. */
 function syncView() {
-  if (st.context) /** @type {HTMLSelectElement} */ ($("#view-context")).value = st.context;
-  /** @type {HTMLSelectElement} */ ($("#view-mode")).value = st.mode;
-  $("#render-with").textContent = w("render_with", { lang: window.AL.langName(st.lang),
-    context: (st.labels || {})[st.context] || st.context || "", mode: w(`mode_${st.mode}`),
-    theme: w(`theme_${st.theme}`) });
+  if (studio.context) /** @type {HTMLSelectElement} */ ($("#view-context")).value = studio.context;
+  /** @type {HTMLSelectElement} */ ($("#view-mode")).value = studio.mode;
+  $("#render-with").textContent = word("render_with", { lang: window.AL.langName(studio.lang),
+    context: (studio.labels || {})[studio.context] || studio.context || "", mode: word(`mode_${studio.mode}`),
+    theme: word(`theme_${studio.theme}`) });
 }
 
 /** The step on screen moved (a click, a key, the first plan): the server draws its scene first. */
 function onSelect(scene, n) {
   stopPlaying();
-  clearTimeout(st.focusTimer);
-  st.focusTimer = setTimeout(() => api("POST", "/api/focus", { scene, n }).catch(() => {}), 100);
+  clearTimeout(studio.focusTimer);
+  studio.focusTimer = setTimeout(() => api("POST", "/api/focus", { scene, n }).catch(() => {}), 100);
 }
 
 async function main() {
   const [lesson, page] = await Promise.all([api("GET", "/api/lesson"), api("GET", "/api/page")]);
   const data = page.json.page;
-  Object.assign(st, { words: data.studio_words, edit: page.json.edit, mode: data.start ? data.start.mode : "scaled",
+  Object.assign(studio, { words: data.studio_words, edit: page.json.edit, mode: data.start ? data.start.mode : "scaled",
     theme: data.theme || (data.palette.scheme === "light" ? "light" : "dark") });
   frame(lesson.json.path);
   showTitle(data);
   startEditor(lesson.json.text, data.palette);
-  window.studio = { editor: st.editor }; // CodeMirror's view, for tests and the benchmark
-  st.editor.scrollDOM.tabIndex = 0; // its scroll region takes focus, to scroll by keys (axe: a contenteditable
+  window.studio = { editor: studio.editor }; // CodeMirror's view, for tests and the benchmark
+  studio.editor.scrollDOM.tabIndex = 0; // its scroll region takes focus, to scroll by keys (axe: a contenteditable
   // inside does not count as focusable content)
   showSaved(lesson.json.saved);
   showProblem(lesson.json.error);
   if (data.broken && lesson.json.error) brokenStart(lesson.json.error);
-  TL.startStage(w, onSelect, lesson.json.path);
+  timeline.startStage(word, onSelect, lesson.json.path);
   $("#play").onclick = play;
   startTabs();
   startView();

@@ -30,10 +30,10 @@ from . import style as S
 def _light(m: Mobject) -> Mobject:
     """Drop the parsed SVG path each glyph keeps after its points are made (svgelements objects, used
     only while building it): every copy manim makes of a text (each FadeIn, Transform) deep-copies
-    them. Measured: a quarter of a scene build's time. A Text also drops its SVG's groups by id
-    (`id_to_vgroup_dict`, which only a formula reads, to find its parts): a second set of mobjects for
-    its glyphs. Measured on 574 labels: 231 kB in memory each, 69 kB without; a copy 2.15 ms, 0.46 ms
-    without."""
+    them. A Text also drops its SVG's groups by id (`id_to_vgroup_dict`, which only a formula reads, to
+    find its parts): a second set of mobjects for its glyphs. Together they were a quarter of a scene
+    build's time and two thirds of a label's memory (docs/performance.md, "The figures behind the
+    code")."""
     for sub in m.get_family():
         if getattr(sub, "path_obj", None) is not None:
             sub.path_obj = None

@@ -13,10 +13,9 @@ options; a formula's Typst source holds its colours); VERSION names what else do
 format). A file that cannot be read is made again.
 
 `Recent` is the memory in front of it: the labels used last, as many as fit in a number of bytes of
-their pickles. A label takes about 3.3 times its pickle in memory (69 kB for a 21 kB pickle, measured
-with tracemalloc: a dict of some 34 attributes and a few small arrays a glyph); the default lesson's
-every scene uses 789 labels. Kept by count (4,096 labels, 231 kB each before labels._light dropped the
-second copy of their glyphs), a studio worker kept every number of every edit of W_Q: up to a gigabyte.
+their pickles: bounded by bytes, not by count, because a studio worker that kept a fixed number of
+labels kept every number of every edit of W_Q, up to a gigabyte (the sizes: docs/performance.md, "The
+figures behind the code").
 """
 
 from __future__ import annotations

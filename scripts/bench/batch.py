@@ -54,7 +54,7 @@ def _write_plan(work: Path, lesson: Path, ids: list[str], quality: str, variants
 def _run_batch(work: Path, plan: Path, jobs: int):
     """The plan run in this process through the functions the CLI calls, from `work`: its tasks, its
     report, the cluster's start-up seconds and the batch's."""
-    from attention_lesson.outputs.products import PRODUCTS
+    from attention_lesson.outputs.registry import PRODUCTS
     from attention_lesson.pipeline import batch as B
     from attention_lesson.pipeline.batch.client import connect
 

@@ -2,7 +2,7 @@
 fresh folder, its first drawing, then edits of W_Q through its API as a teacher's afternoon makes them
 (one every 0.4 s, each a new value); the resident memory of the studio's processes (the server, its
 workers, multiprocessing's resource tracker) after the first drawing, every 100 edits, and once the last
-edit's frames are drawn. Not a test: the figures go in the README's Studio section."""
+edit's frames are drawn. Not a test: the figures go in the guide's studio page (docs/teach/en/studio.md)."""
 
 from __future__ import annotations
 

@@ -89,9 +89,8 @@ class BatchReport:
 
 
 # Work stealing moves a task queued on a busy worker to an idle one; with few tasks of many seconds it
-# left a worker idle while a steal was settled: measured on 2 cores (six scenes of the default lesson at
-# 480p15 on 2 workers, three runs each), Dask's gap between two tasks on a worker 1.7 to 2.3 s with it
-# (24 % of a task), 4 to 7 ms without. The scheduler queues tasks until a worker has a free thread
+# left a worker idle for seconds while a steal was settled (docs/performance.md, "The figures behind the
+# code"). The scheduler queues tasks until a worker has a free thread
 # (distributed.scheduler.worker-saturation), which balances them without it.
 QUIET_SCHEDULER = {"distributed.scheduler.work-stealing": False}
 

@@ -28,8 +28,7 @@ from ..products import Product, ProductArgs, build
 _LOCK = threading.Lock()  # manim's configuration is global: one render at a time in a process
 # A worker renders in one thread while its event loop and Dask's sampling profiler wake other threads
 # that take the GIL (every 20 ms and every 10 ms by default). With every core rendering, each wake-up
-# also waits for a core, and the render waits with it: measured on 2 cores, 8 renders on 2 workers took
-# 14 % longer than `render -j 2` with the defaults, 2.5 % longer with these (docs/cluster.md).
+# also waits for a core, and the render waits with it (docs/cluster.md has the figures).
 QUIET_WORKER = {
     "distributed.worker.profile.enabled": False,  # the dashboard's profile tab stays empty
     "distributed.admin.tick.interval": "1s",  # the check that the event loop is not blocked

@@ -33,11 +33,9 @@ def count(n_jobs: int, workers: int, steps: int, quality: str = "high") -> int:
     worker would have none); then enough that every worker draws one and the last, which waits for
     them, is one more. Never more than the scene's steps, and never at 480p15.
 
-    Measured on 2 cores at 1080p60 (docs/performance.md): one scene (matrix) 21.2 s whole, 19.0 s in 3
-    pieces, 19.5 s in 4, 19.9 s in 6; four scenes 50.5 s whole (0.97 of both cores busy already, each
-    worker drawing in one thread and encoding in another), 55.3 s in pieces: a piece builds its scene's
-    mobjects again (1.7 s for softmax at 720p) and runs its Python up to its first step. At 480p15 one
-    scene took 5.4 s in six pieces, 3.2 s whole."""
+    Why so few: a piece builds its scene's mobjects again and runs its Python up to its first step, so
+    pieces pay only when a core would otherwise wait, and never at 480p15, where a scene draws in less
+    time than its pieces cost (the figures: docs/performance.md, "The figures behind the code")."""
     if workers < 2 or n_jobs >= workers:
         return 1
     return max(1, min(most(steps, quality), math.ceil((workers + 1) / n_jobs)))

@@ -256,5 +256,3 @@ def _collect(pool, finished, jobs: list[Job], joins, on_done) -> list[Result]:
     return results
 
 
-def default_jobs() -> int:
-    return os.cpu_count() or 1

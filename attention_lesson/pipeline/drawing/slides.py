@@ -10,6 +10,7 @@ nothing changed renders nothing. outputs/deck.py joins them into a deck.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from pathlib import Path
@@ -18,6 +19,18 @@ from scenes.registry import step_file
 
 from ..plan import Job
 from ..voice.track import cut, mux
+
+# manim-slides' private members this module relies on, checked with the speed-ups' by
+# manim_speedups.missing() (and its test) against the release in manim_speedups.WRITTEN_FOR: the Deck
+# saves its slides itself and reads a step's loop flag; a PowerPoint slide's poster is read through the
+# converter's frame reader
+RELIES_ON = (
+    "manim_slides.slide.base.BaseSlide._save_slides",
+    "manim_slides.slide.base.BaseSlide._base_slide_config",
+    "manim_slides.slide.base.BaseSlide._current_animation",
+    "manim_slides.slide.base.BaseSlide._start_animation",
+    "manim_slides.convert.read_image_from_video_file",
+)
 
 
 def slide_class(cls):
@@ -88,3 +101,40 @@ def presentation(out_dir: Path, scene_id: str):
 
     # from_file reads clip paths relative to the folder above slides/, i.e. the output folder
     return PresentationConfig.from_file(out_dir / "slides" / f"{scene_id}.json")
+
+
+def last_frame(file: Path):
+    """A movie's last frame as a PIL image, decoded from its last keyframe on (not from its start: a
+    1080p60 lesson's clips are tens of thousands of frames)."""
+    from collections import deque
+
+    import av
+
+    with av.open(str(file)) as movie:
+        stream = movie.streams.video[0]
+        if stream.duration:
+            movie.seek(stream.duration, stream=stream, backward=True, any_frame=False)
+        frames = deque(movie.decode(stream), maxlen=1)
+        if not frames:  # a seek past every keyframe: from the start
+            movie.seek(0, stream=stream)
+            frames = deque(movie.decode(stream), maxlen=1)
+        return frames[0].to_image()
+
+
+@contextlib.contextmanager
+def posters_from_last_frames():
+    """While manim-slides' PowerPoint converter runs, the frame it reads of each slide's movie for the
+    poster is the last one (it asks for the first, which for every scene's first step is an empty
+    background). Behind the speed-ups' gate: plain manim-slides' posters when it is shut."""
+    from manim_slides import convert
+
+    from .manim_speedups import wanted
+
+    read = getattr(convert, "read_image_from_video_file", None) if wanted() else None
+    if read is not None:
+        convert.read_image_from_video_file = lambda file, frame_index: last_frame(file)
+    try:
+        yield
+    finally:
+        if read is not None:
+            convert.read_image_from_video_file = read

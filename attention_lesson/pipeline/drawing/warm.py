@@ -17,7 +17,7 @@ the pool knows which job each one draws:
   between jobs (it exits as a process should) and a new one takes its place (its labels load from the
   disk's store). What a worker keeps is bounded (labels.py, stored.Recent), but glibc keeps freed memory
   and fragments: over 1,000 edits of W_Q each worker still grew by 90 MB before it was replaced (the
-  README's Studio section; scripts/benchmark.py --studio-memory).
+  the guide's studio page, docs/teach/en/studio.md; scripts/benchmark.py --studio-memory).
 """
 
 from __future__ import annotations

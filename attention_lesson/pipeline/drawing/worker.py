@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import shutil
 import time
 import traceback
@@ -30,6 +31,7 @@ from .manim_speedups import skipped_animations
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
 # and unmapped (with every page faulted in again) each time.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+LABELS_ENV = "ATTENTION_LESSON_LABELS"
 MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's largest on 64 bits
 TRIM_THRESHOLD = 64 * 1024 * 1024
 _malloc_tuned = False
@@ -154,10 +156,10 @@ def _frames(job: Job, scene, saved: list[Path], tmp: Path) -> dict[str, Path]:
 def tune_malloc() -> bool:
     """Keep frame buffers in this process's heap (glibc only; once per process; True if applied).
 
-    Measured: in a Dask worker, which starts with `MALLOC_TRIM_THRESHOLD_=65536` (Dask's
-    `distributed.nanny.pre-spawn-environ`, which also turns off glibc's adaptive mmap threshold), every
-    frame buffer was mmapped and unmapped: a low-quality scene spent 3 s of system time instead of 0.7 s
-    and took 35 % longer. With these thresholds it spends 0.2-0.3 s there, anywhere it runs."""
+    Why: a Dask worker starts with `MALLOC_TRIM_THRESHOLD_=65536` (Dask's
+    `distributed.nanny.pre-spawn-environ`, which also turns off glibc's adaptive mmap threshold), so
+    every frame buffer was mmapped and unmapped, in system time, once per frame (docs/performance.md,
+    "The figures behind the code")."""
     global _malloc_tuned
     if _malloc_tuned:
         return True
@@ -269,6 +271,13 @@ def _steps_only(job: Job, cls, media_dir: Path, tmp: Path, on_step):
     return {job.main_file(): _steps(job, scene, tmp)}, None
 
 
+def label_folder(media_dir: Path) -> Path:
+    """Where the workers keep the labels they make (scenes/common/stored.py): beside their manim folders,
+    or one folder for every output folder when LABELS_ENV names it (a course team's renders of many
+    variants, or a test run's hundreds of output folders, make each label once)."""
+    return Path(os.environ.get(LABELS_ENV) or media_dir.parent / "mobjects")
+
+
 MAKERS = {VIDEO: _video, POSTER: _video, SLIDES: _slides, FRAMES: _keyframes, STEPS: _steps_only}
 
 
@@ -279,7 +288,7 @@ def render(job: Job, media_dir: Path, on_step=None, quiet: bool = False, on_fram
     from manim import tempconfig
 
     speedups = install()
-    stored.keep_in(media_dir.parent / "mobjects")  # every worker's labels, for the others (scenes/common)
+    stored.keep_in(label_folder(media_dir))  # every worker's labels, for the others (scenes/common)
     start = time.perf_counter()
     tmp = manifest.private_folder(job.out_dir, job.id)
     try:

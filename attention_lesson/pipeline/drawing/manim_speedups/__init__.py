@@ -31,8 +31,11 @@ from importlib.metadata import PackageNotFoundError, version
 
 ENV = "ATTENTION_LESSON_PLAIN_MANIM"
 # the releases the patches were read against: another release may have moved any private member
-WRITTEN_FOR = {"manim": "0.22.0"}
+WRITTEN_FOR = {"manim": "0.22.0", "manim-slides": "5.7.0"}
 MODULES = ("frame_handover", "held_frames", "skipped_animations", "skip_jumps", "fast_copies")
+# what else reaches into their private members (no speed-up: the slides themselves), checked with the
+# patches by missing() and its test
+ALSO_RELYING = ("attention_lesson.pipeline.drawing.slides",)
 
 
 
@@ -75,10 +78,11 @@ def wanted() -> bool:
 
 
 def relied_on() -> tuple[str, ...]:
-    """Every member some patch relies on (the modules' RELIES_ON), in order, once each."""
+    """Every member some patch or the slides rely on (the modules' RELIES_ON), in order, once each."""
     names: dict[str, None] = {}
-    for m in MODULES:
-        names.update(dict.fromkeys(importlib.import_module(f"{__name__}.{m}").RELIES_ON))
+    modules = [f"{__name__}.{m}" for m in MODULES] + list(ALSO_RELYING)
+    for m in modules:
+        names.update(dict.fromkeys(importlib.import_module(m).RELIES_ON))
     return tuple(names)
 
 
@@ -136,7 +140,7 @@ def _install() -> bool:
     reason = other_version()
     if reason is None:
         gone = missing()
-        reason = f"manim has no {', '.join(gone)}" if gone else None
+        reason = f"no {', '.join(gone)}" if gone else None
     if reason is not None:
         log.warning("manim's speed-ups are off, plain manim draws (slower, no scene in pieces): %s; "
                     "see docs/manim_speedups.md", reason)

@@ -1,5 +1,6 @@
-"""The README's map of the house names every module: each folder of the core and of attention_lesson has
-a row in its table, and that row names each of the folder's files (a newcomer finds every file there)."""
+"""The guide's map of the house (docs/develop/house.md) names every module: each folder of the core and
+of attention_lesson has a row in its table, and that row names each of the folder's files (a newcomer
+finds every file there)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+MAP = ROOT / "docs" / "develop" / "house.md"
 FOLDERS = ("attention_core", "attention_lesson/pipeline", "attention_lesson/pipeline/drawing",
            "attention_lesson/pipeline/drawing/manim_speedups",
            "attention_lesson/pipeline/voice", "attention_lesson/pipeline/batch", "attention_lesson/outputs",
@@ -16,9 +18,9 @@ FOLDERS = ("attention_core", "attention_lesson/pipeline", "attention_lesson/pipe
 
 
 def rows() -> dict[str, str]:
-    """folder -> the text of its row in the README's first table."""
+    """folder -> the text of its row in the map's table."""
     found = {}
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    for line in MAP.read_text(encoding="utf-8").splitlines():
         if m := re.match(r"\| `([\w/]+)/` \| (.*) \|$", line):
             found.setdefault(m.group(1), m.group(2))
     return found
@@ -41,4 +43,4 @@ def test_the_row_names_every_file(folder):
     row = rows()[folder]
     named = set(re.findall(r"`([\w.-]+)`", row))
     missing = [f for f in files(folder) if f not in named and f.removesuffix(".py") not in named]
-    assert missing == [], f"README's row for {folder}/ does not name {missing}"
+    assert missing == [], f"{MAP.name}'s row for {folder}/ does not name {missing}"

@@ -18,32 +18,30 @@ from __future__ import annotations
 from pathlib import Path
 
 from attention_core import LANGS
-from scenes.common import style
 
-from ..pipeline import ffmpeg
-from ..pipeline import join as joining
-from ..pipeline.drawing import slides
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
 from ..pipeline.products import Product, ProductArgs, package_files, sources
-from ..pipeline.voice import loudness, track
-from . import deck, handout_print
-from . import explorer as explorer_page
-from . import handout as handout_page
-from . import sheet as sheet_page
-from .deck import DECK_HTML, DECK_PPTX, REVEAL, build_deck
+from .explorer import ASSETS as EXPLORER_ASSETS
 from .explorer import FOLDER as EXPLORER_FOLDER
 from .explorer import INDEX as EXPLORER_INDEX
-from .explorer import build_explorer
-from .handout import build_handout, engine_missing
-from .sheet import SHEET, contact_sheet
+from .explorer import VENDOR
+from .files import DECK_HTML, DECK_PPTX, SHEET
+
+# A product's maker imports what makes it when it runs: a re-run with nothing to make plans every product
+# and makes none, and importing the deck's, the handout's and the join's modules (manim-slides, PIL, PyAV
+# readers) cost it more than the rest of its work.
 
 
 def join_lesson(folder: Path, args: ProductArgs) -> list[str]:
     """The scenes joined into lesson.<format> with a chapter per scene and one subtitle file."""
+    from ..pipeline import join as joining
+
     return joining.join(folder, list(args.ids), args.file_format, args.quality, args.title, args.fps)
 
 
 def _deck(folder: Path, args: ProductArgs, to: str) -> list[str]:
+    from .deck import build_deck
+
     build_deck(folder, args, to)
     if to == "pptx":
         return [DECK_PPTX]
@@ -59,12 +57,23 @@ def deck_pptx(folder: Path, args: ProductArgs) -> list[str]:
 
 
 def handout(folder: Path, args: ProductArgs) -> list[str]:
+    from .handout import build_handout
+
     paths = build_handout(folder, args)
     return sorted(str(Path(p).resolve().relative_to(folder.resolve())) for p in paths)
 
 
+def handout_engine_missing() -> str | None:
+    """What the handout's PDF needs and this machine lacks (chromium), or None."""
+    from .handout import engine_missing
+
+    return engine_missing()
+
+
 def sheet(folder: Path, args: ProductArgs) -> list[str]:
     """Every scene's last frame, numbered and titled, in one PNG."""
+    from .sheet import contact_sheet
+
     items = [(f"{n}. {title}", folder / f"{i}.png")
              for n, (i, title) in enumerate(zip(args.ids, args.titles), 1)]
     contact_sheet(items, folder / SHEET, args.choices.sheet_columns, args.theme)
@@ -73,9 +82,16 @@ def sheet(folder: Path, args: ProductArgs) -> list[str]:
 
 def explorer(folder: Path, args: ProductArgs) -> list[str]:
     """The offline explorer page of the lesson, starting at the variant's context, normalizer and language."""
+    from .explorer import build_explorer
+
     paths = build_explorer(folder, args.lesson(), args.lang, args.context, args.mode, args.theme,
                            text=args.lesson_text)
     return sorted(str(p.relative_to(folder)) for p in paths)
+
+
+def modules(*names: str) -> tuple[str, ...]:
+    """The files of these modules of attention_lesson (names relative to it): part of a product's code."""
+    return sources(*(f"attention_lesson.{n}" for n in names))
 
 
 def catalogs(*names: str) -> tuple[str, ...]:
@@ -83,19 +99,23 @@ def catalogs(*names: str) -> tuple[str, ...]:
     return tuple(f"scenes/i18n/{lang}/{name}.toml" for name in names for lang in LANGS)
 
 
-# a product's code: the modules named (so a moved one fails at import, never drops out of the digest)
-# and files by path (tests/test_products.py checks each exists; manifest.hash_files refuses a missing one)
-_DECK_CODE = (*sources(deck, slides), *package_files(REVEAL), *catalogs("deck", "common"))
+# a product's code: its modules by name (found without importing them; a moved one fails here, never drops
+# out of the digest) and files by path (tests/test_digests.py checks each exists; manifest.hash_files
+# refuses a missing one)
+_DECK_CODE = (*modules("outputs.deck", "pipeline.drawing.slides"),
+              *package_files(VENDOR / "reveal.js"), *catalogs("deck", "common"))
 LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
-                 code=sources(joining, ffmpeg, track, loudness))
+                 code=modules("pipeline.join", "pipeline.ffmpeg", "pipeline.voice.track",
+                              "pipeline.voice.loudness"))
 HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML)
 PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
 HANDOUT = Product("handout", handout, FRAMES,
-                  code=(*sources(handout_page, handout_print), *catalogs("handout", "common")),
-                  label="handout.html, handout.pdf", check=engine_missing)
-SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=sources(sheet_page), label=SHEET)
+                  code=(*modules("outputs.handout", "outputs.handout_print"),
+                        *catalogs("handout", "common")),
+                  label="handout.html, handout.pdf", check=handout_engine_missing)
+SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=modules("outputs.sheet"), label=SHEET)
 EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, label=EXPLORER_INDEX,
-                   code=(*sources(explorer_page, style),
-                         *(f"attention_lesson/web/{a}" for a in explorer_page.ASSETS),
+                   code=(*modules("outputs.explorer"), *sources("scenes.common.style"),
+                         *(f"attention_lesson/web/{a}" for a in EXPLORER_ASSETS),
                          *catalogs("explorer", "common")))
 PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT, EXPLORER)}
