@@ -278,13 +278,8 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
         if problem := voice_problem(resolved, lang):
             raise LessonFileError(f"--voice {voice}: {problem}")
         if speaker_for(resolved, lang).kind == DRAFT:
-<<<<<<< HEAD
             click.echo(f"no neural voice for {lang}: the draft voice speaks every step (name one with "
-                       "--voice piper:PATH.onnx or kokoro:PATH; see docs/voices.md)", err=True)
-=======
-            click.echo(f"no neural voice for {lang}: the draft voice speaks every step "
-                       "(name one with --voice piper:PATH.onnx; see the guide's narration page)", err=True)
->>>>>>> main
+                       "--voice piper:PATH.onnx or kokoro:PATH; see the guide's voices page)", err=True)
         return resolved
     folder = Path(voice)
     if not folder.is_dir():
