@@ -40,11 +40,11 @@ def whisper():
     return ear.whisper()
 
 
-def heard(source: str, lang: str, tmp_path) -> list[tuple[str, str]]:
+def heard(source: str, lang: str, tmp_path, lines: list[str]) -> list[tuple[str, str]]:
     """Each line spoken by the voice and levelled (-16 LUFS), and what the ear heard: (line, heard)."""
     speaker = speaker_for(source, lang)
     pairs = []
-    for i, line in enumerate(LINES[lang]):
+    for i, line in enumerate(lines):
         text = speakable(line, lang) if lang != "ja" else line
         raw, wav = tmp_path / f"{source}-{i}-raw.wav", tmp_path / f"{source}-{i}.wav"
         speaker.say(text, raw)
@@ -63,11 +63,12 @@ def test_the_neural_voice_is_understood_and_better_than_the_draft(lang, whisper,
     if lang == "en" and importlib.util.find_spec("piper") is None:
         pytest.skip("piper-tts: scripts/setup.sh")
     assert speaker_for("neural", lang).kind == ("piper" if lang == "en" else "kokoro")
-    neural = heard("neural", lang, tmp_path)
-    draft = heard("draft", lang, tmp_path)
+    neural = heard("neural", lang, tmp_path, LINES[lang])
+    # the draft voice on the first line only: the ear spends the most on what it cannot understand
+    draft = heard("draft", lang, tmp_path, LINES[lang][:1])
     n, d = ear.errors(neural, lang), ear.errors(draft, lang)
     assert n <= BOUND[lang], (n, neural)
-    assert n < d, (n, d, neural, draft)
+    assert ear.errors(neural[:1], lang) < d and n < d, (n, d, neural, draft)
 
 
 def test_the_error_rate_counts_characters_or_words():
