@@ -99,9 +99,8 @@ def test_kokoro_speaks_chinese_in_step_at_the_level_and_is_cached(two_scenes):  
     cli("render", "blink", "--voice", "draft", "--out", "d", "-q")
     folder = two_scenes / "n"
     check_scene_and_clips(folder)  # AAC, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
-    neural = json.loads((folder / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
-    draft = json.loads((two_scenes / "d" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
-    assert all(abs(a["voice"] - b["voice"]) > 0.05 for a, b in zip(neural, draft)), (neural, draft)
+    a, b = samples(folder / "blink.mp4"), samples(two_scenes / "d" / "blink.mp4")
+    assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
     cache = two_scenes / "media" / ".cache" / "voice"
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
     cli("render", "blink", "--voice", "neural", "--out", "n", "-q", "--force")
