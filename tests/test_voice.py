@@ -154,7 +154,8 @@ def test_webm_carries_opus(two_scenes):
 def test_a_voice_that_is_neither_draft_nor_a_folder_is_a_usage_error(two_scenes):
     r = CliRunner().invoke(main, ["render", "blink", "--voice", "nowhere"])
     assert (r.exit_code == 2
-            and "'nowhere' is neither 'draft', 'neural', 'piper:PATH.onnx' nor a folder" in r.output)
+            and "'nowhere' is neither 'draft', 'neural', 'piper:PATH.onnx', 'kokoro:PATH' nor a folder"
+            in r.output)
     assert not (two_scenes / "media").exists()
 
 
