@@ -53,6 +53,11 @@
    synthesised in one process and in --jobs processes at once (seconds of speech per second of wall
    time, the model's load excluded); then `lesson --lang en` with `--voice neural` against
    `--voice draft`, each from fresh output and cache folders.
+14. with --voices [LANG...]: every voice of every language (default zh en ja) heard by the ear (Whisper
+   base, offline): each line of the whole lesson's narration (ja: eight lines of it, translated, until
+   the lesson speaks Japanese) spoken by the neural voice and by the draft voice, levelled, transcribed;
+   the error rate (CER for zh and ja, WER for en), apart for the Chinese lines with English words, and
+   the synthesis's real-time factor (docs/voices.md); --every N: one line in N.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the guide
 (docs/develop/speed.md). The timings themselves are in scripts/bench/; this file reads the options and
 prints.
@@ -72,6 +77,7 @@ from bench.neural import neural_benchmark
 from bench.pages import explorer_benchmark, studio_benchmark
 from bench.reruns import holds_benchmark, publish_benchmark, rerun_benchmark, w_edit_benchmark
 from bench.runs import MANIM_Q, naive_benchmark, voice_benchmark
+from bench.voices import voices_benchmark
 
 
 def parse_args() -> argparse.Namespace:
@@ -104,6 +110,11 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--neural", action="store_true",
                     help="Only time the neural voice: synthesis rate, the English lesson neural "
                          "against draft.")
+    ap.add_argument("--voices", nargs="*", metavar="LANG", choices=["zh", "en", "ja"],
+                    help="Only hear every voice of these languages (default: all) with the ear: error "
+                         "rates and real-time factors.")
+    ap.add_argument("--every", type=int, default=1, metavar="N",
+                    help="With --voices: one line in N of the lesson (default: every line).")
     return ap.parse_args()
 
 
@@ -124,7 +135,9 @@ def each_quality(qualities: list[str], run, **dump) -> dict:
 
 def run_alone(args: argparse.Namespace) -> bool:
     """The benchmarks that take a folder of their own (--neural ... --holds): True if one was asked for."""
-    if args.neural:
+    if args.voices is not None:
+        fresh(lambda work: voices_benchmark(work, args.voices or ["zh", "en", "ja"], args.every))
+    elif args.neural:
         fresh(lambda work: neural_benchmark(work, args.jobs))
     elif args.studio_memory:
         fresh(lambda work: studio_memory_benchmark(work, args.studio_memory))

@@ -1,7 +1,9 @@
-"""The neural voice (Piper, pipeline/voice/speakers.py) measured on rendered files: an English render with the
-bundled voice carries an AAC track whose voices start where their steps do, at -16 LUFS; it is not the
-draft voice; a second run synthesises nothing; a bad voice file is one line and exit 2 with nothing
-written; the digest follows the voice model; a language with no neural voice falls back to the draft."""
+"""The neural voices (pipeline/voice/speakers.py: Piper in English, Kokoro in Chinese and Japanese)
+measured on rendered files: a render with the bundled voice carries an AAC track whose voices start where
+their steps do, at -16 LUFS; it is not the draft voice; a second run synthesises nothing; a bad voice
+file or a missing package is one line and exit 2 with nothing written; the digest follows the voice
+model; Kokoro's Mandarin reads numbers as words and English words as English. Whether a listener
+understands them: tests/test_ear.py."""
 
 import hashlib
 import importlib.util
@@ -13,6 +15,7 @@ import pytest
 
 from attention_core import load
 from attention_lesson.pipeline.plan import RenderOptions, input_digest
+from attention_lesson.pipeline.voice import kokoro
 from attention_lesson.pipeline.voice.speakers import bundled_model, speaker_for
 
 from .cli_helpers import cli
@@ -83,15 +86,103 @@ def test_the_digest_follows_the_engine_and_the_model(tmp_path):
     assert hashlib.sha256(copy.read_bytes()).hexdigest() != hashlib.sha256(src.read_bytes()).hexdigest()
 
 
-def test_a_language_without_a_neural_voice_falls_back_to_the_draft(two_scenes):  # noqa: F811
-    assert speaker_for("neural", "zh").kind == "draft" and speaker_for("neural", "en").kind == "piper"
-    out = cli("render", "blink", "--voice", "neural", "--out", "z", "-q", "--dry-run")
-    assert "no neural voice for zh: the draft voice speaks every step" in out
+needs_kokoro = pytest.mark.skipif(bool(kokoro.missing("zh") or kokoro.missing("ja")),
+                                  reason="Kokoro's packages: scripts/setup.sh")
+JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jf_tebukuro: a Japanese speaker reading Mandarin)"
+
+
+@needs_kokoro
+def test_kokoro_speaks_chinese_in_step_at_the_level_and_is_cached(two_scenes):  # noqa: F811
+    assert speaker_for("neural", "zh").label == JAPANESE_READING_MANDARIN
+    assert speaker_for("neural", "ja").label == "the neural voice (Kokoro jf_alpha)"  # a native speaker
+    cli("render", "blink", "--voice", "neural", "--sections", "--out", "n", "-q")
+    cli("render", "blink", "--voice", "draft", "--out", "d", "-q")
+    folder = two_scenes / "n"
+    check_scene_and_clips(folder)  # AAC, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
+    a, b = samples(folder / "blink.mp4"), samples(two_scenes / "d" / "blink.mp4")
+    assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
+    cache = two_scenes / "media" / ".cache" / "voice"
+    before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
+    cli("render", "blink", "--voice", "neural", "--out", "n", "-q", "--force")
+    assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before  # nothing synthesised again
+
+
+@needs_kokoro
+def test_mandarin_reads_numbers_as_words_and_english_as_english():
+    """0.69 reaches Kokoro as 零点六九 (scenes/common/speech.py), read as misaki reads those characters;
+    an English word is espeak-ng's American reading in misaki's symbols (token: tˈOkən); every
+    phoneme is in the model's vocabulary (a raw Latin letter would be read as a phoneme symbol)."""
+    from scenes.common.speech import speakable
+
+    text = speakable("权重约 0.69 给 river，softmax 的 token", "zh")
+    assert "零点六九" in text
+    ps = kokoro.phonemes(text, "zh")
+    assert kokoro.mandarin("零点六九") == "li↗ŋtjɛ↓n ljou↘ʨjou↓" and "li↗ŋtjɛ↓n ljou↘ʨjou↓" in ps
+    assert "tˈOkən" in ps and "ɹˈɪvəɹ" in ps and "softmax" not in ps and "sˈɔftmæks" in ps
+    vocab = kokoro._session()[1]
+    assert set(ps) <= set(vocab), set(ps) - set(vocab)
+
+
+def kokoro_file(folder: Path, name: str, array=None) -> Path:
+    """A Kokoro voice file: a bundled voice (or `array`) saved as NAME.npy."""
+    import numpy as np
+
+    path = folder / f"{name}.npy"
+    np.save(path, kokoro.style("jf_alpha")[:, None, :] if array is None else array)
+    return path
+
+
+@needs_kokoro
+def test_any_kokoro_voice_file_speaks_and_says_who_it_is(tmp_path):
+    """A voice named zf_... is a native Mandarin speaker; its content, not its name, is in the digest."""
+    import numpy as np
+
+    native = kokoro_file(tmp_path, "zf_xiaobei")
+    zh = speaker_for(f"kokoro:{native}", "zh")
+    assert zh.kind == "kokoro" and zh.label == "the neural voice (Kokoro zf_xiaobei)"
+    assert zh.inputs()["voice"] == speaker_for("kokoro:jf_alpha", "zh").inputs()["voice"]
+    other = kokoro_file(tmp_path, "zf_other", kokoro.style("jf_alpha")[:, None, :] * np.float32(1.01))
+    assert speaker_for(f"kokoro:{other}", "zh").inputs() != zh.inputs()
+    zh.say("点积是四点六。", tmp_path / "line.wav")
+    from attention_lesson.pipeline.voice.loudness import pcm
+
+    samples, rate = pcm(tmp_path / "line.wav")
+    assert rate == kokoro.RATE and 0.8 < len(samples) / rate < 4, len(samples) / rate
+
+
+@needs_kokoro
+@pytest.mark.parametrize("make,expected", [
+    (lambda d: d / "nothing.npy", "no such Kokoro voice file"),
+    (lambda d: kokoro_file(d, "flat", __import__("numpy").zeros((3, 4))), "not a Kokoro voice: an array"),
+    (lambda d: (d / "zf.txt").write_text("x") and d / "zf.txt", "expected a Kokoro voice (.npy"),
+    (lambda d: two_voices(d), "it holds 2 voices: name one, PATH#name"),
+    (lambda d: f"{two_voices(d)}#zf_nobody", "no voice 'zf_nobody' in it"),
+])
+def test_a_bad_kokoro_voice_is_one_line_and_exit_2(two_scenes, make, expected):  # noqa: F811
+    path = make(two_scenes)
+    out = cli("render", "blink", "--voice", f"kokoro:{path}", "--out", "o", code=2)
+    assert expected in out and len(out.strip().splitlines()) == 1 and "Traceback" not in out, out
+    assert not (two_scenes / "o").exists()
+
+
+def two_voices(folder: Path) -> Path:
+    import numpy as np
+
+    np.savez(folder / "voices.npz", zf_a=kokoro.style("jf_alpha"), zf_b=kokoro.style("jm_kumo"))
+    return folder / "voices.npz"
+
+
+def test_a_missing_package_is_one_line_and_exit_2(two_scenes, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(kokoro, "missing", lambda lang: ["misaki", "pypinyin"])
+    out = cli("render", "blink", "--voice", "neural", "--out", "o", code=2)
+    assert out.strip() == ("Error: --voice neural: Kokoro's voice in zh needs misaki, pypinyin: "
+                           "pip install 'attention-lesson[voice]' (or ./scripts/setup.sh)"), out
+    assert not (two_scenes / "o").exists()
 
 
 def test_recordings_then_the_neural_voice_then_the_draft(two_scenes):  # noqa: F811
     """An English recordings folder with one step recorded: the other step is the neural voice's, in
-    `voice status` and in the render (named on stderr); in Chinese, with no neural voice, the draft's."""
+    `voice status` and in the render (named on stderr); in Chinese too, Kokoro's."""
     from click.testing import CliRunner
 
     from attention_lesson.cli import main
@@ -106,7 +197,10 @@ def test_recordings_then_the_neural_voice_then_the_draft(two_scenes):  # noqa: F
     assert [(x["step"], x["state"], x["engine"]) for x in rows] == [
         ("scores", "recorded", "recording"), ("weights", "neural", "the neural voice (en_US-joe-medium)")]
     r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(rec), "--json"])
-    assert [x["state"] for x in json.loads(r.stdout)] == ["recorded", "draft"]
+    expected = ("neural", JAPANESE_READING_MANDARIN)
+    if kokoro.missing("zh"):
+        expected = ("draft", "the draft voice")
+    assert [(x["state"], x["engine"]) for x in json.loads(r.stdout)][1] == expected
     r = CliRunner().invoke(main, ["render", "blink", "--voice", str(rec), "--lang", "en", "--out", "r", "-q"])
     assert r.exit_code == 0, r.output
     assert ("no recording for 1 steps, the neural voice (en_US-joe-medium) speaks them: blink/02-weights"

@@ -50,7 +50,7 @@ def check_markdown(built):
     number = [s.id for s in available()].index(SCENE) + 1  # its place in the lesson (registry order)
     assert f"## {number}. {BY_ID[SCENE].title('zh')} ({SCENE})" in md and number == 5
     items = re.findall(r"^(\d+)\. `([^`]+)`: the step's animations last ([\d.]+) s"
-                       r"(?:; the draft voice takes [\d.]+ s)?$", md, re.M)
+                       r"(?:; the (?:draft|neural) voice.* takes [\d.]+ s)?$", md, re.M)
     assert [f for _, f, _ in items] == expected_files(scene, "zh")
     assert [int(n) for n, _, _ in items] == list(range(1, len(scene.steps) + 1))
     assert [float(s) for _, _, s in items] == [round(s.end - s.start, 1) for s in scene.steps]

