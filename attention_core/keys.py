@@ -82,6 +82,7 @@ KEYS: tuple[Key, ...] = (
         "several heads, each [heads.<head>] its own projections; adds the heads scene", "x", "two_heads"),
     Key("heads.<head>.zh", "string", "", "the head's key", "the head's name in Chinese", "", "two_heads"),
     Key("heads.<head>.en", "string", "", "the head's key", "the head's name in English", "", "two_heads"),
+    Key("heads.<head>.ja", "string", "", "the head's key", "the head's name in Japanese", "", "two_heads"),
     Key("heads.<head>.w_q", "array of arrays of numbers",
         "d_model rows × d_k columns (each head its own d_k)", REQUIRED, "the head's W_Q", [[1.0]],
         "two_heads"),

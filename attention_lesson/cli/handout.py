@@ -10,15 +10,14 @@ from .options import (
     all_option,
     any_lang_option,
     build_options,
-    in_lesson_order,
     lesson_options,
     out_option,
-    pick_scenes,
     quality_option,
     run_options_without_out,
     theme_option,
 )
 from .report import execute
+from .scene_choice import in_lesson_order, pick_scenes
 
 
 @click.command()

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import click
 
-from .options import all_option, build_options, pick_scenes, render_options
+from .options import all_option, build_options, render_options
 from .report import execute
+from .scene_choice import pick_scenes
 
 
 @click.command()

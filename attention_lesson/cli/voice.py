@@ -18,11 +18,11 @@ from .options import (
     lesson_options,
     make_options,
     out_option,
-    pick_scenes,
     recordings_option,
     words_option,
 )
 from .report import run_build
+from .scene_choice import pick_scenes
 
 
 @click.group()
