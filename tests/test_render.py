@@ -328,9 +328,10 @@ def test_a_cold_run_forks_its_workers_before_it_plans_and_a_re_run_with_nothing_
     """build: in a folder with nothing rendered yet the workers are forked first (they import manim while
     the command plans) and the run uses them; a re-run with nothing to do forks none; a dry run none."""
     from attention_lesson.pipeline import build as building
+    from attention_lesson.pipeline.drawing import runner
 
     events = []
-    real_workers, real_plan = building.Workers, building.plan_all
+    real_workers, real_plan = runner.Workers, building.plan_all
 
     class Spy(real_workers):
         def __init__(self, *args):
@@ -341,7 +342,7 @@ def test_a_cold_run_forks_its_workers_before_it_plans_and_a_re_run_with_nothing_
         events.append("plan")
         return real_plan(*args, **kwargs)
 
-    monkeypatch.setattr(building, "Workers", Spy)
+    monkeypatch.setattr(runner, "Workers", Spy)  # build imports it when it forks
     monkeypatch.setattr(building, "plan_all", plan_all)
     cli("render", "blink", "--out", "cold", "-q", "-j", "2")
     assert events == ["fork", "plan"] and (fixtures / "cold" / "blink.mp4").stat().st_size > 0
