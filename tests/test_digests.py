@@ -67,7 +67,7 @@ def test_a_missing_file_is_an_error_naming_it(tmp_path):
 
 
 def test_the_choices_default_to_what_the_commands_default_to():
-    from attention_lesson.outputs.handout import KEY_FRAMES
+    from attention_lesson.outputs.files import KEY_FRAMES
     from attention_lesson.pipeline.products import Choices
 
     assert Choices().handout_frames == KEY_FRAMES

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..outputs.handout import DEFAULT_THEME as HANDOUT_THEME
-from ..outputs.handout import FRAME_LAYOUTS, KEY_FRAMES
+from ..outputs.files import FRAME_LAYOUTS, HANDOUT_THEME, KEY_FRAMES
 from .options import (
     all_option,
     any_lang_option,

@@ -39,12 +39,10 @@ from ..pipeline.deps import CHROMIUM_TOOL, chromium
 from ..pipeline.products import ProductArgs
 from . import handout_print as P
 from .exercises import exercises, vec
+from .files import ALL_FRAMES
 
 HTML, PDF = "handout.html", "handout.pdf"
 PLANE_SCENE, PLANE_STEP = "geometry", "weights"  # the summary's picture: its frame of the weights
-KEY_FRAMES, ALL_FRAMES = "key", "all"  # a scene as one page of thumbnails, or every frame large
-FRAME_LAYOUTS = (KEY_FRAMES, ALL_FRAMES)
-DEFAULT_THEME = "light"  # the handout's: little ink, and greys that print apart
 EXPLORER = "explorer/index.html"  # the explorer page, relative to the handout
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
                  "--disable-background-networking", "--no-first-run",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import itertools
 import json
@@ -77,11 +78,17 @@ def hash_files(h, paths, root: Path) -> None:
 
 def versions(slides: bool = False) -> dict:
     """The versions every output depends on (manim-slides' too for a deck's clips)."""
-    found = {"manim": version("manim"), "attention-lesson": __version__,
-             "jieba": version("jieba")}  # where Chinese subtitle cues break
+    found = {"manim": _version("manim"), "attention-lesson": __version__,
+             "jieba": _version("jieba")}  # where Chinese subtitle cues break
     if slides:
-        found["manim-slides"] = version("manim-slides")
+        found["manim-slides"] = _version("manim-slides")
     return found
+
+
+@functools.lru_cache(maxsize=None)
+def _version(dist: str) -> str:
+    """An installed distribution's version, read once a process (every scene's digest asks)."""
+    return version(dist)
 
 
 def digest(payload: dict, files=(), root: Path | None = None) -> str:

@@ -233,7 +233,10 @@ def active() -> str | None:
 def digest(folder: str | Path | None, lang: str, tables: tuple[str, ...] | None = None) -> str | None:
     """A hash of the words a folder gives for these tables (every table: None), None when it gives none:
     what a scene's or a product's digest adds, so only what shows a changed line is made again."""
-    given, builtin = overrides(folder, lang), builtin_entries(lang)
+    given = overrides(folder, lang)
+    if not given:  # no folder, or nothing in it for this language: nothing to read the built-ins for
+        return None
+    builtin = builtin_entries(lang)
     changed = {k: e.value for k, e in given.items() if k not in builtin or builtin[k].value != e.value}
     picked = {k: v for k, v in sorted(changed.items())  # a line as the built-in one changes nothing
               if tables is None or k.split(".", 1)[0] in tables}
