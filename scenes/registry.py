@@ -35,7 +35,13 @@ class SceneInfo:
         read from its source: planning decides what a scene's output depends on without manim. A class
         attribute is a line of its own at the class body's indentation: found by a regex, not by parsing the
         source, since every command plans (and a re-run with nothing to do is mostly planning)."""
-        found = CONTEXTS.search(self.file.read_text(encoding="utf-8"))
+        text = self.file.read_text(encoding="utf-8")
+        head = re.search(rf"^class {self.cls}\b.*$", text, re.M)
+        if head is None:
+            return "current"
+        after = text[head.end():]
+        end = re.search(r"^\S", after, re.M)  # the class's body: up to the next unindented line
+        found = CONTEXTS.search(after[:end.start()] if end else after)
         return found.group(1) if found else "current"
 
     @property

@@ -36,7 +36,8 @@ def test_a_lesson_of_one_head_gets_the_page_data_it_always_had():
     two = lesson_data(load("two_heads"))
     assert set(two) == ONE_HEAD_KEYS | {"heads", "w_o", "focus_head"}
     assert [(h["key"], h["names"]) for h in two["heads"]] == [
-        ("meaning", {"zh": "词义", "en": "meaning"}), ("grammar", {"zh": "语法", "en": "grammar"})]
+        ("meaning", {"zh": "词义", "en": "meaning", "ja": "意味"}),
+        ("grammar", {"zh": "语法", "en": "grammar", "ja": "文法"})]
 
 
 def mh_output(page: Page, n: int) -> np.ndarray:

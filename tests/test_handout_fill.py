@@ -52,10 +52,12 @@ def scene_pages(pdf: Path, titles: list[str]) -> list[int]:
 
 
 # lesson, language, scenes, --frames: each one a scene that spilled onto a nearly empty page before
+# (tiny's mistakes in English now fits one page: its stacked panels are laid out closer)
 CASES = [("bat.toml", "zh", ("projection", "matrix"), "key"),
          ("tiny.toml", "en", ("mistakes",), "key"),
          ("wide.toml", "zh", ("lookup",), "key"),
          ("tiny.toml", "en", ("softmax",), "all")]
+ONE_PAGE = {("tiny.toml", "en", ("mistakes",), "key")}  # the cases whose scenes no longer spread
 
 
 @pytest.mark.parametrize(("lesson", "lang", "scenes", "frames"), CASES,
@@ -71,4 +73,5 @@ def test_no_page_less_than_a_third_full(tmp_path, monkeypatch, lesson, lang, sce
     assert [round(float(f), 2) for f in fills[:-1] if f < MIN_FILL] == [], fills  # the last: the answers
     titles = [s.title(lang).replace(" ", "") for s in SCENES if s.id in scenes]
     taken = scene_pages(out / "handout.pdf", titles)
-    assert len(fills) == 1 + sum(taken) + 2 and max(taken) >= 2, taken  # each of them did spread
+    assert len(fills) == 1 + sum(taken) + 2, taken  # summary, the scenes' pages, exercises, answers
+    assert (max(taken) >= 2) != ((lesson, lang, scenes, frames) in ONE_PAGE), taken  # the others spread
