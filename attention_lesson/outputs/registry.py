@@ -102,7 +102,7 @@ def catalogs(*names: str) -> tuple[str, ...]:
 # a product's code: its modules by name (found without importing them; a moved one fails here, never drops
 # out of the digest) and files by path (tests/test_digests.py checks each exists; manifest.hash_files
 # refuses a missing one)
-_DECK_CODE = (*modules("outputs.deck", "pipeline.drawing.slides"),
+_DECK_CODE = (*modules("outputs.deck", "pipeline.drawing.slides"), "attention_lesson/outputs/deck.html",
               *package_files(VENDOR / "reveal.js"), *catalogs("deck", "common"))
 LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
                  code=modules("pipeline.join", "pipeline.ffmpeg", "pipeline.voice.track",
