@@ -84,6 +84,7 @@ interface ALNamespace extends ALShared {
   plane?: any;
   views?: any;
   heads?: any;
+  next?: any;
   inputs?: any;
   exporter?: any;
 }
