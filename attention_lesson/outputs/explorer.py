@@ -33,8 +33,8 @@ VENDOR = WEB / "vendor"  # what npm packages the pages use, built into the packa
 # the page's scripts, in the order they load: the core, the shared helpers (window.AL), the explorer's
 # parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
 SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-plane.js",
-           "explorer-views.js", "explorer-heads.js", "explorer-next.js", "explorer-inputs.js", "explorer-export.js",
-           "explorer.js")
+           "explorer-views.js", "explorer-heads.js", "explorer-next.js", "explorer-inputs.js",
+           "explorer-export.js", "explorer.js")
 ASSETS = (*SCRIPTS, "explorer.css")  # copied as they are
 FOLDER = "explorer"
 INDEX = f"{FOLDER}/index.html"

@@ -161,8 +161,9 @@
       `<td>${num(t.m[b][i], "num tile-m")}</td><td>${num(t.alpha[b][i], "num tile-alpha")}</td>` +
       `<td>${num(t.l[b][i], "num tile-l")}</td><td>${vec(t.o[b][i], "num tile-o")}</td></tr>`);
     const head = `<tr>${th(word("tile_keys"))}${th("m")}${th("α")}${th("l")}${th("o")}</tr>`;
-    return `<h3>${esc(word("tile_running", { token: toks[i] }))}</h3><p class="hint">${esc(word("tile_rule"))}</p>` +
-      `<div class="scroll"><table class="scores tile-running">${head}${rows.join("")}</table></div>`;
+    return `<h3>${esc(word("tile_running", { token: toks[i] }))}</h3>` +
+      `<div class="scroll"><table class="scores tile-running">${head}${rows.join("")}</table></div>` +
+      `<p class="hint">${esc(word("tile_rule"))}</p>`;
   }
 
   /** o / l after the last block beside the full softmax's output, and the memory. */
