@@ -310,3 +310,49 @@ def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browse
         page.close()
         code, out, err, left = stop(proc)
     assert code == 0 and "Traceback" not in err and not left, (code, err, left)
+
+
+def test_the_new_scenes_steps_are_counted_before_they_are_drawn():
+    """The studio lays out a scene's steps from its source before drawing it (plan.step_count): the
+    learning, positions and tiles scenes name theirs in a loop, counted once per name (positions: with
+    RoPE's shift step, the most it has); the other scenes' counts as they were."""
+    from attention_lesson.pipeline.plan import _steps_in
+    from scenes.registry import SCENES
+
+    counts = {s.id: _steps_in(s.file, s.file.stat().st_mtime_ns) for s in SCENES}
+    assert (counts["learning"], counts["positions"], counts["tiles"]) == (6, 5, 5)
+    assert (counts["mask"], counts["heads"], counts["geometry"], counts["overview"]) == (6, 6, 9, 4)
+
+
+@pytest.mark.xdist_group("studio")
+def test_the_studio_shows_the_tiles_from_its_servers_numbers(browser, tmp_path):
+    """The tiled lesson in the studio: its tiles box from the server's numbers (numbers --json's tiles),
+    following a block size typed into the file."""
+    from attention_core.next.tables import Tiling
+
+    from .studio_helpers import ROOT, edit_row, start, stop, watch_console
+
+    shutil.copy(ROOT / "attention_core" / "lessons" / "tiled.toml", tmp_path / "lesson.toml")
+    proc, url = start(tmp_path, "--lang", "en")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        problems = watch_console(page)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        page.click("#tab-numbers")
+        values = lambda sel: [float(v) for v in page.eval_on_selector_all(  # noqa: E731
+            sel, "els => els.map(e => e.dataset.value)")]
+        lesson = load(tmp_path / "lesson.toml")
+        want = numbers_json(lesson)["tiles"]
+        assert values(".tile-l") == [row[2] for row in want["l"]] and len(want["l"]) == 3
+        assert values("#tile-output .num") == want["output"][2]
+        edit_row(page, "block = 2", "block = 4")
+        page.wait_for_function("document.querySelectorAll('.tile-l').length === 2", timeout=10000)
+        four = numbers_json(replace(lesson, tiling=Tiling(4)))["tiles"]  # the working text (not saved)
+        assert four["block"] == 4 and values(".tile-l") == [row[2] for row in four["l"]]
+        assert values("#tiles .memory strong") == [24, 36]
+        assert problems == []
+    finally:
+        page.close()
+        code, out, err, left = stop(proc)
+    assert code == 0 and "Traceback" not in err and not left, (code, err, left)
