@@ -193,10 +193,11 @@ def test_an_edit_of_a_heads_w_q_reaches_its_numbers_the_multi_head_output_the_ur
     same(back["multi_head_output"], attend_heads(edited, "river").output)
 
 
-@pytest.mark.parametrize("name", ["two_heads", "causal"])
+@pytest.mark.parametrize("name", ["two_heads", "causal", "learning", "positions", "tiled"])
 def test_the_lesson_file_written_anew_keeps_the_heads_and_the_mask(browser, tmp_path, name):
     """freshToml (the page's download when the lesson's text cannot be edited): the heads, their names,
-    W_O, the focus head and the mask read back as the lesson's."""
+    W_O, the focus head, the mask and the [training], [positions] and [tiling] tables read back as the
+    lesson's."""
     page = Page(browser, build(tmp_path, name, "en"))
     fresh = loads(page.p.evaluate("AL.exporter.freshToml()"))
     assert page.close() == []
@@ -206,6 +207,8 @@ def test_the_lesson_file_written_anew_keeps_the_heads_and_the_mask(browser, tmp_
     for a, b in zip(fresh.heads, lesson.heads):
         assert all((getattr(a, m) == getattr(b, m)).all() for m in ("w_q", "w_k", "w_v"))
     assert (fresh.w_q == lesson.w_q).all() and (fresh.w_o is None) == (lesson.w_o is None)
+    tables = ("training", "positions", "tiling")
+    assert [getattr(fresh, t) for t in tables] == [getattr(lesson, t) for t in tables]
 
 
 def visit(page: Page, lesson) -> None:

@@ -277,7 +277,7 @@
    *  still fit (the language, the context, the query, the normalizer). */
   function replace(given, core = state.core) {
     const keep = { lang: S.lang, context: S.context, mode: S.mode, query: S.query, head: S.head,
-      mask: S.mask };
+      mask: S.mask, step: S.step };
     const sameFrame = shape(data) === shape(given);
     const sameMask = (data.lesson.mask || null) === (given.lesson.mask || null);
     Object.assign(data, given);
