@@ -47,6 +47,7 @@ def mh_output(page: Page, n: int) -> np.ndarray:
 def test_the_causal_lesson_strikes_out_the_keys_after_each_query(browser, tmp_path):
     page = Page(browser, build(tmp_path, "causal", "en"))
     lesson = load("causal")
+    assert page.p.locator(".next-box, #train-step").count() == 0  # no [training], [positions], [tiling]
     att = attend(lesson, "ahead")
     m = page.matrix()
     same(m, att.weights)
