@@ -17,7 +17,7 @@ import pytest
 from attention_core import load, numbers_json
 
 from .axe import violations
-from .explorer_helpers import Page, build, same
+from .explorer_helpers import Page, build, eight_by_eight, same
 from .test_explorer import CLIP_JS, OVERFLOW_JS
 
 pytestmark = pytest.mark.xdist_group("explorer")
@@ -155,4 +155,34 @@ def test_every_word_the_layout_and_axe_at_laptop_and_phone_widths(browser, pages
         if name == "learning":
             page.p.locator("#train-step").fill("0")
     assert page.p.evaluate("AL.missing") == []
+    assert page.close() == []
+
+
+ALL_THREE = """
+[training]
+target = "hotel"
+learning_rate = 0.3
+steps = 40
+
+[positions]
+kind = "sinusoidal"
+base = 100
+
+[tiling]
+block = 3
+"""
+
+
+def test_eight_tokens_and_dimensions_with_the_three_tables_at_phone_and_laptop_widths(browser, tmp_path):
+    """The most the boxes lay out: 8 tokens and 8 dimensions, 41 steps (the loss from 12.3 to 0), 3
+    blocks, every box at 360 px and 1280 px."""
+    path = tmp_path / "eight.toml"
+    path.write_text(eight_by_eight() + ALL_THREE, encoding="utf-8")
+    page = Page(browser, build(tmp_path, str(path), "en"), width=360)
+    assert box_ids(page) == ["learning", "positions", "tiles"]
+    assert len(page.values("#learning .num.loss")) == 41 and len(page.values(".tile-l")) == 3
+    layout(page, ("eight", 360))
+    page.p.set_viewport_size({"width": 1280, "height": 900})
+    page.p.evaluate("() => new Promise(requestAnimationFrame)")
+    layout(page, ("eight", 1280))
     assert page.close() == []

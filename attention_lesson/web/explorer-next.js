@@ -35,8 +35,9 @@
 
   /** Every step's loss and the target's weight, bars beside them; the step shown marked. */
   function lossTableHtml(run, shown) {
+    const top = Math.max(...run.steps.map((s) => s.loss)) || 1; // the largest loss: a bar of 6em
     const rows = run.steps.map((s, n) => `<tr data-step="${n}"${n === shown ? ' class="query"' : ""}>` +
-      `${th(`${n}`, 'scope="row"')}<td class="bar-cell">${bar(s.loss / 2)}${num(s.loss, "num loss")}</td>` +
+      `${th(`${n}`, 'scope="row"')}<td class="bar-cell">${bar((2 * s.loss) / top)}${num(s.loss, "num loss")}</td>` +
       `<td class="bar-cell">${bar(s.weights[run.target_index])}${num(s.weights[run.target_index], "num target")}` +
       `</td><td>${num(s.angle, "num angle")}°</td></tr>`);
     const head = `<tr>${th(word("learn_step"))}${th(word("learn_loss"))}` +
