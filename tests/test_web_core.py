@@ -311,4 +311,3 @@ def test_the_plane_of_a_masked_lesson_and_of_each_head(page):
     for g, p in zip(got, want):
         same_picture(g, p, "next lessons' plane")
     assert want[0]["weights"][2:] == [0.0, 0.0]  # bank, masked, gives by and river nothing
-
