@@ -104,6 +104,18 @@ def test_every_command_refusing_a_lesson_says_it_in_japanese(tmp_path):
     assert (r.exit_code, r.output) == (2, line.replace(":47:", ":48:"))
 
 
+def test_the_japanese_examples_of_the_lesson_file_reference_are_what_check_prints(tmp_path, monkeypatch):
+    page = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "lesson-file.md").read_text(
+        encoding="utf-8")
+    shown = re.findall(r"^my\.toml:.*$", page.split("### In Japanese")[1], flags=re.M)
+    monkeypatch.chdir(tmp_path)
+    said = []
+    for lesson in (BROKEN["d_k mismatch"], re.sub(r'(?m)^focus = "bank".*$', 'focus "bank"', GOOD)):
+        Path("my.toml").write_text(lesson, encoding="utf-8")
+        said.append(CliRunner().invoke(main, ["check", "my.toml", "--lang", "ja"]).output.strip())
+    assert shown == said
+
+
 def test_every_line_of_check_is_japanese(tmp_path):
     """Every broken lesson and every packaged one: the same lines (FILE:LINE) as in English, none of its
     words, kana in each; a usable lesson is 使用できます and its warnings 警告."""
