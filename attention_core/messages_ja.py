@@ -2,7 +2,7 @@
 and fields; a test holds them together), and tomllib's reasons for refusing a text.
 
 Sentences end in です/ます, as compilers' Japanese messages do; what is expected and what is found
-are noun phrases ("数値 4 個", "未知のキー"), put together as "{expected} が必要ですが、実際は {found}".
+are noun phrases ("数値 4 個", "不明なキー"), put together as "{expected} が必要ですが、実際は {found}".
 Numbers and Latin words keep a space on each side ("4 行", "文脈 river"), as the ja catalogs
 (scenes/i18n/ja) write them; between two Japanese characters `errors.tidy` drops it.
 Terms as the catalogs use them: クエリ, キー, バリュー,
@@ -69,7 +69,7 @@ JA: dict[str, str | dict[str, str]] = {
     "columns_as_wq": "{n} 列（d_k、w_q と同じ）",
     "token_string": "トークン文字列",
     "focus_everywhere": "どの文脈にもあるトークン（contexts.{name} は {tokens}）",
-    "valid_toml": "正しい TOML",
+    "valid_toml": "有効な TOML",
     "shallow_toml": "入れ子が {limit} 段までの配列とテーブル",
     "lesson_file": "レッスンファイル（または組み込みのレッスン：{names}）",
     "readable_file": "読み込めるファイル",
@@ -77,7 +77,7 @@ JA: dict[str, str | dict[str, str]] = {
     "finite_result": "{what} を有限に保つ数値",
     "quoted_number": "テキスト {text}（数値は引用符なしで書く）",
     "nothing": "何もありません",
-    "unknown_key": "未知のキー",
+    "unknown_key": "不明なキー",
     "empty_table": "空のテーブル",
     "empty_context": "空の文脈",
     "no_such_file": "存在しないファイル",

@@ -72,10 +72,10 @@ JAPANESE = {
                    "4 行（埋め込みの次元ごとに 1 行、d_model）が必要ですが、実際は 3 行",
     "missing table": "FILE:67: kontexts：author、context_labels、contexts、dimensions、focus、"
                      "focus_head、geometry、heads、lang、mask、narration、… "
-                     "のいずれかが必要ですが、実際は未知のキー",
-    "toml syntax": "FILE:11: 正しい TOML が必要ですが、"
+                     "のいずれかが必要ですが、実際は不明なキー",
+    "toml syntax": "FILE:11: 有効な TOML が必要ですが、"
                    "実際は不正な文字 '\\n'（70 列目）：focus = \"bank" + COMMENT,
-    "toml missing =": "FILE:11: 正しい TOML が必要ですが、"
+    "toml missing =": "FILE:11: 有効な TOML が必要ですが、"
                       "実際はキーの後に '=' がない（7 列目）：focus \"bank\"" + COMMENT,
     "list for a number": "FILE:30: vocab.river 2 番目の数値：数値が必要ですが、実際は [0.5]",
     "d_k mismatch": "FILE:47: projections.w_k 4 行目："
