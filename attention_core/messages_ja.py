@@ -137,7 +137,7 @@ TOML_REASONS_JA = [
     (r"Expected '=' after a key in a key/value pair", "キーの後に '=' がない"),
     (r"Expected (.+)", "ここにあるべき {0} がない"),
     (r"Found invalid character (.+)", "無効な文字 {0}"),
-    (r"Cannot declare (.+) twice", "{0} の二重の宣言"),
+    (r"Cannot declare (.+) twice", "{0} の二重宣言"),
     (r"Cannot overwrite a value", "すでにある値の上書き"),
     (r"Cannot mutate immutable namespace (.+)", "変更できない名前空間 {0} の変更"),
     (r"Cannot redefine namespace (.+)", "名前空間 {0} の再定義"),

@@ -151,7 +151,7 @@ def test_tomllib_reasons_in_japanese():
     assert [p for p, _ in TOML_REASONS["ja"]] == [p for p, _ in TOML_REASONS["zh"]]
     for (pattern, ja), (_, zh) in zip(TOML_REASONS["ja"], TOML_REASONS["zh"]):
         assert ja.count("{0}") == zh.count("{0}") == re.compile(pattern).groups, pattern
-    assert TomlReason("Cannot declare ('projections',) twice").said("ja") == "('projections',) の二重の宣言"
+    assert TomlReason("Cannot declare ('projections',) twice").said("ja") == "('projections',) の二重宣言"
     assert TomlReason("Unterminated string").said("ja") == "閉じていない文字列"
     assert TomlReason("Some reason of a newer tomllib").said("ja") == "Some reason of a newer tomllib"
 
