@@ -17,7 +17,7 @@ from .messages import MESSAGES, TIGHT, TOML_REASONS
 
 LIST_MOST = 12  # a list longer than this is cut in a message: the line stays one readable line
 _KEY_PART = re.compile(r" (row|number|token) (\d+)$")
-_CJK = r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"
+_CJK = r"[\u3000-\u30ff\u31f0-\u31ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]"  # with kana
 _CJK_SPACE = re.compile(rf"(?<={_CJK}) (?={_CJK})")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _RAW, _END = "\ue000", "\ue001"  # around what the file wrote (a value, a key, a name): never tidied

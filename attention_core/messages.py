@@ -1,14 +1,18 @@
 """The core's words: what `check` and every command that reads a lesson say of it, one table per language.
 
 The core must not import `scenes` (its catalogs live there), so it keeps its own table, here, for the
-few dozen phrases lesson messages are made of; a test requires both languages to have the same entries
-and fields. An entry is a string, or {"one": ..., "other": ...} chosen by its field `n` (1 number, 2
-numbers; a language with no plural gives only "other"). Fields are filled by `errors.say`: a phrase in a
-phrase, a list (joined with `list_sep`, the last with `list_and` for `Ordinals`), a value as written.
-In a language marked `tight` a space between two of its characters is dropped ("应为 一个数": "应为一个数").
+few dozen phrases lesson messages are made of; a test requires every language (en, zh, ja) to have the
+same entries and fields. An entry is a string, or {"one": ..., "other": ...} chosen by its field `n`
+(1 number, 2 numbers; a language with no plural, zh or ja, gives a plain string: its "other"). Fields
+are filled by `errors.say`: a phrase in a phrase, a list (joined with `list_sep`, the last with
+`list_and` for `Ordinals`), a value as written.
+In a language marked `tight` a space between two of its characters is dropped ("应为 一个数": "应为一个数",
+"数値 が必要": "数値が必要"); a space next to a digit or a Latin word stays ("4 行", "文脈 river").
 """
 
 from __future__ import annotations
+
+from .messages_ja import JA, TOML_REASONS_JA
 
 EN: dict[str, str | dict[str, str]] = {
     "at_line": "{file}:{line}: {text}",
@@ -250,18 +254,19 @@ ZH: dict[str, str | dict[str, str]] = {
 }
 
 
-
 class _ByLanguage(dict):
-    """The tables by language; a language with none of its own (ja) is told in English."""
+    """The tables by language; a language with no table of its own (one from a words folder) is told in
+    English."""
 
     def __missing__(self, lang: str) -> dict:
         return self["en"]
 
 
-MESSAGES = _ByLanguage({"en": EN, "zh": ZH})
-TIGHT = {"zh"}  # languages written without spaces between their characters
+MESSAGES = _ByLanguage({"en": EN, "zh": ZH, "ja": JA})
+TIGHT = {"zh", "ja"}  # languages written without spaces between their characters (kana and kanji alike)
 
-# tomllib's reasons (Python 3.11-3.13), in Chinese; a reason not listed is shown as tomllib wrote it.
+# tomllib's reasons (Python 3.11-3.13), in Chinese (and Japanese, from messages_ja.py); a reason not
+# listed is shown as tomllib wrote it.
 # Matched whole, in order (the specific "Expected ..." ones before the general one).
 TOML_REASONS = {"zh": [
     (r"Invalid statement", "无效的语句"),
@@ -286,4 +291,4 @@ TOML_REASONS = {"zh": [
     (r"Illegal character (.+)", "非法字符 {0}"),
     (r"Invalid date or datetime", "无效的日期或时间"),
     (r"Invalid value", "无效的值"),
-]}
+], "ja": TOML_REASONS_JA}

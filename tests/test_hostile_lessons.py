@@ -175,14 +175,14 @@ def test_the_pages_fmt_writes_numbers_as_python_does():
 
 
 def test_the_message_tables_agree():
-    en, zh = MESSAGES["en"], MESSAGES["zh"]
-    assert set(en) == set(zh)
+    en, others = MESSAGES["en"], [MESSAGES[lang] for lang in ("zh", "ja")]
+    assert len(MESSAGES) == 3 and all(set(en) == set(table) for table in others)
 
     def fields(entry):
         texts = entry.values() if isinstance(entry, dict) else [entry]
         return {f for t in texts for f in re.findall(r"{(\w+)}", t)}
 
     for code in en:
-        assert fields(en[code]) == fields(zh[code]), code
-        for entry in (en[code], zh[code]):
+        assert all(fields(en[code]) == fields(table[code]) for table in others), code
+        for entry in (en[code], *(table[code] for table in others)):
             assert not isinstance(entry, dict) or "other" in entry and set(entry) <= {"one", "other"}, code

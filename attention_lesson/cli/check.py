@@ -8,6 +8,7 @@ import click
 
 from attention_core import lesson_warnings
 from attention_core.errors import text
+from attention_core.messages import MESSAGES
 
 from .options import LANG_DEFAULT, lang_option, lesson_lang, load_lesson
 
@@ -44,7 +45,7 @@ def structure(lesson, lang: str) -> list[str]:
     """The next lessons' parts, when the file has them: its mask, its heads and W_O."""
     lines = [text(lang, "mask_causal")] if lesson.mask == "causal" else []
     if lesson.heads:
-        sep = "、" if lang == "zh" else ", "
+        sep = MESSAGES[lang]["list_sep"]  # "、" in zh and ja
         heads = sep.join(text(lang, "head_sizes", name=h.key, d_k=h.d_k, d_v=h.d_v) for h in lesson.heads)
         lines.append(text(lang, "heads", n=len(lesson.heads), heads=heads, rows=lesson.w_o.shape[0],
                           cols=lesson.w_o.shape[1], focus=lesson.focus_head))
