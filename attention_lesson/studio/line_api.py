@@ -68,7 +68,7 @@ class LineApi:
             raise N.LineProblem(409, f"{scene} is not drawn yet", "scene") from None
         if int(n) > len(steps):
             raise N.LineProblem(404, f"{scene} has {len(steps)} step(s), not {n}", "n")
-        return N.describe(place, scene, steps[int(n) - 1], int(n))
+        return N.describe(place, scene, steps[int(n) - 1], int(n), self.studio.session.path)
 
     async def get(self, request: Request) -> Response:
         q = request.query_params
@@ -98,7 +98,7 @@ class LineApi:
     def _changed(self, path, lesson: bool) -> Response:
         s = self.studio.session
         run = self.studio.draw()
-        return JSONResponse({"run": run, "file": str(path), "lesson": s.draft if lesson else None,
+        return JSONResponse({"run": run, "file": N.shown(path, s.path), "lesson": s.draft if lesson else None,
                              "saved": s.saved, "edit": s.edits})
 
     async def revert(self, request: Request) -> Response:

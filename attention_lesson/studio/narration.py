@@ -82,10 +82,16 @@ class Place:
 def place_of(lesson, path: Path, lang: str) -> Place:
     if lesson.words:
         return Place(Path(lesson.words), lang, True)
-    return Place(path.parent / FOLDER, lang, False)
+    return Place(path.resolve().parent / FOLDER, lang, False)
 
 
-def describe(place: Place, scene: str, step: dict, n: int) -> dict:
+def shown(path: Path, lesson_path: Path) -> str:
+    """A words file as the page names it: relative to the lesson file's folder when it is in it."""
+    base = lesson_path.resolve().parent
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
+def describe(place: Place, scene: str, step: dict, n: int, lesson_path: Path) -> dict:
     """What the page shows for a drawn step's line: its key (None: no line of the catalog), the text in
     use, the built-in one, whether it is the teacher's own, where it is written, its placeholders."""
     folder = str(place.folder) if place.named else None
@@ -97,7 +103,7 @@ def describe(place: Place, scene: str, step: dict, n: int) -> dict:
     text = texts(folder, place.lang)[key]
     current = pattern(text) is not None and bool(pattern(text).fullmatch(step["narration"].strip()))
     return out | {"text": text, "builtin": builtin, "own": text != builtin, "current": current,
-                  "file": str(place.file(key)), "placeholders": sorted(W.placeholders(builtin))}
+                  "file": shown(place.file(key), lesson_path), "placeholders": sorted(W.placeholders(builtin))}
 
 
 def check(key: str, text, lang: str) -> None:
