@@ -21,7 +21,7 @@ from ..pipeline.manifest import write_atomically
 from . import toml_edit
 
 FOLDER = "words"  # the folder a first edit creates beside the lesson file
-NOTE = "the teacher's own words: words/<lang>/<name>.toml, as `attention-lesson words export` writes them"
+NOTE = "the lesson's lines in your own words: words/<lang>/*.toml"
 
 
 class LineProblem(Exception):

@@ -52,13 +52,23 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     button("#line-voice").disabled = !line;
     $("#line-kind").textContent = !line ? word("line_wait") : !editable ? word("line_fixed")
       : line.own ? word("line_own", { file: line.file }) : word("line_builtin");
+    fit();
     const names = editable ? line.placeholders.map((p) => `{${p}}`).join(" ") : "";
     $("#line-hint").textContent = names ? word("line_takes", { names }) : "";
   }
 
-  /** The line of step n of `scene` (a new selection, the scene drawn again). */
+  /** The field as tall as its text (a long line on a phone wraps onto several rows). */
+  function fit() {
+    const f = field();
+    f.style.height = "auto";
+    f.style.height = `${f.scrollHeight + 2}px`;
+  }
+
+  /** The line of step n of `scene` (a new selection, the scene drawn again: what was said of the last
+   *  save is done). */
   async function show(scene, n) {
     keep();
+    $("#line-status").textContent = "";
     L.sel = { scene, n };
     const asked = ++L.asked;
     let r;
@@ -132,6 +142,7 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     $("#line-form").onsubmit = save;
     $("#line-revert").onclick = revert;
     $("#line-voice").onclick = voice;
+    field().addEventListener("input", fit);
     field().addEventListener("keydown", (e) => { // Ctrl/⌘+Enter saves the line
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) save(e);
     });
