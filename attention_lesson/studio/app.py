@@ -38,7 +38,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from ..pipeline.plan import MEDIA, RenderOptions
-from . import assets
+from . import assets, line_api
 from .guard import Guard, cookie_name, error_body
 from .renders import PRODUCTS, QUALITIES, VOICES, RenderRequest
 from .session import Session, TextProblem
@@ -96,10 +96,8 @@ class Studio:
     focus: str | None = None  # the scene of the step on the page's screen: drawn first after an edit
     step: int | None = None  # and that step (its clip drawn ahead after an edit)
 
-    def words(self) -> str | None:
-        """The working lesson's words folder, when it is there (the frames and renders read through it)."""
-        s = self.session
-        folder = s.lesson.words if s.lesson is not None else None
+    def words(self) -> str | None:  # the lesson's words folder, if it is there: the frames and renders'
+        folder = self.session.lesson.words if self.session.lesson is not None else None
         return folder if folder and Path(folder).is_dir() else None
 
     def draw(self) -> int | None:
@@ -297,13 +295,9 @@ class Api:
 
 
 def routes(studio: Studio) -> list[Route]:
-    from .line_api import LineApi
-
-    api, line = Api(studio), LineApi(studio)
-    return [Route("/api/line", line.get, methods=["GET"]), Route("/api/line", line.put, methods=["PUT"]),
-            Route("/api/line/revert", line.revert, methods=["POST"]),
-            Route("/api/line/voice", line.voice, methods=["POST"]),
-            Route("/", api.page), Route("/api/lesson", api.get_lesson, methods=["GET"]),
+    api = Api(studio)
+    return [*line_api.routes(studio), Route("/", api.page),
+            Route("/api/lesson", api.get_lesson, methods=["GET"]),
             Route("/api/lesson", api.put_lesson, methods=["PUT"]), Route("/api/save", api.save,
                                                                          methods=["POST"]),
             Route("/api/numbers", api.numbers), Route("/api/page", api.page_data),

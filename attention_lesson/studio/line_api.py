@@ -2,12 +2,13 @@
 
 | request | answer |
 |---|---|
-| `GET /api/line?scene=&n=` | the drawn step's line: `{"key", "text", "builtin", "own", "current", "file", ...}` |
-| | (`key` null: a line that is no catalog line); 409 while the step is not drawn |
+| `GET /api/line?scene=&n=` | the drawn step's line: `{"key", "text", "builtin", "own", "current", |
+| | "file", ...}` (`key` null: a line that is no catalog line); 409 while the step is not drawn |
 | `PUT /api/line` `{"key", "text"}` | the line written to the words folder (the lesson file names it from |
 | | the first edit): `{"run", "file", "lesson", "saved"}`; 422 `{"error"}` for a line the lesson cannot take |
 | `POST /api/line/revert` `{"key"}` | the key taken out of the folder: `{"run", "file"}` |
-| `POST /api/line/voice` `{"scene", "n"}` | the step's line in the draft voice: `{"audio"}` (a WAV under media/) |
+| `POST /api/line/voice` `{"scene", "n"}` | the step's line in the draft voice: `{"audio"}` (a WAV, |
+| | under media/) |
 
 A bad request gets its status and a JSON error (`{"error": {"key", "line", "message"}}`), never a
 traceback.
@@ -17,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from ..pipeline.plan import MEDIA
 from . import narration as N
@@ -34,12 +37,25 @@ def refused(p: N.LineProblem) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict:
-    from .app import json_object
-
+    """The request's JSON object; LineProblem (400) saying what is wrong."""
     try:
-        return await json_object(request)
-    except ValueError as e:
+        body = json.loads(await request.body() or b"{}")
+    except (UnicodeDecodeError, ValueError) as e:
         raise N.LineProblem(400, f"expected a JSON object: {e}") from None
+    if not isinstance(body, dict):
+        raise N.LineProblem(400, "expected a JSON object: not an object")
+    return body
+
+
+def routes(studio) -> list[Route]:
+    line = LineApi(studio)
+    return [Route("/api/line", line.get, methods=["GET"]), Route("/api/line", line.put, methods=["PUT"]),
+            Route("/api/line/revert", line.revert, methods=["POST"]),
+            Route("/api/line/voice", line.voice, methods=["POST"])]
+
+
+def not_written(e: OSError) -> JSONResponse:
+    return JSONResponse(error_body(f"cannot write the words: {e.strerror or e}", "file"), status_code=500)
 
 
 class LineApi:
@@ -92,7 +108,7 @@ class LineApi:
         except EditError as e:
             return JSONResponse(error_body(f"{s.path}: {e}", "words"), status_code=409)
         except OSError as e:
-            return JSONResponse(error_body(f"cannot write the words: {e.strerror or e}", "file"), status_code=500)
+            return not_written(e)
         return self._changed(path, lesson=not place.named)
 
     def _changed(self, path, lesson: bool) -> Response:
@@ -111,7 +127,7 @@ class LineApi:
         except N.LineProblem as p:
             return refused(p)
         except OSError as e:
-            return JSONResponse(error_body(f"cannot write the words: {e.strerror or e}", "file"), status_code=500)
+            return not_written(e)
         return self._changed(path, lesson=False)
 
     async def voice(self, request: Request) -> Response:
@@ -125,8 +141,8 @@ class LineApi:
             body = await _body(request)
             line = self.line(str(body.get("scene", "")), str(body.get("n", "")))
             if line["key"] is not None and not line["current"]:
-                raise N.LineProblem(409, "the step is being redrawn with its new line: play it once it is drawn",
-                                    "scene")
+                raise N.LineProblem(409, "the step is being redrawn with its new line: play it once it is "
+                                         "drawn", "scene")
             text = speakable(line["said"], s.lang)
             out = VOICES / f"{hashlib.sha256(f'{s.lang}|{text}'.encode()).hexdigest()[:20]}.wav"
             if not out.is_file():

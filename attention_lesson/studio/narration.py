@@ -103,7 +103,8 @@ def describe(place: Place, scene: str, step: dict, n: int, lesson_path: Path) ->
     text = texts(folder, place.lang)[key]
     current = pattern(text) is not None and bool(pattern(text).fullmatch(step["narration"].strip()))
     return out | {"text": text, "builtin": builtin, "own": text != builtin, "current": current,
-                  "file": shown(place.file(key), lesson_path), "placeholders": sorted(W.placeholders(builtin))}
+                  "file": shown(place.file(key), lesson_path),
+                  "placeholders": sorted(W.placeholders(builtin))}
 
 
 def check(key: str, text, lang: str) -> None:
