@@ -123,13 +123,14 @@ def test_bad_requests_get_a_status_and_a_json_error(said):
         (put(json.dumps({"key": KEY, "text": " "})), 422, "an empty line"),
         (client.request("GET", "/api/line?scene=nope&n=1"), 404, "no such scene"),
         (client.request("GET", "/api/line?scene=overview&n=x"), 400, "step number"),
-        (client.request("GET", "/api/line?scene=overview&n=9"), 404, "has 1 step"),
         (client.request("POST", "/api/line/voice", json.dumps({"scene": "../x", "n": 1})), 404,
          "no such scene"),
         (client.request("POST", "/api/line/revert", json.dumps({"key": 3})), 404, "no narration line"),
     ]
     for (status, body), want, message in cases:
         assert status == want and message in body["error"]["message"], (status, body)
+    status, body = client.request("GET", "/api/line?scene=overview&n=9")  # a step not drawn (yet)
+    assert status == 200 and body["drawn"] is False and "has 1 step(s) drawn, not 9" in body["why"]
     status, blink = client.request("GET", "/api/line?scene=blink&n=1")
     assert status == 200 and blink["key"] is None and blink["said"] == "scores: the cat"
 

@@ -3,7 +3,7 @@
 | request | answer |
 |---|---|
 | `GET /api/line?scene=&n=` | the drawn step's line: `{"key", "text", "builtin", "own", "current", |
-| | "file", ...}` (`key` null: a line that is no catalog line); 409 while the step is not drawn |
+| | "file", "drawn", ...}` (`key` null: a line that is no catalog line; `drawn` false: not drawn yet) |
 | `PUT /api/line` `{"key", "text"}` | the line written to the words folder (the lesson file names it from |
 | | the first edit): `{"run", "file", "lesson", "saved"}`; 422 `{"error"}` for a line the lesson cannot take |
 | `POST /api/line/revert` `{"key"}` | the key taken out of the folder: `{"run", "file"}` |
@@ -82,15 +82,19 @@ class LineApi:
             steps = steps_of(frames_folder(drawer.asked.options), scene)
         except (AttributeError, OSError, ValueError):
             raise N.LineProblem(409, f"{scene} is not drawn yet", "scene") from None
-        if int(n) > len(steps):
-            raise N.LineProblem(404, f"{scene} has {len(steps)} step(s), not {n}", "n")
+        if int(n) > len(steps):  # a scene drawn again with more steps, not done yet
+            raise N.LineProblem(409, f"{scene} has {len(steps)} step(s) drawn, not {n}", "n")
         return N.describe(place, scene, steps[int(n) - 1], int(n), self.studio.session.path)
 
     async def get(self, request: Request) -> Response:
+        """The step's line; a step not drawn yet (or no text passed yet) is no error: `drawn` false."""
         q = request.query_params
         try:
-            return JSONResponse(self.line(q.get("scene", ""), q.get("n", "")))
+            return JSONResponse(self.line(q.get("scene", ""), q.get("n", "")) | {"drawn": True})
         except N.LineProblem as p:
+            if p.status == 409:
+                return JSONResponse({"scene": q.get("scene"), "n": q.get("n"), "key": None, "drawn": False,
+                                     "why": p.message})
             return refused(p)
 
     async def put(self, request: Request) -> Response:

@@ -74,7 +74,7 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     let r;
     try { r = await api("GET", `/api/line?scene=${encodeURIComponent(scene)}&n=${n}`); } catch { return; }
     if (asked !== L.asked) return; // a newer selection came meanwhile
-    fill(r.status === 200 ? r.json : null);
+    fill(r.status === 200 && r.json.drawn ? r.json : null);
   }
 
   /** The field's text, kept by its line's key while it differs from the line in use. */
