@@ -169,3 +169,30 @@ def test_the_lesson_file_names_its_folder_after_its_last_top_level_line():
     lines = named.splitlines()
     assert lines[lines.index('focus = "cat"') + 1] == 'words = "words"  # note'
     assert T.with_top_key(named, "words", "other") == named  # named already: left as it is
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "ja"])
+def test_every_narration_line_is_read_back_as_its_own_key(lang):
+    """Each built-in line, its placeholders filled in, is found as its own key among its step's line and
+    the step's variants (`overview.say.two_sentences_story` reads as any line ending like
+    `two_sentences`: the more specific wins only where its own words are there)."""
+    import string
+
+    from attention_lesson.studio.narration import key_of
+
+    lines = {k: e.value for k, e in builtin_entries(lang).items()
+             if ".say." in k and isinstance(e.value, str)}
+
+    def said(text: str) -> str:
+        return "".join(lit + (f"«{name}»" if name is not None else "")
+                       for lit, name, _, _ in string.Formatter().parse(text))
+
+    def step(key: str) -> str:  # a variant's step: the shortest head of its name (up to a _) that is a line
+        table, name = key.split(".say.")
+        cuts = [name[:i] for i in range(1, len(name))
+                if name[i] == "_" and f"{table}.say.{name[:i]}" in lines]
+        return cuts[0] if cuts else name
+
+    wrong = {k: got for k, text in lines.items()
+             if (got := key_of(k.split(".say.")[0], step(k), said(text), lang, None)) != k}
+    assert len(lines) > 100 and wrong == {}

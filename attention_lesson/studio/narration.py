@@ -53,18 +53,25 @@ def texts(folder: str | None, lang: str) -> dict[str, str]:
 
 
 def key_of(scene: str, step: str, said: str, lang: str, folder: str | None) -> str | None:
-    """The catalog key whose line step `step` of `scene` said (`said`, filled in), or None: its variants
-    first, then `<scene>.say.<step>`; a line matched by its text in use or by its built-in one."""
+    """The catalog key whose line step `step` of `scene` said (`said`, filled in), or None: of
+    `<scene>.say.<step>` and its variants (`<scene>.say.<step>_<variant>`), the one whose text (in use,
+    or built-in) reads as the line said; of several, the most specific (the most words of its own, then
+    the fewest placeholders: a variant `{story} Here ...` reads as any line ending like its base)."""
     base = f"{scene.replace('-', '_')}.say.{step}"
     builtin = W.builtin_entries(lang)
-    keys = sorted((k for k in builtin if k.startswith(f"{base}_")), key=len, reverse=True)
-    keys += [base] if base in builtin else []
     now = texts(folder, lang)
-    for key in keys:
+    found = []
+    for key in (k for k in builtin if k == base or k.startswith(f"{base}_")):
         for text in (now[key], builtin[key].value):
             if isinstance(text, str) and (p := pattern(text)) is not None and p.fullmatch(said.strip()):
-                return key
-    return None
+                found.append((_specific(text), key))
+    return max(found)[1] if found else None
+
+
+def _specific(text: str) -> tuple[int, int]:
+    parts = list(string.Formatter().parse(text))
+    own_words = sum(len(lit.replace(" ", "")) for lit, *_ in parts)
+    return own_words, -sum(name is not None for _, name, *_ in parts)
 
 
 @dataclass
