@@ -66,8 +66,11 @@ def test_an_edit_reaches_the_words_file_the_lesson_file_and_the_frame(said, brow
         assert violations(page) == []  # the field has its label, the buttons their names
         before_said, before = drawn(folder)
         assert before_said == BUILTIN.replace("{focus}", "“cat”")
-        # by keyboard: a broken placeholder is refused, the text kept in the field, nothing written
-        page.focus("#line-text")
+        # by keyboard (the field comes right after Play): a broken placeholder is refused, the text kept
+        # in the field, nothing written
+        page.focus("#play")
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "line-text"
         page.keyboard.press("Control+A")
         page.keyboard.type("In my own words: {focus listens.")
         page.keyboard.press("Control+Enter")

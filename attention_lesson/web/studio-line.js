@@ -18,14 +18,13 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
   function form() {
     return `<form id="line-form" class="line-form" data-state="wait" novalidate>
       <div class="line-head"><label for="line-text">${esc(word("line_label"))}</label>
-        <span id="line-kind" class="line-kind"></span></div>
-      <textarea id="line-text" rows="2" lang="${esc(studio.lang)}" disabled
+        <span id="line-kind" class="line-kind"></span> <span id="line-hint" class="hint"></span></div>
+      <textarea id="line-text" rows="1" lang="${esc(studio.lang)}" disabled
         aria-describedby="line-kind line-hint line-status"></textarea>
       <div class="line-buttons"><button type="submit" id="line-save" disabled>${esc(word("line_save"))}</button>
         <button type="button" id="line-revert" disabled>${esc(word("line_revert"))}</button>
         <button type="button" id="line-voice" disabled>${esc(word("line_voice"))}</button>
-        <span id="line-hint" class="hint"></span></div>
-      <p id="line-status" role="status"></p>
+        <span id="line-status" role="status"></span></div>
       <div id="line-problem" role="alert" hidden></div>
       <audio id="line-audio" hidden></audio>
     </form>`;
