@@ -199,3 +199,24 @@ def test_every_narration_line_is_read_back_as_its_own_key(lang):
     wrong = {k: got for k, text in lines.items()
              if (got := key_of(k.split(".say.")[0], step(k), said(text), lang, None)) != k}
     assert len(lines) > 100 and wrong == {}
+
+
+def test_the_render_buttons_read_the_lessons_words_folder(tmp_path):
+    """A render runs on a snapshot of the text elsewhere: the words folder goes with it, resolved (the
+    file's `words = "mine"` would name a folder beside the snapshot)."""
+    from attention_lesson.pipeline.plan import RenderOptions
+    from attention_lesson.studio.app import Studio, render_request
+    from attention_lesson.studio.renders import _options
+    from attention_lesson.studio.session import Session
+
+    text = (LESSONS / "tiny.toml").read_text(encoding="utf-8")
+    (tmp_path / "lesson.toml").write_text(text.replace('focus = "cat"\n', 'focus = "cat"\nwords = "mine"\n'),
+                                          encoding="utf-8")
+    session = Session.open(tmp_path / "lesson.toml", None, "scaled", "en")
+    studio = Studio(session, RenderOptions(lesson=str(tmp_path / "lesson.toml"), context=""), "token", 0)
+    assert render_request(studio, {"product": "lesson"}).words is None  # no such folder (yet)
+    (tmp_path / "mine").mkdir()
+    req = render_request(studio, {"product": "lesson"})
+    assert req.words == str((tmp_path / "mine").resolve())
+    _, options = _options(req, tmp_path / "snapshot" / "lesson.toml")
+    assert options.words == req.words
