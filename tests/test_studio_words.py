@@ -78,6 +78,12 @@ def test_an_edit_reaches_the_words_file_the_lesson_file_and_the_frame(said, brow
         assert "a broken placeholder" in page.inner_text("#line-problem")
         assert page.input_value("#line-text") == "In my own words: {focus listens."
         assert not (folder / "words").exists()
+        page.locator("#timeline .block[data-scene=blink] .seg").first.click()  # another step, and back:
+        page.wait_for_selector("#line-form[data-state=fixed]")  # (blink's line is no catalog line)
+        assert page.is_disabled("#line-text") and page.input_value("#line-text") == "scores: the cat"
+        page.locator("#timeline .block[data-scene=overview] .seg").first.click()
+        page.wait_for_selector("#line-form[data-state=builtin]")
+        assert page.input_value("#line-text") == "In my own words: {focus listens."  # the text typed, kept
         assert (folder / "lesson.toml").read_text(encoding="utf-8") == lesson_text
         page.fill("#line-text", LINE)
         page.click("#line-save")

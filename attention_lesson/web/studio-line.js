@@ -12,7 +12,7 @@ const { $, esc } = window.AL;
 
 /** The line's functions, given the page's request helper, state, words, and its editor and run helpers. */
 export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
-  const L = { sel: null, line: null, drafts: {}, asked: 0 };
+  const L = { sel: null, line: null, drafts: {}, asked: 0, store: null };
 
   /** The field, under the step's frame and narration. */
   function form() {
@@ -45,7 +45,7 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     const editable = Boolean(line && line.key);
     $("#line-form").dataset.state = !line ? "wait" : editable ? (line.own ? "own" : "builtin") : "fixed";
     field().disabled = !editable;
-    field().value = editable ? (L.drafts[line.key] ?? line.text) : (line ? line.said : "");
+    field().value = editable ? (L.drafts[draftKey(line.key)] ?? line.text) : (line ? line.said : "");
     button("#line-save").disabled = !editable;
     button("#line-revert").disabled = !editable || !line.own;
     button("#line-voice").disabled = !line;
@@ -76,11 +76,24 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     fill(r.status === 200 && r.json.drawn ? r.json : null);
   }
 
-  /** The field's text, kept by its line's key while it differs from the line in use. */
+  const draftKey = (key) => `${studio.lang}|${key}`;
+
+  /** The field's text, kept by its line's key (and language) while it differs from the line in use: in
+   *  the tab's session storage too, so a new language's page (a reload) finds it. */
   function keep() {
     if (!L.line || !L.line.key || field().disabled) return;
-    if (field().value !== L.line.text) L.drafts[L.line.key] = field().value;
-    else delete L.drafts[L.line.key];
+    if (field().value !== L.line.text) L.drafts[draftKey(L.line.key)] = field().value;
+    else delete L.drafts[draftKey(L.line.key)];
+    store();
+  }
+
+  function store() {
+    try { sessionStorage.setItem(L.store, JSON.stringify(L.drafts)); } catch { /* storage off: kept in the page */ }
+  }
+
+  /** A line typed and not saved: the browser asks before the page goes (not for a new language's page). */
+  function unsaved() {
+    return Boolean(L.line && L.line.key && !field().disabled && field().value !== L.line.text);
   }
 
   /** A scene's frames drawn: the selected step's line again (its text as the step now says it). */
@@ -93,11 +106,13 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     if (!L.line || !L.line.key) return;
     const key = L.line.key;
     const text = field().value;
-    L.drafts[key] = text;
+    L.drafts[draftKey(key)] = text;
+    store();
     const r = await api("PUT", "/api/line", { key, text });
     if (r.status !== 200) return problem(r.json.error.message);
     problem(null);
-    delete L.drafts[key];
+    delete L.drafts[draftKey(key)];
+    store();
     L.line = { ...L.line, text, own: true, file: r.json.file };
     fill(L.line);
     $("#line-status").textContent = word("line_saved", { file: r.json.file });
@@ -110,7 +125,8 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     const r = await api("POST", "/api/line/revert", { key });
     if (r.status !== 200) return problem(r.json.error.message);
     problem(null);
-    delete L.drafts[key];
+    delete L.drafts[draftKey(key)];
+    store();
     fill({ ...L.line, text: L.line.builtin, own: false });
     $("#line-status").textContent = word("line_reverted");
     changed(r.json);
@@ -137,11 +153,20 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     audio.play().catch(() => {}); // the press is the gesture that lets it play
   }
 
-  function start() {
+  /** Start the form; `path` the lesson file's (its lines' unsaved texts are kept under it). */
+  function start(path) {
+    L.store = `attention-lesson studio lines: ${path}`;
+    try { L.drafts = JSON.parse(sessionStorage.getItem(L.store) || "{}") || {}; } catch { L.drafts = {}; }
+    window.addEventListener("beforeunload", (e) => {
+      keep();
+      if (studio.leaving || !unsaved()) return;
+      e.preventDefault();
+      e.returnValue = "";
+    });
     $("#line-form").onsubmit = save;
     $("#line-revert").onclick = revert;
     $("#line-voice").onclick = voice;
-    field().addEventListener("input", fit);
+    field().addEventListener("input", () => { fit(); keep(); });
     field().addEventListener("keydown", (e) => { // Ctrl/⌘+Enter saves the line
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) save(e);
     });

@@ -379,7 +379,7 @@ async function main() {
   if (data.broken && lesson.json.error) brokenStart(lesson.json.error);
   timeline.startStage(word, onSelect, lesson.json.path);
   $("#play").onclick = play;
-  line.start();
+  line.start(lesson.json.path);
   startTabs();
   startView();
   showNumbers(data);
