@@ -167,6 +167,7 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     $("#line-revert").onclick = revert;
     $("#line-voice").onclick = voice;
     field().addEventListener("input", () => { fit(); keep(); });
+    window.addEventListener("resize", fit); // a narrower window wraps the line onto more rows
     field().addEventListener("keydown", (e) => { // Ctrl/⌘+Enter saves the line
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) save(e);
     });
