@@ -47,6 +47,7 @@ def mh_output(page: Page, n: int) -> np.ndarray:
 def test_the_causal_lesson_strikes_out_the_keys_after_each_query(browser, tmp_path):
     page = Page(browser, build(tmp_path, "causal", "en"))
     lesson = load("causal")
+    assert page.p.locator(".next-box, #train-step").count() == 0  # no [training], [positions], [tiling]
     att = attend(lesson, "ahead")
     m = page.matrix()
     same(m, att.weights)
@@ -193,10 +194,11 @@ def test_an_edit_of_a_heads_w_q_reaches_its_numbers_the_multi_head_output_the_ur
     same(back["multi_head_output"], attend_heads(edited, "river").output)
 
 
-@pytest.mark.parametrize("name", ["two_heads", "causal"])
+@pytest.mark.parametrize("name", ["two_heads", "causal", "learning", "positions", "tiled"])
 def test_the_lesson_file_written_anew_keeps_the_heads_and_the_mask(browser, tmp_path, name):
     """freshToml (the page's download when the lesson's text cannot be edited): the heads, their names,
-    W_O, the focus head and the mask read back as the lesson's."""
+    W_O, the focus head, the mask and the [training], [positions] and [tiling] tables read back as the
+    lesson's."""
     page = Page(browser, build(tmp_path, name, "en"))
     fresh = loads(page.p.evaluate("AL.exporter.freshToml()"))
     assert page.close() == []
@@ -206,6 +208,8 @@ def test_the_lesson_file_written_anew_keeps_the_heads_and_the_mask(browser, tmp_
     for a, b in zip(fresh.heads, lesson.heads):
         assert all((getattr(a, m) == getattr(b, m)).all() for m in ("w_q", "w_k", "w_v"))
     assert (fresh.w_q == lesson.w_q).all() and (fresh.w_o is None) == (lesson.w_o is None)
+    tables = ("training", "positions", "tiling")
+    assert [getattr(fresh, t) for t in tables] == [getattr(lesson, t) for t in tables]
 
 
 def visit(page: Page, lesson) -> None:
@@ -305,6 +309,52 @@ def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browse
                                arg=want["heads"]["grammar"]["weights"][3], timeout=10000)
         assert values("#mh-output tr[data-row] .num") == [x for row in want["multi_head_output"] for x in row]
         assert tabs_of(page) == ["false", "true"]  # the page's choice of head kept
+        assert problems == []
+    finally:
+        page.close()
+        code, out, err, left = stop(proc)
+    assert code == 0 and "Traceback" not in err and not left, (code, err, left)
+
+
+def test_the_new_scenes_steps_are_counted_before_they_are_drawn():
+    """The studio lays out a scene's steps from its source before drawing it (plan.step_count): the
+    learning, positions and tiles scenes name theirs in a loop, counted once per name (positions: with
+    RoPE's shift step, the most it has); the other scenes' counts as they were."""
+    from attention_lesson.pipeline.plan import _steps_in
+    from scenes.registry import SCENES
+
+    counts = {s.id: _steps_in(s.file, s.file.stat().st_mtime_ns) for s in SCENES}
+    assert (counts["learning"], counts["positions"], counts["tiles"]) == (6, 5, 5)
+    assert (counts["mask"], counts["heads"], counts["geometry"], counts["overview"]) == (6, 6, 9, 4)
+
+
+@pytest.mark.xdist_group("studio")
+def test_the_studio_shows_the_tiles_from_its_servers_numbers(browser, tmp_path):
+    """The tiled lesson in the studio: its tiles box from the server's numbers (numbers --json's tiles),
+    following a block size typed into the file."""
+    from attention_core.next.tables import Tiling
+
+    from .studio_helpers import ROOT, edit_row, start, stop, watch_console
+
+    shutil.copy(ROOT / "attention_core" / "lessons" / "tiled.toml", tmp_path / "lesson.toml")
+    proc, url = start(tmp_path, "--lang", "en")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        problems = watch_console(page)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        page.click("#tab-numbers")
+        values = lambda sel: [float(v) for v in page.eval_on_selector_all(  # noqa: E731
+            sel, "els => els.map(e => e.dataset.value)")]
+        lesson = load(tmp_path / "lesson.toml")
+        want = numbers_json(lesson)["tiles"]
+        assert values(".tile-l") == [row[2] for row in want["l"]] and len(want["l"]) == 3
+        assert values("#tile-output .num") == want["output"][2]
+        edit_row(page, "block = 2", "block = 4")
+        page.wait_for_function("document.querySelectorAll('.tile-l').length === 2", timeout=10000)
+        four = numbers_json(replace(lesson, tiling=Tiling(4)))["tiles"]  # the working text (not saved)
+        assert four["block"] == 4 and values(".tile-l") == [row[2] for row in four["l"]]
+        assert values("#tiles .memory strong") == [24, 36]
         assert problems == []
     finally:
         page.close()

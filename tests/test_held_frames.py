@@ -195,7 +195,8 @@ def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
     out = {}
     for mode in modes:
         monkeypatch.setenv(held_frames.ENV, mode)
-        cli("render", "blink", "--voice", "draft", "--format", *fmt, "--out", f"out-{mode or 'repeat'}", "-q")
+        cli("render", "blink", "--voice", "draft", "--format", *fmt, "--fps", "5",
+            "--out", f"out-{mode or 'repeat'}", "-q")
         out[mode] = blink / f"out-{mode or 'repeat'}" / f"blink.{ext}"
     got = {m: frames(out[m], alpha="--transparent" in fmt) for m in modes}
     default, each = got[""], got["manim"]

@@ -73,5 +73,5 @@ def test_rerun_with_nothing_to_do_loads_no_manim_and_rewrites_nothing(tmp_path):
         assert {f: (tmp_path / f).stat().st_mtime_ns for f in files} == before, (args, again)
         assert "0 rendered, 1 up to date, 0 failed" in again, (args, again)
     for _ in range(2):
-        script, loaded = run(tmp_path, "voice", "script", "--format", "csv")
+        script, loaded = run(tmp_path, "voice", "script", "--format", "csv", "--guide", "draft")
         assert loaded == [] and script.count("zh/blink/") == 2, script

@@ -14,6 +14,7 @@ import click
 
 from .options import (
     any_lang_option,
+    check_voice,
     json_option,
     lesson_options,
     make_options,
@@ -30,8 +31,9 @@ def voice():
     """Record the lesson's voice: the script to read (`voice script`), for `--voice DIR`."""
 
 
-def _lines(ids, lesson, context, mode, lang, words=None):
-    """The steps to record of the chosen scenes (default: all, in lesson order)."""
+def _lines(ids, lesson, context, mode, lang, words=None, guide=None):
+    """The steps to record of the chosen scenes (default: all, in lesson order), with how long the
+    `guide` voice takes to say each (none without one)."""
     from ..pipeline.plan import CACHE, Run, steps_folder
     from ..pipeline.voice.lines import script_lines
     from ..pipeline.voice.track import guide_voice
@@ -42,7 +44,7 @@ def _lines(ids, lesson, context, mode, lang, words=None):
     if report.failures:
         f = report.failures[0]
         raise click.ClickException(f"scene {f.id} could not be built: {f.error.splitlines()[0]}")
-    return scenes, script_lines(report, lang, guide_voice(lang, CACHE / "voice"))
+    return scenes, script_lines(report, lang, guide and guide_voice(lang, CACHE / "voice", guide))
 
 
 @voice.command()
@@ -53,7 +55,11 @@ def _lines(ids, lesson, context, mode, lang, words=None):
 @out_option("Write the script to this file (default: standard output).", file=True)
 @click.option("--format", "fmt", type=click.Choice(("md", "csv")), default="md", show_default=True,
               help="md: a heading per scene, a numbered item per step; csv: file,scene,step,line,seconds.")
-def script(ids, out, fmt, **chosen):
+@click.option("--guide", metavar="VOICE", default="neural", show_default=True,
+              help="The voice whose length of each line the script gives as a guide (the one a render speaks "
+                   "an unrecorded step with): 'neural', 'draft' (espeak-ng: quick), 'piper:PATH.onnx' or "
+                   "'kokoro:PATH'. The lines it says are kept for the render.")
+def script(ids, out, fmt, guide, **chosen):
     """The recording script: for every step of the chosen scenes (default: all, in lesson order) the
     file to save (<lang>/<scene>/<nn>-<step>.wav in the recordings folder), the line to read and how
     long the step's animations last without a voice."""
@@ -62,7 +68,8 @@ def script(ids, out, fmt, **chosen):
     from ..outputs.script import as_csv, as_markdown
     from ..pipeline.manifest import write_atomically
 
-    scenes, lines = _lines(ids, **chosen)  # (the lesson, context, mode, language and words chosen)
+    guide = _guide(guide, chosen["lang"])
+    scenes, lines = _lines(ids, guide=guide, **chosen)  # (the lesson, context, mode, lang and words chosen)
     lesson, lang = chosen["lesson"], chosen["lang"]
     text = as_csv(lines) if fmt == "csv" else as_markdown(lines, scenes, lesson_title(lesson, lang), lesson,
                                                           chosen["context"], chosen["mode"], lang)
@@ -71,6 +78,16 @@ def script(ids, out, fmt, **chosen):
         return
     write_atomically(Path(out), text)
     click.echo(f"{len(lines)} steps of {len(scenes)} scenes -> {out}", err=True)
+
+
+def _guide(given: str, lang: str) -> str:
+    """--guide resolved as --voice is; a recordings folder is not a guide."""
+    from ..pipeline.voice.speakers import is_folder
+
+    if is_folder(given):
+        raise click.BadParameter(f"{given!r}: expected 'neural', 'draft', 'piper:PATH.onnx' or 'kokoro:PATH'",
+                                 param_hint="--guide")
+    return check_voice(given, lang)
 
 
 @voice.command()

@@ -33,8 +33,8 @@ VENDOR = WEB / "vendor"  # what npm packages the pages use, built into the packa
 # the page's scripts, in the order they load: the core, the shared helpers (window.AL), the explorer's
 # parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
 SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-plane.js",
-           "explorer-views.js", "explorer-heads.js", "explorer-inputs.js", "explorer-export.js",
-           "explorer.js")
+           "explorer-views.js", "explorer-heads.js", "explorer-next.js", "explorer-inputs.js",
+           "explorer-export.js", "explorer.js")
 ASSETS = (*SCRIPTS, "explorer.css")  # copied as they are
 FOLDER = "explorer"
 INDEX = f"{FOLDER}/index.html"
@@ -71,12 +71,28 @@ def claims(lesson: Lesson) -> dict[str, str]:
     return found
 
 
+def feature_data(lesson: Lesson) -> dict:
+    """[training], [positions] and [tiling] as core.js's train, positionsStudy and tiles read them,
+    each only where the lesson has the table."""
+    data = {}
+    if lesson.training:
+        t = lesson.training
+        data["training"] = {"query": t.query, "target": t.target, "learning_rate": t.learning_rate,
+                            "steps": t.steps}
+    if lesson.positions:
+        data["positions"] = {"kind": lesson.positions.kind, "base": lesson.positions.base}
+    if lesson.tiling:
+        data["tiling"] = {"block": lesson.tiling.block}
+    return data
+
+
 def next_lesson_data(lesson: Lesson) -> dict:
     """The next lessons' keys, only where the lesson has them (a one-head lesson without a mask gets
     nothing: its page data stays what it was): the mask; every head (its key, its name in each
     language, its W's), the focus head's key and W_O. With heads, the lesson's w_q, w_k, w_v are the
     focus head's (lesson.py), as core.js reads them when no head is named."""
     data = {"mask": lesson.mask} if lesson.mask else {}
+    data |= feature_data(lesson)
     if lesson.heads:
         data |= {"heads": [{"key": h.key, "names": {lang: h.name(lang) for lang in LANGS},
                             "w_q": h.w_q.tolist(), "w_k": h.w_k.tolist(), "w_v": h.w_v.tolist()}

@@ -31,14 +31,13 @@ def as_markdown(lines: list[Line], scenes, title: str, lesson, context: str, mod
            "shown, relative to your recordings folder (wav; flac, mp3, m4a or ogg work too), then render "
            "with `--voice FOLDER`. A recording longer than the step's animations makes the step longer; "
            f"a step without a recording gets {speaker_for('recordings', lang).label}."]
-    voice = speaker_for("recordings", lang).label  # what speaks a step without a recording: the guide
     order = {s.id: i for i, s in enumerate(available(lesson), 1)}  # a scene's number in the lesson
     for info in scenes:
         mine = [x for x in lines if x.scene == info.id]
         out += ["", f"## {order.get(info.id, '')}. {info.title(lang)} ({info.id})", ""]
         for x in mine:
             quoted = "\n".join(f"   > {part}" for part in x.line.splitlines() or [""])
-            guide = "" if x.draft is None else f"; {voice} takes {x.draft:.1f} s"
+            guide = "" if x.draft is None else f"; {x.guide} takes {x.draft:.1f} s"
             out += [f"{x.n}. `{x.file}`: the step's animations last {x.seconds:.1f} s{guide}", "", quoted, ""]
         if out[-1] == "":
             out.pop()

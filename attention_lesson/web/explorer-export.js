@@ -283,6 +283,8 @@
     if (dimensions) out.push(dimensions);
     out.push(section("vocab", lines(S.vocab, arr, str)));
     out.push(...weightSections());
+    const value = (v) => (typeof v === "number" ? String(v) : str(v));
+    for (const name of ["training", "positions", "tiling"]) if (L[name]) out.push(section(name, lines(L[name], value)));
     for (const [lang, said] of Object.entries(L.narration)) {
       out.push(section(`narration.${lang}`, lines(said, str)));
     }

@@ -64,11 +64,12 @@
 
   /** The numbers the page computes with, as core.attendTokens takes them (with several heads: every
    *  head's, the lesson's own W's the focus head's, and W_O), the mask of the page's switch, and what
-   *  core.picture reads besides (the contexts, the focus, the [geometry] table's axes). */
+   *  core.picture reads besides (the contexts, the focus, the [geometry] table's axes), and the
+   *  [training], [positions] and [tiling] tables core.train, positionsStudy and tiles read. */
   function lessonNow() {
     const L = data.lesson;
     const base = { vocab: S.vocab, contexts: L.contexts, focus: L.focus, geometry: L.geometry || {},
-      mask: S.mask };
+      mask: S.mask, training: L.training, positions: L.positions, tiling: L.tiling };
     if (!hasHeads()) return { ...base, w_q: S.w_q, w_k: S.w_k, w_v: S.w_v };
     const heads = L.heads.map((h) => ({ key: h.key, ...S.heads[h.key] }));
     return { ...base, ...S.heads[L.focus_head], heads, w_o: S.w_o, focus_head: L.focus_head };
@@ -92,6 +93,7 @@
   function resetSwitches() {
     S.mask = data.lesson.mask || null;
     S.head = hasHeads() ? data.lesson.focus_head : null;
+    S.step = null; // the training step shown: null, the last
   }
 
   AL.state = Object.assign(state, { same, word, wordHtml, fmt, num, tokens, sentence, contextLabel, focusIndex,

@@ -12,6 +12,7 @@
  *   explorer-plane.js   AL.plane: attention as geometry, the query, keys and values as arrows (SVG)
  *   explorer-views.js   AL.views: the computed views, written into the page changing only what changed
  *   explorer-heads.js   AL.heads: a lesson of several heads: a tab per head, the heads together (W_O)
+ *   explorer-next.js    AL.next: the learning, positions and tiles boxes of a lesson with those tables
  *   explorer-inputs.js  AL.inputs: the number fields, the sliders, the edited marks
  *   explorer-export.js  AL.exporter: the edited lesson as a lesson file
  *   explorer.js         this file: the page's frame and events, and the one global, Explorer (start,
@@ -82,6 +83,7 @@
       <section class="box wide" id="tokens"></section>
       ${box("claims", 'aria-live="polite"')}
       ${hasHeads() ? headsHtml() : `${editable ? inputs : ""}${computedHtml()}`}
+      ${AL.next.boxesHtml()}
       <footer>${esc(word(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
   }
 
@@ -115,6 +117,7 @@
   function update() {
     const t0 = performance.now();
     AL.views.show(state.attendNow());
+    AL.next.show();
     AL.inputs.markEdited();
     markScrollers(); // reads the layout: after every write, so it is laid out once
     if (state.controls) AL.url.writeHash(); // a hosted page's choices are its host's, not the URL's
@@ -176,7 +179,10 @@
 
   function onInput(e) {
     const el = e.target;
-    if (el.type === "number" && el.dataset.matrix) {
+    if (el.id === "train-step") {
+      S.step = Number(el.value);
+      update();
+    } else if (el.type === "number" && el.dataset.matrix) {
       if (AL.inputs.setEntry(el, el.value)) update();
       const slider = /** @type {Slider} */ ($("input[type=range]", el.closest(".box")));
       if (slider.target === el && Number.isFinite(Number(el.value))) slider.value = el.value;
@@ -271,7 +277,7 @@
    *  still fit (the language, the context, the query, the normalizer). */
   function replace(given, core = state.core) {
     const keep = { lang: S.lang, context: S.context, mode: S.mode, query: S.query, head: S.head,
-      mask: S.mask };
+      mask: S.mask, step: S.step };
     const sameFrame = shape(data) === shape(given);
     const sameMask = (data.lesson.mask || null) === (given.lesson.mask || null);
     Object.assign(data, given);

@@ -46,6 +46,15 @@ interface AttentionCoreApi {
   picture(lesson: Lesson, context: string, mode?: string, plane?: [Plane, Plane] | null, at?: number | null,
     attend?: Attend): Picture;
   pictureJson(p: Picture): Record<string, unknown>;
+  /** numbers --json's training, positions and tiles (attention_core/next/), in their JSON's shape */
+  train(lesson: Lesson, tokens: string[], mode?: string, masked?: boolean | null): any;
+  sinusoidal(n: number, d: number, base: number, start?: number): Matrix;
+  ropeAngles(n: number, dK: number, base: number, start?: number): Matrix;
+  rotate(m: Matrix, angles: Matrix): Matrix;
+  attendPositioned(lesson: Lesson, tokens: string[], mode?: string, start?: number, masked?: boolean | null): Attention;
+  positionsStudy(lesson: Lesson, tokens: string[], mode?: string, masked?: boolean | null): any;
+  onlineSoftmax(scaled: Matrix, v: Matrix, block: number): any;
+  tiles(lesson: Lesson, tokens: string[], mode?: string, masked?: boolean | null): any;
 }
 declare var AttentionCore: AttentionCoreApi;
 
@@ -75,6 +84,7 @@ interface ALNamespace extends ALShared {
   plane?: any;
   views?: any;
   heads?: any;
+  next?: any;
   inputs?: any;
   exporter?: any;
 }

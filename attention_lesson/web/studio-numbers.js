@@ -31,6 +31,18 @@ export function serverCore(page) {
       return { heads: keys.map((k) => pass(n, n.heads[k])), keys, concat: n.concat, w_o: n.w_o,
         output: n.multi_head_output };
     },
+    /** numbers --json's training, positions and tiles (core.js's train, positionsStudy, tiles answer the
+     *  same shapes), through the focus head; a tile's m null (nothing seen yet) is -Infinity here. */
+    train(lesson, tokens, mode, masked = null) {
+      return find(lesson, tokens, mode, masked).training;
+    },
+    positionsStudy(lesson, tokens, mode, masked = null) {
+      return find(lesson, tokens, mode, masked).positions;
+    },
+    tiles(lesson, tokens, mode, masked = null) {
+      const t = find(lesson, tokens, mode, masked).tiles;
+      return { ...t, m: t.m.map((row) => row.map((x) => (x === null ? -Infinity : x))) };
+    },
     hardLookup(att) {
       const weights = att.hard.choice.map((c) => att.tokens.map((_, j) => (j === c ? 1 : 0)));
       return { choice: att.hard.choice, weights, output: att.hard.output };

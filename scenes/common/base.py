@@ -294,19 +294,21 @@ class LessonScene(Scene):
         fill check at some step (`passes`): the lessons they fail (many dimensions) get them, every
         other lesson keeps its way."""
 
-        def steps(arranged):
-            return shown(arranged) if shown else [arranged]
+        weighed = {}  # each way arranged once and weighed at once (arranging is most of a scene's time;
+        # ways may share parts, so a way is measured before the next one moves them)
 
-        def score(arrange):
-            return min(self.room(m) for m in steps(arrange()))
+        def weigh(arrange):
+            if arrange not in weighed:
+                arranged = arrange()
+                ends = shown(arranged) if shown else [arranged]
+                weighed[arrange] = (bool(fallbacks) and all(self.passes(m) for m in ends),
+                                    min(self.room(m) for m in ends))
+            return weighed[arrange]
 
-        def passing(arrange):
-            return all(self.passes(m) for m in steps(arrange()))
-
-        best = max(layouts, key=score)  # the first of equals
-        if fallbacks and not passing(best):  # a way that passes first, then the largest
-            best = max((*layouts, *fallbacks), key=lambda a: (passing(a), score(a)))
-        return self.place_body(best())
+        best = max(layouts, key=lambda a: weigh(a)[1])  # the first of equals
+        if fallbacks and not weigh(best)[0]:  # a way that passes first, then the largest
+            best = max((*layouts, *fallbacks), key=weigh)
+        return self.place_body(best())  # arranged again: what arranging sets on the scene is the best's
 
     def passes(self, m) -> bool:
         """Whether m, placed by place_body, passes the fill check with some air: it fills FILL_SHARE of

@@ -27,6 +27,7 @@ class Line:
     line: str  # the narration, exactly as the subtitles show it
     seconds: float  # the step's length without a voice (its animations, or its reading time)
     draft: float | None = None  # how long its voice lasts when no recording speaks it (a guide), if any
+    guide: str = ""  # which voice that is (Speaker.label), when there is a guide
 
 
 def script_lines(report, lang: str, voice=None) -> list[Line]:
@@ -39,7 +40,8 @@ def script_lines(report, lang: str, voice=None) -> list[Line]:
             out.append(Line(f"{lang}/{job.id}/{step_name(n, s['step'])}.wav", job.id, n, s["step"],
                             s["narration"], s["end"] - s["start"]))
             pending.append(voice(job.id, n, s["step"], s["narration"]) if voice else None)
-    return [replace(line, draft=_seconds(said)) for line, said in zip(out, pending)]
+    guide = voice.speaker.label if voice else ""
+    return [replace(line, draft=_seconds(said), guide=guide) for line, said in zip(out, pending)]
 
 
 def _seconds(said: float | Future | None) -> float | None:

@@ -96,12 +96,12 @@ class Voice:
         return seconds(wav)
 
 
-def guide_voice(lang: str, cache: Path) -> Voice | None:
-    """The voice that speaks a step with no recording (the neural voice where the language has one, else
-    the draft voice), as a render makes it: `voice script`'s guide from the same cache, so a second
-    script says nothing again and prints the same lengths, and a render after it finds its voices made.
-    None when that is the draft voice and espeak-ng is not installed."""
-    voice = Voice(NEURAL, lang, cache)
+def guide_voice(lang: str, cache: Path, source: str = NEURAL) -> Voice | None:
+    """The voice that speaks a step with no recording (`source`: by default the neural voice where the
+    language has one, else the draft voice), as a render makes it: `voice script`'s guide from the same
+    cache, so a second script says nothing again and prints the same lengths, and a render after it
+    finds its voices made. None when that is the draft voice and espeak-ng is not installed."""
+    voice = Voice(source, lang, cache)
     return None if voice.speaker.kind == DRAFT and espeak_version() is None else voice
 
 
