@@ -142,6 +142,8 @@ def test_the_timeline_names_scenes_shortly_with_their_titles_in_tooltips(drawn, 
     page, problems = open_page(browser, url)
     try:  # the lesson's scenes are not this server's (the fixtures): the page's focus is answered here
         page.route("**/api/focus", lambda r: r.fulfill(status=200, body="{}", content_type="text/json"))
+        page.route("**/api/line?*", lambda r: r.fulfill(status=200, body='{"drawn": false}',
+                                                         content_type="text/json"))
         for lang in ("zh", "en"):
             plan = {"run": 10**6, "scenes": [{"id": s.id, "title": s.title(lang), "short": s.short(lang),
                                               "stale": True, "steps": 4} for s in REAL if not s.needs]}

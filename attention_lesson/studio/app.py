@@ -18,6 +18,7 @@
 | `POST /api/recovery/discard` | forgets the edits the last session kept (`.<name>.unsaved.toml`) |
 | `GET /api/preview/<run>/<scene>/<n>.png` | a step's frame as soon as it is drawn (the newest run's only) |
 | `GET /files/<path>` | a file of the output folder (media/), never one outside it |
+| `/api/line...` | the selected step's narration line in the teacher's own words: line_api.py |
 
 Every request passes guard.Guard first (token, Host, Origin). Handlers only parse, call the session,
 the drawer or the renders, and answer; nothing here renders.
@@ -37,7 +38,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from ..pipeline.plan import MEDIA, RenderOptions
-from . import assets
+from . import assets, line_api
 from .guard import Guard, cookie_name, error_body
 from .renders import PRODUCTS, QUALITIES, VOICES, RenderRequest
 from .session import Session, TextProblem
@@ -95,6 +96,10 @@ class Studio:
     focus: str | None = None  # the scene of the step on the page's screen: drawn first after an edit
     step: int | None = None  # and that step (its clip drawn ahead after an edit)
 
+    def words(self) -> str | None:  # the lesson's words folder, if it is there: the frames and renders'
+        folder = self.session.lesson.words if self.session.lesson is not None else None
+        return folder if folder and Path(folder).is_dir() else None
+
     def draw(self) -> int | None:
         """Ask for the frames of the working text in the page's language, context, normalizer and theme
         (its context may have been renamed); None before any text has passed."""
@@ -104,7 +109,7 @@ class Studio:
         from dataclasses import replace
 
         options = replace(self.options, context=s.lesson.context_name(s.context), mode=s.mode, theme=s.theme,
-                          lang=s.lang)
+                          lang=s.lang, words=self.words())
         run = self.drawer.request(s.lesson, options, first=self.focus, step=self.step)
         loop = self.bus.loop
         if loop is not None:  # which scenes are stale, told as soon as it is known (after the answer)
@@ -291,7 +296,8 @@ class Api:
 
 def routes(studio: Studio) -> list[Route]:
     api = Api(studio)
-    return [Route("/", api.page), Route("/api/lesson", api.get_lesson, methods=["GET"]),
+    return [*line_api.routes(studio), Route("/", api.page),
+            Route("/api/lesson", api.get_lesson, methods=["GET"]),
             Route("/api/lesson", api.put_lesson, methods=["PUT"]), Route("/api/save", api.save,
                                                                          methods=["POST"]),
             Route("/api/numbers", api.numbers), Route("/api/page", api.page_data),
@@ -324,7 +330,8 @@ def render_request(studio: Studio, body: dict) -> RenderRequest:
                                "message": f"{key}: expected one of {', '.join(allowed)}, "
                                           f"found {given.get(key)!r}"})
     return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
-                         given["context"], given["mode"], s.text, s.path.name, given["theme"])
+                         given["context"], given["mode"], s.text, s.path.name, given["theme"],
+                         studio.words())
 
 
 async def settled_text(path: Path, pause: float = 0.05) -> str:

@@ -40,6 +40,7 @@ class RenderRequest:
     text: str  # the lesson file's text when the button was pressed
     name: str  # the lesson file's name (the output folder's)
     theme: str = "dark"
+    words: str | None = None  # the lesson's words folder (resolved: the snapshot is elsewhere)
 
 
 class QueueProgress:
@@ -67,7 +68,7 @@ def _options(req: RenderRequest, lesson_file: Path):
     product = ALL[req.product]
     base = RenderOptions(lesson=str(lesson_file.resolve()), context=req.context, mode=req.mode, lang=req.lang,
                          quality=req.quality, voice=None if req.voice == "none" else req.voice,
-                         theme=req.theme)
+                         theme=req.theme, words=req.words)
     return product, job_options(base, product.made_from)
 
 

@@ -184,6 +184,25 @@ class Session:
             self.draft = text
         self.forget_recovery()  # what it kept is in the file now, or was saved over on purpose
 
+    def name_words(self, folder: str, note: str) -> None:
+        """The lesson file names its words folder from now on: `words = "<folder>"` added to the file and
+        to the editor's text (unsaved edits stay unsaved; a text that does not parse keeps its lines),
+        every other line as it was. toml_edit.EditError for a file on disk that is not TOML."""
+        from .toml_edit import EditError, with_top_key
+
+        disk = self.path.read_text(encoding="utf-8")
+        new_disk = with_top_key(disk, "words", folder, note)
+        try:
+            draft = new_disk if self.draft == disk else with_top_key(self.draft, "words", folder, note)
+        except EditError:
+            draft = self.draft
+        write_atomically(self.path, new_disk)
+        self.disk = new_disk
+        try:
+            self.accept(draft)
+        except TextProblem:
+            pass  # the draft keeps its problem; the working text (its lesson) names no folder yet
+
     def on_disk(self, text: str) -> str:
         """The file changed on disk: "same" (ours), "replaced" (no unsaved edits: the file's text is the
         editor's now) or "conflict" (the page asks before replacing unsaved edits)."""

@@ -17,6 +17,7 @@ import * as timeline from "./studio-timeline.js";
 import { media } from "./studio-media.js";
 import { serverCore } from "./studio-numbers.js";
 import { fileGuards } from "./studio-file.js";
+import { lineEditor } from "./studio-line.js";
 
 const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
@@ -40,6 +41,7 @@ async function api(method, path, body) {
 const { play, onClip, stopPlaying, onRender, onRenderEvent } = media({ api, studio, word, showProblem }); // videos
 const { onFile, offerRecovery, revert, guardLeaving } = fileGuards({ api, studio, word, setText, send, showSaved,
   refresh });
+const stepLine = lineEditor({ api, studio, word, setText, showSaved, newRun }); // the step's narration, in own words
 
 // -- the page's frame -----------------------------------------------------------------------------
 const options = (name, values, chosen) => values.map((v) =>
@@ -79,6 +81,7 @@ function stage() {
         <figcaption><button type="button" id="play">${esc(word("play"))}</button>
           <span id="preview-caption"></span></figcaption></figure>
       <p id="narration" class="narration" lang="${studio.lang}"></p>
+      ${stepLine.form()}
       <p id="frames-status" role="status"></p>
       <div id="timeline" class="timeline" role="group" aria-label="${esc(word("timeline"))}"></div>
     </section>`;
@@ -291,6 +294,7 @@ function onPlan(d) {
 
 function onFrames(d) {
   timeline.onFrames(d);
+  stepLine.onFrames(d);
   if (d.run === studio.run && d.drawn) $("#frames-status").textContent = word("drawn", { n: ++studio.drawn, total: studio.total });
 }
 
@@ -354,6 +358,7 @@ function syncView() {
 /** The step on screen moved (a click, a key, the first plan): the server draws its scene first. */
 function onSelect(scene, n) {
   stopPlaying();
+  stepLine.show(scene, n);
   clearTimeout(studio.focusTimer);
   studio.focusTimer = setTimeout(() => api("POST", "/api/focus", { scene, n }).catch(() => {}), 100);
 }
@@ -374,6 +379,7 @@ async function main() {
   if (data.broken && lesson.json.error) brokenStart(lesson.json.error);
   timeline.startStage(word, onSelect, lesson.json.path);
   $("#play").onclick = play;
+  stepLine.start(lesson.json.path);
   startTabs();
   startView();
   showNumbers(data);

@@ -151,23 +151,29 @@ def _allowed() -> dict[str, tuple[frozenset, frozenset]]:
 
 
 def _entry_problem(key: str, e: Entry, reference: dict[str, Entry]) -> str | None:
+    found = line_problem(key, e.value, reference)
+    return None if found is None else f"{e.file}:{e.line}: {found}"
+
+
+def line_problem(key: str, value, reference: dict[str, Entry]) -> str | None:
+    """What is wrong with a line given for `key` (words check's rule, without its FILE:LINE), or None: a
+    key no line of `reference` has, a value of the wrong kind, a broken, unknown or dropped placeholder."""
     if key not in reference:
-        return f"{e.file}:{e.line}: unknown key {key!r}: no line of the lesson has this name"
+        return f"unknown key {key!r}: no line of the lesson has this name"
     want = reference[key].value
-    if isinstance(want, list) != isinstance(e.value, list) or not all(
-            isinstance(s, str) for s in (e.value if isinstance(e.value, list) else [e.value])):
+    if isinstance(want, list) != isinstance(value, list) or not all(
+            isinstance(s, str) for s in (value if isinstance(value, list) else [value])):
         kind = "a list of strings" if isinstance(want, list) else "a string"
-        return f"{e.file}:{e.line}: {key}: expected {kind}, as the built-in line is"
+        return f"{key}: expected {kind}, as the built-in line is"
     try:
-        found = placeholders(e.value)
+        found = placeholders(value)
     except ValueError as err:
-        return f"{e.file}:{e.line}: {key}: a broken placeholder ({err}); write a brace as {{{{ or }}}}"
+        return f"{key}: a broken placeholder ({err}); write a brace as {{{{ or }}}}"
     some, every = _allowed().get(key, (frozenset(), frozenset()))
     if extra := sorted(found - some):
-        return (f"{e.file}:{e.line}: {key}: unknown placeholder {_names(extra)}; "
-                f"this line takes {_names(some)}")
+        return f"{key}: unknown placeholder {_names(extra)}; this line takes {_names(some)}"
     if lost := sorted(every - found):
-        return f"{e.file}:{e.line}: {key}: placeholder {_names(lost)} missing"
+        return f"{key}: placeholder {_names(lost)} missing"
     return None
 
 

@@ -1,0 +1,166 @@
+"""The selected step's narration line in the teacher's own words: which catalog line a drawn step says,
+that line as the words folder gives it (or the built-in one), and an edit of it written to the folder.
+
+A step's frames index (frames/<scene>.json) names the step and the line it said, filled in; the line's
+key is `<scene>.say.<step>` or a variant of it (`<scene>.say.<step>_<variant>`, which the scene chose by
+its data): the one whose text, its placeholders taken as anything, reads as the line said. The edit goes
+where `attention-lesson words export` would put it (DIR/<lang>/<the built-in file>.toml), with the same
+comment over a new key, and the lesson file names the folder (`words = "words"`) from the first edit.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+from scenes.common import words as W
+
+from ..pipeline.manifest import write_atomically
+from . import toml_edit
+
+FOLDER = "words"  # the folder a first edit creates beside the lesson file
+NOTE = "the lesson's lines in your own words: words/<lang>/*.toml"
+
+
+class LineProblem(Exception):
+    """A line request the studio refuses: its HTTP status and one line for the page."""
+
+    def __init__(self, status: int, message: str, key: str | None = None):
+        super().__init__(message)
+        self.status, self.message, self.key = status, message, key
+
+
+def pattern(template: str) -> re.Pattern | None:
+    """A regex the line reads as once its placeholders are filled in (spaces optional: a Japanese line
+    drops the one beside 「」); None for a template that is no format string."""
+    parts = []
+    try:
+        for literal, name, _, _ in string.Formatter().parse(template):
+            parts.append(r"\s*".join(re.escape(w) for w in literal.split(" ")))
+            if name is not None:
+                parts.append("(.*?)")
+    except ValueError:
+        return None
+    return re.compile("".join(parts), re.S)
+
+
+def texts(folder: str | None, lang: str) -> dict[str, str]:
+    """Every line's text in use: the built-in one, or the words folder's."""
+    given = {k: e.value for k, e in W.overrides(folder, lang).items()} if folder else {}
+    return {k: e.value for k, e in W.builtin_entries(lang).items()} | given
+
+
+def key_of(scene: str, step: str, said: str, lang: str, folder: str | None) -> str | None:
+    """The catalog key whose line step `step` of `scene` said (`said`, filled in), or None: of
+    `<scene>.say.<step>` and its variants (`<scene>.say.<step>_<variant>`), the one whose text (in use,
+    or built-in) reads as the line said; of several, the most specific (the most words of its own, then
+    the fewest placeholders: a variant `{story} Here ...` reads as any line ending like its base)."""
+    base = f"{scene.replace('-', '_')}.say.{step}"
+    builtin = W.builtin_entries(lang)
+    now = texts(folder, lang)
+    found = []
+    for key in (k for k in builtin if k == base or k.startswith(f"{base}_")):
+        for text in (now[key], builtin[key].value):
+            if isinstance(text, str) and (p := pattern(text)) is not None and p.fullmatch(said.strip()):
+                found.append((_specific(text), key))
+    return max(found)[1] if found else None
+
+
+def _specific(text: str) -> tuple[int, int]:
+    parts = list(string.Formatter().parse(text))
+    own_words = sum(len(lit.replace(" ", "")) for lit, *_ in parts)
+    return own_words, -sum(name is not None for _, name, *_ in parts)
+
+
+@dataclass
+class Place:
+    """Where a lesson's words are: the folder (named by the lesson file or not yet) and the language."""
+
+    folder: Path
+    lang: str
+    named: bool  # the lesson file names it (`words = "..."`)
+
+    def file(self, key: str) -> Path:
+        return self.folder / self.lang / W.builtin_entries(self.lang)[key].file
+
+
+def place_of(lesson, path: Path, lang: str) -> Place:
+    if lesson.words:
+        return Place(Path(lesson.words), lang, True)
+    return Place(path.resolve().parent / FOLDER, lang, False)
+
+
+def shown(path: Path, lesson_path: Path) -> str:
+    """A words file as the page names it: relative to the lesson file's folder when it is in it."""
+    base = lesson_path.resolve().parent
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
+def describe(place: Place, scene: str, step: dict, n: int, lesson_path: Path) -> dict:
+    """What the page shows for a drawn step's line: its key (None: no line of the catalog), the text in
+    use, the built-in one, whether it is the teacher's own, where it is written, its placeholders."""
+    folder = str(place.folder) if place.named else None
+    key = key_of(scene, step["step"], step["narration"], place.lang, folder)
+    out = {"scene": scene, "n": n, "step": step["step"], "said": step["narration"], "key": key}
+    if key is None:
+        return out
+    builtin = W.builtin_entries(place.lang)[key].value
+    text = texts(folder, place.lang)[key]
+    current = pattern(text) is not None and bool(pattern(text).fullmatch(step["narration"].strip()))
+    return out | {"text": text, "builtin": builtin, "own": text != builtin, "current": current,
+                  "file": shown(place.file(key), lesson_path),
+                  "placeholders": sorted(W.placeholders(builtin))}
+
+
+def check(key: str, text, lang: str) -> None:
+    """LineProblem (422, words check's message) for a line the lesson cannot take."""
+    builtin = W.builtin_entries(lang)
+    if not isinstance(key, str) or ".say." not in key or key not in builtin:
+        raise LineProblem(404, f"key: no narration line {key!r}", "key")
+    if not isinstance(text, str) or not text.strip():
+        raise LineProblem(422, "an empty line: write the step's narration, or restore the built-in line",
+                          "text")
+    if (problem := W.line_problem(key, text, builtin)) is not None:
+        raise LineProblem(422, problem, "text")
+
+
+def note(key: str, lang: str) -> str:
+    """The comment over a key, as `words export` writes it."""
+    from ..outputs.words import comment
+
+    return comment(key, W.builtin_entries(lang)[key].value)
+
+
+def header(lang: str) -> str:
+    return (f"# {lang}: the lesson's lines in the teacher's own words (a missing key keeps the built-in "
+            f"line).\n# Check with: attention-lesson words check DIR --lang {lang}\n")
+
+
+def write(place: Place, key: str, text: str) -> Path:
+    """The line written into its file of the words folder (made on the first edit); its path."""
+    path = place.file(key)
+    old = path.read_text(encoding="utf-8") if path.is_file() else header(place.lang)
+    try:
+        new = toml_edit.set_key(old, key, text, note(key, place.lang))
+    except toml_edit.EditError as e:
+        raise LineProblem(409, f"{path}: {e}", "file") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(path, new)
+    return path
+
+
+def remove(place: Place, key: str) -> Path:
+    """The key taken out of its file (the file and the folder stay): the built-in line is back."""
+    path = place.file(key)
+    if not path.is_file():
+        return path
+    old = path.read_text(encoding="utf-8")
+    try:
+        new = toml_edit.drop_key(old, key, note(key, place.lang))
+    except toml_edit.EditError as e:
+        raise LineProblem(409, f"{path}: {e}", "file") from None
+    if new != old:
+        write_atomically(path, new)
+    return path
