@@ -186,3 +186,29 @@ def test_edge_cases_of_a_lesson_with_positions_do_not_say_it_has_none(tmp_path):
     assert scene.variants() == ["placed"] and scene.same
     assert scene.narration("permutation") == tr("edge_cases.say.permutation_placed", **scene.fields())
     assert "no position mechanism" not in scene.narration("permutation") + scene.narration("no_positions")
+
+
+
+class SqrtStep:
+    """The mistakes scene with its √dₖ step alone (what the harness builds: `load()` gives the class)."""
+
+    id = "mistakes"
+
+    @staticmethod
+    def load():
+        base = BY_ID["mistakes"].load()
+        return type("MistakesSqrt", (base,), {"construct": lambda self: (self.show_heading(), self.sqrt())})
+
+
+@pytest.mark.parametrize("lesson", ["tiny.toml", "positions"])
+def test_mistakes_sqrt_step_keeps_its_numbers_large_in_english(lesson, media_dir):
+    """The √dₖ step's long English verdicts over two small tables (two tokens; the positions lesson's
+    three) drew the tables' numbers at 26.9 px: it takes wider lines or its blocks side by side instead,
+    every check passing (no case of test_scenes builds these lessons in English)."""
+    path = str(LESSONS / lesson) if lesson.endswith(".toml") else lesson
+    scene, watch = build(SqrtStep, media_dir, lesson=path, lang="en")
+    assert scene.step_keys == ["sqrt"] and watch.problems == [], "\n".join(watch.problems)
+    les = load(path)
+    f = attend(les, None).index(les.focus)
+    rows = [attend(les, None, mode).weights[f] for mode in ("scaled", "unscaled")]
+    assert missing(rows, watch.texts["sqrt"]) == []  # the tables show the core's weights
