@@ -32,7 +32,8 @@ def render(scene: str, quality: str, folder: Path) -> list[Path]:
     """The scene's step frames (the pipeline's keyframes: ATTENTION_KEYFRAMES) at `quality`."""
     env = {**os.environ, "ATTENTION_KEYFRAMES": str(folder), "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-m", "attention_lesson", "render", scene, "--lesson", LESSONS[scene],
-                    "--lang", "zh", "--quality", quality, "--out", str(folder / "video"), "--force"],
+                    "--lang", "zh", "--quality", quality, "--format", "png", "--out", str(folder / "video"),
+                    "--force"],
                    check=True, env=env, cwd=ROOT)
     return sorted(folder.glob(f"{scene}-[0-9][0-9]-*.png"))
 
