@@ -53,13 +53,21 @@ class Cost(LessonScene):
         phrase = self.t("heads_phrase_many", count=len(heads), d_ks=d_ks) if heads else self.t("heads_phrase")
         return {**super().fields(), "d_model": self.lesson.d_model, "dim": self.dims[self.top_dim],
                 "count": len(heads), "d_ks": d_ks, "heads_phrase": phrase,
-                "mask_phrase": self.t("mask_phrase") if self.lesson.mask else ""}
+                "mask_phrase": self.t("mask_phrase") if self.lesson.mask else "",
+                "kind": self.t(f"positions.kind_{pos.kind}") if (pos := self.lesson.positions) else ""}
+
+    def variants(self) -> list[str]:
+        """A lesson with a [training] table trains W_Q and W_K (its learning scene), one with [positions]
+        places its tokens: the scope says so, not "no training", "no positions"."""
+        return (["trained"] if self.lesson.training else []) + (["placed"] if self.lesson.positions else [])
 
     def scope_keys(self) -> list[tuple[str, str, str]]:
         """The scope table's rows (aspect, this lesson, production models): the heads' row and the
         per-head width say how many heads this lesson has and their d_k, the masks' row whether it masks."""
         many = "_many" if self.lesson.heads else ""
         masked = "_masked" if self.lesson.mask else ""
+        placed = "_placed" if self.lesson.positions else ""
+        trained = "_trained" if self.lesson.training else ""
         return [
             ("aspect", "here", "real"),
             ("formula", "formula_here", "formula_real"),
@@ -67,8 +75,8 @@ class Cost(LessonScene):
             ("head_width", "head_width_here" + many, "varies"),
             ("heads", "heads_here" + many, "varies"),
             ("layers", "layers_here", "varies"),
-            ("projections", "projections_here", "projections_real"),
-            ("positions", "positions_here" + masked, "positions_real"),
+            ("projections", "projections_here" + trained, "projections_real"),
+            ("positions", "positions_here" + placed + masked, "positions_real"),
         ]
 
     def construct(self):
@@ -217,7 +225,7 @@ class Cost(LessonScene):
         self.clear_body()
         fields = self.fields()
         vals = {"d_model": self.lesson.d_model, "d_k": self.att.d_k, "count": fields["count"],
-                "d_ks": fields["d_ks"]}
+                "d_ks": fields["d_ks"], "kind": fields["kind"]}
         rows = self.scope_keys()
         cells = VGroup()
         for r, keys in enumerate(rows):

@@ -27,6 +27,7 @@ SATURATED = 0.99
 MARK_BUFF = 0.05  # an outline just outside its cell, visible on any heat colour
 MATRIX_ZOOM = 1.3  # the matrix read in the last mistake, larger than a plain heatmap
 SQRT_WRAP = 1.3  # the √dₖ mistake's verdicts may wrap to this many times its tables' width
+SQRT_WIDER = (1.6, 2.0, 2.5)  # or, when no such layout keeps its numbers large enough, to these
 
 
 class Mistakes(LessonScene):
@@ -250,9 +251,14 @@ class Mistakes(LessonScene):
         self.clear_body()
         g1, g2, lines = self.sqrt_parts()
         widest = max(g1.width, g2.width)
-        # the verdicts on one line each, or wrapped to about the tables' width: whichever lets all be larger
+        # the verdicts on one line each, or wrapped to about the tables' width: whichever lets all be larger;
+        # when none keeps the tables' numbers large enough (small tables under long lines: two tokens in
+        # English), the lines wrapped wider, or the two blocks side by side
         self.place_best(*(lambda k=k: self.sqrt_blocks(g1, g2, lines, k and k * widest)
-                          for k in (None, SQRT_WRAP, 1)))
+                          for k in (None, SQRT_WRAP, 1)),
+                        fallbacks=tuple(lambda k=k, beside=beside: self.sqrt_blocks(g1, g2, lines, k * widest,
+                                                                                    beside)
+                                        for beside in (False, True) for k in SQRT_WIDER))
         w1, r1, w2, r2 = self.sqrt_verdicts
         for m in (w1, g1, r1, w2, g2, r2):
             self.play(FadeIn(m))
@@ -281,13 +287,19 @@ class Mistakes(LessonScene):
                                top_w=number_text(big[big_top], S.NUMBER_PLACES + 1)))]
         return g1, g2, lines
 
-    def sqrt_blocks(self, g1, g2, lines, width: float | None) -> VGroup:
-        """Each table between its wrong and its right verdict (text no wider than `width`), the tables'
-        token columns aligned, indented under the lines: VGroup(b1, b2)."""
+    def sqrt_blocks(self, g1, g2, lines, width: float | None, beside: bool = False) -> VGroup:
+        """Each table between its wrong and its right verdict (text no wider than `width`), indented under
+        the lines: VGroup(b1, b2), one over the other with the tables' token columns aligned, or
+        `beside` each other, their tops aligned."""
         w1, r1, w2, r2 = self.sqrt_verdicts = [self.verdict(ok, text, size=S.LABEL_SIZE, width=width)
                                                for ok, text in lines]
         b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
         b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        if beside:
+            body = VGroup(b1, b2).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP)
+            for w, g in ((w1, g1), (w2, g2)):
+                g.shift(RIGHT * (w.get_left()[0] + S.BIG_GAP - g.row_labels.get_left()[0]))
+            return body
         body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
         g1.shift(RIGHT * (w1.get_left()[0] + S.BIG_GAP - g1.row_labels.get_left()[0]))
         g2.shift(RIGHT * (g1.boxes.get_left()[0] - g2.boxes.get_left()[0]))

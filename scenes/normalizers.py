@@ -52,6 +52,7 @@ def rich(text: str, size: float = S.LABEL_SIZE, color=None):
     for a, b in zip(parts[:-1], parts[1:]):  # a word gap, none before punctuation
         tight = isinstance(b, Text) and b.text[:1] in PUNCTUATION
         b.next_to(a, RIGHT, buff=S.GAP / 3 / 3 if tight else S.GAP / 3)
+    parts.phrase = True  # one line read as one (the layout check lets punctuation sit this close)
     return parts
 
 

@@ -32,6 +32,48 @@ def test_overlapping_labels_are_named():
     assert problems == ["overlap: Text('0.69') and Text('river')"], problems
 
 
+
+def test_labels_that_touch_on_one_line_are_named_a_phrase_is_not():
+    """Two labels that touch read as one word ("0.130.09"): the overlap check (beyond its tolerance)
+    lets them pass, the crowding check names them; the pieces of one line of text and formulas may
+    touch (a colon after √dₖ)."""
+    from scenes.common.labels import mixed_line
+
+    a, b = label("0.13"), label("0.09")
+    b.next_to(a, RIGHT, buff=0.01)
+    assert layout_problems(frame(a, b)) == ["crowded: Text('0.13') and Text('0.09') touch on one line"]
+    b.next_to(a, RIGHT, buff=a.height * 0.2)  # a gap of a fifth of their height: apart
+    assert layout_problems(frame(a, b)) == []
+    b.next_to(a, DOWN, buff=0.01)  # one over the other: lines, not a word
+    assert layout_problems(frame(a, b)) == []
+    assert layout_problems(frame(mixed_line("$sqrt(d_k)$: 0.55"))) == []
+
+
+def test_many_narrow_bars_keep_their_value_labels_apart():
+    """The learning scene's descent: 9 narrow bars of the built-in lesson's losses, the last ones small
+    and alike; each value label no wider than its share of the step from bar to bar."""
+    from scenes.common.panels import bars
+
+    losses = [1.69, 1.26, 0.97, 0.70, 0.46, 0.28, 0.18, 0.13, 0.09]
+    chart = bars(losses, [str(i) for i in range(9)], narrow=True).move_to([0, 0, 0])
+    assert [t.text for t in chart.value_labels] == [f"{x:.2f}" for x in losses]
+    assert layout_problems(frame(chart)) == []
+
+
+def test_a_name_column_head_wider_than_its_names_keeps_clear_of_the_next_column():
+    """The geometry scene's table of contexts: a head ("context") wider than short names ("short")
+    right-aligned with them, the strip as wide as the head, so it does not reach the next column's."""
+    from scenes.common import spread as T
+    from scenes.common.labels import word
+
+    names = T.name_column([word("short")], T.head(word("context")), 1)
+    values = T.number_column([0.82], T.head(word("animal")), None, T.table_cell_width([["0.82"]],
+                                                                                   [word("animal")]))
+    table = T.line_up([names, values]).move_to([0, 0, 0])
+    assert layout_problems(frame(table)) == []
+    assert names.head.get_right()[0] == pytest.approx(names[1][0].get_right()[0])
+
+
 def test_a_formula_over_a_label_is_an_overlap():
     a, b = label("bank"), math("sqrt(d_k)")
     assert any(p.startswith("overlap:") and "bank" in p for p in layout_problems(frame(a, b)))

@@ -111,6 +111,7 @@ def test_learning_positions_tiles_exercises(seed, lang, tmp_path):
     w = weights(x, lesson.w_q, lesson.w_k, lesson.mask == "causal")
     loss = next(e for e in exs if e.answer.startswith("−log"))
     assert loss.value == pytest.approx(-np.log(w[f, toks.index(target)]), rel=1e-12)
+    assert f"w({lesson.focus}→{target})" in loss.prompt  # the lesson's tokens, not the words query, target
     # one step: the entry the exercise names, moved by the learning rate times a finite difference
     update = exs[[i for i, e in enumerate(exs) if e is loss][0] + 1]
     row, col = (int(n) for n in re.findall(r"\d+", update.prompt)[:2])

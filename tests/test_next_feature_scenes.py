@@ -186,3 +186,51 @@ def test_edge_cases_of_a_lesson_with_positions_do_not_say_it_has_none(tmp_path):
     assert scene.variants() == ["placed"] and scene.same
     assert scene.narration("permutation") == tr("edge_cases.say.permutation_placed", **scene.fields())
     assert "no position mechanism" not in scene.narration("permutation") + scene.narration("no_positions")
+
+
+
+class SqrtStep:
+    """The mistakes scene with its √dₖ step alone (what the harness builds: `load()` gives the class)."""
+
+    id = "mistakes"
+
+    @staticmethod
+    def load():
+        base = BY_ID["mistakes"].load()
+        return type("MistakesSqrt", (base,), {"construct": lambda self: (self.show_heading(), self.sqrt())})
+
+
+@pytest.mark.parametrize("lesson", ["tiny.toml", "positions"])
+def test_mistakes_sqrt_step_keeps_its_numbers_large_in_english(lesson, media_dir):
+    """The √dₖ step's long English verdicts over two small tables (two tokens; the positions lesson's
+    three) drew the tables' numbers at 26.9 px: it takes wider lines or its blocks side by side instead,
+    every check passing (no case of test_scenes builds these lessons in English)."""
+    path = str(LESSONS / lesson) if lesson.endswith(".toml") else lesson
+    scene, watch = build(SqrtStep, media_dir, lesson=path, lang="en")
+    assert scene.step_keys == ["sqrt"] and watch.problems == [], "\n".join(watch.problems)
+    les = load(path)
+    f = attend(les, None).index(les.focus)
+    rows = [attend(les, None, mode).weights[f] for mode in ("scaled", "unscaled")]
+    assert missing(rows, watch.texts["sqrt"]) == []  # the tables show the core's weights
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "ja"])
+def test_cost_scope_of_a_trained_or_placed_lesson_says_so(lang, tmp_path):
+    """The cost scene's scope table and line: the learning lesson's W_Q and W_K are trained, the
+    positions lesson has RoPE; neither says "no training" or "no positions" (set up only, nothing built)."""
+    opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(tmp_path), "verbosity": "ERROR"}
+    tr, said = catalog(lang), {}
+    for name in ("learning", "positions", None):
+        with Settings(name, None, "scaled", lang).applied(), tempconfig(opts):
+            scene = BY_ID["cost"].load()()
+            scene.setup()
+        keys = {k[0]: k[1] for k in scene.scope_keys()}
+        said[name] = scene.narration("scope"), keys["projections"], keys["positions"], scene.fields()
+    line, projections, positions, fields = said["learning"]
+    assert line == tr("cost.say.scope_trained", **fields)
+    assert (projections, positions) == ("projections_here_trained", "positions_here")
+    line, projections, positions, fields = said["positions"]
+    assert line == tr("cost.say.scope_placed", **fields) and tr("positions.kind_rope") in line
+    assert (projections, positions) == ("projections_here", "positions_here_placed")
+    assert said[None][0] == tr("cost.say.scope", **said[None][3])
+    assert said[None][1:3] == ("projections_here", "positions_here")

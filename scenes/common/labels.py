@@ -262,6 +262,7 @@ def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = Non
         if part.strip():
             pieces.add(math(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
                        else word(part.strip(), size, color))
+    pieces.phrase = True  # one line read as one: the layout check lets its pieces sit this close
     return pieces.arrange(RIGHT, buff=gap)
 
 

@@ -25,6 +25,11 @@ from .style import (
 )
 
 TOLERANCE = 0.02  # scene units; shared edges and antialiasing are not overlaps
+# Two texts side by side on one line (their heights overlapping by at least half the smaller's) need a
+# gap of at least this share of the smaller one's height between them: texts that touch read as one word
+# ("0.130.09", "contextanimal"), which the overlap check (beyond TOLERANCE) lets pass.
+CROWD_GAP = 0.15
+CROWD_LINE = 0.5
 TEXT_TYPES = (Text, Typst)  # a formula (labels.math) is a MathTypst
 
 
@@ -77,9 +82,10 @@ def _name(m) -> str:
 
 def layout_problems(scene) -> list[str]:
     """What is wrong with the frame as it stands: anything reaching off the frame, any two text labels
-    overlapping (beyond TOLERANCE), any text scaled below MIN_FONT_SIZE or nearer the frame's edge than
-    SAFE_MARGIN; and, for a lesson scene at the end of a step, a body that does not fill the screen
-    (fill_problems). One line per problem, naming the text (or the scene, the step and the figure)."""
+    overlapping (beyond TOLERANCE) or touching on one line (crowded), any text scaled below MIN_FONT_SIZE
+    or nearer the frame's edge than SAFE_MARGIN; and, for a lesson scene at the end of a step, a body that
+    does not fill the screen (fill_problems). One line per problem, naming the text (or the scene, the
+    step and the figure)."""
     problems = []
     for t in visible_texts(scene):
         size = getattr(t, "font_size", None)
@@ -102,12 +108,34 @@ def layout_problems(scene) -> list[str]:
         if -TOLERANCE <= edge < SAFE_MARGIN - TOLERANCE:  # (beyond the frame is reported above)
             problems.append(f"at the edge: {_name(t)} {edge:.2f} from the frame's edge "
                             f"(at least {SAFE_MARGIN})")
+    return problems + pair_problems(scene, boxed) + box_problems(scene, boxed) + fill_problems(scene)
+
+
+def pair_problems(scene, boxed: list) -> list[str]:
+    """Texts over texts (overlapping beyond TOLERANCE) and texts that touch on one line (`crowded`),
+    but for the pieces of one phrase (labels.mixed_line: text and formulas set close as one line).
+    `boxed`: the visible texts with their boxes."""
+    phrases = {id(x): id(m) for top in scene.mobjects for m in top.get_family() if getattr(m, "phrase", False)
+               for piece in m.submobjects for x in piece.get_family()}
+    problems = []
     for (a, (ax0, ay0, ax1, ay1)), (b, (bx0, by0, bx1, by1)) in combinations(boxed, 2):
         dx = min(ax1, bx1) - max(ax0, bx0)
         dy = min(ay1, by1) - max(ay0, by0)
         if dx > TOLERANCE and dy > TOLERANCE:
             problems.append(f"overlap: {_name(a)} and {_name(b)}")
-    return problems + box_problems(scene, boxed) + fill_problems(scene)
+        elif crowded((ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1)) and \
+                phrases.get(id(a), id(a)) != phrases.get(id(b), id(b)):
+            problems.append(f"crowded: {_name(a)} and {_name(b)} touch on one line")
+    return problems
+
+
+def crowded(a, b) -> bool:
+    """Two text boxes (x0, y0, x1, y1) side by side on one line with less than CROWD_GAP of the smaller's
+    height between them (not overlapping beyond TOLERANCE: that is an overlap)."""
+    low = min(a[3] - a[1], b[3] - b[1])
+    same_line = min(a[3], b[3]) - max(a[1], b[1]) >= CROWD_LINE * low
+    gap = max(b[0] - a[2], a[0] - b[2])
+    return same_line and -TOLERANCE <= gap < CROWD_GAP * low
 
 
 def _rectangles(m, out):

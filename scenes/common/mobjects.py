@@ -248,7 +248,7 @@ class WeightBars(VGroup):
     def _value_label(self, i: int) -> Text:
         k = self.zoom
         t = label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT).scale(k)
-        fit(t, self.bar_w * k * S.VALUE_LABEL_W, config.frame_height)
+        fit(t, min(self.bar_w * S.VALUE_LABEL_W, self.step * S.VALUE_LABEL_STEP) * k, config.frame_height)
         bar = self.bars[i]
         above = self.values[i] >= 0 or np.isneginf(self.values[i])  # −∞ sits on the line, as a zero does
         return t.next_to(bar, UP if above else DOWN, buff=S.VALUE_LABEL_GAP * k)

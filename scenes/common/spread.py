@@ -46,14 +46,19 @@ def number_column(values, head_: Mobject, color, cell_w: float, formatter=None, 
 
 
 def name_column(names: Sequence[Mobject], head_: Mobject, rows: int, cell_h: float = S.CELL_H) -> VGroup:
-    """Names, right-aligned, one a row (rows of NumberGrid cells' height), under their head."""
-    width = max(m.width for m in names) + S.ROW_LABEL_GAP
+    """Names, right-aligned, one a row (rows of NumberGrid cells' height), under their head, which is
+    right-aligned with them: the strip as wide as the widest of names and head, so that a head wider
+    than short names keeps the names' gap to the next column (centred, it would reach into it)."""
+    width = max(max(m.width for m in names), head_.width) + S.ROW_LABEL_GAP
     strip = VGroup(*(Rectangle(width=width, height=cell_h, stroke_width=0, fill_opacity=0)
                      for _ in range(rows))).arrange(DOWN, buff=0)
     group = VGroup(*names)
+    edge = strip.get_right() - [S.ROW_LABEL_GAP, 0, 0]
     for m, box in zip(group, strip):
-        m.move_to(box).align_to(box.get_right() - [S.ROW_LABEL_GAP, 0, 0], RIGHT)
-    return _column(head_.align_to(strip, RIGHT), group, VGroup(), strip)
+        m.move_to(box).align_to(edge, RIGHT)
+    column = _column(head_, group, VGroup(), strip)
+    head_.align_to(edge, RIGHT)  # (_column centres it over the strip)
+    return column
 
 
 def head(*lines: Mobject) -> VGroup:

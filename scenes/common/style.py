@@ -223,6 +223,7 @@ DOT_R = 0.08  # lookup: the marker of the current score on a curve
 SWATCH = 0.6  # lookup: length of a legend's line sample
 BACK_ANGLE = 1.1  # lookup: radians, the bend of the gradient arrow back to the projections
 VALUE_LABEL_W = 1.4  # a bar's value label may be this many bar widths wide
+VALUE_LABEL_STEP = 0.8  # and at most this share of the step from bar to bar: neighbours keep a gap
 VALUE_LABEL_GAP = GAP * 0.4
 LINE_MIN, LINE_MAX = 1.0, 14.0  # attention_lines: stroke width for weight 0 .. 1
 LINE_MIN_OPACITY = 0.35  # and opacity for weight 0 (rising with the weight)
