@@ -11,18 +11,6 @@ import tempfile
 import time
 from pathlib import Path
 
-# Japanese until the lesson has its own words in Japanese: lines of its narration, translated
-JAPANESE = [
-    "注意機構では、各トークンのベクトルが文全体に依存します。",
-    "クエリとキーの内積が、そのままスコアになります。",
-    "スコアをルートディーケーで割ると、分布が鋭くなりすぎません。",
-    "ソフトマックスは、スコアを合計が一になる重みに変えます。",
-    "重みでバリューを混ぜると、バンクの新しいベクトルができます。",
-    "最後に、よくある間違いを四つ見ていきます。",
-    "川の文脈では、バンクは川岸という意味になります。",
-    "貯金の文脈では、同じバンクが銀行という意味になります。",
-]
-
 
 def lesson_lines(lang: str) -> list[str]:
     """The narration of every step of the default lesson in `lang`, as `voice script` lists it (the
@@ -52,7 +40,7 @@ def _voice(source: str, lang: str, lines: list[str], work: Path) -> dict:
     speaker.say("零" if lang == "zh" else "一" if lang == "ja" else "zero", work / "warm.wav")  # its load
     pairs, spoken, wall, cpu = [], 0.0, 0.0, 0.0
     for i, line in enumerate(lines):
-        text = line if lang == "ja" else speakable(line, lang)
+        text = speakable(line, lang)  # as a render gives it to the voice (pipeline/voice/track.py)
         raw, wav = work / f"{i}-raw.wav", work / f"{i}.wav"
         t0, c0 = time.perf_counter(), time.process_time()
         speaker.say(text, raw)
@@ -76,16 +64,18 @@ def _voice(source: str, lang: str, lines: list[str], work: Path) -> dict:
 
 def voices_benchmark(work: Path, langs: list[str], every: int = 1) -> dict:
     """{"<lang> <voice>": figures}: every voice of every language on the lesson's lines (every: one
-    line in `every`, for a quicker sample)."""
+    line in `every`, for a quicker sample); "<lang> seconds": the wall time of a language's two voices."""
     from attention_lesson.pipeline.voice import ear
 
     t0 = time.perf_counter()
     ear.whisper()
     results = {"ear_load_seconds": round(time.perf_counter() - t0, 1)}
     for lang in langs:
-        lines = JAPANESE if lang == "ja" else lesson_lines(lang)[::every]
+        lines = lesson_lines(lang)[::every]
+        t1 = time.perf_counter()
         for source in ("neural", "draft"):
             with tempfile.TemporaryDirectory(dir=work) as tmp:
                 results[f"{lang} {source}"] = _voice(source, lang, lines, Path(tmp))
             print(f"{lang} {source}: {results[f'{lang} {source}']}", flush=True)
+        results[f"{lang} seconds"] = round(time.perf_counter() - t1)
     return results
