@@ -57,9 +57,46 @@ def _voice(source: str, lang: str, lines: list[str], work: Path) -> dict:
         rest = [p for p in pairs if p not in english]
         figures |= {"error_rate_lines_with_english": round(ear.errors(english, lang), 3),
                     "lines_with_english": len(english),
-                    "error_rate_other_lines": round(ear.errors(rest, lang), 3) if rest else None}
+                    "error_rate_other_lines": round(ear.errors(rest, lang), 3) if rest else None,
+                    "errors_by_script": by_script(pairs, lang)}
     figures["worst"] = sorted(pairs, key=lambda p: -ear.errors([p], lang))[:2]
     return figures
+
+
+def aligned(a: list[str], b: list[str]) -> list[tuple[str, str]]:
+    """A Levenshtein alignment of b to a: (op, unit of a) for each unit of a ("=" kept, "s" replaced,
+    "d" lost) and ("i", unit of b) for each unit the ear added."""
+    table = [[i + j if not i * j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1,
+                              table[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+    i, j, ops = len(a), len(b), []
+    while i or j:
+        if i and j and table[i][j] == table[i - 1][j - 1] + (a[i - 1] != b[j - 1]):
+            ops.append(("=" if a[i - 1] == b[j - 1] else "s", a[i - 1]))
+            i, j = i - 1, j - 1
+        elif i and table[i][j] == table[i - 1][j] + 1:
+            ops, i = ops + [("d", a[i - 1])], i - 1
+        else:
+            ops, j = ops + [("i", b[j - 1])], j - 1
+    return ops
+
+
+def by_script(pairs: list[tuple[str, str]], lang: str) -> dict:
+    """Where a Chinese line's errors are: its Latin letters (the English words) and its Chinese
+    characters, each as (units, errors, error rate); the units the ear added, apart."""
+    from attention_lesson.pipeline.voice import ear
+
+    count = {"latin": [0, 0], "chinese": [0, 0], "added": 0}
+    for line, heard in pairs:
+        for op, unit in aligned(ear.units(line, lang), ear.units(heard, lang)):
+            if op == "i":
+                count["added"] += 1
+                continue
+            kind = count["latin" if unit.isascii() and unit.isalpha() else "chinese"]
+            kind[0], kind[1] = kind[0] + 1, kind[1] + (op != "=")
+    return {k: (*v, round(v[1] / max(v[0], 1), 3)) if k != "added" else v for k, v in count.items()}
 
 
 def voices_benchmark(work: Path, langs: list[str], every: int = 1) -> dict:
