@@ -54,10 +54,10 @@
    time, the model's load excluded); then `lesson --lang en` with `--voice neural` against
    `--voice draft`, each from fresh output and cache folders.
 14. with --voices [LANG...]: every voice of every language (default zh en ja) heard by the ear (Whisper
-   base, offline): each line of the whole lesson's narration (ja: eight lines of it, translated, until
-   the lesson speaks Japanese) spoken by the neural voice and by the draft voice, levelled, transcribed;
-   the error rate (CER for zh and ja, WER for en), apart for the Chinese lines with English words, and
-   the synthesis's real-time factor (docs/voices.md); --every N: one line in N.
+   base, offline): each line of the whole lesson's narration in the language, spoken by the neural
+   voice and by the draft voice as a render gives it them, levelled, transcribed; the error rate (CER
+   for zh and ja, WER for en), apart for the Chinese lines with English words, and the synthesis's
+   real-time factor (docs/voices.md); --every N: one line in N.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the guide
 (docs/develop/speed.md). The timings themselves are in scripts/bench/; this file reads the options and
 prints.

@@ -11,18 +11,6 @@ import tempfile
 import time
 from pathlib import Path
 
-# Japanese until the lesson has its own words in Japanese: lines of its narration, translated
-JAPANESE = [
-    "注意機構では、各トークンのベクトルが文全体に依存します。",
-    "クエリとキーの内積が、そのままスコアになります。",
-    "スコアをルートディーケーで割ると、分布が鋭くなりすぎません。",
-    "ソフトマックスは、スコアを合計が一になる重みに変えます。",
-    "重みでバリューを混ぜると、バンクの新しいベクトルができます。",
-    "最後に、よくある間違いを四つ見ていきます。",
-    "川の文脈では、バンクは川岸という意味になります。",
-    "貯金の文脈では、同じバンクが銀行という意味になります。",
-]
-
 
 def lesson_lines(lang: str) -> list[str]:
     """The narration of every step of the default lesson in `lang`, as `voice script` lists it (the
@@ -52,7 +40,7 @@ def _voice(source: str, lang: str, lines: list[str], work: Path) -> dict:
     speaker.say("零" if lang == "zh" else "一" if lang == "ja" else "zero", work / "warm.wav")  # its load
     pairs, spoken, wall, cpu = [], 0.0, 0.0, 0.0
     for i, line in enumerate(lines):
-        text = line if lang == "ja" else speakable(line, lang)
+        text = speakable(line, lang)  # as a render gives it to the voice (pipeline/voice/track.py)
         raw, wav = work / f"{i}-raw.wav", work / f"{i}.wav"
         t0, c0 = time.perf_counter(), time.process_time()
         speaker.say(text, raw)
@@ -69,23 +57,62 @@ def _voice(source: str, lang: str, lines: list[str], work: Path) -> dict:
         rest = [p for p in pairs if p not in english]
         figures |= {"error_rate_lines_with_english": round(ear.errors(english, lang), 3),
                     "lines_with_english": len(english),
-                    "error_rate_other_lines": round(ear.errors(rest, lang), 3) if rest else None}
+                    "error_rate_other_lines": round(ear.errors(rest, lang), 3) if rest else None,
+                    "errors_by_script": by_script(pairs, lang)}
     figures["worst"] = sorted(pairs, key=lambda p: -ear.errors([p], lang))[:2]
     return figures
 
 
+def aligned(a: list[str], b: list[str]) -> list[tuple[str, str]]:
+    """A Levenshtein alignment of b to a: (op, unit of a) for each unit of a ("=" kept, "s" replaced,
+    "d" lost) and ("i", unit of b) for each unit the ear added."""
+    table = [[i + j if not i * j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1,
+                              table[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+    i, j, ops = len(a), len(b), []
+    while i or j:
+        if i and j and table[i][j] == table[i - 1][j - 1] + (a[i - 1] != b[j - 1]):
+            ops.append(("=" if a[i - 1] == b[j - 1] else "s", a[i - 1]))
+            i, j = i - 1, j - 1
+        elif i and table[i][j] == table[i - 1][j] + 1:
+            ops, i = ops + [("d", a[i - 1])], i - 1
+        else:
+            ops, j = ops + [("i", b[j - 1])], j - 1
+    return ops
+
+
+def by_script(pairs: list[tuple[str, str]], lang: str) -> dict:
+    """Where a Chinese line's errors are: its Latin letters (the English words) and its Chinese
+    characters, each as (units, errors, error rate); the units the ear added, apart."""
+    from attention_lesson.pipeline.voice import ear
+
+    count = {"latin": [0, 0], "chinese": [0, 0], "added": 0}
+    for line, heard in pairs:
+        for op, unit in aligned(ear.units(line, lang), ear.units(heard, lang)):
+            if op == "i":
+                count["added"] += 1
+                continue
+            kind = count["latin" if unit.isascii() and unit.isalpha() else "chinese"]
+            kind[0], kind[1] = kind[0] + 1, kind[1] + (op != "=")
+    return {k: (*v, round(v[1] / max(v[0], 1), 3)) if k != "added" else v for k, v in count.items()}
+
+
 def voices_benchmark(work: Path, langs: list[str], every: int = 1) -> dict:
     """{"<lang> <voice>": figures}: every voice of every language on the lesson's lines (every: one
-    line in `every`, for a quicker sample)."""
+    line in `every`, for a quicker sample); "<lang> seconds": the wall time of a language's two voices."""
     from attention_lesson.pipeline.voice import ear
 
     t0 = time.perf_counter()
     ear.whisper()
     results = {"ear_load_seconds": round(time.perf_counter() - t0, 1)}
     for lang in langs:
-        lines = JAPANESE if lang == "ja" else lesson_lines(lang)[::every]
+        lines = lesson_lines(lang)[::every]
+        t1 = time.perf_counter()
         for source in ("neural", "draft"):
             with tempfile.TemporaryDirectory(dir=work) as tmp:
                 results[f"{lang} {source}"] = _voice(source, lang, lines, Path(tmp))
             print(f"{lang} {source}: {results[f'{lang} {source}']}", flush=True)
+        results[f"{lang} seconds"] = round(time.perf_counter() - t1)
     return results

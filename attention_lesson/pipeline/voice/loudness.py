@@ -1,5 +1,5 @@
 """Loudness: every voice normalised on its own to LOUDNESS LUFS as heard in its step (a measured gain,
-corrected from a measurement of the result, and a peak limiter at PEAK_TARGET for a true peak under
+corrected from a measurement of the result, and a true-peak limiter at PEAK_TARGET for a true peak under
 TRUE_PEAK), 48 kHz mono 16-bit WAV, so recordings made on different days match; measured in this process
 (ITU-R BS.1770-4), checked by ffmpeg's ebur128 (`measure`).
 """
@@ -21,8 +21,10 @@ from . import limiter
 
 RATE = limiter.RATE  # Hz, every track and clip
 LOUDNESS, TRUE_PEAK, LOUDNESS_RANGE = -16.0, -1.5, 11.0  # LUFS, dBTP, LU: speech for online video
-# the limiter's ceiling, below TRUE_PEAK: it limits samples, and inter-sample peaks and AAC add to them
-# (measured: a -1.5 ceiling gave -1.2 dBTP in the mp4, -2.5 gave -1.3 on the whole voiced lesson)
+# the limiter's ceiling for true peaks (limiter.true_peaks), below TRUE_PEAK: AAC adds to them (measured
+# when it limited samples: a -1.5 ceiling gave -1.2 dBTP in the mp4; a -3 ceiling let Piper's lines out at
+# up to -0.5 dBTP, their peaks between samples; limiting true peaks, the lesson's 67 Piper lines measure
+# -2.8 to -3.0 dBTP)
 PEAK_TARGET = -3.0
 EDGE_LEVEL = 0.01  # of a line's peak (-40 dB): quieter than this at its ends is silence
 EDGE_KEEP = 0.010  # seconds kept before its first sound and after its last
