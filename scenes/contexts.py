@@ -17,7 +17,7 @@ from manim import (
 )
 
 from attention_core import attend, change_size, gain_source
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import cell_width_for, label, label_line, word
 from scenes.common.mobjects import (
@@ -30,8 +30,9 @@ from scenes.common.mobjects import (
 )
 
 VECTOR_W = 3.0  # the vectors' cells together are at least this wide (a 2-dimensional lesson's too)
-SENTENCE_GAP, TABLE_SENTENCE_GAP = 2 * S.GAP, 1.2 * S.GAP  # between the sentences: beside their outputs,
-# or over the outputs' table (tighter: the table's staggered dimension names need the height)
+# between the sentences: beside their outputs, or over the outputs' table (tighter: the table's
+# staggered dimension names need the height)
+SENTENCE_GAP, TABLE_SENTENCE_GAP = 2 * style.GAP, 1.2 * style.GAP
 
 
 def signed(x: float) -> str:
@@ -119,23 +120,23 @@ class Contexts(LessonScene):
         """One context: its name, its tokens (focus in purple, the keys it can query in orange), the
         focus's weight under every token, and the focus's output."""
         a, f = self.atts[i], self.fs[i]
-        name = word(self.lesson.context_label(self.names[i], self.lang), S.LABEL_SIZE, S.DIM)
+        name = word(self.lesson.context_label(self.names[i], self.lang), style.LABEL_SIZE, style.DIM)
         chips, cells = VGroup(), VGroup()
         as_text = shared_format(a.weights[f])  # one row, one number format
         for j, (t, w) in enumerate(zip(a.tokens, a.weights[f])):
-            chip = TokenChip(t, S.EMPHASIS if j == f else S.K_COLOR, S.LABEL_SIZE)
-            fill = S.heat_color(w)
-            num = label(as_text(w), S.NUMBER_SIZE, S.text_on(fill))
-            box = Rectangle(width=max(chip.width, num.width + S.GAP / 2), height=S.CELL_H,
-                            stroke_color=S.GRID, stroke_width=1, fill_color=fill, fill_opacity=1)
-            box.next_to(chip, DOWN, buff=S.GAP / 3)
+            chip = TokenChip(t, style.EMPHASIS if j == f else style.K_COLOR, style.LABEL_SIZE)
+            fill = style.heat_color(w)
+            num = label(as_text(w), style.NUMBER_SIZE, style.text_on(fill))
+            box = Rectangle(width=max(chip.width, num.width + style.GAP / 2), height=style.CELL_H,
+                            stroke_color=style.GRID, stroke_width=1, fill_color=fill, fill_opacity=1)
+            box.next_to(chip, DOWN, buff=style.GAP / 3)
             chips.add(chip)
             cells.add(VGroup(box, num.move_to(box)))
         columns = VGroup(*(VGroup(c, b) for c, b in zip(chips, cells)))
-        columns.arrange(RIGHT, buff=S.GAP, aligned_edge=UP)
+        columns.arrange(RIGHT, buff=style.GAP, aligned_edge=UP)
         block = VGroup(chips, cells)
-        name.next_to(chips, LEFT, buff=S.GAP)
-        out = vector(a.output[f], S.V_COLOR, cell_w=self.cw)
+        name.next_to(chips, LEFT, buff=style.GAP)
+        out = vector(a.output[f], style.V_COLOR, cell_w=self.cw)
         return {"name": name, "chips": chips, "cells": cells, "block": block, "out": out,
                 "context": self.lesson.context_label(self.names[i], self.lang)}
 
@@ -150,7 +151,7 @@ class Contexts(LessonScene):
                                                           *(r["block"] for r in self.rows)), body])
         if not self.single:  # the largest gain and the largest loss, framed
             self.marks = VGroup(*(
-                outline(self.diff_vec.box(0, j), S.HIGHLIGHT)
+                outline(self.diff_vec.box(0, j), style.HIGHLIGHT)
                 for j in sorted({int(np.argmax(self.diff)), int(np.argmin(self.diff))})
                 if signed(self.diff[j]) != "0"
             ))
@@ -160,7 +161,7 @@ class Contexts(LessonScene):
         """The shared embedding, one line per context, the difference (the vectors' cells as wide as
         the dimension names, or `wide` False: plain cells under staggered names); returns the body."""
         least = VECTOR_W / len(self.dims)  # a short vector is not small
-        self.cw = max(cell_width_for(self.dims) if wide else S.CELL_W, least)
+        self.cw = max(cell_width_for(self.dims) if wide else style.CELL_W, least)
         self.rows = [self.sentence(i) for i in range(len(self.names))]
         lines = self.lay_out_rows(side_by_side)
         # below the sentences, the embedding joins the outputs' table when it has their columns
@@ -168,15 +169,15 @@ class Contexts(LessonScene):
         emb_g = self.embedding(self.in_table)
         top = self.rows[0]["out"]
         if self.in_table:
-            self.emb_vec.next_to(top, UP, buff=S.GAP / 2).align_to(top, LEFT)
-            self.emb_label.next_to(self.emb_vec.boxes, LEFT, buff=S.GAP / 2)
+            self.emb_vec.next_to(top, UP, buff=style.GAP / 2).align_to(top, LEFT)
+            self.emb_label.next_to(self.emb_vec.boxes, LEFT, buff=style.GAP / 2)
             top = self.emb_vec
-        self.dim_labels = VGroup(*(word(d, S.LABEL_SIZE, S.DIM).set_x(top.box(0, j).get_x())
+        self.dim_labels = VGroup(*(word(d, style.LABEL_SIZE, style.DIM).set_x(top.box(0, j).get_x())
                                    for j, d in enumerate(self.dims)))
-        label_line(self.dim_labels, self.cw, top.boxes.get_top()[1] + S.GAP / 2, UP)
+        label_line(self.dim_labels, self.cw, top.boxes.get_top()[1] + style.GAP / 2, UP)
         if not side_by_side:  # the sentences clear the names (two lines of them when staggered)
             sentences = VGroup(*(VGroup(r["name"], r["block"]) for r in self.rows))
-            clash = self.dim_labels.get_top()[1] + S.GAP / 2 - sentences.get_bottom()[1]
+            clash = self.dim_labels.get_top()[1] + style.GAP / 2 - sentences.get_bottom()[1]
             sentences.shift(UP * max(clash, 0))
         lower = VGroup(lines, self.dim_labels, *([emb_g] if self.in_table else []))
         self.marks = VGroup()
@@ -184,11 +185,12 @@ class Contexts(LessonScene):
         lower.add(self.diff_group, self.diff_note)
         self.more = VGroup()
         if len(self.lesson.contexts) > len(self.names):
-            self.more = label(self.t("first_two", count=len(self.lesson.contexts)), S.SMALL_SIZE, S.DIM)
-            self.more.next_to(lower, DOWN, buff=S.GAP)
+            self.more = label(self.t("first_two", count=len(self.lesson.contexts)), style.SMALL_SIZE,
+                              style.DIM)
+            self.more.next_to(lower, DOWN, buff=style.GAP)
             lower.add(self.more)
         self.emb_g = VGroup(emb_g, self.dim_labels) if self.in_table else emb_g
-        return lower if self.in_table else VGroup(emb_g, lower).arrange(DOWN, buff=S.BIG_GAP)
+        return lower if self.in_table else VGroup(emb_g, lower).arrange(DOWN, buff=style.BIG_GAP)
 
     def embedding(self, in_table: bool) -> VGroup:
         """The focus's embedding, the same in every context, its label on its left (in the outputs'
@@ -196,10 +198,10 @@ class Contexts(LessonScene):
         focus = self.lesson.focus
         emb = self.lesson.vocab[focus]
         dims = self.dims if len(self.dims) == len(emb) and not in_table else None
-        self.emb_vec = vector(emb, S.X_COLOR, col_labels=dims, cell_w=self.cw)
+        self.emb_vec = vector(emb, style.X_COLOR, col_labels=dims, cell_w=self.cw)
         key = "embedding_of" if self.single else "same_embedding"
-        self.emb_label = label(self.t(key, focus=focus), S.LABEL_SIZE, S.TEXT)
-        self.emb_label.next_to(self.emb_vec.boxes, LEFT, buff=S.GAP)
+        self.emb_label = label(self.t(key, focus=focus), style.LABEL_SIZE, style.TEXT)
+        self.emb_label.next_to(self.emb_vec.boxes, LEFT, buff=style.GAP)
         return VGroup(self.emb_label, self.emb_vec)
 
     def compose_difference(self, lines: VGroup, note_beside: bool):
@@ -207,22 +209,22 @@ class Contexts(LessonScene):
         under it (or, with one context, that there is nothing to compare): sets diff_group and
         diff_note."""
         if self.single:
-            self.diff_group = label(self.t("nothing_to_compare"), S.BODY_SIZE, S.DIM)
-            self.diff_group.next_to(lines, DOWN, buff=S.BIG_GAP)
+            self.diff_group = label(self.t("nothing_to_compare"), style.BODY_SIZE, style.DIM)
+            self.diff_group.next_to(lines, DOWN, buff=style.BIG_GAP)
             self.diff_note = VGroup()
             return
         last = self.rows[-1]["out"]
-        self.diff_vec = vector(self.diff, S.TEXT, formatter=signed_format(self.diff), cell_w=self.cw)
-        self.diff_vec.next_to(lines, DOWN, buff=S.GAP).align_to(last, LEFT)
+        self.diff_vec = vector(self.diff, style.TEXT, formatter=signed_format(self.diff), cell_w=self.cw)
+        self.diff_vec.next_to(lines, DOWN, buff=style.GAP).align_to(last, LEFT)
         f = self.fields()
-        self.diff_label = label(self.t("diff_label", a=f["a"], b=f["b"]), S.LABEL_SIZE, S.TEXT)
-        self.diff_label.next_to(self.diff_vec, LEFT, buff=S.GAP)
+        self.diff_label = label(self.t("diff_label", a=f["a"], b=f["b"]), style.LABEL_SIZE, style.TEXT)
+        self.diff_label.next_to(self.diff_vec, LEFT, buff=style.GAP)
         key = "diff_note" if self.two_way() else "diff_note_one_way"
-        self.diff_note = label(self.t(key, **f), S.LABEL_SIZE, S.HIGHLIGHT)
+        self.diff_note = label(self.t(key, **f), style.LABEL_SIZE, style.HIGHLIGHT)
         if note_beside:
-            self.diff_note.next_to(self.diff_vec, RIGHT, buff=S.BIG_GAP)
+            self.diff_note.next_to(self.diff_vec, RIGHT, buff=style.BIG_GAP)
         else:
-            self.diff_note.next_to(self.diff_vec, DOWN, buff=S.GAP).align_to(self.diff_label, LEFT)
+            self.diff_note.next_to(self.diff_vec, DOWN, buff=style.GAP).align_to(self.diff_label, LEFT)
         self.diff_group = VGroup(self.diff_label, self.diff_vec)
 
     def lay_out_rows(self, side_by_side: bool) -> VGroup:
@@ -234,18 +236,18 @@ class Contexts(LessonScene):
         if side_by_side:
             for r in rows:
                 out, chips = r["out"], r["chips"]
-                out.next_to(blocks, RIGHT, buff=S.BIG_GAP * 2)
+                out.next_to(blocks, RIGHT, buff=style.BIG_GAP * 2)
                 y = chips.get_center()[1]
                 out.shift(UP * (y - out.boxes.get_center()[1]))
                 start, end = [r["block"].get_right()[0], y, 0], [out.boxes.get_left()[0], y, 0]
-                r["head"] = VGroup(Arrow(start, end, stroke_color=S.DIM, buff=S.GAP / 2))
+                r["head"] = VGroup(Arrow(start, end, stroke_color=style.DIM, buff=style.GAP / 2))
         else:
-            outs = VGroup(*(r["out"] for r in rows)).arrange(DOWN, buff=S.GAP / 2)
-            outs.next_to(blocks, DOWN, buff=S.BIG_GAP * 2)  # room for the embedding's row above them
+            outs = VGroup(*(r["out"] for r in rows)).arrange(DOWN, buff=style.GAP / 2)
+            outs.next_to(blocks, DOWN, buff=style.BIG_GAP * 2)  # room for the embedding's row above them
             for r in rows:
-                arrow = Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0).scale(S.GAP * 2)
-                head = VGroup(word(r["context"], S.LABEL_SIZE, S.DIM), arrow)
-                head.arrange(RIGHT, buff=S.GAP / 2).next_to(r["out"].boxes, LEFT, buff=S.GAP / 2)
+                arrow = Arrow(LEFT, RIGHT, stroke_color=style.DIM, buff=0).scale(style.GAP * 2)
+                head = VGroup(word(r["context"], style.LABEL_SIZE, style.DIM), arrow)
+                head.arrange(RIGHT, buff=style.GAP / 2).next_to(r["out"].boxes, LEFT, buff=style.GAP / 2)
                 r["head"] = head
         return VGroup(*(VGroup(r["name"], r["block"], r["head"], r["out"]) for r in rows))
 
@@ -254,19 +256,19 @@ class Contexts(LessonScene):
         self.step("same_embedding")
         self.reframe(self.emb_g, *(VGroup(r["name"], r["chips"]) for r in self.rows), self.more,
                      layout=self.layout)
-        self.play(FadeIn(self.emb_g, shift=DOWN * S.GAP))
+        self.play(FadeIn(self.emb_g, shift=DOWN * style.GAP))
         for r in self.rows:
-            self.play(FadeIn(r["name"]), FadeIn(r["chips"], shift=RIGHT * S.GAP), run_time=S.RUN)
+            self.play(FadeIn(r["name"]), FadeIn(r["chips"], shift=RIGHT * style.GAP), run_time=style.RUN)
         if len(self.more):
-            self.play(FadeIn(self.more), run_time=S.FAST)
+            self.play(FadeIn(self.more), run_time=style.FAST)
 
     def weights(self):
         """Under every token, the focus's weight for it."""
         self.step("weights")
         self.reframe(*self.on_screen(), *(r["cells"] for r in self.rows), layout=self.layout)
         for r in self.rows:
-            self.play(LaggedStart(*(FadeIn(c, shift=DOWN * S.GAP / 2) for c in r["cells"]),
-                                  lag_ratio=S.FAST / S.SLOW), run_time=S.RUN)
+            self.play(LaggedStart(*(FadeIn(c, shift=DOWN * style.GAP / 2) for c in r["cells"]),
+                                  lag_ratio=style.FAST / style.SLOW), run_time=style.RUN)
 
     def outputs(self):
         """Mixing each context's values gives a different output."""
@@ -274,10 +276,10 @@ class Contexts(LessonScene):
         self.reframe(*self.on_screen(), self.dim_labels, *(VGroup(r["head"], r["out"]) for r in self.rows),
                      layout=self.layout)
         if not self.in_table:  # (in the table, the names came with the embedding)
-            self.play(FadeIn(self.dim_labels), run_time=S.FAST)
+            self.play(FadeIn(self.dim_labels), run_time=style.FAST)
         for r in self.rows:
             grow = [GrowArrow(m) if isinstance(m, Arrow) else FadeIn(m) for m in r["head"]]
-            self.play(*grow, FadeIn(r["out"], shift=RIGHT * S.GAP), run_time=S.RUN)
+            self.play(*grow, FadeIn(r["out"], shift=RIGHT * style.GAP), run_time=style.RUN)
 
     def difference(self):
         """The two outputs subtracted dimension by dimension (or: nothing to compare)."""
@@ -286,5 +288,5 @@ class Contexts(LessonScene):
         if self.single:
             self.play(Write(self.diff_group))
             return
-        self.play(FadeIn(self.diff_label), FadeIn(self.diff_vec, shift=DOWN * S.GAP), run_time=S.RUN)
+        self.play(FadeIn(self.diff_label), FadeIn(self.diff_vec, shift=DOWN * style.GAP), run_time=style.RUN)
         self.play(*(FadeIn(m) for m in self.marks), FadeIn(self.diff_note))

@@ -8,7 +8,7 @@ import numpy as np
 from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, VGroup
 
 from attention_core import attend_tokens, strongest_other
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import even_labels, fit, label
 from scenes.common.masked import strike_masked
@@ -17,10 +17,10 @@ from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline
 OUT_CELL_H = 0.45  # the permutation's outputs grids: eight rows each, side by side, numbers still large
 
 
-def _frame(m, color=None, stroke=S.MARK_STROKE):
+def _frame(m, color=None, stroke=style.MARK_STROKE):
     """A rounded, padded outline around a cell or a row the narration points at (highlight colour
     unless given one)."""
-    return outline(m, color or S.HIGHLIGHT, buff=S.OUTLINE_PAD, stroke=stroke, corner=S.CORNER)
+    return outline(m, color or style.HIGHLIGHT, buff=style.OUTLINE_PAD, stroke=stroke, corner=style.CORNER)
 
 
 class EdgeCases(LessonScene):
@@ -38,7 +38,7 @@ class EdgeCases(LessonScene):
 
     def fields(self) -> dict:
         f, o, w = self.focus, self.other, self.att.weights
-        shown = np.round(w[f], S.NUMBER_PLACES)  # the focus row as displayed
+        shown = np.round(w[f], style.NUMBER_PLACES)  # the focus row as displayed
         return {**super().fields(), "self_w": f"{w[f][f]:.0%}", "other": self.token(o),
                 "w_fo": number_text(w[f][o]), "w_of": number_text(w[o][f]),
                 "terms": " + ".join(number_text(x) for x in shown), "shown_sum": number_text(shown.sum()),
@@ -77,15 +77,15 @@ class EdgeCases(LessonScene):
         self.heat = heatmap(att.weights, att.tokens)
         even_labels(self.heat.col_labels)
         if att.mask is not None:  # the keys after each query: struck out, weight 0
-            strike_masked(self.heat, att.mask, S.DIM)
+            strike_masked(self.heat, att.mask, style.DIM)
         self.sums = NumberGrid(att.weights.sum(axis=1)[:, None], col_labels=[self.t("common.sum")])
-        self.sums.boxes.set_stroke(S.GRID)
-        self.sums.next_to(self.heat.boxes, RIGHT, buff=S.GAP).align_to(self.heat.boxes, UP)
+        self.sums.boxes.set_stroke(style.GRID)
+        self.sums.next_to(self.heat.boxes, RIGHT, buff=style.GAP).align_to(self.heat.boxes, UP)
         self.sums.shift(UP * (self.heat.boxes.get_top()[1] - self.sums.boxes.get_top()[1]))
-        keys = label(self.t("common.keys_axis"), S.LABEL_SIZE, S.DIM)
-        keys.next_to(self.heat.col_labels, UP, buff=S.GAP / 2).match_x(self.heat.boxes)
-        queries = label(self.t("common.queries_axis"), S.LABEL_SIZE, S.DIM)
-        queries.next_to(self.heat.row_labels, LEFT, buff=S.GAP).match_y(self.heat.boxes)
+        keys = label(self.t("common.keys_axis"), style.LABEL_SIZE, style.DIM)
+        keys.next_to(self.heat.col_labels, UP, buff=style.GAP / 2).match_x(self.heat.boxes)
+        queries = label(self.t("common.queries_axis"), style.LABEL_SIZE, style.DIM)
+        queries.next_to(self.heat.row_labels, LEFT, buff=style.GAP).match_y(self.heat.boxes)
         self.matrix = VGroup(queries, keys, self.heat)
         f = self.fields()
         rel = "same" if f["w_fo"] == f["w_of"] else "differ"
@@ -97,13 +97,14 @@ class EdgeCases(LessonScene):
         }
         table = VGroup(self.matrix, self.sums)
         for n in self.notes.values():  # under the matrix, one at a time
-            n.next_to(table, DOWN, buff=S.BIG_GAP)
+            n.next_to(table, DOWN, buff=style.BIG_GAP)
         self.layout = VGroup(table, *self.notes.values())
         self.current_note = None
         self.marks = VGroup()
 
     def lines(self, *texts: str) -> VGroup:
-        return VGroup(*(label(t, S.LABEL_SIZE, S.TEXT) for t in texts)).arrange(DOWN, buff=S.GAP / 2)
+        return VGroup(*(label(t, style.LABEL_SIZE, style.TEXT) for t in texts)).arrange(DOWN,
+                                                                                        buff=style.GAP / 2)
 
     def show_note(self, key: str, *marks):
         """Swap the note under the matrix and the frames on it."""
@@ -111,10 +112,10 @@ class EdgeCases(LessonScene):
         self.marks = VGroup(*marks)
         self.current_note = self.notes[key]
         if out:
-            self.play(*out, run_time=S.FAST)
+            self.play(*out, run_time=style.FAST)
         self.reframe(*self.on_screen(), self.matrix, *marks, self.current_note, layout=self.layout)
-        self.play(*(Create(m) for m in marks), run_time=S.RUN)
-        self.play(FadeIn(self.current_note, shift=UP * S.GAP / 2))
+        self.play(*(Create(m) for m in marks), run_time=style.RUN)
+        self.play(FadeIn(self.current_note, shift=UP * style.GAP / 2))
 
     def self_attention(self):
         """The diagonal takes part: the focus gives itself a share."""
@@ -123,17 +124,17 @@ class EdgeCases(LessonScene):
         self.reframe(self.matrix, self.notes["self"], layout=self.layout)
         self.play(FadeIn(self.matrix))
         f = self.focus
-        diag = [_frame(self.heat.box(i, i), S.EMPHASIS, stroke=S.OUTLINE_THIN)
+        diag = [_frame(self.heat.box(i, i), style.EMPHASIS, stroke=style.OUTLINE_THIN)
                 for i in range(self.att.n) if i != f]
         self.show_note("self", *diag, _frame(self.heat.box(f, f)))
 
     def row_sums(self):
         """Every row sums to one; the displayed, rounded numbers may not."""
         self.step("row_sums")
-        self.play(FadeOut(self.current_note), *(FadeOut(m) for m in self.marks), run_time=S.FAST)
+        self.play(FadeOut(self.current_note), *(FadeOut(m) for m in self.marks), run_time=style.FAST)
         self.current_note, self.marks = None, VGroup()
         self.reframe(*self.on_screen(), self.sums, self.notes["sums"], layout=self.layout)
-        self.play(FadeIn(self.sums, shift=LEFT * S.GAP / 2))
+        self.play(FadeIn(self.sums, shift=LEFT * style.GAP / 2))
         f = self.focus
         self.show_note("sums", _frame(VGroup(self.heat.row(f), self.sums.row(f))))
 
@@ -141,7 +142,7 @@ class EdgeCases(LessonScene):
         """focus→other and other→focus: two different cells, two different numbers."""
         self.step("asymmetry")
         f, o = self.focus, self.other
-        self.show_note("asym", _frame(self.heat.box(f, o)), _frame(self.heat.box(o, f), S.EMPHASIS))
+        self.show_note("asym", _frame(self.heat.box(f, o)), _frame(self.heat.box(o, f), style.EMPHASIS))
 
     # -- order ---------------------------------------------------------------------------------------
     def permutation(self):
@@ -154,12 +155,13 @@ class EdgeCases(LessonScene):
         self.reframe(VGroup(left, right, links), verdict, layout=body)
         lg, rg = left[1], right[1]
         r_focus = self.r_focus
-        self.focus_frames = VGroup(_frame(VGroup(lg.row_labels[self.focus], lg.row(self.focus)), S.EMPHASIS),
-                                   _frame(VGroup(rg.row_labels[r_focus], rg.row(r_focus)), S.EMPHASIS))
+        self.focus_frames = VGroup(_frame(VGroup(lg.row_labels[self.focus], lg.row(self.focus)),
+                                          style.EMPHASIS),
+                                   _frame(VGroup(rg.row_labels[r_focus], rg.row(r_focus)), style.EMPHASIS))
         self.play(FadeIn(left))
         self.play(FadeIn(right[0]), FadeIn(rg.row_labels), FadeIn(rg.col_labels),
                   *(Create(link) for link in links))
-        self.play(FadeIn(VGroup(rg.boxes, rg.numbers), shift=LEFT * S.GAP / 2))
+        self.play(FadeIn(VGroup(rg.boxes, rg.numbers), shift=LEFT * style.GAP / 2))
         self.play(FadeIn(verdict))
 
     def compose_permutation(self, gap: int) -> VGroup:
@@ -170,24 +172,24 @@ class EdgeCases(LessonScene):
         left = self.outputs_grid(att.output, att.tokens, self.t("original"))
         right = self.outputs_grid(self.perm_out, [att.tokens[i] for i in perm], self.t("reversed"), True)
         lg, rg = left[1], right[1]
-        right.shift(lg.boxes.get_right() - rg.boxes.get_left() + RIGHT * S.BIG_GAP * gap)
+        right.shift(lg.boxes.get_right() - rg.boxes.get_left() + RIGHT * style.BIG_GAP * gap)
         right.shift(UP * (lg.boxes.get_top()[1] - rg.boxes.get_top()[1]))  # rows side by side
-        links = VGroup(*(Line(lg.boxes[i].get_right() + RIGHT * S.GAP / 3,
-                              rg.boxes[r].get_left() + LEFT * S.GAP / 3, stroke_width=2,
-                              stroke_color=S.EMPHASIS if i == self.focus else S.GRID)
+        links = VGroup(*(Line(lg.boxes[i].get_right() + RIGHT * style.GAP / 3,
+                              rg.boxes[r].get_left() + LEFT * style.GAP / 3, stroke_width=2,
+                              stroke_color=style.EMPHASIS if i == self.focus else style.GRID)
                          for r, i in enumerate(perm)))  # old row i is now row r
         same = self.same
-        verdict = label(self.t("equivariant" if same else "not_equivariant"), S.LABEL_SIZE,
-                        S.HIGHLIGHT if same else S.WRONG)
+        verdict = label(self.t("equivariant" if same else "not_equivariant"), style.LABEL_SIZE,
+                        style.HIGHLIGHT if same else style.WRONG)
         fields, masked = self.fields(), att.mask is not None
         self.order_notes = VGroup(
-            label(self.t("same_output" if self.focus_same else "other_output", **fields), S.LABEL_SIZE,
-                  S.TEXT),
+            label(self.t("same_output" if self.focus_same else "other_output", **fields), style.LABEL_SIZE,
+                  style.TEXT),
             label(self.t("mask_order" if masked else "no_position_placed" if self.lesson.positions
-                         else "no_position"), S.LABEL_SIZE, S.TEXT),
-            label(self.t("real_models"), S.LABEL_SIZE, S.DIM),
-        ).arrange(DOWN, buff=S.GAP / 2)
-        return VGroup(VGroup(left, right, links), verdict, self.order_notes).arrange(DOWN, buff=S.GAP)
+                         else "no_position"), style.LABEL_SIZE, style.TEXT),
+            label(self.t("real_models"), style.LABEL_SIZE, style.DIM),
+        ).arrange(DOWN, buff=style.GAP / 2)
+        return VGroup(VGroup(left, right, links), verdict, self.order_notes).arrange(DOWN, buff=style.GAP)
 
     def no_positions(self):
         """The focus gets the same output in either order: nothing here sees word order."""
@@ -195,21 +197,21 @@ class EdgeCases(LessonScene):
         self.reframe(*self.on_screen(), self.focus_frames, self.order_notes, layout=self.order_notes)
         self.play(*(Create(fr) for fr in self.focus_frames))
         for n in self.order_notes:
-            self.play(FadeIn(n, shift=UP * S.GAP / 2), run_time=S.RUN)
+            self.play(FadeIn(n, shift=UP * style.GAP / 2), run_time=style.RUN)
 
     def outputs_grid(self, values, tokens, title, labels_right: bool = False) -> VGroup:
         """A title over an [n, d_v] outputs grid with the tokens as row labels, on its left (or on its
         right: the second of two grids side by side, the lines between them meeting its rows). Not a
         main table (docs/fill.md): two whole grids side by side, whose rows' order is what is read; the
         focus's output, the number read, is written out in the note under them."""
-        g = NumberGrid(values, row_labels=list(tokens), col_labels=self.dims, color=S.V_COLOR,
+        g = NumberGrid(values, row_labels=list(tokens), col_labels=self.dims, color=style.V_COLOR,
                        cell_h=OUT_CELL_H, main=False)
-        g.boxes.set_stroke(S.V_COLOR, width=2)
+        g.boxes.set_stroke(style.V_COLOR, width=2)
         even_labels(g.col_labels)
         if labels_right:
             for row, name in zip(g.boxes, g.row_labels):
-                name.next_to(row, RIGHT, buff=S.ROW_LABEL_GAP)
-        t = label(title, S.LABEL_SIZE, S.TEXT)
+                name.next_to(row, RIGHT, buff=style.ROW_LABEL_GAP)
+        t = label(title, style.LABEL_SIZE, style.TEXT)
         fit(t, g.width, t.height)
-        t.next_to(g, UP, buff=S.GAP)
+        t.next_to(g, UP, buff=style.GAP)
         return VGroup(t, g)

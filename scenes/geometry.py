@@ -12,7 +12,7 @@ from attention_core import MODES
 from attention_core import geometry as G
 from scenes.common import arrows as A
 from scenes.common import spread as T
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.formats import shared_format
 from scenes.common.i18n import d_k_labels, listing
@@ -23,12 +23,12 @@ from scenes.common.mobjects import number_text, percent_text
 # that a plane held to the width its table leaves still fills the body's height
 PAD, LEAST = 0.08, 0.8
 QUERY_STROKE = 6.0  # the query's arrow and the outputs', a little bolder than the keys'
-NOTE_GAP = S.GAP / 4  # between the lines under a plane
+NOTE_GAP = style.GAP / 4  # between the lines under a plane
 # every text of the body, names and numbers alike, one size: large for the back row, and so that a
 # handout page prints the scene's nine frames three to a row with their smallest text at 6 pt
 SIZE = 30
-CELL_H = S.CELL_H * SIZE / S.LABEL_SIZE  # a table's row, as high as its text asks, at the most
-HEAD_MATH = S.MATH_SCALE * SIZE / S.LABEL_SIZE  # a formula in a column's head, as large as the words
+CELL_H = style.CELL_H * SIZE / style.LABEL_SIZE  # a table's row, as high as its text asks, at the most
+HEAD_MATH = style.MATH_SCALE * SIZE / style.LABEL_SIZE  # a formula in a column's head, as large as the words
 VALUE_OPACITY = 0.45  # the values before they are weighted
 VALUE_STROKE = 3.0
 FADED = 0.3  # the query's line, behind its shadows
@@ -121,27 +121,27 @@ class Geometry(LessonScene):
     # -- the two planes and their tables -------------------------------------------------------------
     def centre(self) -> np.ndarray:
         """The middle of the body: of the safe area below the heading, as the fill check measures it."""
-        top, bottom = self.header.get_bottom()[1] - S.GAP, -config.frame_height / 2 + S.SAFE_MARGIN
+        top, bottom = self.header.get_bottom()[1] - style.GAP, -config.frame_height / 2 + style.SAFE_MARGIN
         return np.array([0, (top + bottom) / 2, 0])
 
     def make_plane(self, points, names, notes: VGroup, table_w: float) -> tuple[A.Plane, VGroup, float]:
         """A plane as large as the body leaves beside its widest table, its notes under it, centred;
         and the width of the two together."""
         w, h = self.body_box()
-        room_w = w - table_w - S.BIG_GAP
+        room_w = w - table_w - style.BIG_GAP
         fit(notes, room_w, notes.height)
         box = G.bounds(points, PAD, LEAST)
         span_x, span_y = box[1] - box[0], box[3] - box[2]
-        unit = min(room_w / span_x, (h - (notes.height + S.GAP if len(notes) else 0)) / span_y)
+        unit = min(room_w / span_x, (h - (notes.height + style.GAP if len(notes) else 0)) / span_y)
         plane = A.Plane(box, unit, G.grid_step(max(span_x, span_y)), names, SIZE)
-        notes.next_to(plane, DOWN, buff=S.GAP)
+        notes.next_to(plane, DOWN, buff=style.GAP)
         VGroup(plane, notes).move_to(self.centre())
         return plane, notes, max(plane.width, notes.width)
 
     def notes_of(self, share: str | None, part: float) -> VGroup:
         """Under a plane, when it holds less than all of its terms: how much it holds."""
         lines = self.tr.lines(f"geometry.{share}", share=percent_text(part)) if share else []
-        return VGroup(*(label(s, SIZE, S.TEXT) for s in lines)).arrange(DOWN, buff=NOTE_GAP)
+        return VGroup(*(label(s, SIZE, style.TEXT) for s in lines)).arrange(DOWN, buff=NOTE_GAP)
 
     def heading(self, key: str = "title", text: str | None = None) -> VGroup:
         """The title and, at the top right, the sentence the planes show (LessonScene.heading leaves it
@@ -154,7 +154,7 @@ class Geometry(LessonScene):
 
     def cell_h(self, rows: int, head_h: float) -> float:
         """A table's row height: CELL_H, or less where the rows and the heads would not fit the body."""
-        return min(CELL_H, (self.body_box()[1] - head_h - S.GAP) / rows)
+        return min(CELL_H, (self.body_box()[1] - head_h - style.GAP) / rows)
 
     def qk_columns(self) -> dict:
         """The table beside the plane of queries and keys: the keys' names, the scores (the plane's
@@ -177,10 +177,11 @@ class Geometry(LessonScene):
         fmt = shared_format(np.concatenate(list(values.values())))  # one table, one number format
         texts = [[fmt(x) for x in v] for v in values.values()]
         h = self.cell_h(len(p.tokens), max(m.height for m in heads.values()))
-        cols = {k: T.number_column(values[k], heads[k], S.TEXT, T.table_cell_width(texts, [heads[k]], SIZE),
+        cols = {k: T.number_column(values[k], heads[k], style.TEXT,
+                                   T.table_cell_width(texts, [heads[k]], SIZE),
                                    fmt, SIZE, h) for k in values}
-        names = [word(t, SIZE, S.EMPHASIS if j == f else S.K_COLOR) for j, t in enumerate(p.tokens)]
-        cols["keys"] = T.name_column(names, T.head(word(self.t("keys"), SIZE, S.K_COLOR)), len(names), h)
+        names = [word(t, SIZE, style.EMPHASIS if j == f else style.K_COLOR) for j, t in enumerate(p.tokens)]
+        cols["keys"] = T.name_column(names, T.head(word(self.t("keys"), SIZE, style.K_COLOR)), len(names), h)
         return cols
 
     def build_qk(self):
@@ -205,7 +206,7 @@ class Geometry(LessonScene):
         """The step's columns beside the plane, the two centred (arrows.Spread)."""
         anims = spread.arrange(self, keys) if spread else self.qk_spread.arrange(self, self.qk_keys(keys))
         if anims:
-            self.play(*anims, run_time=S.FAST)
+            self.play(*anims, run_time=style.FAST)
 
     def plane_step(self):
         """The two axes, named; how much of each dot product they hold when they hold less than all."""
@@ -216,10 +217,10 @@ class Geometry(LessonScene):
     def draw_arrows(self):
         """The query and the keys as arrows, each named beside its tip where no other name is."""
         p, plane = self.pic, self.qk_plane
-        self.query = A.plane_arrow(plane, (0, 0), p.query, S.Q_COLOR, QUERY_STROKE)
-        self.keys = VGroup(*(A.plane_arrow(plane, (0, 0), k, S.K_COLOR) for k in p.keys))
-        self.query_name = word(self.t("query_of", focus=self.lesson.focus), SIZE, S.Q_COLOR)
-        self.key_names = VGroup(*(word(t, SIZE, S.EMPHASIS if j == self.focus else S.K_COLOR)
+        self.query = A.plane_arrow(plane, (0, 0), p.query, style.Q_COLOR, QUERY_STROKE)
+        self.keys = VGroup(*(A.plane_arrow(plane, (0, 0), k, style.K_COLOR) for k in p.keys))
+        self.query_name = word(self.t("query_of", focus=self.lesson.focus), SIZE, style.Q_COLOR)
+        self.key_names = VGroup(*(word(t, SIZE, style.EMPHASIS if j == self.focus else style.K_COLOR)
                                   for j, t in enumerate(p.tokens)))
         self.leaders = A.name_tips(plane, [self.query_name, *self.key_names], [p.query, *p.keys])
         self.qk_spread.parts += [self.query, self.query_name, self.keys, self.key_names, self.leaders]
@@ -238,14 +239,15 @@ class Geometry(LessonScene):
         self.step("shadows")
         self.arrange(QK_STEPS["shadows"])
         p, plane = self.pic, self.qk_plane
-        self.shadows = VGroup(*(A.shadow(plane, k, foot, S.HIGHLIGHT) for k, foot in zip(p.keys, p.feet)))
-        self.query_line = Line(plane.at(p.line[0]), plane.at(p.line[1]), color=S.Q_COLOR, stroke_width=2,
+        self.shadows = VGroup(*(A.shadow(plane, k, foot, style.HIGHLIGHT) for k, foot in zip(p.keys, p.feet)))
+        self.query_line = Line(plane.at(p.line[0]), plane.at(p.line[1]), color=style.Q_COLOR, stroke_width=2,
                                stroke_opacity=FADED * 2)
-        self.play(Create(self.query_line), run_time=S.FAST)
+        self.play(Create(self.query_line), run_time=style.FAST)
         cells = self.qk_cols["shown"].numbers
         for sh, cell in zip(self.shadows, cells):
-            self.play(Create(sh[0]), Create(sh[1]), FadeIn(sh[2]), FadeIn(cell), run_time=S.FAST)
-            self.play(sh[1].animate.set_color(S.K_COLOR), sh[2].animate.set_color(S.K_COLOR), run_time=S.FAST)
+            self.play(Create(sh[0]), Create(sh[1]), FadeIn(sh[2]), FadeIn(cell), run_time=style.FAST)
+            self.play(sh[1].animate.set_color(style.K_COLOR), sh[2].animate.set_color(style.K_COLOR),
+                      run_time=style.FAST)
             self.bring_to_front(self.query, self.keys)
         T.adopt(self, cells)
         for sh in self.shadows:
@@ -253,7 +255,7 @@ class Geometry(LessonScene):
         T.adopt(self, self.shadows)
         self.bring_to_front(self.query, self.keys, self.query_name, self.key_names)  # the band under them
         if "scores" in self.qk_cols:
-            self.play(FadeIn(self.qk_cols["scores"].numbers), run_time=S.FAST)
+            self.play(FadeIn(self.qk_cols["scores"].numbers), run_time=style.FAST)
         self.qk_spread.parts += [self.query_line, self.shadows]
 
     def scaled_step(self):
@@ -263,10 +265,11 @@ class Geometry(LessonScene):
         self.arrange(QK_STEPS["scaled"])
         p, plane = self.pic, self.qk_plane
         self.scaled_bands = VGroup(*(Line(plane.at((0, 0)), plane.at(f), stroke_width=sh[1].stroke_width,
-                                          color=S.HIGHLIGHT) for sh, f in zip(self.shadows, p.scaled_feet)))
+                                          color=style.HIGHLIGHT) for sh, f in zip(self.shadows,
+                                                                                  p.scaled_feet)))
         self.play(*(TransformFromCopy(sh[1], band) for sh, band in zip(self.shadows, self.scaled_bands)),
                   *(sh[1].animate.set_stroke(opacity=FADED) for sh in self.shadows),
-                  FadeIn(self.qk_cols["scaled"].numbers), run_time=S.SLOW)
+                  FadeIn(self.qk_cols["scaled"].numbers), run_time=style.SLOW)
         T.adopt(self, self.scaled_bands)
         self.bring_to_front(self.query, self.keys, self.query_name, self.key_names)
         self.qk_spread.parts.append(self.scaled_bands)
@@ -277,20 +280,20 @@ class Geometry(LessonScene):
         self.arrange(QK_STEPS["weights"])
         self.play(FadeOut(self.shadows), FadeOut(self.scaled_bands), FadeOut(self.query_line),
                   self.thicken(self.pic.weights),
-                  FadeIn(self.qk_cols[f"w_{self.att.mode}"].numbers), run_time=S.SLOW)
+                  FadeIn(self.qk_cols[f"w_{self.att.mode}"].numbers), run_time=style.SLOW)
 
     def sharpen_step(self):
         """No √dₖ: the weights of the raw scores beside the scaled ones, the arrows as thick as they say."""
         self.step("sharpen")
         self.arrange(QK_STEPS["sharpen"])
         self.play(self.thicken(self.modes["unscaled"].weights), *self.fill("w_scaled", "w_unscaled"),
-                  run_time=S.SLOW)
+                  run_time=style.SLOW)
 
     def uniform_step(self):
         """Uniform: every weight 1/n, every arrow as thick as the others."""
         self.step("uniform")
         self.arrange(QK_STEPS["uniform"])
-        self.play(self.thicken(self.modes["uniform"].weights), *self.fill("w_uniform"), run_time=S.SLOW)
+        self.play(self.thicken(self.modes["uniform"].weights), *self.fill("w_uniform"), run_time=style.SLOW)
 
     def fill(self, *keys) -> list:
         """The numbers of these columns, where they are not on screen yet."""
@@ -300,7 +303,7 @@ class Geometry(LessonScene):
         """The keys' arrows redrawn as thick (and opaque) as the weights say."""
         p, plane = self.pic, self.qk_plane
         return Transform(self.keys, VGroup(*(
-            A.plane_arrow(plane, (0, 0), k, S.K_COLOR, A.weight_width(w), A.weight_opacity(w))
+            A.plane_arrow(plane, (0, 0), k, style.K_COLOR, A.weight_width(w), A.weight_opacity(w))
             for k, w in zip(p.keys, weights))))
 
     # -- the plane of values ---------------------------------------------------------------------
@@ -308,7 +311,7 @@ class Geometry(LessonScene):
         """The mixing's table (each key's weight and weighted value, their sum) and the contexts' (each
         context's output), on the V plane's two axes."""
         p, (a, b), every = self.pic, self.pic.v.axes, self.every
-        dim = [word(self.dims[x], SIZE, S.V_COLOR) for x in (a, b, a, b)]
+        dim = [word(self.dims[x], SIZE, style.V_COLOR) for x in (a, b, a, b)]
         times = [word(self.t("weighted"), SIZE) for _ in dim[:2]]
         heads = {"a": T.head(times[0], dim[0]), "b": T.head(times[1], dim[1]), "ca": T.head(dim[2]),
                  "cb": T.head(dim[3])}
@@ -318,12 +321,12 @@ class Geometry(LessonScene):
         fmt = shared_format(np.concatenate(list(values.values())))
         texts = [[fmt(x) for x in v] for v in values.values()]
         h = self.cell_h(len(p.tokens) + 1, max(m.height for m in heads.values()))
-        cols = {k: T.number_column(values[k], heads[k], S.V_COLOR,
+        cols = {k: T.number_column(values[k], heads[k], style.V_COLOR,
                                    T.table_cell_width(texts, [heads[k]], SIZE), fmt, SIZE, h) for k in values}
-        names = [word(t, SIZE, S.V_COLOR) for t in p.tokens] + [word(self.t("sum"), SIZE)]
-        keys = T.name_column(names, T.head(word(self.t("keys"), SIZE, S.K_COLOR)), len(names), h)
-        contexts = [word(c, SIZE, S.TEXT) for c in self.labels]
-        head = T.head(word(self.t("context"), SIZE, S.DIM))
+        names = [word(t, SIZE, style.V_COLOR) for t in p.tokens] + [word(self.t("sum"), SIZE)]
+        keys = T.name_column(names, T.head(word(self.t("keys"), SIZE, style.K_COLOR)), len(names), h)
+        contexts = [word(c, SIZE, style.TEXT) for c in self.labels]
+        head = T.head(word(self.t("context"), SIZE, style.DIM))
         return ({"keys": keys, "a": cols["a"], "b": cols["b"]},
                 {"contexts": T.name_column(contexts, head, len(contexts), h), "a": cols["ca"],
                  "b": cols["cb"]})
@@ -344,13 +347,14 @@ class Geometry(LessonScene):
     def draw_values(self):
         """The values as faint arrows, named; the weighted ones tip to tail; the output and its numbers."""
         p, plane = self.pic, self.v_plane
-        self.values = VGroup(*(A.plane_arrow(plane, (0, 0), v, S.V_COLOR, VALUE_STROKE, VALUE_OPACITY)
+        self.values = VGroup(*(A.plane_arrow(plane, (0, 0), v, style.V_COLOR, VALUE_STROKE, VALUE_OPACITY)
                                for v in p.values))
-        self.chain = [A.plane_arrow(plane, t, tip, S.V_COLOR, A.weight_width(w))
+        self.chain = [A.plane_arrow(plane, t, tip, style.V_COLOR, A.weight_width(w))
                       for t, tip, w in zip(p.tails, p.tips, p.weights)]
-        self.output = A.plane_arrow(plane, (0, 0), p.output, S.EMPHASIS)  # thinner than the chain under it
+        self.output = A.plane_arrow(plane, (0, 0), p.output,
+                                    style.EMPHASIS)  # thinner than the chain under it
         self.output_name = A.point_name(self.t("output_of", focus=self.lesson.focus), p.output, size=SIZE)
-        self.value_names = VGroup(*(word(t, SIZE, S.V_COLOR) for t in p.tokens))
+        self.value_names = VGroup(*(word(t, SIZE, style.V_COLOR) for t in p.tokens))
         self.value_leaders = A.name_tips(plane, [self.output_name, *self.value_names], [p.output, *p.values],
                                          p.tips, zip(map(plane.at, p.tails), map(plane.at, p.tips)))
         self.v_spread.parts += [self.values, self.value_names, self.value_leaders, *self.chain, self.output,
@@ -367,7 +371,7 @@ class Geometry(LessonScene):
         cols = self.v_cols
         for j, arrow in enumerate(self.chain):
             self.play(TransformFromCopy(self.values[j], arrow),
-                      *(FadeIn(cols[c].numbers[j]) for c in ("a", "b")), run_time=S.FAST)
+                      *(FadeIn(cols[c].numbers[j]) for c in ("a", "b")), run_time=style.FAST)
         self.play(A.grow(self.output), FadeIn(self.output_name),
                   *(FadeIn(cols[c].numbers[-1]) for c in ("a", "b")))
         for c in ("a", "b"):
@@ -379,10 +383,10 @@ class Geometry(LessonScene):
         gone = [self.values, self.value_names, self.value_leaders, *self.chain, self.output_name,
                 *self.header[1:]]  # the sentence: every context's now
         columns = [m for c in self.v_cols.values() for m in T.column_parts(c) if m in self.mobjects]
-        self.play(*(FadeOut(m) for m in gone + columns), run_time=S.FAST)
+        self.play(*(FadeOut(m) for m in gone + columns), run_time=style.FAST)
         self.arrange(C_ORDER, self.c_spread)
         plane = self.v_plane
-        self.context_arrows = [A.plane_arrow(plane, (0, 0), q.output, S.EMPHASIS, QUERY_STROKE)
+        self.context_arrows = [A.plane_arrow(plane, (0, 0), q.output, style.EMPHASIS, QUERY_STROKE)
                                for q, c in zip(self.every, self.lesson.contexts) if c != self.context_name]
         self.context_names = VGroup(*(A.point_name(name, q.output, size=SIZE)
                                       for q, name in zip(self.every, self.labels)))

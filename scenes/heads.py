@@ -28,7 +28,7 @@ from manim import (
 )
 
 from attention_core.multihead import attend_heads, strongest_keys
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
 from scenes.common.labels import cell_width_for, fit, label, math, mixed_line, word
@@ -59,7 +59,7 @@ def bracketed(values) -> str:
 
 def role_colours():
     """W_Q, W_K, W_V: their names (Typst math) and colours in the scene's theme."""
-    return (("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR))
+    return (("W_Q", style.Q_COLOR), ("W_K", style.K_COLOR), ("W_V", style.V_COLOR))
 
 
 class Heads(LessonScene):
@@ -127,44 +127,47 @@ class Heads(LessonScene):
         """A projection as a block: its name inside, its shape (d_model × d) under it."""
         box = Rectangle(width=BLOCK, height=BLOCK, stroke_color=color, stroke_width=2, fill_color=color,
                         fill_opacity=BLOCK_OPACITY)
-        symbol = fit(math(name, color=S.TEXT), BLOCK * S.SHARE_BODY, BLOCK * S.SHARE_BODY).move_to(box)
-        shape = math(f"{self.lesson.d_model} times {d}", color=S.DIM, scale=SHAPE_MATH)
-        shape.next_to(box, DOWN, buff=S.GAP / 2)
+        symbol = fit(math(name, color=style.TEXT), BLOCK * style.SHARE_BODY,
+                     BLOCK * style.SHARE_BODY).move_to(box)
+        shape = math(f"{self.lesson.d_model} times {d}", color=style.DIM, scale=SHAPE_MATH)
+        shape.next_to(box, DOWN, buff=style.GAP / 2)
         return VGroup(box, symbol, shape)
 
     def card(self, h: int) -> VGroup:
         """A head: its name, its W_Q, W_K, W_V as blocks, its d_k and d_v; the focus head's name marked."""
         head = self.lesson.heads[h]
         focus = h == self.fh
-        name = word(self.t("focus_tag" if focus else "head_name", name=self.names[h]), S.BODY_SIZE,
-                    S.EMPHASIS if focus else S.TEXT)
+        name = word(self.t("focus_tag" if focus else "head_name", name=self.names[h]), style.BODY_SIZE,
+                    style.EMPHASIS if focus else style.TEXT)
         dims = (head.d_k, head.d_k, head.d_v)
         blocks = VGroup(*(self.block(n, c, d) for (n, c), d in zip(role_colours(), dims)))
-        blocks.arrange(RIGHT, buff=S.GAP, aligned_edge=UP)
-        line = mixed_line(self.t("dims_line", d_k=head.d_k, d_v=head.d_v), S.LABEL_SIZE, S.DIM)
-        inside = VGroup(name, blocks, line).arrange(DOWN, buff=S.GAP)
-        frame = outline(inside, S.EMPHASIS if focus else S.GRID, buff=CARD_PAD, stroke=S.OUTLINE_THIN,
-                        corner=S.CORNER)
+        blocks.arrange(RIGHT, buff=style.GAP, aligned_edge=UP)
+        line = mixed_line(self.t("dims_line", d_k=head.d_k, d_v=head.d_v), style.LABEL_SIZE, style.DIM)
+        inside = VGroup(name, blocks, line).arrange(DOWN, buff=style.GAP)
+        frame = outline(inside, style.EMPHASIS if focus else style.GRID, buff=CARD_PAD,
+                        stroke=style.OUTLINE_THIN,
+                        corner=style.CORNER)
         return VGroup(frame, inside)
 
     def heads_body(self, cols: int) -> VGroup:
         """The sentence's tokens and the heads' cards, cols to a row: one row under the tokens, or two
         rows with the tokens between them; an arrow from the tokens to each card (none crosses a card)."""
-        tokens = VGroup(*(word(t, S.BODY_SIZE, S.X_COLOR) for t in self.att.tokens))
-        tokens.arrange(RIGHT, buff=S.GAP)
-        top = VGroup(label(self.t("input"), S.LABEL_SIZE, S.DIM), tokens).arrange(DOWN, buff=S.GAP / 2)
+        tokens = VGroup(*(word(t, style.BODY_SIZE, style.X_COLOR) for t in self.att.tokens))
+        tokens.arrange(RIGHT, buff=style.GAP)
+        top = VGroup(label(self.t("input"), style.LABEL_SIZE, style.DIM), tokens).arrange(DOWN,
+                                                                                          buff=style.GAP / 2)
         cards = VGroup(*(self.card(h) for h in range(len(self.names))))
-        rows = [VGroup(*cards[i:i + cols]).arrange(RIGHT, buff=S.BIG_GAP)
+        rows = [VGroup(*cards[i:i + cols]).arrange(RIGHT, buff=style.BIG_GAP)
                 for i in range(0, len(cards), cols)]
         above = rows[:-1]  # with two rows the first goes over the tokens
-        VGroup(*above, top, rows[-1]).arrange(DOWN, buff=S.BIG_GAP * 2)
+        VGroup(*above, top, rows[-1]).arrange(DOWN, buff=style.BIG_GAP * 2)
         arrows = VGroup()
         for row in rows:
             up = row in above
             for c in row:
                 start, end = (top.get_top(), c.get_bottom()) if up else (top.get_bottom(), c.get_top())
-                arrows.add(Arrow(start, end, buff=S.GAP / 2, stroke_color=S.DIM,
-                                 max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2))
+                arrows.add(Arrow(start, end, buff=style.GAP / 2, stroke_color=style.DIM,
+                                 max_tip_length_to_length_ratio=style.ARROW_TIP_RATIO * 2))
         return VGroup(top, arrows, cards)
 
     def heads_step(self):
@@ -174,28 +177,29 @@ class Heads(LessonScene):
         ways = sorted({n, (n + 1) // 2})  # every card in one row, or two rows
         top, arrows, cards = self.place_best(*(lambda c=c: self.heads_body(c) for c in ways))
         self.play(FadeIn(top))
-        self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=S.FAST))
-        self.play(LaggedStart(*(FadeIn(c, shift=DOWN * S.GAP) for c in cards), lag_ratio=S.FAST),
-                  run_time=S.SLOW)
+        self.play(LaggedStart(*(GrowArrow(a) for a in arrows), lag_ratio=style.FAST))
+        self.play(LaggedStart(*(FadeIn(c, shift=DOWN * style.GAP) for c in cards), lag_ratio=style.FAST),
+                  run_time=style.SLOW)
 
     # -- step 2: each head's weights for the focus ---------------------------------------------------
     def chart(self, h: int) -> VGroup:
         """Head h's weights for the focus as bars, its name over them, the tokens it weighs most under."""
-        step = cell_width_for(self.att.tokens, minimum=S.BAR_W + S.GAP)
-        bars = WeightBars(self.mh.heads[h].weights[self.focus], self.att.tokens, fills=S.heat_color,
-                          max_height=CHART_H, buff=step - S.BAR_W, scale_to=FULL_WEIGHT)
-        color = S.EMPHASIS if h == self.fh else S.TEXT
-        title = word(self.t("weights_of", name=self.names[h], focus=self.lesson.focus), S.BODY_SIZE, color)
-        top = word(self.t("looks_at", tokens=self.top_names(h)), S.LABEL_SIZE, S.HIGHLIGHT)
-        frames = VGroup(*(outline(bars.bar(i), S.HIGHLIGHT, buff=BAR_FRAME_PAD, stroke=S.OUTLINE_THIN)
+        step = cell_width_for(self.att.tokens, minimum=style.BAR_W + style.GAP)
+        bars = WeightBars(self.mh.heads[h].weights[self.focus], self.att.tokens, fills=style.heat_color,
+                          max_height=CHART_H, buff=step - style.BAR_W, scale_to=FULL_WEIGHT)
+        color = style.EMPHASIS if h == self.fh else style.TEXT
+        title = word(self.t("weights_of", name=self.names[h], focus=self.lesson.focus), style.BODY_SIZE,
+                     color)
+        top = word(self.t("looks_at", tokens=self.top_names(h)), style.LABEL_SIZE, style.HIGHLIGHT)
+        frames = VGroup(*(outline(bars.bar(i), style.HIGHLIGHT, buff=BAR_FRAME_PAD, stroke=style.OUTLINE_THIN)
                           for i in self.tops[h]))
-        strut = Rectangle(width=bars.width, height=CHART_H + S.GAP * 2, stroke_width=0, fill_opacity=0)
+        strut = Rectangle(width=bars.width, height=CHART_H + style.GAP * 2, stroke_width=0, fill_opacity=0)
         strut.align_to(bars.baseline, DOWN)  # every chart as tall as a weight of 1: one baseline in a row
-        return VGroup(title, VGroup(bars, frames, strut), top).arrange(DOWN, buff=S.GAP)
+        return VGroup(title, VGroup(bars, frames, strut), top).arrange(DOWN, buff=style.GAP)
 
     def charts_body(self, cols: int) -> VGroup:
         charts = VGroup(*(self.chart(h) for h in range(len(self.names))))
-        return charts.arrange_in_grid(cols=cols, buff=(S.BIG_GAP * 2, S.BIG_GAP))
+        return charts.arrange_in_grid(cols=cols, buff=(style.BIG_GAP * 2, style.BIG_GAP))
 
     def weights_step(self):
         """Each head's weights for the focus side by side: the heads look at different tokens."""
@@ -205,7 +209,7 @@ class Heads(LessonScene):
         ways = sorted({(n + 1) // 2, n})  # the charts in one row, or two
         charts = self.place_best(*(lambda c=c: self.charts_body(c) for c in ways))
         for title, (bars, frames, _), top in charts:
-            self.play(FadeIn(title), FadeIn(bars, shift=UP * S.GAP), run_time=S.FAST)
+            self.play(FadeIn(title), FadeIn(bars, shift=UP * style.GAP), run_time=style.FAST)
         self.play(*(FadeIn(frames) for _, (_, frames, _), _ in charts), *(FadeIn(top) for *_, top in charts))
         self.charts = charts
 
@@ -216,57 +220,58 @@ class Heads(LessonScene):
         cells) at the row's right; the formula over it: VGroup(formula, weights, arrows, outputs, heads)."""
         f = self.focus
         w = NumberGrid(np.stack([p.weights[f] for p in self.mh.heads]), row_labels=self.names,
-                       col_labels=self.att.tokens, fills=S.heat_color,
-                       cell_w=cell_width_for(self.att.tokens) if wide else S.CELL_W)
-        w.row_labels[self.fh].set_color(S.EMPHASIS)
+                       col_labels=self.att.tokens, fills=style.heat_color,
+                       cell_w=cell_width_for(self.att.tokens) if wide else style.CELL_W)
+        w.row_labels[self.fh].set_color(style.EMPHASIS)
         arrows, outs = VGroup(), VGroup()
         for h, p in enumerate(self.mh.heads):
-            arrows.add(label("→", S.BODY_SIZE, S.DIM).next_to(w.boxes[h], RIGHT, buff=S.GAP))
-            outs.add(vector(p.output[f], S.V_COLOR).next_to(arrows[h], RIGHT, buff=S.GAP))
+            arrows.add(label("→", style.BODY_SIZE, style.DIM).next_to(w.boxes[h], RIGHT, buff=style.GAP))
+            outs.add(vector(p.output[f], style.V_COLOR).next_to(arrows[h], RIGHT, buff=style.GAP))
             outs[h].shift(RIGHT * (outs[0].get_left()[0] - outs[h].get_left()[0]))
-        heads = VGroup(word(self.t("weights_col", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT),
-                       word(self.t("outputs_col"), S.LABEL_SIZE, S.V_COLOR))
-        heads[0].next_to(w.col_labels, UP, buff=S.GAP / 2).match_x(w.boxes)
-        heads[1].next_to(outs, UP, buff=S.GAP / 2).match_y(heads[0])
-        crowd = heads[0].get_right()[0] + S.BIG_GAP - heads[1].get_left()[0]  # the weights' head is wider
+        heads = VGroup(word(self.t("weights_col", focus=self.lesson.focus), style.LABEL_SIZE, style.TEXT),
+                       word(self.t("outputs_col"), style.LABEL_SIZE, style.V_COLOR))
+        heads[0].next_to(w.col_labels, UP, buff=style.GAP / 2).match_x(w.boxes)
+        heads[1].next_to(outs, UP, buff=style.GAP / 2).match_y(heads[0])
+        crowd = heads[0].get_right()[0] + style.BIG_GAP - heads[1].get_left()[0]  # the weights' head is wider
         if crowd > 0:  # than a few tokens' columns: the outputs make way, the arrows midway
             VGroup(outs, heads[1]).shift(RIGHT * crowd)
             arrows.set_x((w.boxes.get_right()[0] + outs.get_left()[0]) / 2)
         formula = math("o_h", "=", "sum_j", "w_(h j) thin", "v_(h j)")
-        formula[-1].set_color(S.V_COLOR)
+        formula[-1].set_color(style.V_COLOR)
         table = VGroup(w, arrows, outs, heads)
-        formula.next_to(table, UP, buff=S.BIG_GAP)
+        formula.next_to(table, UP, buff=style.BIG_GAP)
         return VGroup(formula, w, arrows, outs, heads)
 
     def number_cell(self, values) -> float:
         """A cell as narrow as the widest of these numbers allows at full size (CELL_W at the most): a
         vector of every head's outputs end to end fits the frame's width with its numbers unshrunk."""
         fmt = shared_format(values)
-        widest = max(label(fmt(x), S.NUMBER_SIZE).width for x in np.ravel(values))
-        return min(S.CELL_W, widest / S.NUMBER_FILL_W + NUMBER_PAD)
+        widest = max(label(fmt(x), style.NUMBER_SIZE).width for x in np.ravel(values))
+        return min(style.CELL_W, widest / style.NUMBER_FILL_W + NUMBER_PAD)
 
     def concat_row(self) -> VGroup:
         """The focus's concatenated vector (Σ d_v cells), each head's part named over it and split from
         the next by a bold line, a brace under it with its length: VGroup(cat, names, lines, brace)."""
         values = self.mh.concat[self.focus]
-        cat = vector(values, S.V_COLOR, cell_w=self.number_cell(values))
+        cat = vector(values, style.V_COLOR, cell_w=self.number_cell(values))
         names, lines = VGroup(), VGroup()
         for h, rows in enumerate(self.mh.rows):
             part = VGroup(*(cat.box(0, j) for j in range(rows.start, rows.stop)))
-            names.add(word(self.names[h], S.LABEL_SIZE, S.EMPHASIS if h == self.fh else S.TEXT))
-            fit(names[-1], part.width - S.GAP, part.height).next_to(part, UP, buff=S.GAP / 2)
+            names.add(word(self.names[h], style.LABEL_SIZE, style.EMPHASIS if h == self.fh else style.TEXT))
+            fit(names[-1], part.width - style.GAP, part.height).next_to(part, UP, buff=style.GAP / 2)
             if h:
-                lines.add(Line(part.get_corner(UP + LEFT), part.get_corner(DOWN + LEFT), stroke_color=S.TEXT,
+                lines.add(Line(part.get_corner(UP + LEFT), part.get_corner(DOWN + LEFT),
+                               stroke_color=style.TEXT,
                                stroke_width=SEGMENT_STROKE))
-        brace = Brace(cat.boxes, DOWN, color=S.DIM)
+        brace = Brace(cat.boxes, DOWN, color=style.DIM)
         length = label(self.t("concat_length", sum_expr=self.fields()["sum_expr"], total=cat.shape[1]),
-                       S.BODY_SIZE, S.TEXT).next_to(brace, DOWN, buff=S.GAP / 2)
+                       style.BODY_SIZE, style.TEXT).next_to(brace, DOWN, buff=style.GAP / 2)
         return VGroup(cat, names, lines, VGroup(brace, length))
 
     def outputs_body(self, wide: bool) -> VGroup:
         """The outputs' table over the concatenated vector: VGroup(table, concat row)."""
         table = self.outputs_table(wide)
-        return VGroup(table, self.concat_row()).arrange(DOWN, buff=S.BIG_GAP)
+        return VGroup(table, self.concat_row()).arrange(DOWN, buff=style.BIG_GAP)
 
     def outputs_step(self):
         """Each head mixes its own values by its own weights: one output per head."""
@@ -279,8 +284,8 @@ class Heads(LessonScene):
         self.reframe(body[0], layout=body)
         self.play(FadeIn(w), FadeIn(heads[0]))
         self.play(Write(formula))
-        grow = (FadeIn(VGroup(arrows[h], outs[h]), shift=RIGHT * S.GAP) for h in range(len(outs)))
-        self.play(LaggedStart(*grow, lag_ratio=S.FAST), FadeIn(heads[1]), run_time=S.SLOW)
+        grow = (FadeIn(VGroup(arrows[h], outs[h]), shift=RIGHT * style.GAP) for h in range(len(outs)))
+        self.play(LaggedStart(*grow, lag_ratio=style.FAST), FadeIn(heads[1]), run_time=style.SLOW)
 
     def concat_step(self):
         """The heads' outputs laid end to end: one vector, as long as their d_v together."""
@@ -290,7 +295,7 @@ class Heads(LessonScene):
         self.reframe(self.body, layout=self.body)
         parts = [VGroup(*(cat.cell(0, j) for j in range(r.start, r.stop))) for r in self.mh.rows]
         self.play(*(TransformFromCopy(o, part) for o, part in zip(outs, parts)), FadeIn(names),
-                  run_time=S.SLOW)
+                  run_time=style.SLOW)
         self.remove(*parts)
         self.add(cat)
         self.play(FadeIn(lines), FadeIn(brace))
@@ -301,31 +306,32 @@ class Heads(LessonScene):
         over its columns); a rule under W_O and the final output under it; the heads' names at the left
         of their rows, bold lines between the heads' rows; the title over it all."""
         f, cw = self.focus, cell_width_for(self.model_dims)
-        cat = vector(self.mh.concat[f], S.V_COLOR, vertical=True, main=False)
+        cat = vector(self.mh.concat[f], style.V_COLOR, vertical=True, main=False)
         w_o = NumberGrid(self.mh.w_o, col_labels=self.model_dims, cell_w=cw, main=False)
-        w_o.col_labels.set_color(S.EMPHASIS)
-        w_o.next_to(cat, RIGHT, buff=S.BIG_GAP).align_to(cat, DOWN)
-        times = VGroup(*(label("×", S.BODY_SIZE, S.DIM).move_to((cat.box(i, 0).get_right()
+        w_o.col_labels.set_color(style.EMPHASIS)
+        w_o.next_to(cat, RIGHT, buff=style.BIG_GAP).align_to(cat, DOWN)
+        times = VGroup(*(label("×", style.BODY_SIZE, style.DIM).move_to((cat.box(i, 0).get_right()
                                                                   + w_o.box(i, 0).get_left()) / 2)
                          for i in range(cat.shape[0])))
         names, lines = VGroup(), VGroup()
         for h, rows in enumerate(self.mh.rows):
             part = VGroup(*(cat.box(i, 0) for i in range(rows.start, rows.stop)))
-            names.add(word(self.names[h], S.LABEL_SIZE, S.EMPHASIS if h == self.fh else S.TEXT))
-            fit(names[-1], config.frame_width, part.height).next_to(part, LEFT, buff=S.GAP)
+            names.add(word(self.names[h], style.LABEL_SIZE, style.EMPHASIS if h == self.fh else style.TEXT))
+            fit(names[-1], config.frame_width, part.height).next_to(part, LEFT, buff=style.GAP)
             if h:
                 end = w_o.boxes.get_right() * RIGHT + part.get_top() * UP
-                lines.add(Line(part.get_corner(UP + LEFT), end, stroke_color=S.TEXT,
+                lines.add(Line(part.get_corner(UP + LEFT), end, stroke_color=style.TEXT,
                                stroke_width=SEGMENT_STROKE))
-        rule = Line(w_o.boxes.get_left(), w_o.boxes.get_right(), stroke_color=S.DIM)
-        rule.next_to(w_o.boxes, DOWN, buff=S.GAP)
-        out = vector(self.final, S.V_COLOR, cell_w=cw, main=False)
-        out.next_to(rule, DOWN, buff=S.GAP).align_to(w_o.boxes, LEFT)
-        out_label = word(self.t("final_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
-        out_label.next_to(out.boxes, LEFT, buff=S.GAP)
-        title = mixed_line(self.t("w_o_title", total=cat.shape[0], d_model=self.lesson.d_model), S.BODY_SIZE)
+        rule = Line(w_o.boxes.get_left(), w_o.boxes.get_right(), stroke_color=style.DIM)
+        rule.next_to(w_o.boxes, DOWN, buff=style.GAP)
+        out = vector(self.final, style.V_COLOR, cell_w=cw, main=False)
+        out.next_to(rule, DOWN, buff=style.GAP).align_to(w_o.boxes, LEFT)
+        out_label = word(self.t("final_of", focus=self.lesson.focus), style.LABEL_SIZE, style.TEXT)
+        out_label.next_to(out.boxes, LEFT, buff=style.GAP)
+        title = mixed_line(self.t("w_o_title", total=cat.shape[0], d_model=self.lesson.d_model),
+                           style.BODY_SIZE)
         table = VGroup(cat, times, w_o, names, lines, rule, out, out_label)
-        title.next_to(table, UP, buff=S.BIG_GAP)
+        title.next_to(table, UP, buff=style.BIG_GAP)
         return VGroup(title, VGroup(cat, names, lines), VGroup(times, w_o), VGroup(rule, out, out_label))
 
     def w_o_step(self):
@@ -333,13 +339,14 @@ class Heads(LessonScene):
         self.step("w_o")
         title, left, (times, w_o), (rule, out, out_label) = self.place_body(self.w_o_body())
         cat = self.body[1][0]
-        self.play(FadeOut(VGroup(self.body[0], *self.body[1][1:])), run_time=S.FAST)
-        self.play(FadeOut(cat), FadeIn(left[0], shift=DOWN * S.GAP), FadeIn(left[1]), FadeIn(title))
-        self.play(FadeIn(w_o, shift=LEFT * S.GAP), FadeIn(times))
-        self.play(FadeIn(left[2]), run_time=S.FAST)  # the lines between the heads' rows, over W_O
+        self.play(FadeOut(VGroup(self.body[0], *self.body[1][1:])), run_time=style.FAST)
+        self.play(FadeOut(cat), FadeIn(left[0], shift=DOWN * style.GAP), FadeIn(left[1]), FadeIn(title))
+        self.play(FadeIn(w_o, shift=LEFT * style.GAP), FadeIn(times))
+        self.play(FadeIn(left[2]), run_time=style.FAST)  # the lines between the heads' rows, over W_O
         self.play(FadeIn(rule), FadeIn(out.boxes), FadeIn(out_label))
-        self.play(LaggedStart(*(FadeIn(out.number(0, j), shift=DOWN * S.GAP) for j in range(out.shape[1])),
-                              lag_ratio=S.FAST / S.SLOW), run_time=S.SLOW)
+        self.play(LaggedStart(*(FadeIn(out.number(0, j),
+                                       shift=DOWN * style.GAP) for j in range(out.shape[1])),
+                              lag_ratio=style.FAST / style.SLOW), run_time=style.SLOW)
 
     # -- step 6: every head's share, the focus head's alone ------------------------------------------
     def alone_body(self) -> VGroup:
@@ -349,25 +356,25 @@ class Heads(LessonScene):
         f, cw = self.focus, cell_width_for(self.model_dims)
         shares = NumberGrid(self.mh.shares[:, f], col_labels=self.model_dims, cell_w=cw,
                             row_labels=[self.t("share_of", name=n) for n in self.names])
-        shares.col_labels.set_color(S.EMPHASIS)
-        shares.row_labels[self.fh].set_color(S.EMPHASIS)
-        rule = Line(shares.boxes.get_left(), shares.boxes.get_right(), stroke_color=S.DIM)
-        rule.next_to(shares.boxes, DOWN, buff=S.GAP)
-        out = vector(self.final, S.V_COLOR, cell_w=cw, row_labels=[self.t("sum_of")])
-        out.next_to(rule, DOWN, buff=S.GAP)
+        shares.col_labels.set_color(style.EMPHASIS)
+        shares.row_labels[self.fh].set_color(style.EMPHASIS)
+        rule = Line(shares.boxes.get_left(), shares.boxes.get_right(), stroke_color=style.DIM)
+        rule.next_to(shares.boxes, DOWN, buff=style.GAP)
+        out = vector(self.final, style.V_COLOR, cell_w=cw, row_labels=[self.t("sum_of")])
+        out.next_to(rule, DOWN, buff=style.GAP)
         out.shift(RIGHT * (shares.boxes.get_left()[0] - out.boxes.get_left()[0]))
-        own = outline(shares.row(self.fh), S.EMPHASIS, buff=S.OUTLINE_PAD)
+        own = outline(shares.row(self.fh), style.EMPHASIS, buff=style.OUTLINE_PAD)
         m = self.moved
         if self.others_add:
-            marks = VGroup(outline(shares.box(self.fh, m), S.HIGHLIGHT, stroke=S.MARK_STROKE),
-                           outline(out.box(0, m), S.HIGHLIGHT, stroke=S.MARK_STROKE))
+            marks = VGroup(outline(shares.box(self.fh, m), style.HIGHLIGHT, stroke=style.MARK_STROKE),
+                           outline(out.box(0, m), style.HIGHLIGHT, stroke=style.MARK_STROKE))
             note = label(self.t("moved", **{k: self.fields()[k] for k in ("dim", "before", "after")}),
-                         S.BODY_SIZE, S.HIGHLIGHT)
+                         style.BODY_SIZE, style.HIGHLIGHT)
         else:
-            marks, note = VGroup(), label(self.t("no_change"), S.BODY_SIZE, S.DIM)
-        note.next_to(out, DOWN, buff=S.BIG_GAP)
+            marks, note = VGroup(), label(self.t("no_change"), style.BODY_SIZE, style.DIM)
+        note.next_to(out, DOWN, buff=style.BIG_GAP)
         lead = self.paragraph("alone_lead")
-        lead.next_to(shares, UP, buff=S.BIG_GAP)
+        lead.next_to(shares, UP, buff=style.BIG_GAP)
         return VGroup(VGroup(lead, shares, own), VGroup(rule, out), VGroup(marks, note))
 
     def alone_step(self):

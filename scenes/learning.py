@@ -10,7 +10,7 @@ from manim import VGroup
 
 from attention_core import geometry as G
 from attention_core.next.training import train
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.arrows import Plane, name_tips, plane_arrow
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import cell_width_for, number_text, outline, percent_text, word
@@ -55,7 +55,7 @@ class Learning(Panels, LessonScene):
         r = self.run
         chart = bars(r.steps[0].weights, self.att.tokens)
         frame = VGroup(chart.bar(r.target), chart.token_labels[r.target])
-        mark = outline(frame, S.HIGHLIGHT, buff=S.GAP * MARK_PAD, corner=S.CORNER)
+        mark = outline(frame, style.HIGHLIGHT, buff=style.GAP * MARK_PAD, corner=style.CORNER)
         self.panel(titled(self.t("weights_title", **self.fields()), VGroup(chart, mark)),
                    note=self.t("loss_note", **self.fields()))
 
@@ -63,15 +63,16 @@ class Learning(Panels, LessonScene):
         """The gradients of W_Q and W_K at the first step, side by side."""
         first, dims = self.run.steps[0], self.lesson.model_dim_names(self.lang)
         cols = [str(j + 1) for j in range(first.grad_w_q.shape[1])]
-        self.side_by_side(titled(self.t("grad_q"), table(first.grad_w_q, dims, cols), S.Q_COLOR),
-                          titled(self.t("grad_k"), table(first.grad_w_k, [], cols), S.K_COLOR),  # W_Q's rows
+        self.side_by_side(titled(self.t("grad_q"), table(first.grad_w_q, dims, cols), style.Q_COLOR),
+                          titled(self.t("grad_k"), table(first.grad_w_k, [], cols),
+                                 style.K_COLOR),  # W_Q's rows
                           note=self.t("update_note", **self.fields()))
 
     def show_descent(self):
         """The loss and the target's weight at each step shown: one falls, the other grows."""
         r, names = self.run, [str(i) for i in self.shown]
-        loss = bars([r.steps[i].loss for i in self.shown], names, S.WRONG, narrow=True)
-        weight = bars([r.steps[i].weights[r.target] for i in self.shown], names, S.V_COLOR, narrow=True)
+        loss = bars([r.steps[i].loss for i in self.shown], names, style.WRONG, narrow=True)
+        weight = bars([r.steps[i].weights[r.target] for i in self.shown], names, style.V_COLOR, narrow=True)
         self.side_by_side(titled(self.t("loss_title"), loss), titled(self.t("weight_title", **self.fields()),
                                                                      weight),
                           note=self.t("descent_note", **self.fields()))
@@ -86,9 +87,10 @@ class Learning(Panels, LessonScene):
         box = G.bounds(points, PLANE_PAD, PLANE_LEAST)
         span = max(box[1] - box[0], box[3] - box[2])
         plane = Plane(box, PLANE_W / span, G.grid_step(span), [f"d{a + 1}", f"d{b + 1}"])
-        looks = [(S.DIM, "q_before"), (S.Q_COLOR, "q_after"), (S.DIM, "k_before"), (S.K_COLOR, "k_after")]
+        looks = [(style.DIM, "q_before"), (style.Q_COLOR, "q_after"), (style.DIM, "k_before"),
+                 (style.K_COLOR, "k_after")]
         arrows = VGroup(*(plane_arrow(plane, (0, 0), p, color) for p, (color, _) in zip(points, looks)))
-        names = [word(self.t(key, **self.fields()), S.LABEL_SIZE, color) for color, key in looks]
+        names = [word(self.t(key, **self.fields()), style.LABEL_SIZE, color) for color, key in looks]
         leaders = name_tips(plane, names, points)  # the names moved beside the tips; lines to far ones
         when = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
         angles = table([[ends[0].angle], [ends[1].angle]], when, [self.t("angle")],
@@ -110,4 +112,4 @@ class Learning(Panels, LessonScene):
         grid = table(np.vstack([h.soft_slopes, h.slopes]), [self.t("soft_row"), self.t("hard_row")],
                      self.att.tokens)
         self.panel(titled(self.t("slopes_title", **self.fields()), VGroup(grid, mark_cells(grid, [
-            (1, j) for j in range(len(h.slopes))], S.WRONG))), note=self.t("hard_note", **self.fields()))
+            (1, j) for j in range(len(h.slopes))], style.WRONG))), note=self.t("hard_note", **self.fields()))

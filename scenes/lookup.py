@@ -24,7 +24,7 @@ from manim import (
 )
 
 from attention_core import dominant, strongest_other, weight_as_score_moves
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import even_labels, fit, label, math, word
 from scenes.common.masked import masked_format
@@ -72,28 +72,29 @@ class Lookup(LessonScene):
         self.step("hard_pick")
         f, r = self.focus, self.runner
         self.hard_panel = self.panel(
-            self.t("hard_title"), WeightBars(self.hard.weights[f], self.att.tokens, color=S.DIM, scale_to=1,
-                       max_height=PANEL_BAR_H, buff=S.GAP / 2),
+            self.t("hard_title"), WeightBars(self.hard.weights[f], self.att.tokens, color=style.DIM,
+                                             scale_to=1,
+                       max_height=PANEL_BAR_H, buff=style.GAP / 2),
             self.t("hard_out", chosen=self.att.tokens[self.chosen]), self.hard.output[f],
             self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]),
                    w=number_text(self.hard.weights[f][r])),
-            S.DIM)
+            style.DIM)
         self.soft_panel = self.panel(
             self.t("soft_title"),
-            WeightBars(self.att.weights[f], self.att.tokens, fills=S.heat_color, scale_to=1,
-                       max_height=PANEL_BAR_H, buff=S.GAP / 2),
+            WeightBars(self.att.weights[f], self.att.tokens, fills=style.heat_color, scale_to=1,
+                       max_height=PANEL_BAR_H, buff=style.GAP / 2),
             self.t("soft_out"), self.att.output[f],
             self.t("near", runner=self.att.tokens[r], score=number_text(self.s[r]),
                    w=number_text(self.att.weights[f][r])),
-            S.TEXT)
+            style.TEXT)
         body = self.place_panels(VGroup(self.hard_panel, self.soft_panel))
         self.panels = body
         self.reframe(self.hard_panel, layout=body)
         title, chart, out_t, out, note = self.hard_panel
         bar = chart[0].bars[self.chosen]
         self.play(FadeIn(title), FadeIn(chart))
-        self.play(bar.animate.set_fill(S.HIGHLIGHT), run_time=S.FAST)
-        self.play(bar.animate.set_fill(S.DIM), FadeIn(out_t), FadeIn(out, shift=DOWN * S.GAP))
+        self.play(bar.animate.set_fill(style.HIGHLIGHT), run_time=style.FAST)
+        self.play(bar.animate.set_fill(style.DIM), FadeIn(out_t), FadeIn(out, shift=DOWN * style.GAP))
         self.play(FadeIn(note))
 
     def place_panels(self, body: VGroup) -> VGroup:
@@ -105,13 +106,14 @@ class Lookup(LessonScene):
             for p in body:
                 t, chart, out_t, out, note = p
                 if wide:  # the output and the note on the chart's right (many tokens: close by)
-                    right = VGroup(out_t, out, note).arrange(DOWN, buff=S.GAP)
-                    VGroup(t, VGroup(chart, right).arrange(RIGHT, buff=S.GAP)).arrange(DOWN, buff=S.GAP)
+                    right = VGroup(out_t, out, note).arrange(DOWN, buff=style.GAP)
+                    VGroup(t, VGroup(chart, right).arrange(RIGHT, buff=style.GAP)).arrange(DOWN,
+                                                                                           buff=style.GAP)
                 else:
-                    p.arrange(DOWN, buff=S.GAP)
+                    p.arrange(DOWN, buff=style.GAP)
             if not side_by_side:
-                return body.arrange(DOWN, buff=S.GAP * 2)
-            body.arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
+                return body.arrange(DOWN, buff=style.GAP * 2)
+            body.arrange(RIGHT, buff=style.BIG_GAP * 2, aligned_edge=DOWN)
             self.soft_panel[0].match_y(self.hard_panel[0])  # titles on one line, bars on one baseline
             return body
 
@@ -125,7 +127,7 @@ class Lookup(LessonScene):
         self.reframe(self.panels, layout=self.panels)
         title, chart, out_t, out, note = self.soft_panel
         self.play(FadeIn(title), FadeIn(chart))
-        self.play(FadeIn(out_t), FadeIn(out, shift=DOWN * S.GAP))
+        self.play(FadeIn(out_t), FadeIn(out, shift=DOWN * style.GAP))
         self.play(FadeIn(note))
 
     def gradient_step(self):
@@ -142,14 +144,14 @@ class Lookup(LessonScene):
         labels = self.plot_labels(ax, p, lo, sc, t)
         plot = VGroup(ax, *curves, *labels)
         self.legend = self.step_legend(t)
-        body = VGroup(plot, self.legend).arrange(DOWN, buff=S.BIG_GAP)
+        body = VGroup(plot, self.legend).arrange(DOWN, buff=style.BIG_GAP)
         self.place_body(body)
         self.show_plot(ax, curves, labels)
 
     def value_gradient(self):
         """The hard output is the chosen value row itself: that row still has a gradient."""
         self.step("value_gradient")
-        self.play(FadeIn(self.legend[2], shift=UP * S.GAP))
+        self.play(FadeIn(self.legend[2], shift=UP * style.GAP))
 
     def learn(self):
         """Both pipelines, column by column: the soft one is differentiable end to end, so the error
@@ -157,23 +159,24 @@ class Lookup(LessonScene):
         self.step("learn")
         self.clear_body()
         hard_row, soft_row = self.pipelines()
-        hard_t = label(self.t("hard_title"), S.BODY_SIZE, S.DIM)
-        soft_t = label(self.t("soft_title"), S.BODY_SIZE, S.TEXT)
-        key = VGroup(label(self.t("ok"), S.LABEL_SIZE, S.HIGHLIGHT),
-                     label(self.t("broken"), S.LABEL_SIZE, S.WRONG)).arrange(RIGHT, buff=S.BIG_GAP)
-        hard = VGroup(hard_row, self.back_arrow(hard_row, -1, -2, S.V_COLOR, self.t("hard_back"),
-                                                S.BACK_ANGLE))
-        soft = VGroup(soft_row, self.back_arrow(soft_row, -1, 0, S.HIGHLIGHT, self.t("backprop"),
-                                                S.BACK_ANGLE / 2))  # a long chord
+        hard_t = label(self.t("hard_title"), style.BODY_SIZE, style.DIM)
+        soft_t = label(self.t("soft_title"), style.BODY_SIZE, style.TEXT)
+        key = VGroup(label(self.t("ok"), style.LABEL_SIZE, style.HIGHLIGHT),
+                     label(self.t("broken"), style.LABEL_SIZE, style.WRONG)).arrange(RIGHT,
+                                                                                     buff=style.BIG_GAP)
+        hard = VGroup(hard_row, self.back_arrow(hard_row, -1, -2, style.V_COLOR, self.t("hard_back"),
+                                                style.BACK_ANGLE))
+        soft = VGroup(soft_row, self.back_arrow(soft_row, -1, 0, style.HIGHLIGHT, self.t("backprop"),
+                                                style.BACK_ANGLE / 2))  # a long chord
         self.place_pipelines(hard_t, hard, soft_t, soft, key)
         self.show_pipelines(hard_t, hard, soft_t, soft, key)
 
     # -- the score plot (step) ---------------------------------------------------------------------
     def score_axes(self, lo: float, hi: float):
         """Axes for scores lo..hi against weights 0..1, and p(score, weight): a point on them."""
-        ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=S.PLOT_W,
-                  y_length=S.PLOT_H, tips=False,
-                  axis_config={"color": S.GRID, "include_ticks": False})
+        ax = Axes(x_range=[0, hi - lo, hi - lo], y_range=[0, 1, 1], x_length=style.PLOT_W,
+                  y_length=style.PLOT_H, tips=False,
+                  axis_config={"color": style.GRID, "include_ticks": False})
         p = lambda x, y: ax.c2p(x - lo, y)  # noqa: E731  a (score, weight) point
         return ax, p
 
@@ -183,72 +186,77 @@ class Lookup(LessonScene):
         c = self.chosen
         xs = np.linspace(lo, hi, SAMPLES)
         soft_w = weight_as_score_moves(self.s, c, xs, self.att.scale)  # [SAMPLES]
-        soft = VMobject(stroke_color=S.HIGHLIGHT, stroke_width=S.CURVE_WIDTH)
+        soft = VMobject(stroke_color=style.HIGHLIGHT, stroke_width=style.CURVE_WIDTH)
         soft.set_points_smoothly([p(x, w) for x, w in zip(xs, soft_w)])
         hard = VGroup(
-            Line(p(lo, 0), p(t, 0), stroke_color=S.DIM, stroke_width=S.CURVE_WIDTH),
-            Line(p(t, 1), p(hi, 1), stroke_color=S.DIM, stroke_width=S.CURVE_WIDTH),
+            Line(p(lo, 0), p(t, 0), stroke_color=style.DIM, stroke_width=style.CURVE_WIDTH),
+            Line(p(t, 1), p(hi, 1), stroke_color=style.DIM, stroke_width=style.CURVE_WIDTH),
         )
-        jump = DashedLine(p(t, 0), p(t, 1), stroke_color=S.WRONG, stroke_width=S.CURVE_WIDTH / 2)
-        now = DashedLine(p(sc, 0), p(sc, 1), stroke_color=S.GRID)
-        dots = VGroup(Dot(p(sc, 1), radius=S.DOT_R, color=S.DIM),
-                      Dot(p(sc, self.att.weights[self.focus][c]), radius=S.DOT_R, color=S.HIGHLIGHT))
+        jump = DashedLine(p(t, 0), p(t, 1), stroke_color=style.WRONG, stroke_width=style.CURVE_WIDTH / 2)
+        now = DashedLine(p(sc, 0), p(sc, 1), stroke_color=style.GRID)
+        dots = VGroup(Dot(p(sc, 1), radius=style.DOT_R, color=style.DIM),
+                      Dot(p(sc, self.att.weights[self.focus][c]), radius=style.DOT_R, color=style.HIGHLIGHT))
         return hard, jump, now, soft, dots
 
     def plot_labels(self, ax, p, lo: float, sc: float, t: float) -> tuple:
         """The axes' ends and names, the current score and the switching score under the x axis."""
         c = self.chosen
-        y0 = label(number_text(0), S.LABEL_SIZE, S.DIM).next_to(p(lo, 0), LEFT, buff=S.GAP / 2)
-        y1 = label(number_text(1), S.LABEL_SIZE, S.DIM).next_to(p(lo, 1), LEFT, buff=S.GAP / 2)
-        y_title = label(self.t("y_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM)
-        y_title.next_to(ax.y_axis, UP, buff=S.GAP / 2).align_to(ax.y_axis, LEFT)
-        x_now = label(number_text(sc), S.LABEL_SIZE, S.HIGHLIGHT).next_to(p(sc, 0), DOWN, buff=S.GAP / 2)
-        x_jump = label(number_text(t), S.LABEL_SIZE, S.WRONG).next_to(p(t, 0), DOWN, buff=S.GAP / 2)
-        if x_jump.get_right()[0] > x_now.get_left()[0] - S.GAP / 2:  # close scores: one label lower
-            x_jump.shift(DOWN * (x_jump.height + S.GAP / 2))
-        x_title = VGroup(label(self.t("x_axis", chosen=self.att.tokens[c]), S.LABEL_SIZE, S.DIM),
-                         math("q dot k", color=S.DIM)).arrange(RIGHT, buff=S.GAP / 2)
-        x_title.next_to(ax.x_axis, DOWN, buff=S.GAP / 2).align_to(ax.x_axis, RIGHT)
-        x_title.shift(DOWN * (max(x_now.height, x_jump.height) + S.GAP / 2))
+        y0 = label(number_text(0), style.LABEL_SIZE, style.DIM).next_to(p(lo, 0), LEFT, buff=style.GAP / 2)
+        y1 = label(number_text(1), style.LABEL_SIZE, style.DIM).next_to(p(lo, 1), LEFT, buff=style.GAP / 2)
+        y_title = label(self.t("y_axis", chosen=self.att.tokens[c]), style.LABEL_SIZE, style.DIM)
+        y_title.next_to(ax.y_axis, UP, buff=style.GAP / 2).align_to(ax.y_axis, LEFT)
+        x_now = label(number_text(sc), style.LABEL_SIZE, style.HIGHLIGHT).next_to(p(sc, 0), DOWN,
+                                                                                  buff=style.GAP / 2)
+        x_jump = label(number_text(t), style.LABEL_SIZE, style.WRONG).next_to(p(t, 0), DOWN,
+                                                                              buff=style.GAP / 2)
+        if x_jump.get_right()[0] > x_now.get_left()[0] - style.GAP / 2:  # close scores: one label lower
+            x_jump.shift(DOWN * (x_jump.height + style.GAP / 2))
+        x_title = VGroup(label(self.t("x_axis", chosen=self.att.tokens[c]), style.LABEL_SIZE, style.DIM),
+                         math("q dot k", color=style.DIM)).arrange(RIGHT, buff=style.GAP / 2)
+        x_title.next_to(ax.x_axis, DOWN, buff=style.GAP / 2).align_to(ax.x_axis, RIGHT)
+        x_title.shift(DOWN * (max(x_now.height, x_jump.height) + style.GAP / 2))
         return y0, y1, y_title, x_now, x_jump, x_title
 
     def step_legend(self, t: float) -> VGroup:
         """What each curve is, and (shown a step later) the value row's gradient."""
         c, r = self.chosen, self.runner
         return VGroup(
-            self.legend_line(S.DIM, self.t("hard_curve", score=number_text(t), runner=self.att.tokens[r])),
-            self.legend_line(S.HIGHLIGHT, self.t("soft_curve")),
-            self.legend_line(S.V_COLOR, self.t("value_grad", chosen=self.att.tokens[c]), cell=True),
-        ).arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
+            self.legend_line(style.DIM,
+                             self.t("hard_curve", score=number_text(t), runner=self.att.tokens[r])),
+            self.legend_line(style.HIGHLIGHT, self.t("soft_curve")),
+            self.legend_line(style.V_COLOR, self.t("value_grad", chosen=self.att.tokens[c]), cell=True),
+        ).arrange(DOWN, buff=style.GAP / 2, aligned_edge=LEFT)
 
     def show_plot(self, ax, curves, labels):
         """The axes, the current score, the hard curve and its jump, then the soft curve."""
         hard, jump, now, soft, dots = curves
         y0, y1, y_title, x_now, x_jump, x_title = labels
-        self.play(Create(ax), FadeIn(VGroup(y0, y1, y_title, x_title)), run_time=S.FAST)
+        self.play(Create(ax), FadeIn(VGroup(y0, y1, y_title, x_title)), run_time=style.FAST)
         self.play(FadeIn(now), FadeIn(x_now))
-        self.play(Create(hard), FadeIn(dots[0]), run_time=S.RUN)
+        self.play(Create(hard), FadeIn(dots[0]), run_time=style.RUN)
         self.play(Create(jump), FadeIn(x_jump), FadeIn(self.legend[0]))
-        self.play(Create(soft), FadeIn(dots[1]), run_time=S.SLOW)
+        self.play(Create(soft), FadeIn(dots[1]), run_time=style.SLOW)
         self.play(FadeIn(self.legend[1]))
 
     # -- the two pipelines (learn) -----------------------------------------------------------------
     def projections(self, color) -> VGroup:
         """The first node of a pipeline: "projections" over W_Q, W_K, W_V in their role colours."""
         mats = VGroup(*(math(m, color=c) for m, c in (
-            ("W_Q", S.Q_COLOR), ("W_K", S.K_COLOR), ("W_V", S.V_COLOR)))).arrange(RIGHT, buff=S.GAP / 2)
-        return VGroup(label(self.t("projections"), S.LABEL_SIZE, color), mats).arrange(DOWN, buff=S.GAP / 2)
+            ("W_Q", style.Q_COLOR), ("W_K", style.K_COLOR), ("W_V", style.V_COLOR)))
+        ).arrange(RIGHT, buff=style.GAP / 2)
+        return VGroup(label(self.t("projections"), style.LABEL_SIZE, color), mats).arrange(DOWN,
+                                                                                           buff=style.GAP / 2)
 
     def pipelines(self) -> tuple[VGroup, VGroup]:
         """The hard and the soft pipeline, their boxes the same size column by column."""
-        hard_steps = [self.projections(S.DIM)] + [word(self.t(k), S.LABEL_SIZE, S.DIM)
+        hard_steps = [self.projections(style.DIM)] + [word(self.t(k), style.LABEL_SIZE, style.DIM)
                                                   for k in ("scores", "argmax", "pick_row", "output")]
-        soft_steps = [self.projections(S.TEXT)] + [word(self.t(k), S.LABEL_SIZE, S.TEXT)
+        soft_steps = [self.projections(style.TEXT)] + [word(self.t(k), style.LABEL_SIZE, style.TEXT)
                                                    for k in ("scores", "softmax", "weighted_sum", "output")]
         widths = [max(h.width, s.width) for h, s in zip(hard_steps, soft_steps)]
         height = max(m.height for m in hard_steps + soft_steps)
-        hard = self.pipeline(hard_steps, widths, height, [True, False, True, True], S.GRID)
-        soft = self.pipeline(soft_steps, widths, height, [True, True, True, True], S.DIM)
+        hard = self.pipeline(hard_steps, widths, height, [True, False, True, True], style.GRID)
+        soft = self.pipeline(soft_steps, widths, height, [True, True, True, True], style.DIM)
         return hard, soft
 
     def pipeline(self, steps, widths, height: float, marks, color) -> VGroup:
@@ -256,34 +264,34 @@ class Lookup(LessonScene):
         (the gradient passes, or breaks)."""
         nodes = VGroup()
         for m, w in zip(steps, widths):
-            box = RoundedRectangle(corner_radius=S.CORNER, width=w + S.TOKEN_PAD * 2,
-                                   height=height + S.TOKEN_PAD * 2, stroke_color=color, stroke_width=2)
+            box = RoundedRectangle(corner_radius=style.CORNER, width=w + style.TOKEN_PAD * 2,
+                                   height=height + style.TOKEN_PAD * 2, stroke_color=color, stroke_width=2)
             nodes.add(VGroup(box, m.move_to(box)))
-        nodes.arrange(RIGHT, buff=S.BIG_GAP + S.GAP)
+        nodes.arrange(RIGHT, buff=style.BIG_GAP + style.GAP)
         arrows, ticks = VGroup(), VGroup()
         for a, b, ok in zip(nodes[:-1], nodes[1:], marks):
-            arr = Arrow(a.get_right(), b.get_left(), buff=S.GAP / 3, stroke_color=S.DIM,
-                        max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO * 2)
+            arr = Arrow(a.get_right(), b.get_left(), buff=style.GAP / 3, stroke_color=style.DIM,
+                        max_tip_length_to_length_ratio=style.ARROW_TIP_RATIO * 2)
             arrows.add(arr)
-            ticks.add(label(self.t("ok_mark") if ok else self.t("broken_mark"), S.LABEL_SIZE,
-                            S.HIGHLIGHT if ok else S.WRONG).next_to(arr, UP, buff=S.GAP / 3))
+            ticks.add(label(self.t("ok_mark") if ok else self.t("broken_mark"), style.LABEL_SIZE,
+                            style.HIGHLIGHT if ok else style.WRONG).next_to(arr, UP, buff=style.GAP / 3))
         return VGroup(nodes, arrows, ticks)
 
     def back_arrow(self, pipeline, start: int, end: int, color, text: str, bend: float) -> VGroup:
         """The gradient's way back under a pipeline, from node `start` to node `end`, and its text."""
-        arc = CurvedArrow(pipeline[0][start].get_bottom() + DOWN * S.GAP / 3,
-                          pipeline[0][end].get_bottom() + DOWN * S.GAP / 3, angle=-bend,
-                          color=color, stroke_width=S.CURVE_WIDTH)
-        t = label(text, S.LABEL_SIZE, color).next_to(arc, DOWN, buff=S.GAP / 3)
+        arc = CurvedArrow(pipeline[0][start].get_bottom() + DOWN * style.GAP / 3,
+                          pipeline[0][end].get_bottom() + DOWN * style.GAP / 3, angle=-bend,
+                          color=color, stroke_width=style.CURVE_WIDTH)
+        t = label(text, style.LABEL_SIZE, color).next_to(arc, DOWN, buff=style.GAP / 3)
         return VGroup(arc, t)
 
     def place_pipelines(self, hard_t, hard, soft_t, soft, key):
         """The hard pipeline under its title (the key beside it), the soft one below."""
         body = VGroup(hard_t, hard, soft_t, soft)
-        body.arrange(DOWN, buff=S.GAP, aligned_edge=LEFT)
-        soft_t.shift(DOWN * S.GAP)
-        soft.shift(DOWN * S.GAP)
-        key.next_to(hard_t, RIGHT, buff=S.BIG_GAP).align_to(hard[0], RIGHT)
+        body.arrange(DOWN, buff=style.GAP, aligned_edge=LEFT)
+        soft_t.shift(DOWN * style.GAP)
+        soft.shift(DOWN * style.GAP)
+        key.next_to(hard_t, RIGHT, buff=style.BIG_GAP).align_to(hard[0], RIGHT)
         body.add(key)
         self.place_body(body)
 
@@ -295,35 +303,35 @@ class Lookup(LessonScene):
         self.play(Create(hard_back[0]), FadeIn(hard_back[1]))
         self.play(FadeIn(soft_t), FadeIn(soft_row[0]), *(GrowArrow(a) for a in soft_row[1]))
         self.play(FadeIn(soft_row[2]))
-        self.play(Create(soft_back[0]), run_time=S.SLOW)
+        self.play(Create(soft_back[0]), run_time=style.SLOW)
         self.play(FadeIn(soft_back[1]))
 
     # -- pieces ------------------------------------------------------------------------------------
     def panel(self, title, bars, out_title, out, note, color):
         """Title, weight bars over the raw scores, the output vector and a note on the near match."""
-        t = label(title, S.BODY_SIZE, color)
+        t = label(title, style.BODY_SIZE, color)
         as_text = masked_format(self.s)  # one row, one number format (−∞: a key the mask hides)
-        top = bars.token_labels.get_bottom()[1] - S.GAP / 3  # below every token name, staggered or not
+        top = bars.token_labels.get_bottom()[1] - style.GAP / 3  # below every token name, staggered or not
         scores = VGroup(*(
-            fit(label(as_text(x), S.LABEL_SIZE, S.DIM), bars.step * S.LABEL_FILL, S.CELL_H)
+            fit(label(as_text(x), style.LABEL_SIZE, style.DIM), bars.step * style.LABEL_FILL, style.CELL_H)
             .set_x(tok.get_x()).align_to([0, top, 0], UP)
             for x, tok in zip(self.s, bars.token_labels)))
-        scores_t = label(self.t("scores_row"), S.LABEL_SIZE, S.DIM)
-        scores_t.next_to(scores, LEFT, buff=S.GAP).match_y(scores)
+        scores_t = label(self.t("scores_row"), style.LABEL_SIZE, style.DIM)
+        scores_t.next_to(scores, LEFT, buff=style.GAP).match_y(scores)
         chart = VGroup(bars, scores, scores_t)
-        o_t = label(out_title, S.LABEL_SIZE, S.DIM)
-        o = vector(out, S.V_COLOR, col_labels=self.dims)
+        o_t = label(out_title, style.LABEL_SIZE, style.DIM)
+        o = vector(out, style.V_COLOR, col_labels=self.dims)
         even_labels(o.col_labels)
-        n = label(note, S.LABEL_SIZE, S.DIM)
-        return VGroup(t, chart, o_t, o, n).arrange(DOWN, buff=S.GAP)
+        n = label(note, style.LABEL_SIZE, style.DIM)
+        return VGroup(t, chart, o_t, o, n).arrange(DOWN, buff=style.GAP)
 
     def legend_line(self, color, text, cell=False):
         """A line sample (or, for a value, a vector cell) and its text."""
-        swatch = Line(LEFT * S.SWATCH / 2, RIGHT * S.SWATCH / 2, stroke_color=color,
-                      stroke_width=S.CURVE_WIDTH)
+        swatch = Line(LEFT * style.SWATCH / 2, RIGHT * style.SWATCH / 2, stroke_color=color,
+                      stroke_width=style.CURVE_WIDTH)
         if cell:
-            swatch = VGroup(Rectangle(width=S.SWATCH / 2, height=S.SWATCH / 3, stroke_color=color,
-                                      stroke_width=2), Rectangle(width=S.SWATCH / 2,
-                                      height=S.SWATCH / 3, stroke_color=color, stroke_width=2)
+            swatch = VGroup(Rectangle(width=style.SWATCH / 2, height=style.SWATCH / 3, stroke_color=color,
+                                      stroke_width=2), Rectangle(width=style.SWATCH / 2,
+                                      height=style.SWATCH / 3, stroke_color=color, stroke_width=2)
                             ).arrange(RIGHT, buff=0)
-        return VGroup(swatch, label(text, S.LABEL_SIZE, S.TEXT)).arrange(RIGHT, buff=S.GAP)
+        return VGroup(swatch, label(text, style.LABEL_SIZE, style.TEXT)).arrange(RIGHT, buff=style.GAP)

@@ -19,7 +19,7 @@ from manim import (
     Write,
 )
 
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import fit, label, math, word, wrapped
 from scenes.common.masked import masked_format, row_strikes, strike_masked
@@ -94,12 +94,13 @@ class AttentionMatrix(LessonScene):
         matrix = self.build_matrix()
         fan = self.build_fan()
         lines_note = self.t("lines_note_flat" if self.flat else "lines_note")
-        width = max(fan.width, S.NOTE_MIN_W / 2)  # the notes as narrow as the lines above them
-        self.note = VGroup(*(wrapped(t, width, self.lang, S.LABEL_SIZE, c) for t, c in (
-            (lines_note, S.TEXT), (self.t("mix_note_first" if self.alone else "mix_note"), S.EMPHASIS))))
-        self.note.arrange(DOWN, buff=S.LINE_GAP)
-        self.panel = VGroup(fan, self.note).arrange(DOWN, buff=S.BIG_GAP)
-        VGroup(matrix, self.panel).arrange(RIGHT, buff=S.BIG_GAP * 2)
+        width = max(fan.width, style.NOTE_MIN_W / 2)  # the notes as narrow as the lines above them
+        self.note = VGroup(*(wrapped(t, width, self.lang, style.LABEL_SIZE, c) for t, c in (
+            (lines_note, style.TEXT), (self.t("mix_note_first" if self.alone else "mix_note"),
+                                       style.EMPHASIS))))
+        self.note.arrange(DOWN, buff=style.LINE_GAP)
+        self.panel = VGroup(fan, self.note).arrange(DOWN, buff=style.BIG_GAP)
+        VGroup(matrix, self.panel).arrange(RIGHT, buff=style.BIG_GAP * 2)
         self.build_captions()  # where the panel goes later
         self.layout = VGroup(matrix, self.panel, self.raw_caption, self.heat_caption)
         if self.masked:
@@ -109,12 +110,12 @@ class AttentionMatrix(LessonScene):
         """One line saying what a masked cell is, under the matrix or beside it (under the focus row's
         caption, over it when that row is in the matrix's lower half), whichever lets the raw scores'
         step be larger."""
-        under = wrapped(self.t("mask_note"), matrix.width, self.lang, S.LABEL_SIZE, S.TEXT)
-        under.next_to(matrix, DOWN, buff=S.GAP).match_x(self.grid.boxes)
+        under = wrapped(self.t("mask_note"), matrix.width, self.lang, style.LABEL_SIZE, style.TEXT)
+        under.next_to(matrix, DOWN, buff=style.GAP).match_x(self.grid.boxes)
         captions = VGroup(self.raw_caption, self.heat_caption)  # in one place, one after the other
         width = max(self.raw_caption.width, MASK_NOTE_W)  # narrow: the matrix keeps the frame's width
-        beside = wrapped(self.t("mask_note"), width, self.lang, S.LABEL_SIZE, S.TEXT)
-        beside.next_to(captions, DOWN if self.focus < self.att.n / 2 else UP, buff=S.BIG_GAP)
+        beside = wrapped(self.t("mask_note"), width, self.lang, style.LABEL_SIZE, style.TEXT)
+        beside.next_to(captions, DOWN if self.focus < self.att.n / 2 else UP, buff=style.BIG_GAP)
         beside.match_x(self.raw_caption)
         step = [matrix, self.raw, self.focus_band, self.raw_caption]  # what the raw scores' step shows
         self.mask_note = max((under, beside), key=lambda note: self.fill_transform(VGroup(*step, note))[0])
@@ -126,16 +127,17 @@ class AttentionMatrix(LessonScene):
         toks, f, n = self.att.tokens, self.focus, self.att.n
         ch = max(CELL_H, MATRIX_H / n)
         cw = ch * CELL_W / CELL_H
-        self.grid = NumberGrid(self.att.weights, row_labels=toks, fills=S.heat_color, cell_w=cw, cell_h=ch,
-                               label_color=S.Q_COLOR)
+        self.grid = NumberGrid(self.att.weights, row_labels=toks, fills=style.heat_color, cell_w=cw,
+                               cell_h=ch,
+                               label_color=style.Q_COLOR)
         if self.masked:  # the keys after each query: struck out, weight 0
-            strike_masked(self.grid, self.att.mask, S.DIM)
+            strike_masked(self.grid, self.att.mask, style.DIM)
         self.keys = self.key_labels(cw)
         self.empty = NumberGrid(np.zeros((n, n)), cell_w=cw, cell_h=ch).move_to(self.grid.boxes)
         self.key_axis, self.query_axis = self.axis_names()
         row_h = self.grid.box(f, 0).height
-        self.focus_band = outline(VGroup(self.grid.row_labels[f], self.grid.boxes[f]), S.EMPHASIS,
-                                  buff=(S.GAP / 2, 0), height=row_h)
+        self.focus_band = outline(VGroup(self.grid.row_labels[f], self.grid.boxes[f]), style.EMPHASIS,
+                                  buff=(style.GAP / 2, 0), height=row_h)
         self.raw = self.raw_row(cw, ch).move_to(self.grid.boxes[f])
         return VGroup(self.grid, self.keys, self.empty, self.raw, self.key_axis, self.query_axis,
                       self.focus_band)
@@ -153,24 +155,24 @@ class AttentionMatrix(LessonScene):
 
     def axis_names(self) -> tuple[VGroup, VGroup]:
         """The keys' axis name over the key labels, the queries' level with it over the row labels."""
-        key_axis = label(self.t("common.keys_axis") + " →", S.LABEL_SIZE, S.K_COLOR)
-        key_axis.next_to(self.keys, UP, buff=S.GAP / 2)
+        key_axis = label(self.t("common.keys_axis") + " →", style.LABEL_SIZE, style.K_COLOR)
+        key_axis.next_to(self.keys, UP, buff=style.GAP / 2)
         key_axis.set_x(self.grid.boxes.get_center()[0])
-        query_axis = label(self.t("common.queries_axis") + " ↓", S.LABEL_SIZE, S.Q_COLOR)
+        query_axis = label(self.t("common.queries_axis") + " ↓", style.LABEL_SIZE, style.Q_COLOR)
         query_axis.match_y(key_axis).align_to(self.grid.row_labels, RIGHT)
-        room = query_axis.get_right()[0] + S.GAP - key_axis.get_left()[0]
+        room = query_axis.get_right()[0] + style.GAP - key_axis.get_left()[0]
         if room > 0:  # a narrow matrix: keep the two axis names apart
             key_axis.shift(RIGHT * room)
         return key_axis, query_axis
 
     def build_fan(self) -> VGroup:
         """The focus on the left, its keys in a column on the right, a line to each as thick as its weight."""
-        src = TokenChip(self.lesson.focus, S.EMPHASIS, S.LABEL_SIZE)
-        keys = VGroup(*(TokenChip(t, S.K_COLOR, S.LABEL_SIZE) for t in self.att.tokens))
-        keys.arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
-        src.next_to(keys, LEFT, buff=S.BIG_GAP * 2)
+        src = TokenChip(self.lesson.focus, style.EMPHASIS, style.LABEL_SIZE)
+        keys = VGroup(*(TokenChip(t, style.K_COLOR, style.LABEL_SIZE) for t in self.att.tokens))
+        keys.arrange(DOWN, buff=style.GAP / 2, aligned_edge=LEFT)
+        src.next_to(keys, LEFT, buff=style.BIG_GAP * 2)
         pcts = VGroup(*(
-            label(percent_text(w), S.LABEL_SIZE, S.TEXT).next_to(c, RIGHT, buff=S.GAP / 2)
+            label(percent_text(w), style.LABEL_SIZE, style.TEXT).next_to(c, RIGHT, buff=style.GAP / 2)
             for c, w in zip(keys, self.w)
         ))
         ends = [Point(c.get_left()) for c in keys]
@@ -181,25 +183,25 @@ class AttentionMatrix(LessonScene):
     def build_captions(self):
         """The focus row's caption, right of the matrix, where the panel goes later: the raw scores,
         then the rule that made the weights."""
-        self.raw_caption = VGroup(label(self.t("common.raw_scores"), S.LABEL_SIZE, S.TEXT),
-                                  math("q dot k")).arrange(DOWN, buff=S.GAP / 2)
+        self.raw_caption = VGroup(label(self.t("common.raw_scores"), style.LABEL_SIZE, style.TEXT),
+                                  math("q dot k")).arrange(DOWN, buff=style.GAP / 2)
         rule = math((MASKED_RULE_MATH if self.masked else RULE_MATH)[self.att.mode])
         caption = self.t("common.mode_uniform" if self.att.mode == "uniform" else "weights_caption")
-        self.heat_caption = VGroup(label(caption, S.LABEL_SIZE, S.TEXT), rule)
-        self.heat_caption.arrange(DOWN, buff=S.GAP / 2)
+        self.heat_caption = VGroup(label(caption, style.LABEL_SIZE, style.TEXT), rule)
+        self.heat_caption.arrange(DOWN, buff=style.GAP / 2)
         for c in (self.raw_caption, self.heat_caption):
-            c.next_to(self.focus_band, RIGHT, buff=S.BIG_GAP)
+            c.next_to(self.focus_band, RIGHT, buff=style.BIG_GAP)
 
     def key_labels(self, cw: float) -> VGroup:
         """The keys above the columns, one size for all; staggered on two lines if one is wider than
         its column, so long names keep their size without widening the matrix."""
         top = self.grid.boxes[0]
-        words = VGroup(*(word(t, S.LABEL_SIZE, S.K_COLOR).next_to(top[j], UP, buff=S.GAP / 2)
+        words = VGroup(*(word(t, style.LABEL_SIZE, style.K_COLOR).next_to(top[j], UP, buff=style.GAP / 2)
                          for j, t in enumerate(self.att.tokens)))
-        if max(m.width for m in words) + S.GAP / 2 > cw:
+        if max(m.width for m in words) + style.GAP / 2 > cw:
             for m in words:
-                fit(m, cw * 2 - S.GAP, m.height)
-            lift = words[0].height + S.GAP / 3
+                fit(m, cw * 2 - style.GAP, m.height)
+            lift = words[0].height + style.GAP / 3
             for m in words[1::2]:
                 m.shift(UP * lift)
         return words
@@ -214,19 +216,19 @@ class AttentionMatrix(LessonScene):
         """An empty n×n grid: the querying tokens down the side, the keys across the top."""
         self.step("axes")
         self.frame_matrix()
-        self.play(Create(self.empty.boxes), run_time=S.RUN)
-        self.play(FadeIn(self.grid.row_labels, shift=RIGHT * S.GAP), FadeIn(self.query_axis))
-        self.play(FadeIn(self.keys, shift=DOWN * S.GAP), FadeIn(self.key_axis))
+        self.play(Create(self.empty.boxes), run_time=style.RUN)
+        self.play(FadeIn(self.grid.row_labels, shift=RIGHT * style.GAP), FadeIn(self.query_axis))
+        self.play(FadeIn(self.keys, shift=DOWN * style.GAP), FadeIn(self.key_axis))
 
     def raw_scores(self):
         """The focus's row: its query against every key, raw dot products."""
         self.step("raw_scores")
         mask_note = [self.mask_note] if self.masked else []
         self.frame_matrix(self.focus_band, self.raw, self.raw_caption, *mask_note)
-        self.play(Create(self.focus_band), self.grid.row_labels[self.focus].animate.set_color(S.EMPHASIS))
-        self.play(FadeIn(self.raw), FadeIn(self.raw_caption, shift=LEFT * S.GAP))
+        self.play(Create(self.focus_band), self.grid.row_labels[self.focus].animate.set_color(style.EMPHASIS))
+        self.play(FadeIn(self.raw), FadeIn(self.raw_caption, shift=LEFT * style.GAP))
         if self.masked:
-            self.play(FadeIn(self.mask_note, shift=UP * S.GAP / 2), run_time=S.FAST)
+            self.play(FadeIn(self.mask_note, shift=UP * style.GAP / 2), run_time=style.FAST)
 
     def heat(self):
         """The same row after the normalizer: weights, coloured by heat."""
@@ -234,7 +236,7 @@ class AttentionMatrix(LessonScene):
         f = self.focus
         self.frame_matrix(self.focus_band, self.grid.row(f), self.heat_caption)
         self.play(ReplacementTransform(self.raw, self.grid.row(f)),
-                  ReplacementTransform(self.raw_caption, self.heat_caption), run_time=S.SLOW)
+                  ReplacementTransform(self.raw_caption, self.heat_caption), run_time=style.SLOW)
         self.remove(self.empty.boxes[f])
         if self.masked and len(row_strikes(self.grid, f)):
             self.add(row_strikes(self.grid, f))
@@ -245,28 +247,28 @@ class AttentionMatrix(LessonScene):
         f, g = self.focus, self.grid
         # a masked row's strikes between its boxes and its numbers, as drawn
         row = VGroup(g.boxes[f], row_strikes(g, f), g.numbers[f]) if self.masked else g.row(f)
-        self.play(Indicate(VGroup(self.focus_band, row), scale_factor=PULSE_SCALE, color=S.EMPHASIS),
-                  run_time=S.SLOW)
+        self.play(Indicate(VGroup(self.focus_band, row), scale_factor=PULSE_SCALE, color=style.EMPHASIS),
+                  run_time=style.SLOW)
 
     def parallel(self):
         """Every other query computed the same way, all at once: the full matrix."""
         self.step("parallel")
         others = [i for i in range(self.att.n) if i != self.focus]
-        self.play(*(FadeIn(self.grid.row(i)) for i in others), run_time=S.SLOW)
+        self.play(*(FadeIn(self.grid.row(i)) for i in others), run_time=style.SLOW)
         if self.masked:
             self.play(*(FadeIn(row_strikes(self.grid, i)) for i in others if len(row_strikes(self.grid, i))),
-                      run_time=S.FAST)
+                      run_time=style.FAST)
         self.remove(*(self.empty.boxes[i] for i in others))
 
     def lines(self):
         """Purple lines from the focus to its keys, as thick as the weights; still a mix."""
         self.step("lines")
         gone = [self.heat_caption, *([self.mask_note] if self.masked else [])]
-        self.play(*(FadeOut(m) for m in gone), run_time=S.FAST)
-        self.reframe(*self.on_screen(), self.panel, layout=self.layout, run_time=S.RUN)
+        self.play(*(FadeOut(m) for m in gone), run_time=style.FAST)
+        self.reframe(*self.on_screen(), self.panel, layout=self.layout, run_time=style.RUN)
         src, keys, pcts = self.fan
         self.play(FadeIn(src), FadeIn(keys))
-        self.play(LaggedStart(*(Create(line) for line in self.fan_lines), lag_ratio=S.FAST / S.SLOW),
-                  FadeIn(pcts), run_time=S.SLOW)
+        self.play(LaggedStart(*(Create(line) for line in self.fan_lines), lag_ratio=style.FAST / style.SLOW),
+                  FadeIn(pcts), run_time=style.SLOW)
         self.play(Write(self.note[0]))
         self.play(FadeIn(self.note[1]))

@@ -13,7 +13,7 @@ from attention_core import (
     total_variation,
     wrong_axis_weights,
 )
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import label, math, word, wrapped
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline, vector
@@ -49,46 +49,47 @@ class Mistakes(LessonScene):
         self.transposed()
 
     # -- pieces ----------------------------------------------------------------------------------
-    def verdict(self, ok: bool, text: str, sub: str | None = None, size: float = S.BODY_SIZE,
+    def verdict(self, ok: bool, text: str, sub: str | None = None, size: float = style.BODY_SIZE,
                 width: float | None = None) -> VGroup:
         """'✓ right  text' in yellow or '✗ wrong  text' in vermillion, on one baseline; the text in lines
         no wider than `width` (the table it is about) if given; an optional smaller line under it."""
-        color = S.HIGHLIGHT if ok else S.WRONG
+        color = style.HIGHLIGHT if ok else style.WRONG
         mark = word(self.t("common.right" if ok else "common.wrong"), size, color)
         said = word(text, size, color)
-        room = None if width is None else width - mark.width - S.GAP  # the line, mark and all, in width
+        room = None if width is None else width - mark.width - style.GAP  # the line, mark and all, in width
         if room is not None and said.width > room:
-            said = wrapped(text, max(room, S.NOTE_MIN_W / 2), self.lang, size, color)
+            said = wrapped(text, max(room, style.NOTE_MIN_W / 2), self.lang, size, color)
             for m in said[1:]:
                 m.align_to(said[0], LEFT)
-        line = VGroup(mark, said).arrange(RIGHT, buff=S.GAP, aligned_edge=UP)
+        line = VGroup(mark, said).arrange(RIGHT, buff=style.GAP, aligned_edge=UP)
         if sub is not None:
-            line.add(label(sub, S.LABEL_SIZE, color).next_to(line[1], DOWN, buff=S.GAP / 2,
+            line.add(label(sub, style.LABEL_SIZE, color).next_to(line[1], DOWN, buff=style.GAP / 2,
                                                               aligned_edge=LEFT))
         return line
 
     def mark_cell(self, grid: NumberGrid, i: int, j: int, color, buff: float = MARK_BUFF):
-        return outline(grid.box(i, j), color, buff=buff, stroke=S.MARK_STROKE)
+        return outline(grid.box(i, j), color, buff=buff, stroke=style.MARK_STROKE)
 
     def heat_row(self, rows, row_labels) -> NumberGrid:
         return NumberGrid(np.asarray(rows), row_labels=row_labels, col_labels=self.att.tokens,
-                          fills=S.heat_color)
+                          fills=style.heat_color)
 
     # -- steps -----------------------------------------------------------------------------------
     def intro(self):
         """The four mistakes, listed."""
         self.step("intro")
-        lead = label(self.t("intro"), S.BODY_SIZE, S.DIM)
+        lead = label(self.t("intro"), style.BODY_SIZE, style.DIM)
         items = VGroup(*(
-            VGroup(word(f"{i}.", S.BODY_SIZE, S.WRONG), word(self.t(key), S.BODY_SIZE, S.TEXT))
-            .arrange(RIGHT, buff=S.GAP)
+            VGroup(word(f"{i}.", style.BODY_SIZE, style.WRONG),
+                   word(self.t(key), style.BODY_SIZE, style.TEXT))
+            .arrange(RIGHT, buff=style.GAP)
             for i, key in enumerate(("qkv", "axis", "sqrt", "transposed"), start=1)
-        )).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP * 3 / 2)
-        body = VGroup(lead, items).arrange(DOWN, buff=S.BIG_GAP)
+        )).arrange(DOWN, aligned_edge=LEFT, buff=style.GAP * 3 / 2)
+        body = VGroup(lead, items).arrange(DOWN, buff=style.BIG_GAP)
         self.place_body(body)
         self.play(FadeIn(lead))
         for it in items:
-            self.play(FadeIn(it, shift=RIGHT * S.GAP), run_time=S.FAST)
+            self.play(FadeIn(it, shift=RIGHT * style.GAP), run_time=style.FAST)
 
     def qkv(self):
         """(a) q, k, v of the focus differ; its own key is not necessarily its best match."""
@@ -96,7 +97,7 @@ class Mistakes(LessonScene):
         self.clear_body()
         left = self.roles()
         left, right = self.place_best(lambda: self.qkv_body(left, None), fallbacks=tuple(
-            lambda w=w: self.qkv_body(left, w) for w in (S.NOTE_MIN_W / 2, S.NOTE_MIN_W)))
+            lambda w=w: self.qkv_body(left, w) for w in (style.NOTE_MIN_W / 2, style.NOTE_MIN_W)))
         self.show_qkv(left, right)
 
     def qkv_body(self, left: VGroup, across: float | None) -> VGroup:
@@ -104,19 +105,20 @@ class Mistakes(LessonScene):
         vectors) the scores as a row under the roles, the verdicts beside it that wide."""
         right = self.own_key(across)
         if across is not None:
-            return VGroup(left, right).arrange(DOWN, buff=S.GAP)
-        return VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP)
+            return VGroup(left, right).arrange(DOWN, buff=style.GAP)
+        return VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=style.BIG_GAP)
 
     def roles(self) -> VGroup:
         """Left: one vector for three roles (wrong) against three projections (right)."""
         f, att = self.focus, self.att
-        eqs = VGroup(math("q = k = v = x", color=S.WRONG), *(
-            math(source, color=c) for source, c in (("q = x W_Q", S.Q_COLOR), ("k = x W_K", S.K_COLOR),
-                                              ("v = x W_V", S.V_COLOR))))
-        rows = VGroup(vector(att.x[f], S.X_COLOR), vector(att.q[f], S.Q_COLOR),
-                      vector(att.k[f], S.K_COLOR), vector(att.v[f], S.V_COLOR))
-        left_wrong = self.verdict(False, self.t("qkv_wrong"), size=S.LABEL_SIZE)
-        left_right = self.verdict(True, self.t("qkv_right"), size=S.LABEL_SIZE)
+        eqs = VGroup(math("q = k = v = x", color=style.WRONG), *(
+            math(source, color=c) for source, c in (("q = x W_Q", style.Q_COLOR),
+                                                    ("k = x W_K", style.K_COLOR),
+                                              ("v = x W_V", style.V_COLOR))))
+        rows = VGroup(vector(att.x[f], style.X_COLOR), vector(att.q[f], style.Q_COLOR),
+                      vector(att.k[f], style.K_COLOR), vector(att.v[f], style.V_COLOR))
+        left_wrong = self.verdict(False, self.t("qkv_wrong"), size=style.LABEL_SIZE)
+        left_right = self.verdict(True, self.t("qkv_right"), size=style.LABEL_SIZE)
         one = VGroup(eqs[0], rows[0])
         roles = VGroup(*(VGroup(e, r) for e, r in zip(eqs[1:], rows[1:])))
         left = VGroup(left_wrong, one, left_right, roles)
@@ -128,14 +130,15 @@ class Mistakes(LessonScene):
         """Each equation beside its vector, the wrong way above the right one."""
         _, one, left_right, roles = left
         for line in (one, *roles):
-            line.arrange(RIGHT, buff=S.GAP)
-        roles.arrange(DOWN, buff=S.GAP / 2)
-        left.arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
-        VGroup(left_right, roles).shift(DOWN * (S.BIG_GAP - S.GAP))  # the wrong way, then the right one
-        eq_right = max(e.get_right()[0] for e in eqs) + S.BIG_GAP  # equations right-aligned, vectors
+            line.arrange(RIGHT, buff=style.GAP)
+        roles.arrange(DOWN, buff=style.GAP / 2)
+        left.arrange(DOWN, aligned_edge=LEFT, buff=style.GAP)
+        VGroup(left_right,
+               roles).shift(DOWN * (style.BIG_GAP - style.GAP))  # the wrong way, then the right one
+        eq_right = max(e.get_right()[0] for e in eqs) + style.BIG_GAP  # equations right-aligned, vectors
         for e, r in zip(eqs, rows):  # left-aligned, the whole table indented under the lines
             e.shift(RIGHT * (eq_right - e.get_right()[0]))
-            r.shift(RIGHT * (eq_right + S.GAP - r.get_left()[0]))
+            r.shift(RIGHT * (eq_right + style.GAP - r.get_left()[0]))
 
     def own_key(self, across: float | None = None) -> VGroup:
         """Right: the focus's raw scores against every key (a column, or `across` a row with the
@@ -146,26 +149,27 @@ class Mistakes(LessonScene):
         same = best == f
         row = across is not None
         names = {"col_labels" if row else "row_labels": att.tokens}
-        grid = NumberGrid(scores[None, :] if row else scores[:, None], color=S.TEXT, **names)
-        grid.boxes.set_stroke(S.Q_COLOR, width=2)
-        (grid.col_labels if row else grid.row_labels)[f].set_color(S.EMPHASIS)
-        grid_t = label(self.t("score_row", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
+        grid = NumberGrid(scores[None, :] if row else scores[:, None], color=style.TEXT, **names)
+        grid.boxes.set_stroke(style.Q_COLOR, width=2)
+        (grid.col_labels if row else grid.row_labels)[f].set_color(style.EMPHASIS)
+        grid_t = label(self.t("score_row", focus=self.lesson.focus), style.LABEL_SIZE, style.DIM)
         marks, tags = self.own_key_marks(grid, best, across is not None)
-        grid_t.next_to(grid, UP, buff=S.GAP) if across is not None else \
-            grid_t.next_to(grid.boxes, UP, buff=S.GAP).align_to(grid.row_labels, LEFT)
+        grid_t.next_to(grid, UP, buff=style.GAP) if across is not None else \
+            grid_t.next_to(grid.boxes, UP, buff=style.GAP).align_to(grid.row_labels, LEFT)
         scored = VGroup(grid_t, grid, marks, tags)
-        width = across if row else max(scored.width, S.NOTE_MIN_W / 2)  # the verdicts no wider than
+        width = across if row else max(scored.width, style.NOTE_MIN_W / 2)  # the verdicts no wider than
         # the scores (or, beside their row, than `across`)
-        right_wrong = self.verdict(False, self.t("self_wrong", focus=self.lesson.focus), size=S.LABEL_SIZE,
+        right_wrong = self.verdict(False, self.t("self_wrong", focus=self.lesson.focus),
+                                   size=style.LABEL_SIZE,
                                    width=width)
         right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"),
-                                   size=S.LABEL_SIZE, width=width)
+                                   size=style.LABEL_SIZE, width=width)
         right = VGroup(right_wrong, right_right, scored)
-        right_right.next_to(right_wrong, DOWN, buff=S.BIG_GAP, aligned_edge=LEFT)
+        right_right.next_to(right_wrong, DOWN, buff=style.BIG_GAP, aligned_edge=LEFT)
         if row:
-            scored.next_to(VGroup(right_wrong, right_right), RIGHT, buff=S.BIG_GAP)
+            scored.next_to(VGroup(right_wrong, right_right), RIGHT, buff=style.BIG_GAP)
         else:
-            scored.next_to(right_right, DOWN, buff=S.GAP).align_to(right_right, LEFT)
+            scored.next_to(right_right, DOWN, buff=style.GAP).align_to(right_right, LEFT)
         return right
 
     def own_key_marks(self, grid: NumberGrid, best: int, across: bool = False) -> tuple[VGroup, VGroup]:
@@ -175,24 +179,25 @@ class Mistakes(LessonScene):
         scores = att.scores[f]
         at = (lambda k: (0, k)) if across else (lambda k: (k, 0))  # key k's cell
         side = DOWN if across else RIGHT
-        marks = VGroup(self.mark_cell(grid, *at(best), S.HIGHLIGHT, buff=0))
+        marks = VGroup(self.mark_cell(grid, *at(best), style.HIGHLIGHT, buff=0))
         if best == f:
             tags = VGroup(
-                label(self.t("self_best_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.HIGHLIGHT)
-                .next_to(grid.box(*at(f)), side, buff=S.GAP))
+                label(self.t("self_best_cell", value=number_text(scores[f])), style.LABEL_SIZE,
+                      style.HIGHLIGHT)
+                .next_to(grid.box(*at(f)), side, buff=style.GAP))
         else:
-            marks.add(self.mark_cell(grid, *at(f), S.WRONG, buff=0))
+            marks.add(self.mark_cell(grid, *at(f), style.WRONG, buff=0))
             tags = VGroup(
-                label(self.t("self_cell", value=number_text(scores[f])), S.LABEL_SIZE, S.WRONG)
-                .next_to(grid.box(*at(f)), side, buff=S.GAP),
+                label(self.t("self_cell", value=number_text(scores[f])), style.LABEL_SIZE, style.WRONG)
+                .next_to(grid.box(*at(f)), side, buff=style.GAP),
                 label(self.t("best_cell", value=number_text(scores[best]), token=att.tokens[best]),
-                      S.LABEL_SIZE, S.HIGHLIGHT).next_to(grid.box(*at(best)), side, buff=S.GAP),
+                      style.LABEL_SIZE, style.HIGHLIGHT).next_to(grid.box(*at(best)), side, buff=style.GAP),
             )
             a, b = sorted(tags, key=lambda t: t.get_x())
-            if across and a.get_right()[0] + S.GAP > b.get_left()[0]:  # too close: apart, each on
+            if across and a.get_right()[0] + style.GAP > b.get_left()[0]:  # too close: apart, each on
                 mid = (a.get_x() + b.get_x()) / 2  # its side of the point between the two cells
-                a.align_to([mid - S.GAP / 2, 0, 0], RIGHT)
-                b.align_to([mid + S.GAP / 2, 0, 0], LEFT)
+                a.align_to([mid - style.GAP / 2, 0, 0], RIGHT)
+                b.align_to([mid + style.GAP / 2, 0, 0], LEFT)
         return marks, tags
 
     def show_qkv(self, left: VGroup, right: VGroup) -> None:
@@ -202,7 +207,7 @@ class Mistakes(LessonScene):
         self.play(FadeIn(left_wrong))
         self.play(FadeIn(one))
         self.play(FadeIn(left_right))
-        self.play(*(FadeIn(r, shift=RIGHT * S.GAP) for r in roles), run_time=S.SLOW)
+        self.play(*(FadeIn(r, shift=RIGHT * style.GAP) for r in roles), run_time=style.SLOW)
         self.play(FadeIn(right_wrong))
         self.play(FadeIn(right_right), FadeIn(grid_t), FadeIn(grid))
         self.play(Create(marks), FadeIn(tags))
@@ -216,28 +221,28 @@ class Mistakes(LessonScene):
         right_w = self.att.weights
 
         def panel(ok: bool, weights: np.ndarray) -> VGroup:
-            color = S.HIGHLIGHT if ok else S.WRONG
+            color = style.HIGHLIGHT if ok else style.WRONG
             hm = heatmap(weights, self.att.tokens, main=False)  # two whole matrices compared: the
-            hm.row_labels[f].set_color(S.EMPHASIS)  # colours and the sums are read, not each weight
+            hm.row_labels[f].set_color(style.EMPHASIS)  # colours and the sums are read, not each weight
             sums = vector(weights.sum(axis=1), color, vertical=True, col_labels=[self.t("common.sum")],
                           main=False)
             sums.numbers.set_color(color)
-            sums.next_to(hm.boxes, RIGHT, buff=S.GAP / 2)
+            sums.next_to(hm.boxes, RIGHT, buff=style.GAP / 2)
             sums.shift(UP * (hm.boxes.get_top()[1] - sums.boxes.get_top()[1]))
             unit = hm.row(f)[0] if ok else VGroup(*(hm.box(i, f) for i in range(self.att.n)))
-            frame = outline(unit, color, buff=MARK_BUFF, stroke=S.MARK_STROKE)
+            frame = outline(unit, color, buff=MARK_BUFF, stroke=style.MARK_STROKE)
             title = self.verdict(ok, self.t("axis_right" if ok else "axis_wrong"))
-            total = label(self.t("axis_right_sum" if ok else "axis_wrong_sum"), S.LABEL_SIZE, color)
+            total = label(self.t("axis_right_sum" if ok else "axis_wrong_sum"), style.LABEL_SIZE, color)
             table = VGroup(hm, sums, frame)
-            total.next_to(table, DOWN, buff=S.GAP).align_to(sums, RIGHT)
-            return VGroup(title, VGroup(table, total)).arrange(DOWN, buff=S.GAP)
+            total.next_to(table, DOWN, buff=style.GAP).align_to(sums, RIGHT)
+            return VGroup(title, VGroup(table, total)).arrange(DOWN, buff=style.GAP)
 
         wrong, right = panel(False, wrong_w), panel(True, right_w)
-        note = label(self.t("axis_note"), S.LABEL_SIZE, S.DIM)
+        note = label(self.t("axis_note"), style.LABEL_SIZE, style.DIM)
         panels = VGroup(wrong, right)
         body = VGroup(panels, note)
-        self.place_best(*(lambda d=d, edge=edge: (panels.arrange(d, buff=S.BIG_GAP, aligned_edge=edge),
-                                                  body.arrange(DOWN, buff=S.BIG_GAP))[1]
+        self.place_best(*(lambda d=d, edge=edge: (panels.arrange(d, buff=style.BIG_GAP, aligned_edge=edge),
+                                                  body.arrange(DOWN, buff=style.BIG_GAP))[1]
                           for d, edge in ((RIGHT, UP), (DOWN, ORIGIN))))  # UP with DOWN: tops on centres
         for panel_ in (wrong, right):
             title, (table, total) = panel_
@@ -284,24 +289,24 @@ class Mistakes(LessonScene):
                                scaled=number_text(scaled[top]), unscaled=number_text(unscaled[top]))),
                  (False, self.t("never_wrong")),
                  (True, self.t("never_right", factor=factor,
-                               top_w=number_text(big[big_top], S.NUMBER_PLACES + 1)))]
+                               top_w=number_text(big[big_top], style.NUMBER_PLACES + 1)))]
         return g1, g2, lines
 
     def sqrt_blocks(self, g1, g2, lines, width: float | None, beside: bool = False) -> VGroup:
         """Each table between its wrong and its right verdict (text no wider than `width`), indented under
         the lines: VGroup(b1, b2), one over the other with the tables' token columns aligned, or
         `beside` each other, their tops aligned."""
-        w1, r1, w2, r2 = self.sqrt_verdicts = [self.verdict(ok, text, size=S.LABEL_SIZE, width=width)
+        w1, r1, w2, r2 = self.sqrt_verdicts = [self.verdict(ok, text, size=style.LABEL_SIZE, width=width)
                                                for ok, text in lines]
-        b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
-        b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=S.GAP)
+        b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=style.GAP)
+        b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=style.GAP)
         if beside:
-            body = VGroup(b1, b2).arrange(RIGHT, aligned_edge=UP, buff=S.BIG_GAP)
+            body = VGroup(b1, b2).arrange(RIGHT, aligned_edge=UP, buff=style.BIG_GAP)
             for w, g in ((w1, g1), (w2, g2)):
-                g.shift(RIGHT * (w.get_left()[0] + S.BIG_GAP - g.row_labels.get_left()[0]))
+                g.shift(RIGHT * (w.get_left()[0] + style.BIG_GAP - g.row_labels.get_left()[0]))
             return body
-        body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
-        g1.shift(RIGHT * (w1.get_left()[0] + S.BIG_GAP - g1.row_labels.get_left()[0]))
+        body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=style.BIG_GAP)
+        g1.shift(RIGHT * (w1.get_left()[0] + style.BIG_GAP - g1.row_labels.get_left()[0]))
         g2.shift(RIGHT * (g1.boxes.get_left()[0] - g2.boxes.get_left()[0]))
         return body
 
@@ -313,25 +318,25 @@ class Mistakes(LessonScene):
         fields = {"focus": self.tr.token(self.lesson.focus), "target": self.token(t)}
         w = self.att.weights
         zoom = MATRIX_ZOOM
-        hm = heatmap(w, self.att.tokens, cell_w=S.CELL_W * zoom, cell_h=S.CELL_H * zoom,
-                     number_size=S.NUMBER_SIZE * zoom)
-        rows_t = label(self.t("queries_rows"), S.LABEL_SIZE, S.DIM)
-        cols_t = label(self.t("keys_cols"), S.LABEL_SIZE, S.DIM)
-        cols_t.next_to(hm.col_labels, UP, buff=S.GAP).align_to(hm.boxes, LEFT)
-        rows_t.next_to(hm.row_labels, DOWN, buff=S.GAP).align_to(hm.row_labels, LEFT)
-        hm.row_labels[f].set_color(S.EMPHASIS)
-        wrong_box = self.mark_cell(hm, t, f, S.WRONG)
-        right_box = self.mark_cell(hm, f, t, S.HIGHLIGHT)
+        hm = heatmap(w, self.att.tokens, cell_w=style.CELL_W * zoom, cell_h=style.CELL_H * zoom,
+                     number_size=style.NUMBER_SIZE * zoom)
+        rows_t = label(self.t("queries_rows"), style.LABEL_SIZE, style.DIM)
+        cols_t = label(self.t("keys_cols"), style.LABEL_SIZE, style.DIM)
+        cols_t.next_to(hm.col_labels, UP, buff=style.GAP).align_to(hm.boxes, LEFT)
+        rows_t.next_to(hm.row_labels, DOWN, buff=style.GAP).align_to(hm.row_labels, LEFT)
+        hm.row_labels[f].set_color(style.EMPHASIS)
+        wrong_box = self.mark_cell(hm, t, f, style.WRONG)
+        right_box = self.mark_cell(hm, f, t, style.HIGHLIGHT)
         matrix = VGroup(hm, rows_t, cols_t, wrong_box, right_box)
 
         wrong = self.verdict(False, self.t("transposed_wrong", wrong=number_text(w[t, f]), **fields),
                              self.t("transposed_wrong_why", **fields))
         right = self.verdict(True, self.t("transposed_right", right=number_text(w[f, t]), **fields),
                              self.t("transposed_right_where", **fields))
-        note = label(self.t("transposed_note"), S.LABEL_SIZE, S.DIM)
-        texts = VGroup(wrong, right).arrange(DOWN, aligned_edge=LEFT, buff=S.BIG_GAP)
-        body = (VGroup(VGroup(matrix, texts).arrange(RIGHT, buff=S.BIG_GAP), note)
-                .arrange(DOWN, buff=S.BIG_GAP))
+        note = label(self.t("transposed_note"), style.LABEL_SIZE, style.DIM)
+        texts = VGroup(wrong, right).arrange(DOWN, aligned_edge=LEFT, buff=style.BIG_GAP)
+        body = (VGroup(VGroup(matrix, texts).arrange(RIGHT, buff=style.BIG_GAP), note)
+                .arrange(DOWN, buff=style.BIG_GAP))
         self.place_body(body)
         self.play(FadeIn(hm), FadeIn(rows_t), FadeIn(cols_t))
         self.play(Create(wrong_box), FadeIn(wrong[:2]))

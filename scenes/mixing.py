@@ -18,7 +18,7 @@ from manim import (
 )
 
 from attention_core import change_size, dominant
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import cell_width_for, label, math, word
 from scenes.common.mobjects import (
@@ -37,7 +37,7 @@ def bracketed(values) -> str:
 
 def band(group, height: float, color):
     """A frame around a row of cells exactly one cell high, so it never crosses the neighbours' text."""
-    return outline(group, color, buff=(S.GAP / 2, 0), height=height)
+    return outline(group, color, buff=(style.GAP / 2, 0), height=height)
 
 
 class Mixing(LessonScene):
@@ -98,19 +98,19 @@ class Mixing(LessonScene):
 
     def compose_table(self, wide: bool, beside: bool) -> VGroup:
         """The table, its formula beside it or above it: sets the parts, returns self.body."""
-        self.cw = cell_width_for(self.dims) if wide else S.CELL_W
+        self.cw = cell_width_for(self.dims) if wide else style.CELL_W
         self.build_rows()
         self.build_heads()
         self.build_sum()
         self.formula = math("o", "=", "sum_j", "w_j thin", "v_j")
-        self.formula[-1].set_color(S.V_COLOR)
+        self.formula[-1].set_color(style.V_COLOR)
         table = VGroup(self.wcol, self.times, self.vgrid, self.w_head, self.v_head, self.wv_head,
                        self.rule, self.outv, self.out_label)
-        self.formula.next_to(table, RIGHT if beside else UP, buff=S.BIG_GAP if beside else S.GAP)
+        self.formula.next_to(table, RIGHT if beside else UP, buff=style.BIG_GAP if beside else style.GAP)
         self.top_frame = band(
             VGroup(self.wcol.row_labels[self.top], self.wcol.row(self.top), self.vgrid.row(self.top)),
-            self.vgrid.box(self.top, 0).height, S.EMPHASIS)
-        self.arrows = VGroup(*(label("→", S.BODY_SIZE, S.DIM).move_to(t) for t in self.times))
+            self.vgrid.box(self.top, 0).height, style.EMPHASIS)
+        self.arrows = VGroup(*(label("→", style.BODY_SIZE, style.DIM).move_to(t) for t in self.times))
         self.body = VGroup(self.formula, table, self.top_frame, self.arrows)
         return self.body
 
@@ -118,11 +118,11 @@ class Mixing(LessonScene):
         """The values, one row per token; left of them the focus's weights, a × between each pair."""
         toks = self.att.tokens
         self.vgrid = NumberGrid(self.att.v, col_labels=self.dims, cell_w=self.cw)
-        self.vgrid.boxes.set_stroke(S.V_COLOR, width=2)
-        self.wcol = NumberGrid(self.w[:, None], row_labels=toks, fills=S.heat_color)
-        self.wcol.shift(self.vgrid.boxes.get_left() - self.wcol.boxes.get_right() + LEFT * S.BIG_GAP)
+        self.vgrid.boxes.set_stroke(style.V_COLOR, width=2)
+        self.wcol = NumberGrid(self.w[:, None], row_labels=toks, fills=style.heat_color)
+        self.wcol.shift(self.vgrid.boxes.get_left() - self.wcol.boxes.get_right() + LEFT * style.BIG_GAP)
         self.times = VGroup(*(
-            label("×", S.BODY_SIZE, S.DIM).move_to(
+            label("×", style.BODY_SIZE, style.DIM).move_to(
                 (self.wcol.box(i, 0).get_right() + self.vgrid.box(i, 0).get_left()) / 2)
             for i in range(len(toks))
         ))
@@ -130,23 +130,24 @@ class Mixing(LessonScene):
     def build_heads(self):
         """The columns' heads on one line: the weights, and the values (later: the weighted values)."""
         col_top = self.vgrid.col_labels.get_top()[1]
-        self.w_head = word(self.t("weights_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
-        self.w_head.next_to(self.wcol.boxes, UP, buff=S.GAP / 2)
+        self.w_head = word(self.t("weights_of", focus=self.lesson.focus), style.LABEL_SIZE, style.TEXT)
+        self.w_head.next_to(self.wcol.boxes, UP, buff=style.GAP / 2)
         self.w_head.align_to(self.wcol.boxes, RIGHT)
-        self.v_head = word(self.t("common.value"), S.LABEL_SIZE, S.V_COLOR)
-        self.wv_head = word(self.t("weighted"), S.LABEL_SIZE, S.V_COLOR)
+        self.v_head = word(self.t("common.value"), style.LABEL_SIZE, style.V_COLOR)
+        self.wv_head = word(self.t("weighted"), style.LABEL_SIZE, style.V_COLOR)
         for h in (self.v_head, self.wv_head):
-            h.move_to([self.vgrid.boxes.get_center()[0], col_top, 0], aligned_edge=DOWN).shift(UP * S.GAP / 2)
+            h.move_to([self.vgrid.boxes.get_center()[0], col_top, 0],
+                      aligned_edge=DOWN).shift(UP * style.GAP / 2)
         self.w_head.match_y(self.v_head)
 
     def build_sum(self):
         """A rule under the values, the output under it, its label on the left."""
-        self.rule = Line(self.vgrid.boxes.get_left(), self.vgrid.boxes.get_right(), stroke_color=S.DIM)
-        self.rule.next_to(self.vgrid.boxes, DOWN, buff=S.GAP)
-        self.outv = vector(self.out, S.V_COLOR, cell_w=self.cw)
-        self.outv.next_to(self.rule, DOWN, buff=S.GAP).align_to(self.vgrid.boxes, LEFT)
-        self.out_label = word(self.t("output_of", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
-        self.out_label.next_to(self.outv.boxes, LEFT, buff=S.GAP)
+        self.rule = Line(self.vgrid.boxes.get_left(), self.vgrid.boxes.get_right(), stroke_color=style.DIM)
+        self.rule.next_to(self.vgrid.boxes, DOWN, buff=style.GAP)
+        self.outv = vector(self.out, style.V_COLOR, cell_w=self.cw)
+        self.outv.next_to(self.rule, DOWN, buff=style.GAP).align_to(self.vgrid.boxes, LEFT)
+        self.out_label = word(self.t("output_of", focus=self.lesson.focus), style.LABEL_SIZE, style.TEXT)
+        self.out_label.next_to(self.outv.boxes, LEFT, buff=style.GAP)
 
     def values_and_weights(self):
         """The value of every token, and beside it the focus's weight for that token."""
@@ -155,14 +156,14 @@ class Mixing(LessonScene):
                      layout=self.body)
         self.play(Write(self.formula))
         self.play(FadeIn(self.vgrid), FadeIn(self.v_head))
-        self.play(FadeIn(self.wcol, shift=RIGHT * S.GAP), FadeIn(self.w_head), FadeIn(self.times))
+        self.play(FadeIn(self.wcol, shift=RIGHT * style.GAP), FadeIn(self.w_head), FadeIn(self.times))
 
     def scale_values(self):
         """Every row multiplied by its weight: the top key's row stays large, the others shrink."""
         self.step("scale")
         scaled = self.vgrid.new_values(self.w[:, None] * self.att.v)
         self.play(ReplacementTransform(self.vgrid, scaled), ReplacementTransform(self.v_head, self.wv_head),
-                  ReplacementTransform(self.times, self.arrows), run_time=S.SLOW)
+                  ReplacementTransform(self.times, self.arrows), run_time=style.SLOW)
         self.vgrid = scaled
         if not self.flat:
             self.play(FadeIn(self.top_frame))
@@ -176,7 +177,7 @@ class Mixing(LessonScene):
             TransformFromCopy(VGroup(*(self.vgrid.number(i, j) for i in range(self.att.n))),
                               self.outv.number(0, j))
             for j in range(self.att.d_v)
-        ), lag_ratio=S.FAST / S.SLOW), run_time=S.SLOW)
+        ), lag_ratio=style.FAST / style.SLOW), run_time=style.SLOW)
 
     def strengthened(self):
         """The output beside the focus's own value: the most-grown dimension framed."""
@@ -192,33 +193,35 @@ class Mixing(LessonScene):
         """The focus's own value over its output, each labelled, and under them the note on the
         most-grown dimension: VGroup(VGroup(own, out, labels), note)."""
         focus = self.lesson.focus
-        own = vector(self.own, S.V_COLOR, col_labels=self.dims, cell_w=self.cw)
-        own_label = word(self.t("own_value", focus=focus), S.LABEL_SIZE, S.DIM)
-        out = vector(self.out, S.V_COLOR, cell_w=self.cw)
-        out_label = word(self.t("output_of", focus=focus), S.LABEL_SIZE, S.TEXT)
-        out.next_to(own.boxes, DOWN, buff=S.GAP).align_to(own.boxes, LEFT)  # column under column (a wide
+        own = vector(self.own, style.V_COLOR, col_labels=self.dims, cell_w=self.cw)
+        own_label = word(self.t("own_value", focus=focus), style.LABEL_SIZE, style.DIM)
+        out = vector(self.out, style.V_COLOR, cell_w=self.cw)
+        out_label = word(self.t("output_of", focus=focus), style.LABEL_SIZE, style.TEXT)
+        out.next_to(own.boxes, DOWN, buff=style.GAP).align_to(own.boxes, LEFT)  # column under column (a wide
         # dimension name reaches left of its cell)
         labels = VGroup(own_label, out_label)
         for lab, vec in zip(labels, (own, out)):
-            lab.next_to(vec.boxes, LEFT, buff=S.GAP)
+            lab.next_to(vec.boxes, LEFT, buff=style.GAP)
         g = self.grown
         key = "grown" if self.grows else "no_growth"
         note = label(self.t(key, dim=self.dims[g], before=number_text(self.own[g]),
                             after=number_text(self.out[g])),
-                     S.LABEL_SIZE, S.HIGHLIGHT if self.grows else S.DIM)
+                     style.LABEL_SIZE, style.HIGHLIGHT if self.grows else style.DIM)
         compare = VGroup(own, out, labels)
-        below, beside = (VGroup(compare, note.copy().next_to(compare, d, buff=S.GAP)) for d in (DOWN, RIGHT))
-        note.next_to(compare, RIGHT if self.room(beside) > self.room(below) else DOWN, buff=S.GAP)  # (shown
+        below, beside = (VGroup(compare, note.copy().next_to(compare, d, buff=style.GAP)) for d in (DOWN,
+                                                                                                    RIGHT))
+        note.next_to(compare, RIGHT if self.room(beside) > self.room(below) else DOWN,
+                     buff=style.GAP)  # (shown
         return VGroup(compare, note)  # alone first: whichever lets it be larger)
 
     def shares_chart(self) -> tuple[VGroup, VGroup]:
         """Every key's share of the mix as bars under their title; the note that the output is a mix."""
-        step = cell_width_for(self.att.tokens, minimum=S.BAR_W + S.GAP)
-        bars = WeightBars(self.w, self.att.tokens, fills=S.heat_color, max_height=S.BAR_MAX_H / 2,
-                          buff=step - S.BAR_W)
-        bars_title = label(self.t("shares", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
-        mix_note = label(self.t("mix_note"), S.BODY_SIZE, S.EMPHASIS)
-        shares = VGroup(bars_title, bars).arrange(DOWN, buff=S.GAP)
+        step = cell_width_for(self.att.tokens, minimum=style.BAR_W + style.GAP)
+        bars = WeightBars(self.w, self.att.tokens, fills=style.heat_color, max_height=style.BAR_MAX_H / 2,
+                          buff=step - style.BAR_W)
+        bars_title = label(self.t("shares", focus=self.lesson.focus), style.BODY_SIZE, style.TEXT)
+        mix_note = label(self.t("mix_note"), style.BODY_SIZE, style.EMPHASIS)
+        shares = VGroup(bars_title, bars).arrange(DOWN, buff=style.GAP)
         return shares, mix_note
 
     def place_strengthened(self, top: VGroup, mix_note: VGroup):
@@ -227,8 +230,8 @@ class Mixing(LessonScene):
         body = VGroup(top, mix_note)
 
         def arranged(side):
-            top.arrange(side, buff=S.BIG_GAP * (2 if side is RIGHT else 1))
-            return body.arrange(DOWN, buff=S.BIG_GAP)
+            top.arrange(side, buff=style.BIG_GAP * (2 if side is RIGHT else 1))
+            return body.arrange(DOWN, buff=style.BIG_GAP)
 
         self.place_best(lambda: arranged(RIGHT), lambda: arranged(DOWN))
 
@@ -237,15 +240,15 @@ class Mixing(LessonScene):
         (own, out, (own_label, out_label)), note = compared
         g = self.grown
         self.play(FadeOut(VGroup(self.formula, self.wcol, self.arrows, self.vgrid, self.w_head,
-                                 self.wv_head, self.rule, self.top_frame)), run_time=S.FAST)
+                                 self.wv_head, self.rule, self.top_frame)), run_time=style.FAST)
         self.reframe(compared, layout=self.strengthened_body)
         self.play(ReplacementTransform(VGroup(self.outv, self.out_label), VGroup(out, out_label)))
-        self.play(FadeIn(own, shift=DOWN * S.GAP), FadeIn(own_label))
+        self.play(FadeIn(own, shift=DOWN * style.GAP), FadeIn(own_label))
         if self.grows:
-            frame = outline(VGroup(own.box(0, g), out.box(0, g)), S.HIGHLIGHT, buff=S.GAP / 3)
+            frame = outline(VGroup(own.box(0, g), out.box(0, g)), style.HIGHLIGHT, buff=style.GAP / 3)
             frame.stretch_to_fit_width(own.box(0, g).width)  # the column's cells (its name may be wider)
             name = own.col_labels[g]
-            self.play(FadeIn(frame), name.animate.set_color(S.HIGHLIGHT), Write(note))
+            self.play(FadeIn(frame), name.animate.set_color(style.HIGHLIGHT), Write(note))
         else:
             self.play(Write(note))
 
@@ -254,5 +257,5 @@ class Mixing(LessonScene):
         self.step("mix")
         bars_title, bars, mix_note = self.mix
         self.reframe(*self.on_screen(), self.mix, layout=self.strengthened_body)
-        self.play(FadeIn(bars_title), FadeIn(bars, shift=UP * S.GAP))
+        self.play(FadeIn(bars_title), FadeIn(bars, shift=UP * style.GAP))
         self.play(FadeIn(mix_note))

@@ -20,7 +20,7 @@ from manim import (
 )
 
 from attention_core import MODES, attend
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import even_labels, label, math, wrapped
 from scenes.common.mobjects import NumberGrid, WeightBars, number_text, outline, vector
@@ -31,15 +31,16 @@ SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: th
 
 
 
-def _frame(m, color=None, pad_x=S.OUTLINE_PAD, pad_y=S.OUTLINE_PAD):
+def _frame(m, color=None, pad_x=style.OUTLINE_PAD, pad_y=style.OUTLINE_PAD):
     """A rounded outline around a row or a cell the narration points at (highlight colour unless given
     one)."""
-    return outline(m, color or S.HIGHLIGHT, buff=(pad_x, pad_y), stroke=S.MARK_STROKE, corner=S.CORNER)
+    return outline(m, color or style.HIGHLIGHT, buff=(pad_x, pad_y), stroke=style.MARK_STROKE,
+                   corner=style.CORNER)
 
 
-def rich(text: str, size: float = S.LABEL_SIZE, color=None):
+def rich(text: str, size: float = style.LABEL_SIZE, color=None):
     """A label in which every √dₖ is typeset as the formula, sized to the text around it."""
-    color = color or S.TEXT
+    color = color or style.TEXT
     if SQRT_DK not in text:
         return label(text, size, color)
     ref = label("d", size, color).height  # an ascender's height at this size
@@ -51,7 +52,7 @@ def rich(text: str, size: float = S.LABEL_SIZE, color=None):
             parts.add(label(piece.strip(), size, color))
     for a, b in zip(parts[:-1], parts[1:]):  # a word gap, none before punctuation
         tight = isinstance(b, Text) and b.text[:1] in PUNCTUATION
-        b.next_to(a, RIGHT, buff=S.GAP / 3 / 3 if tight else S.GAP / 3)
+        b.next_to(a, RIGHT, buff=style.GAP / 3 / 3 if tight else style.GAP / 3)
     parts.phrase = True  # one line read as one (the layout check lets punctuation sit this close)
     return parts
 
@@ -67,11 +68,11 @@ class Normalizers(LessonScene):
 
     def fields(self) -> dict:
         u = float(self.rows["uniform"][0])  # 1/n, as the core computed it; one more decimal than the bars
-        exact = np.isclose(float(number_text(u, S.NUMBER_PLACES + 1)), u)
+        exact = np.isclose(float(number_text(u, style.NUMBER_PLACES + 1)), u)
         return {**super().fields(), "top": self.token(self.top),
                 "w_scaled": number_text(self.rows["scaled"][self.top]),
                 "w_unscaled": number_text(self.rows["unscaled"][self.top]),
-                "u": number_text(u, S.NUMBER_PLACES + 1), "rel": self.t("exact" if exact else "approx"),
+                "u": number_text(u, style.NUMBER_PLACES + 1), "rel": self.t("exact" if exact else "approx"),
                 "rel_word": self.t("exact_word" if exact else "approx_word")}
 
     def construct(self):
@@ -83,13 +84,13 @@ class Normalizers(LessonScene):
         self.outputs()
         self.diagnostic()
 
-    def name(self, mode: str, size: float = S.BODY_SIZE):
+    def name(self, mode: str, size: float = style.BODY_SIZE):
         """A mode's short name; the one chosen with --mode carries a "current" tag."""
-        n = rich(self.t(f"short_{mode}"), size, S.TEXT)
+        n = rich(self.t(f"short_{mode}"), size, style.TEXT)
         if mode != self.settings.mode:
             return n
-        tag = label(self.t("current"), S.LABEL_SIZE, S.DIM)
-        return VGroup(n, tag).arrange(RIGHT, buff=S.GAP / 2)
+        tag = label(self.t("current"), style.LABEL_SIZE, style.DIM)
+        return VGroup(n, tag).arrange(RIGHT, buff=style.GAP / 2)
 
     # -- steps -------------------------------------------------------------------------------------
     def same_scores(self):
@@ -99,7 +100,7 @@ class Normalizers(LessonScene):
         scores = NumberGrid(self.att.scores[f], col_labels=self.att.tokens,
                             row_labels=[self.t("raw_row", focus=self.lesson.focus)])
         even_labels(scores.col_labels)
-        s_t = label(self.t("same_data"), S.BODY_SIZE, S.DIM)
+        s_t = label(self.t("same_data"), style.BODY_SIZE, style.DIM)
         rules = {
             "scaled": math('w = "softmax"(s slash sqrt(d_k)), quad sqrt(d_k) = '
                            + number_text(self.att.sqrt_d_k)),
@@ -108,17 +109,17 @@ class Normalizers(LessonScene):
         }
         cells = []
         for m in MODES:
-            cells += [rich(self.t(f"common.mode_{m}"), S.BODY_SIZE, S.TEXT), rules[m]]
-        table = VGroup(*cells).arrange_in_grid(cols=2, buff=(S.BIG_GAP, S.GAP), col_alignments="ll")
-        tag = label(self.t("current"), S.LABEL_SIZE, S.DIM)
-        tag.next_to(table[MODES.index(self.settings.mode) * 2 + 1], RIGHT, buff=S.GAP)
-        body = VGroup(VGroup(s_t, scores).arrange(DOWN, buff=S.GAP), VGroup(table, tag)).arrange(
-            DOWN, buff=S.BIG_GAP)
+            cells += [rich(self.t(f"common.mode_{m}"), style.BODY_SIZE, style.TEXT), rules[m]]
+        table = VGroup(*cells).arrange_in_grid(cols=2, buff=(style.BIG_GAP, style.GAP), col_alignments="ll")
+        tag = label(self.t("current"), style.LABEL_SIZE, style.DIM)
+        tag.next_to(table[MODES.index(self.settings.mode) * 2 + 1], RIGHT, buff=style.GAP)
+        body = VGroup(VGroup(s_t, scores).arrange(DOWN, buff=style.GAP), VGroup(table, tag)).arrange(
+            DOWN, buff=style.BIG_GAP)
         self.place_body(body)
         self.play(FadeIn(s_t), FadeIn(scores))
         for i in range(len(MODES)):
-            self.play(FadeIn(table[i * 2]), Write(table[i * 2 + 1]), run_time=S.RUN)
-        self.play(FadeIn(tag), run_time=S.FAST)
+            self.play(FadeIn(table[i * 2]), Write(table[i * 2 + 1]), run_time=style.RUN)
+        self.play(FadeIn(tag), run_time=style.FAST)
 
     def three_weights(self):
         """Three weight charts, one per mode, stacked so each key's bars line up."""
@@ -126,16 +127,17 @@ class Normalizers(LessonScene):
         self.clear_body()
         charts = VGroup()
         for i, m in enumerate(MODES):
-            bars = WeightBars(self.rows[m], self.att.tokens, fills=S.heat_color, scale_to=1,
-                              max_height=S.NORMALIZER_BAR_H, bar_w=S.BAR_W * 3 / 2, buff=S.GAP * 3 / 2)
+            bars = WeightBars(self.rows[m], self.att.tokens, fills=style.heat_color, scale_to=1,
+                              max_height=style.NORMALIZER_BAR_H, bar_w=style.BAR_W * 3 / 2,
+                              buff=style.GAP * 3 / 2)
             if i < len(MODES) - 1:  # the token names once, under the last chart
                 bars.remove(bars.token_labels)
             charts.add(bars)
-        charts.arrange(DOWN, buff=S.GAP)
+        charts.arrange(DOWN, buff=style.GAP)
         names = VGroup(*(self.name(m) for m in MODES))
         for n, bars in zip(names, charts):
-            y = bars.baseline.get_y() + S.NORMALIZER_BAR_H / 3
-            n.next_to(bars.baseline, LEFT, buff=S.BIG_GAP).set_y(y)
+            y = bars.baseline.get_y() + style.NORMALIZER_BAR_H / 3
+            n.next_to(bars.baseline, LEFT, buff=style.BIG_GAP).set_y(y)
         left = min(n.get_left()[0] for n in names)
         for n in names:
             n.align_to([left, 0, 0], LEFT)
@@ -143,11 +145,11 @@ class Normalizers(LessonScene):
         self.chart = VGroup(names, charts)
         self.notes = self.mode_notes()
         for n in self.notes.values():  # under the charts, one at a time
-            n.next_to(self.chart, DOWN, buff=S.BIG_GAP)
+            n.next_to(self.chart, DOWN, buff=style.BIG_GAP)
         self.layout = VGroup(self.chart, *self.notes.values())
         self.reframe(self.chart, layout=self.layout)
         for row in self.chart_rows:
-            self.play(FadeIn(row, shift=DOWN * S.GAP / 2), run_time=S.RUN)
+            self.play(FadeIn(row, shift=DOWN * style.GAP / 2), run_time=style.RUN)
 
     def mode_notes(self) -> dict[str, VGroup]:
         """What each other normalizer does to the weights, in a note under the charts."""
@@ -160,11 +162,12 @@ class Normalizers(LessonScene):
         }
 
     def note_lines(self, *lines: str) -> VGroup:
-        return VGroup(*(rich(t, S.LABEL_SIZE, S.TEXT) for t in lines)).arrange(DOWN, buff=S.GAP / 2)
+        return VGroup(*(rich(t, style.LABEL_SIZE, style.TEXT) for t in lines)).arrange(DOWN,
+                                                                                       buff=style.GAP / 2)
 
     def row_frame(self, mode: str):
         """The yellow frame around a mode's chart."""
-        return _frame(self.chart_rows[MODES.index(mode)], pad_x=S.GAP, pad_y=S.OUTLINE_PAD * 2)
+        return _frame(self.chart_rows[MODES.index(mode)], pad_x=style.GAP, pad_y=style.OUTLINE_PAD * 2)
 
     def no_sqrt(self):
         """No √dₖ: the same keys, a sharper distribution."""
@@ -172,7 +175,7 @@ class Normalizers(LessonScene):
         self.frame = self.row_frame("unscaled")
         self.reframe(self.chart, self.frame, self.notes["unscaled"], layout=self.layout)
         self.play(FadeIn(self.frame))
-        self.play(FadeIn(self.notes["unscaled"], shift=UP * S.GAP / 2))
+        self.play(FadeIn(self.notes["unscaled"], shift=UP * style.GAP / 2))
 
     def uniform(self):
         """Uniform: every weight 1/n, whatever the scores."""
@@ -180,7 +183,7 @@ class Normalizers(LessonScene):
         target = self.row_frame("uniform")
         self.reframe(self.chart, self.frame, target, self.notes["uniform"], layout=self.layout)
         self.play(Transform(self.frame, target))
-        self.play(FadeOut(self.notes["unscaled"]), FadeIn(self.notes["uniform"], shift=UP * S.GAP / 2))
+        self.play(FadeOut(self.notes["unscaled"]), FadeIn(self.notes["uniform"], shift=UP * style.GAP / 2))
 
     def outputs(self):
         """The values, their mean, and the three outputs: Uniform's output is the mean."""
@@ -198,26 +201,27 @@ class Normalizers(LessonScene):
         left, right = self.values_and_mean(), self.mode_outputs()
         mean, outs = left[2][0], right[1]
         level = kind == "level"
-        right.next_to(left, RIGHT, buff=S.BIG_GAP)
+        right.next_to(left, RIGHT, buff=style.BIG_GAP)
         if level:
             right.shift(UP * (mean.get_y() - outs.row(len(MODES) - 1).get_y()))  # Uniform beside the mean
         elif kind == "top":
             right.align_to(left, UP)
         else:
-            right.next_to(left, DOWN, buff=S.GAP)
+            right.next_to(left, DOWN, buff=style.GAP)
             right.shift(RIGHT * (mean.get_left()[0] - outs.boxes.get_left()[0]))  # the columns aligned
         pair = VGroup(_frame(mean), _frame(outs.row(len(MODES) - 1)))
         same = np.allclose(self.runs["uniform"].output[self.focus], self.att.v.mean(axis=0))
-        eq = label(self.t("equal" if same else "differ"), S.LABEL_SIZE, S.HIGHLIGHT)
+        eq = label(self.t("equal" if same else "differ"), style.LABEL_SIZE, style.HIGHLIGHT)
         width = None if level else right.width  # under the outputs: no wider than they are
-        notes = VGroup(*(wrapped(self.t(k), width or config.frame_width, self.lang, S.LABEL_SIZE, S.TEXT)
-                         for k in ("mean_note", "not_zero"))).arrange(DOWN, buff=S.GAP / 2)
+        notes = VGroup(*(wrapped(self.t(k), width or config.frame_width, self.lang, style.LABEL_SIZE,
+                                 style.TEXT)
+                         for k in ("mean_note", "not_zero"))).arrange(DOWN, buff=style.GAP / 2)
         if level:
-            eq.next_to(pair, DOWN, buff=S.GAP / 2).match_x(VGroup(pair[0], pair[1]))
-            notes.next_to(VGroup(left, right, pair, eq), DOWN, buff=S.BIG_GAP)
+            eq.next_to(pair, DOWN, buff=style.GAP / 2).match_x(VGroup(pair[0], pair[1]))
+            notes.next_to(VGroup(left, right, pair, eq), DOWN, buff=style.BIG_GAP)
         else:
-            eq.next_to(right, DOWN, buff=S.GAP / 2)
-            notes.next_to(eq, DOWN, buff=S.BIG_GAP).match_x(right)
+            eq.next_to(right, DOWN, buff=style.GAP / 2)
+            notes.next_to(eq, DOWN, buff=style.BIG_GAP).match_x(right)
         return VGroup(left, right, pair, eq, notes)
 
     def compose_columns(self) -> VGroup:
@@ -225,42 +229,42 @@ class Normalizers(LessonScene):
         their mean beside them and the three outputs beside it, Uniform's column framed with the mean;
         the verdict and the notes under them: VGroup(left, right, pair, eq, notes), as compose_outputs."""
         att = self.att
-        v = NumberGrid(att.v.T, row_labels=self.dims, col_labels=att.tokens, color=S.V_COLOR)  # [d, n]
-        v.boxes.set_stroke(S.V_COLOR, width=2)
-        mean = vector(att.v.mean(axis=0), S.DIM, vertical=True, col_labels=[self.t("mean")])
+        v = NumberGrid(att.v.T, row_labels=self.dims, col_labels=att.tokens, color=style.V_COLOR)  # [d, n]
+        v.boxes.set_stroke(style.V_COLOR, width=2)
+        mean = vector(att.v.mean(axis=0), style.DIM, vertical=True, col_labels=[self.t("mean")])
         outs = self.mode_columns()
-        mean.next_to(v.boxes, RIGHT, buff=S.GAP * 2)  # (closer than BIG_GAP: the row is long)
-        outs.next_to(mean.boxes, RIGHT, buff=S.GAP * 2)
+        mean.next_to(v.boxes, RIGHT, buff=style.GAP * 2)  # (closer than BIG_GAP: the row is long)
+        outs.next_to(mean.boxes, RIGHT, buff=style.GAP * 2)
         for g in (mean, outs):
             g.shift(UP * (v.boxes.get_top()[1] - g.boxes.get_top()[1]))
-        top = max(m.get_top()[1] for m in (v, mean, outs)) + S.GAP
-        v_t = label(self.t("values"), S.LABEL_SIZE, S.V_COLOR)
-        o_t = label(self.t("outputs", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
+        top = max(m.get_top()[1] for m in (v, mean, outs)) + style.GAP
+        v_t = label(self.t("values"), style.LABEL_SIZE, style.V_COLOR)
+        o_t = label(self.t("outputs", focus=self.lesson.focus), style.LABEL_SIZE, style.TEXT)
         for t, g in ((v_t, v.boxes), (o_t, outs.boxes)):
             t.move_to([g.get_x(), top, 0], aligned_edge=DOWN)
         left, right = VGroup(v_t, v, VGroup(mean)), VGroup(o_t, outs)
         pair = VGroup(_frame(mean.column(0)), _frame(outs.column(len(MODES) - 1)))
         same = np.allclose(self.runs["uniform"].output[self.focus], att.v.mean(axis=0))
-        eq = label(self.t("equal" if same else "differ"), S.LABEL_SIZE, S.HIGHLIGHT)
-        eq.next_to(pair, DOWN, buff=S.GAP / 2)
+        eq = label(self.t("equal" if same else "differ"), style.LABEL_SIZE, style.HIGHLIGHT)
+        eq.next_to(pair, DOWN, buff=style.GAP / 2)
         if eq.get_right()[0] > outs.get_right()[0]:  # no further right than the outputs
             eq.align_to(outs, RIGHT)
         tables = VGroup(left, right)
-        notes = VGroup(*(wrapped(self.t(k), tables.width, self.lang, S.LABEL_SIZE, S.TEXT)
-                         for k in ("mean_note", "not_zero"))).arrange(DOWN, buff=S.GAP / 2)
-        notes.next_to(VGroup(tables, eq), DOWN, buff=S.GAP).match_x(tables)
+        notes = VGroup(*(wrapped(self.t(k), tables.width, self.lang, style.LABEL_SIZE, style.TEXT)
+                         for k in ("mean_note", "not_zero"))).arrange(DOWN, buff=style.GAP / 2)
+        notes.next_to(VGroup(tables, eq), DOWN, buff=style.GAP).match_x(tables)
         return VGroup(left, right, pair, eq, notes)
 
     def mode_columns(self) -> NumberGrid:
         """The focus's output in every mode as columns (one row per dimension), the modes' names over
         them (√dₖ typeset)."""
-        names = VGroup(*(rich(self.t(f"short_{m}"), S.LABEL_SIZE, S.DIM) for m in MODES))
-        cell_w = max(S.CELL_W, max(n.width for n in names) + S.GAP / 2)  # as wide as the widest name
+        names = VGroup(*(rich(self.t(f"short_{m}"), style.LABEL_SIZE, style.DIM) for m in MODES))
+        cell_w = max(style.CELL_W, max(n.width for n in names) + style.GAP / 2)  # as wide as the widest name
         outs = NumberGrid(np.stack([self.runs[m].output[self.focus] for m in MODES], axis=1),
-                          color=S.V_COLOR, cell_w=cell_w)  # [d, modes]
-        outs.boxes.set_stroke(S.V_COLOR, width=2)
+                          color=style.V_COLOR, cell_w=cell_w)  # [d, modes]
+        outs.boxes.set_stroke(style.V_COLOR, width=2)
         for j, n in enumerate(names):  # (not label_line: its one height would shrink the √dₖ name)
-            n.move_to([outs.boxes[0][j].get_x(), outs.boxes.get_top()[1] + S.COL_LABEL_GAP, 0],
+            n.move_to([outs.boxes[0][j].get_x(), outs.boxes.get_top()[1] + style.COL_LABEL_GAP, 0],
                       aligned_edge=DOWN)
         outs.col_labels.add(*names)
         return outs
@@ -268,36 +272,36 @@ class Normalizers(LessonScene):
     def values_and_mean(self) -> VGroup:
         """The values under their title, their mean under them: VGroup(title, values, (mean, label))."""
         att = self.att
-        v = NumberGrid(att.v, row_labels=att.tokens, col_labels=self.dims, color=S.V_COLOR)
-        v.boxes.set_stroke(S.V_COLOR, width=2)
+        v = NumberGrid(att.v, row_labels=att.tokens, col_labels=self.dims, color=style.V_COLOR)
+        v.boxes.set_stroke(style.V_COLOR, width=2)
         even_labels(v.col_labels)
-        mean = vector(att.v.mean(axis=0), S.DIM)
-        mean_t = label(self.t("mean"), S.LABEL_SIZE, S.DIM).next_to(mean, LEFT, buff=S.GAP)
+        mean = vector(att.v.mean(axis=0), style.DIM)
+        mean_t = label(self.t("mean"), style.LABEL_SIZE, style.DIM).next_to(mean, LEFT, buff=style.GAP)
         mean_g = VGroup(mean, mean_t)
-        mean_g.next_to(v, DOWN, buff=S.GAP).align_to(v.boxes, LEFT).shift(
+        mean_g.next_to(v, DOWN, buff=style.GAP).align_to(v.boxes, LEFT).shift(
             RIGHT * (v.boxes.get_left()[0] - mean.get_left()[0]))
-        v_t = label(self.t("values"), S.LABEL_SIZE, S.V_COLOR)
-        v_t.next_to(v, UP, buff=S.GAP)
+        v_t = label(self.t("values"), style.LABEL_SIZE, style.V_COLOR)
+        v_t.next_to(v, UP, buff=style.GAP)
         return VGroup(v_t, v, mean_g)
 
     def mode_outputs(self) -> VGroup:
         """The focus's output in every mode, one row each, under their title: VGroup(title, grid)."""
         outs = NumberGrid(np.stack([self.runs[m].output[self.focus] for m in MODES]), col_labels=self.dims,
-                          color=S.V_COLOR)
-        outs.boxes.set_stroke(S.V_COLOR, width=2)
+                          color=style.V_COLOR)
+        outs.boxes.set_stroke(style.V_COLOR, width=2)
         for i, m in enumerate(MODES):  # mode names as row labels (√dₖ typeset)
-            outs.row_labels.add(rich(self.t(f"short_{m}"), S.LABEL_SIZE, S.DIM).next_to(
-                outs.boxes[i], LEFT, buff=S.GAP / 2))
+            outs.row_labels.add(rich(self.t(f"short_{m}"), style.LABEL_SIZE, style.DIM).next_to(
+                outs.boxes[i], LEFT, buff=style.GAP / 2))
         even_labels(outs.col_labels)
-        o_t = label(self.t("outputs", focus=self.lesson.focus), S.LABEL_SIZE, S.TEXT)
-        o_t.next_to(outs, UP, buff=S.GAP)
+        o_t = label(self.t("outputs", focus=self.lesson.focus), style.LABEL_SIZE, style.TEXT)
+        o_t.next_to(outs, UP, buff=style.GAP)
         return VGroup(o_t, outs)
 
     def show_outputs(self, left: VGroup, right: VGroup, pair: VGroup, eq: Text, notes: VGroup):
         """The values, the mean, the outputs, the framed pair and its verdict, the notes."""
         v_t, v, mean_g = left
         self.play(FadeIn(v_t), FadeIn(v))
-        self.play(FadeIn(mean_g, shift=DOWN * S.GAP / 2))
+        self.play(FadeIn(mean_g, shift=DOWN * style.GAP / 2))
         self.play(FadeIn(right))
         self.play(FadeIn(pair), FadeIn(eq))
         self.play(FadeIn(notes[0]))
@@ -310,23 +314,24 @@ class Normalizers(LessonScene):
         cells = []
         for m in MODES:
             standard = m == "scaled"
-            role = label(self.t("standard" if standard else "contrast"), S.LABEL_SIZE,
-                         S.TEXT if standard else S.HIGHLIGHT)
-            lines = VGroup(*(rich(self.t(f"card_{m}_{i}", **self.fields()), S.LABEL_SIZE, S.DIM)
-                             for i in (1, 2))).arrange(DOWN, buff=S.GAP / 2, aligned_edge=LEFT)
+            role = label(self.t("standard" if standard else "contrast"), style.LABEL_SIZE,
+                         style.TEXT if standard else style.HIGHLIGHT)
+            lines = VGroup(*(rich(self.t(f"card_{m}_{i}", **self.fields()), style.LABEL_SIZE, style.DIM)
+                             for i in (1, 2))).arrange(DOWN, buff=style.GAP / 2, aligned_edge=LEFT)
             cells += [self.name(m), role, lines]
-        table = VGroup(*cells).arrange_in_grid(cols=3, buff=(S.BIG_GAP, S.BIG_GAP), col_alignments="lll")
+        table = VGroup(*cells).arrange_in_grid(cols=3, buff=(style.BIG_GAP, style.BIG_GAP),
+                                               col_alignments="lll")
         strips = VGroup()
         for i, m in enumerate(MODES):
             row = VGroup(*cells[i * 3:i * 3 + 3])
-            box = RoundedRectangle(corner_radius=S.CORNER, width=table.width + S.GAP * 2,
-                                   height=row.height + S.GAP, stroke_width=2,
-                                   stroke_color=S.TEXT if m == "scaled" else S.GRID)
+            box = RoundedRectangle(corner_radius=style.CORNER, width=table.width + style.GAP * 2,
+                                   height=row.height + style.GAP, stroke_width=2,
+                                   stroke_color=style.TEXT if m == "scaled" else style.GRID)
             box.move_to([table.get_x(), row.get_y(), 0])
             strips.add(VGroup(box, row))
-        final = label(self.t("still_attention"), S.BODY_SIZE, S.TEXT)
-        body = VGroup(strips, final).arrange(DOWN, buff=S.BIG_GAP)
+        final = label(self.t("still_attention"), style.BODY_SIZE, style.TEXT)
+        body = VGroup(strips, final).arrange(DOWN, buff=style.BIG_GAP)
         self.place_body(body)
         for st in strips:
-            self.play(FadeIn(st, shift=UP * S.GAP / 2), run_time=S.RUN)
+            self.play(FadeIn(st, shift=UP * style.GAP / 2), run_time=style.RUN)
         self.play(FadeIn(final))

@@ -14,7 +14,7 @@ from manim import (
 )
 
 from attention_core import attend
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import lesson_title
 from scenes.common.labels import attention_formula, label, label_line, word
@@ -46,43 +46,43 @@ class Overview(LessonScene):
         new vector, below it; with a causal mask only from the tokens up to the focus (the mask gives the
         later ones exactly 0: no line, and the note says so)."""
         self.step("idea")
-        row = TokenRow(self.att.tokens, buff=S.BIG_GAP)
-        row.chip(self.focus).frame.set_stroke(S.EMPHASIS)
-        new = TokenChip(self.lesson.focus, S.EMPHASIS).next_to(row, DOWN, buff=S.BIG_GAP * 3)
+        row = TokenRow(self.att.tokens, buff=style.BIG_GAP)
+        row.chip(self.focus).frame.set_stroke(style.EMPHASIS)
+        new = TokenChip(self.lesson.focus, style.EMPHASIS).next_to(row, DOWN, buff=style.BIG_GAP * 3)
         seen = self.att.mask[self.focus] if self.att.mask is not None else [True] * self.att.n  # [n] bool
         lines = VGroup(*(
             weight_arrow(row.chip(j).get_bottom(), new.get_top(), w)
             for j, w in enumerate(self.att.weights[self.focus]) if seen[j]
         ))
         depends = self.t("depends_masked" if self.att.mask is not None else "depends")
-        note = label(depends, S.BODY_SIZE, S.TEXT).next_to(new, DOWN, buff=S.BIG_GAP)
+        note = label(depends, style.BODY_SIZE, style.TEXT).next_to(new, DOWN, buff=style.BIG_GAP)
         self.place_body(VGroup(row, lines, new, note))
-        self.play(FadeIn(row, shift=UP * S.GAP))
-        self.play(*(GrowArrow(a) for a in lines), run_time=S.SLOW)
+        self.play(FadeIn(row, shift=UP * style.GAP))
+        self.play(*(GrowArrow(a) for a in lines), run_time=style.SLOW)
         self.play(FadeIn(new), Write(note))
         self.idea_row = VGroup(row, lines, new, note)
 
     def soft_lookup(self):
         """Hard lookup takes one value; soft lookup takes every value, weighted by the match."""
         self.step("soft_lookup")
-        self.play(FadeOut(self.idea_row), run_time=S.FAST)
+        self.play(FadeOut(self.idea_row), run_time=style.FAST)
         w = self.att.weights[self.focus]
-        hard = WeightBars(self.hard.weights[self.focus], self.att.tokens, color=S.DIM, scale_to=1)
-        soft = WeightBars(w, self.att.tokens, fills=S.heat_color, scale_to=1)
-        hard_t = label(self.t("hard"), S.BODY_SIZE, S.DIM)
-        soft_t = label(self.t("soft"), S.BODY_SIZE, S.TEXT)
+        hard = WeightBars(self.hard.weights[self.focus], self.att.tokens, color=style.DIM, scale_to=1)
+        soft = WeightBars(w, self.att.tokens, fills=style.heat_color, scale_to=1)
+        hard_t = label(self.t("hard"), style.BODY_SIZE, style.DIM)
+        soft_t = label(self.t("soft"), style.BODY_SIZE, style.TEXT)
         left, right = VGroup(hard_t, hard), VGroup(soft_t, soft)
         body = VGroup(left, right)
 
         # the charts side by side (titles on one line) or one above the other
         def arranged(side_by_side: bool):
             for panel in body:
-                panel.arrange(DOWN, buff=S.BIG_GAP)
+                panel.arrange(DOWN, buff=style.BIG_GAP)
             if side_by_side:
-                body.arrange(RIGHT, buff=S.BIG_GAP * 2, aligned_edge=DOWN)
+                body.arrange(RIGHT, buff=style.BIG_GAP * 2, aligned_edge=DOWN)
                 soft_t.match_y(hard_t)
                 return body
-            return body.arrange(DOWN, buff=S.BIG_GAP)
+            return body.arrange(DOWN, buff=style.BIG_GAP)
 
         self.place_best(lambda: arranged(True), lambda: arranged(False))
         self.play(FadeIn(left))
@@ -92,14 +92,14 @@ class Overview(LessonScene):
     def two_sentences(self):
         """The same focus embedding, two contexts, two different outputs."""
         self.step("two_sentences")
-        self.play(FadeOut(self.lookup_body), run_time=S.FAST)
+        self.play(FadeOut(self.lookup_body), run_time=style.FAST)
         self.place_best(*(lambda kind=kind: self.sentences(kind) for kind in ("in_a_row", "below", "table")))
         emb_g, rows, names = self.emb_g, self.rows, self.names
         self.play(FadeIn(emb_g))
         for i, r in enumerate(rows):
             self.play(FadeIn(r[0]), GrowArrow(r[1]), *([FadeIn(names[i])] if len(names) else []),
-                      run_time=S.FAST)
-            self.play(FadeIn(r[2], shift=RIGHT * S.GAP))
+                      run_time=style.FAST)
+            self.play(FadeIn(r[2], shift=RIGHT * style.GAP))
         self.sentences_body = VGroup(emb_g, rows, names)
 
     def sentences(self, kind: str) -> VGroup:
@@ -109,60 +109,60 @@ class Overview(LessonScene):
         ("table"). Sets emb_g, rows (tokens, arrow, output) and names (the contexts', in the table)."""
         table = kind == "table" and self.lesson.d_model == self.lesson.d_v
         named = self.lesson.d_model == self.lesson.d_v  # the names are the value dimensions
-        emb = vector(self.lesson.vocab[self.lesson.focus], S.X_COLOR,
+        emb = vector(self.lesson.vocab[self.lesson.focus], style.X_COLOR,
                      col_labels=self.dims if named and not table else None)
-        emb_t = label(self.t("same_embedding", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
+        emb_t = label(self.t("same_embedding", focus=self.lesson.focus), style.LABEL_SIZE, style.DIM)
         self.emb_g = emb_g = VGroup(emb_t, emb)
         self.rows, self.names = rows, names = VGroup(), VGroup()
         for name in self.lesson.contexts:
             att = attend(self.lesson, name, self.settings.mode)
             f = att.index(self.lesson.focus)
-            tokens = TokenRow(att.tokens, size=S.LABEL_SIZE)
-            tokens.chip(f).frame.set_stroke(S.EMPHASIS)
-            out = vector(att.output[f], S.V_COLOR, col_labels=None if table else self.dims)
-            rows.add(VGroup(tokens, Arrow(LEFT, RIGHT, stroke_color=S.DIM, buff=0), out))
+            tokens = TokenRow(att.tokens, size=style.LABEL_SIZE)
+            tokens.chip(f).frame.set_stroke(style.EMPHASIS)
+            out = vector(att.output[f], style.V_COLOR, col_labels=None if table else self.dims)
+            rows.add(VGroup(tokens, Arrow(LEFT, RIGHT, stroke_color=style.DIM, buff=0), out))
             if table:
-                names.add(word(self.lesson.context_label(name, self.lang), S.LABEL_SIZE, S.DIM))
+                names.add(word(self.lesson.context_label(name, self.lang), style.LABEL_SIZE, style.DIM))
         if table:
             return self.as_table(emb_t, emb, rows, names)
-        emb_g.arrange(DOWN, buff=S.GAP)
+        emb_g.arrange(DOWN, buff=style.GAP)
         grid = VGroup(*(m for r in rows for m in r))
         if kind == "in_a_row":  # each context on one line: tokens → output
-            grid.arrange_in_grid(cols=3, buff=(S.GAP, S.BIG_GAP), col_alignments="rcl")
+            grid.arrange_in_grid(cols=3, buff=(style.GAP, style.BIG_GAP), col_alignments="rcl")
         else:  # a long sentence: the output on a line of its own, under its tokens
             for tokens, arrow, out in rows:
-                VGroup(arrow, out).arrange(RIGHT, buff=S.GAP).next_to(tokens, DOWN, buff=S.GAP)
-            rows.arrange(DOWN, buff=S.BIG_GAP)
-        return VGroup(emb_g, grid).arrange(DOWN, buff=S.BIG_GAP)
+                VGroup(arrow, out).arrange(RIGHT, buff=style.GAP).next_to(tokens, DOWN, buff=style.GAP)
+            rows.arrange(DOWN, buff=style.BIG_GAP)
+        return VGroup(emb_g, grid).arrange(DOWN, buff=style.BIG_GAP)
 
     def as_table(self, emb_t, emb, rows, names) -> VGroup:
         """The sentences one under the other; under them the embedding and each context's output in
         one table, the dimensions named over it, each row's name (and an arrow) on its left."""
-        sentences = VGroup(*(r[0] for r in rows)).arrange(DOWN, buff=S.GAP * 2)
-        vectors = VGroup(emb, *(r[2] for r in rows)).arrange(DOWN, buff=S.GAP / 2)
-        vectors.next_to(sentences, DOWN, buff=S.BIG_GAP * 2)
-        dims = VGroup(*(word(d, S.LABEL_SIZE, S.DIM).set_x(emb.box(0, j).get_x()) for d, j in
+        sentences = VGroup(*(r[0] for r in rows)).arrange(DOWN, buff=style.GAP * 2)
+        vectors = VGroup(emb, *(r[2] for r in rows)).arrange(DOWN, buff=style.GAP / 2)
+        vectors.next_to(sentences, DOWN, buff=style.BIG_GAP * 2)
+        dims = VGroup(*(word(d, style.LABEL_SIZE, style.DIM).set_x(emb.box(0, j).get_x()) for d, j in
                         zip(self.dims, range(len(self.dims)))))
-        label_line(dims, emb.box(0, 0).width, emb.boxes.get_top()[1] + S.COL_LABEL_GAP, UP)
-        emb_t.next_to(emb.boxes, LEFT, buff=S.GAP)
+        label_line(dims, emb.box(0, 0).width, emb.boxes.get_top()[1] + style.COL_LABEL_GAP, UP)
+        emb_t.next_to(emb.boxes, LEFT, buff=style.GAP)
         self.emb_g.add(dims)
         for (_, arrow, out), name in zip(rows, names):
-            arrow.scale(S.GAP * 2).next_to(out.boxes, LEFT, buff=S.GAP / 2)
-            name.next_to(arrow, LEFT, buff=S.GAP / 2)
+            arrow.scale(style.GAP * 2).next_to(out.boxes, LEFT, buff=style.GAP / 2)
+            name.next_to(arrow, LEFT, buff=style.GAP / 2)
         return VGroup(self.emb_g, rows, names)
 
     def formula(self):
         """All queries at once: the formula, with Q, K, V in their colours."""
         self.step("formula")
-        self.play(FadeOut(self.sentences_body), run_time=S.FAST)
+        self.play(FadeOut(self.sentences_body), run_time=style.FAST)
         f = attention_formula()
-        note = label(self.t("formula_note"), S.BODY_SIZE, S.DIM)
+        note = label(self.t("formula_note"), style.BODY_SIZE, style.DIM)
         roles = VGroup(*(
-            word(self.t(f"common.{r}"), S.BODY_SIZE, c)
-            for r, c in (("query", S.Q_COLOR), ("key", S.K_COLOR), ("value", S.V_COLOR))
-        )).arrange(RIGHT, buff=S.BIG_GAP)
-        body = VGroup(roles, f, note).arrange(DOWN, buff=S.BIG_GAP)
+            word(self.t(f"common.{r}"), style.BODY_SIZE, c)
+            for r, c in (("query", style.Q_COLOR), ("key", style.K_COLOR), ("value", style.V_COLOR))
+        )).arrange(RIGHT, buff=style.BIG_GAP)
+        body = VGroup(roles, f, note).arrange(DOWN, buff=style.BIG_GAP)
         self.place_body(body)
         self.play(FadeIn(roles))
-        self.play(Write(f), run_time=S.SLOW)
+        self.play(Write(f), run_time=style.SLOW)
         self.play(FadeIn(note))

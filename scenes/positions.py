@@ -11,7 +11,7 @@ from manim import DOWN, VGroup
 
 from attention_core.multihead import strongest_keys
 from attention_core.next.positions import SHIFT, rope_angles, sinusoidal, study
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
 from scenes.common.labels import wrapped
@@ -67,7 +67,7 @@ class Positions(Panels, LessonScene):
         row = range(len(dims))
         return (titled(self.t("in_order"), VGroup(first, mark_cells(first, [(f, j) for j in row]))),
                 titled(self.t("reversed"), VGroup(second, mark_cells(second, [(g, j) for j in row],
-                                                                     S.EMPHASIS))))
+                                                                     style.EMPHASIS))))
 
     def show_plain(self):
         self.side_by_side(*self.outputs(self.study.plain, self.study.plain_shuffled),
@@ -83,10 +83,10 @@ class Positions(Panels, LessonScene):
         else:
             values = rope_angles(n, self.att.d_k, pos.base)
             cols = [f"θ{i + 1}" for i in range(values.shape[1])]
-        parts = (("", S.EMPHASIS), ("_formula", S.TEXT), ("_note", S.TEXT))
+        parts = (("", style.EMPHASIS), ("_formula", style.TEXT), ("_note", style.TEXT))
         words = VGroup(*(wrapped(self.t(f"codes_{self.kind}{part}", **self.fields()), WORDS_W, self.lang,
-                                 S.LABEL_SIZE, color) for part, color in parts))
-        self.side_by_side(table(values, rows, cols), words.arrange(DOWN, buff=S.GAP))
+                                 style.LABEL_SIZE, color) for part, color in parts))
+        self.side_by_side(table(values, rows, cols), words.arrange(DOWN, buff=style.GAP))
 
     def show_placed(self):
         self.side_by_side(*self.outputs(self.study.placed, self.study.placed_shuffled),

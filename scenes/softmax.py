@@ -19,7 +19,7 @@ from manim import (
 )
 
 from attention_core import strongest_other
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
 from scenes.common.labels import math, word
@@ -89,15 +89,15 @@ class Softmax(LessonScene):
         over the key axis, the formula beside them, and below them a slot for the sum and the reading."""
         bars = self.score_bars()
         # new_values() places bars by the positions WeightBars was built at: make the target now
-        weights = bars.new_values(self.row, scale_to=1, fills=S.heat_color)
+        weights = bars.new_values(self.row, scale_to=1, fills=style.heat_color)
         axis, axis_name = self.key_axis(bars)
         chart = VGroup(bars, weights, axis, axis_name)
         head_scores, head_weights = self.chart_heads(chart, bars)
         side = self.formula_beside(bars, axis_name)
         unit_bar = self.unit_bar(chart, bars)
-        sums = self.paragraph("shown", S.BODY_SIZE, S.TEXT)
+        sums = self.paragraph("shown", style.BODY_SIZE, style.TEXT)
         variant = self.reading_variant()
-        reading = self.paragraph(f"reading_{variant}" if variant else "reading", S.BODY_SIZE, S.TEXT)
+        reading = self.paragraph(f"reading_{variant}" if variant else "reading", style.BODY_SIZE, style.TEXT)
         self.place_lines(unit_bar, bars, (sums, reading))
         self.layout = VGroup(head_scores, head_weights, chart, side, unit_bar, sums, reading)
         self.bars, self.weights, self.axis, self.axis_name = bars, weights, axis, axis_name
@@ -111,39 +111,41 @@ class Softmax(LessonScene):
         kept clear of bars that hang below the line; the focus's name in purple."""
         a, f = self.att, self.focus
         step = self.body_box()[0] / 2 / a.n  # the chart takes about half the width, whatever n is
-        bar_w = float(np.clip(step * 2 / 3, S.BAR_W, S.BAR_W * 2))
-        bars = WeightBars(a.scaled[f], a.tokens, color=S.DIM, bar_w=bar_w, buff=max(step - bar_w, S.GAP),
-                          max_height=S.SOFTMAX_BAR_H)
+        bar_w = float(np.clip(step * 2 / 3, style.BAR_W, style.BAR_W * 2))
+        bars = WeightBars(a.scaled[f], a.tokens, color=style.DIM, bar_w=bar_w,
+                          buff=max(step - bar_w, style.GAP),
+                          max_height=style.SOFTMAX_BAR_H)
         low = min(m.get_bottom()[1] for m in (*bars.bars, *bars.value_labels))
-        clash = bars.token_labels.get_top()[1] - (low - S.GAP / 2)
+        clash = bars.token_labels.get_top()[1] - (low - style.GAP / 2)
         if clash > 0:  # negative scores hang below the line: keep the key names clear of them
             bars.token_labels.shift(DOWN * clash)
-        bars.token_labels[f][1].set_color(S.EMPHASIS)
+        bars.token_labels[f][1].set_color(style.EMPHASIS)
         return bars
 
     def key_axis(self, bars: WeightBars) -> tuple[Arrow, VGroup]:
         """An arrow under the key names, and its name at its tip."""
-        axis = Arrow(bars.baseline.get_left(), bars.baseline.get_right(), buff=0, stroke_color=S.GRID,
-                     stroke_width=2, max_tip_length_to_length_ratio=S.GAP * 2 / 3 / bars.baseline.width)
-        axis.next_to(bars.token_labels, DOWN, buff=S.GAP / 2)
-        axis_name = word(self.t("key_axis", focus=self.lesson.focus), S.LABEL_SIZE, S.DIM)
-        axis_name.next_to(axis, RIGHT, buff=S.GAP / 2)
+        axis = Arrow(bars.baseline.get_left(), bars.baseline.get_right(), buff=0, stroke_color=style.GRID,
+                     stroke_width=2, max_tip_length_to_length_ratio=style.GAP * 2 / 3 / bars.baseline.width)
+        axis.next_to(bars.token_labels, DOWN, buff=style.GAP / 2)
+        axis_name = word(self.t("key_axis", focus=self.lesson.focus), style.LABEL_SIZE, style.DIM)
+        axis_name.next_to(axis, RIGHT, buff=style.GAP / 2)
         return axis, axis_name
 
     def chart_heads(self, chart: VGroup, bars: WeightBars) -> tuple[VGroup, VGroup]:
         """What the bars show, before and after the softmax, both in one place above the chart."""
-        head_scores = word(self.t(f"scores_of_{self.att.mode}", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
-        head_weights = word(self.t("weights_of", focus=self.lesson.focus), S.BODY_SIZE, S.TEXT)
+        head_scores = word(self.t(f"scores_of_{self.att.mode}", focus=self.lesson.focus), style.BODY_SIZE,
+                           style.TEXT)
+        head_weights = word(self.t("weights_of", focus=self.lesson.focus), style.BODY_SIZE, style.TEXT)
         for h in (head_scores, head_weights):
-            h.next_to(chart, UP, buff=S.GAP).match_x(bars.baseline)
+            h.next_to(chart, UP, buff=style.GAP).match_x(bars.baseline)
         return head_scores, head_weights
 
     def formula_beside(self, bars: WeightBars, axis_name: VGroup) -> VGroup:
         """The softmax formula and its note, right of the bars, level with their middle."""
         formula = math("w_j", "=", "frac(e^(s_j), sum_i e^(s_i))")
-        formula_note = self.paragraph("formula_note", S.LABEL_SIZE, S.DIM)
-        side = VGroup(formula, formula_note).arrange(DOWN, buff=S.GAP)
-        side.next_to(VGroup(bars.bars, bars.baseline), RIGHT, buff=S.BIG_GAP * 2)
+        formula_note = self.paragraph("formula_note", style.LABEL_SIZE, style.DIM)
+        side = VGroup(formula, formula_note).arrange(DOWN, buff=style.GAP)
+        side.next_to(VGroup(bars.bars, bars.baseline), RIGHT, buff=style.BIG_GAP * 2)
         side.shift(UP * (bars.baseline.get_y() + bars.max_height / 2 - side.get_y()))
         side.set_x(max(side.get_x(), axis_name.get_right()[0] - side.width / 2))
         return side
@@ -153,20 +155,20 @@ class Softmax(LessonScene):
         and the exact sum."""
         unit = bars.baseline.width
         stack = VGroup(*(
-            Rectangle(width=x * unit, height=S.BAR_W / 2, stroke_color=S.BACKGROUND, stroke_width=2,
-                      fill_color=S.heat_color(x), fill_opacity=1)
+            Rectangle(width=x * unit, height=style.BAR_W / 2, stroke_color=style.BACKGROUND, stroke_width=2,
+                      fill_color=style.heat_color(x), fill_opacity=1)
             for x in self.row
         )).arrange(RIGHT, buff=0)
-        brace = Brace(stack, DOWN, buff=S.GAP / 3, color=S.DIM)
-        exact = self.paragraph("exact", S.LABEL_SIZE, S.TEXT).next_to(brace, DOWN, buff=S.GAP / 3)
-        unit_bar = VGroup(stack, brace, exact).next_to(chart, DOWN, buff=S.BIG_GAP)
+        brace = Brace(stack, DOWN, buff=style.GAP / 3, color=style.DIM)
+        exact = self.paragraph("exact", style.LABEL_SIZE, style.TEXT).next_to(brace, DOWN, buff=style.GAP / 3)
+        unit_bar = VGroup(stack, brace, exact).next_to(chart, DOWN, buff=style.BIG_GAP)
         unit_bar.match_x(bars.baseline)
         return unit_bar
 
     def place_lines(self, unit_bar: VGroup, bars: WeightBars, lines: tuple[VGroup, ...]):
         """The sum (step 3) and the reading (step 4), one at a time in the slot under the unit bar."""
         for m in lines:
-            m.next_to(unit_bar, DOWN, buff=S.GAP).match_x(bars.baseline)
+            m.next_to(unit_bar, DOWN, buff=style.GAP).match_x(bars.baseline)
 
     # -- steps -------------------------------------------------------------------------------------
     def scores_in(self):
@@ -175,7 +177,7 @@ class Softmax(LessonScene):
         self.build()
         self.reframe(self.head_scores, self.bars, self.axis, self.axis_name, layout=self.layout)
         self.play(FadeIn(self.head_scores))
-        self.play(FadeIn(self.bars, shift=UP * S.GAP))
+        self.play(FadeIn(self.bars, shift=UP * style.GAP))
         self.play(GrowArrow(self.axis), FadeIn(self.axis_name))
 
     def to_weights(self):
@@ -185,7 +187,7 @@ class Softmax(LessonScene):
         self.play(Write(self.formula), FadeIn(self.formula_note))
         # replaced, not morphed in place: the bars' labels are the weights' own text from here on
         self.play(ReplacementTransform(self.bars, self.weights),
-                  FadeTransform(self.head_scores, self.head_weights), run_time=S.SLOW)
+                  FadeTransform(self.head_scores, self.head_weights), run_time=style.SLOW)
         self.bars = self.weights
 
     def sum_to_one(self):
@@ -193,18 +195,18 @@ class Softmax(LessonScene):
         self.step("sum_to_one")
         self.reframe(*self.on_screen(), self.stack, self.brace, self.exact, self.sums, layout=self.layout)
         pieces = [bar.copy() for bar in self.bars.bars]
-        self.play(*(ReplacementTransform(p, s) for p, s in zip(pieces, self.stack)), run_time=S.SLOW)
+        self.play(*(ReplacementTransform(p, s) for p, s in zip(pieces, self.stack)), run_time=style.SLOW)
         self.play(FadeIn(self.brace), FadeIn(self.exact))
-        self.play(FadeIn(self.sums, shift=UP * S.GAP))
+        self.play(FadeIn(self.sums, shift=UP * style.GAP))
 
     def reading(self):
         """How the focus token's attention is shared: most to the top key, some to itself, the rest."""
         self.step("reading")
         w, top = self.row, self.top
-        self.play(FadeOut(self.sums), run_time=S.FAST)
+        self.play(FadeOut(self.sums), run_time=style.FAST)
         self.reframe(*self.on_screen(), self.reading_text, layout=self.layout)
         marks = VGroup()
         if all(w[top] > w[j] for j in range(self.att.n) if j != top):  # a main key only if there is one
-            marks.add(outline(self.bars.bar(top), S.EMPHASIS, buff=S.GAP / 3),
-                      outline(self.stack[top], S.EMPHASIS))
+            marks.add(outline(self.bars.bar(top), style.EMPHASIS, buff=style.GAP / 3),
+                      outline(self.stack[top], style.EMPHASIS))
         self.play(*(Write(m) for m in marks), FadeIn(self.reading_text))

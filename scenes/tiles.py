@@ -10,7 +10,7 @@ import numpy as np
 from manim import DOWN, Rectangle, VGroup
 
 from attention_core.next.tiling import tile
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.masked import masked_format
 from scenes.common.mobjects import label, number_text, outline
@@ -57,13 +57,13 @@ class Tiles(Panels, LessonScene):
     def show_blocks(self):
         """The focus's softmax inputs, one outline per block of keys."""
         row = self.att.scaled[self.focus]
-        zoom = {"cell_w": S.CELL_W * ROW_ZOOM, "cell_h": S.CELL_H * ROW_ZOOM,
-                "number_size": S.NUMBER_SIZE * ROW_ZOOM}
+        zoom = {"cell_w": style.CELL_W * ROW_ZOOM, "cell_h": style.CELL_H * ROW_ZOOM,
+                "number_size": style.NUMBER_SIZE * ROW_ZOOM}
         grid = table(row[None, :], [str(self.lesson.focus)], self.att.tokens, formatter=masked_format(row),
                      **zoom)
         frames = VGroup(*(outline(VGroup(*(grid.cell(0, j) for j in range(lo, hi))),
-                                  getattr(S, COLORS[b % len(COLORS)]), buff=S.GAP * FRAME_PAD,
-                                  corner=S.CORNER) for b, (lo, hi) in enumerate(self.tiles.spans)))
+                                  getattr(style, COLORS[b % len(COLORS)]), buff=style.GAP * FRAME_PAD,
+                                  corner=style.CORNER) for b, (lo, hi) in enumerate(self.tiles.spans)))
         self.panel(titled(self.t("blocks_title", **self.fields()), VGroup(grid, frames)),
                    note=self.t("blocks_note", **self.fields()))
 
@@ -77,14 +77,15 @@ class Tiles(Panels, LessonScene):
 
     def show_running(self):
         """m, α, l and o after each block, the update rule under them."""
-        rule = VGroup(*(label(self.t(k), S.BODY_SIZE, S.TEXT) for k in ("rule_m", "rule_lo"))).arrange(
-            DOWN, buff=S.GAP / 2)
+        rule = VGroup(*(label(self.t(k), style.BODY_SIZE, style.TEXT) for k in ("rule_m",
+                                                                                "rule_lo"))).arrange(
+            DOWN, buff=style.GAP / 2)
         self.panel(self.running_table(), rule, note=self.t("running_note", **self.fields()))
 
     def show_rescale(self):
         """The block where the focus's maximum rises most: the old l and o shrink by α."""
         grid = self.running_table()
-        marks = mark_cells(grid, [(self.jump, 1)], S.HIGHLIGHT) if self.jump is not None else VGroup()
+        marks = mark_cells(grid, [(self.jump, 1)], style.HIGHLIGHT) if self.jump is not None else VGroup()
         self.panel(VGroup(grid, marks), note=self.narration_note())
 
     def narration_note(self) -> str:
@@ -100,7 +101,7 @@ class Tiles(Panels, LessonScene):
     def show_memory(self):
         """The scores held at once: an n × block strip against the n × n matrix."""
         n, block = self.att.n, min(self.tiles.block, self.att.n)
-        full, strip = self.squares(n, n, S.DIM), self.squares(n, block, S.HIGHLIGHT)
+        full, strip = self.squares(n, n, style.DIM), self.squares(n, block, style.HIGHLIGHT)
         self.side_by_side(titled(self.t("full_memory", **self.fields()), full),
                           titled(self.t("tiled_memory", **self.fields()), strip),
                           note=self.t("memory_note", **self.fields()))
@@ -108,6 +109,7 @@ class Tiles(Panels, LessonScene):
     @staticmethod
     def squares(rows: int, cols: int, color) -> VGroup:
         cells = VGroup(*(Rectangle(width=SQUARE, height=SQUARE, stroke_color=color,
-                                   stroke_width=S.GRID_STROKE, fill_color=color, fill_opacity=SQUARE_OPACITY)
+                                   stroke_width=style.GRID_STROKE, fill_color=color,
+                                   fill_opacity=SQUARE_OPACITY)
                          for _ in range(rows * cols)))
         return cells.arrange_in_grid(rows, cols, buff=0)

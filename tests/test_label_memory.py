@@ -45,7 +45,7 @@ def test_the_numbers_of_many_edits_stay_within_the_bytes_kept(fresh_labels):
         labels.label(f"{-0.4 + i / 1000:.3f}", size=20)
         assert fresh_labels.nbytes <= 300_000
     assert 8 < len(fresh_labels) < 120  # the newest only
-    assert ("label", "2.59", float(labels.S.LABEL_SIZE), str(labels.S.TEXT), ()) in fresh_labels
+    assert ("label", "2.59", float(labels.style.LABEL_SIZE), str(labels.style.TEXT), ()) in fresh_labels
     assert labels._MADE.max_bytes <= 32 * 2**20 and stored.Recent is type(labels._MADE)
 
 
@@ -55,7 +55,7 @@ def test_a_label_holds_its_glyphs_once(fresh_labels):
     made = labels.label("0.46")
     (kept,) = [v for v, _ in fresh_labels.entries.values()]
     assert kept.id_to_vgroup_dict == {}
-    plain = Text("0.46", font=labels.S.FONT, font_size=labels.S.LABEL_SIZE, color=labels.S.TEXT)
+    plain = Text("0.46", font=labels.style.FONT, font_size=labels.style.LABEL_SIZE, color=labels.style.TEXT)
     assert len(pickle.dumps(kept)) < 0.7 * len(pickle.dumps(plain))
     assert len(made.get_family()) == len(plain.get_family())  # the same glyphs, drawn the same
     assert all(np.array_equal(a.points, b.points) for a, b in zip(made.get_family(), plain.get_family()))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from colorspacious import cspace_convert, deltaE
 
-from scenes.common import style as S
+from scenes.common import style
 
-THEMES = list(S.THEMES.values())
+THEMES = list(style.THEMES.values())
 IDS = [t.name for t in THEMES]
 CVD = [None, "deuteranomaly", "protanomaly", "tritanomaly"]
 ROLES = ("q", "k", "v", "emphasis", "highlight", "wrong")
@@ -28,7 +28,7 @@ SCENE_FILES = sorted({*(ROOT / "scenes").glob("*.py"), *(ROOT / "scenes" / "comm
 
 
 def simulate(color, cvd):
-    rgb = list(S.Color(color).to_rgb())
+    rgb = list(style.Color(color).to_rgb())
     if cvd is None:
         return rgb
     return cspace_convert(rgb, {"name": "sRGB1+CVD", "cvd_type": cvd, "severity": 100}, "sRGB1")
@@ -43,12 +43,12 @@ def close_pairs(colours: dict, cvd) -> list:
 
 def lightness(color) -> float:
     """CIE L* of the colour (what a colour-managed grey print keeps)."""
-    return float(cspace_convert(list(S.Color(color).to_rgb()), "sRGB1", "CIELab")[0])
+    return float(cspace_convert(list(style.Color(color).to_rgb()), "sRGB1", "CIELab")[0])
 
 
 def luma_lightness(color) -> float:
     """L* of the grey a naive driver prints (poppler's, pdftoppm -gray: 0.299 R + 0.587 G + 0.114 B)."""
-    r, g, b = S.Color(color).to_rgb()
+    r, g, b = style.Color(color).to_rgb()
     y = 0.299 * r + 0.587 * g + 0.114 * b
     return float(cspace_convert([y, y, y], "sRGB1", "CIELab")[0])
 
@@ -60,9 +60,9 @@ def grey_problems(theme) -> list:
 
 
 def text_problems(theme) -> list:
-    return [(name, on, round(S.contrast(getattr(theme, name), getattr(theme, on)), 2))
+    return [(name, on, round(style.contrast(getattr(theme, name), getattr(theme, on)), 2))
             for name in TEXTS for on in ("background", "cell")
-            if S.contrast(getattr(theme, name), getattr(theme, on)) < MIN_TEXT]
+            if style.contrast(getattr(theme, name), getattr(theme, on)) < MIN_TEXT]
 
 
 @pytest.mark.parametrize("theme", THEMES, ids=IDS)
@@ -72,7 +72,8 @@ def test_every_text_colour_reads_on_the_background_and_the_cells(theme):
 
 @pytest.mark.parametrize("theme", THEMES, ids=IDS)
 def test_grid_lines_show(theme):
-    assert min(S.contrast(theme.grid, theme.background), S.contrast(theme.grid, theme.cell)) >= MIN_GRAPHICS
+    assert min(style.contrast(theme.grid, theme.background),
+               style.contrast(theme.grid, theme.cell)) >= MIN_GRAPHICS
 
 
 @pytest.mark.parametrize("cvd", CVD)
@@ -92,7 +93,7 @@ def test_heat_ramp_moves_away_from_the_background(theme, cvd):
     """Weights read by lightness alone: the more weight, the further from the background, for every
     viewer (lighter on the dark theme, darker on the light one)."""
     bg = cspace_convert(simulate(theme.background, cvd), "sRGB1", "CAM02-UCS")[0]
-    away = [abs(cspace_convert(simulate(S.heat_color(w / 20, theme=theme), cvd),
+    away = [abs(cspace_convert(simulate(style.heat_color(w / 20, theme=theme), cvd),
                                "sRGB1", "CAM02-UCS")[0] - bg)
             for w in range(21)]
     assert all(b > a for a, b in zip(away, away[1:]))
@@ -100,7 +101,8 @@ def test_heat_ramp_moves_away_from_the_background(theme, cvd):
 
 @pytest.mark.parametrize("theme", THEMES, ids=IDS)
 def test_numbers_read_on_every_heat_colour(theme):
-    worst = min(S.contrast(S.text_on(c), c) for c in (S.heat_color(w / 100, theme=theme) for w in range(101)))
+    worst = min(style.contrast(style.text_on(c),
+                               c) for c in (style.heat_color(w / 100, theme=theme) for w in range(101)))
     assert worst >= MIN_TEXT
 
 
@@ -116,28 +118,32 @@ def test_the_checks_can_fail():
     """The colours these themes replaced fail them: Okabe–Ito's sky blue and orange are one grey, its
     purple is 4.2:1 on the dark background, its yellow 1.3:1 on white; two nearly equal colours are
     too close."""
-    okabe_ito = replace(S.DARK, name="okabe-ito", q=S.Color("#56B4E9"), emphasis=S.Color("#9B59D0"))
+    okabe_ito = replace(style.DARK, name="okabe-ito", q=style.Color("#56B4E9"),
+                        emphasis=style.Color("#9B59D0"))
     assert ("q", "k", 0.8, "lightness") in grey_problems(okabe_ito)
     assert ("emphasis", "background", 4.19) in text_problems(okabe_ito)
-    yellow = replace(S.LIGHT, name="yellow", highlight=S.Color("#F0E442"))
+    yellow = replace(style.LIGHT, name="yellow", highlight=style.Color("#F0E442"))
     assert [p[:2] for p in text_problems(yellow)] == [("highlight", "background"), ("highlight", "cell")]
-    near = {"a": S.DARK.q, "b": S.DARK.q.interpolate(S.DARK.emphasis, 0.05)}
+    near = {"a": style.DARK.q, "b": style.DARK.q.interpolate(style.DARK.emphasis, 0.05)}
     assert close_pairs(near, None) != []
-    assert S.contrast("#000000", "#FFFFFF") == pytest.approx(21) and S.contrast("#777777", "#777777") == 1
+    assert style.contrast("#000000", "#FFFFFF") == pytest.approx(21) and style.contrast("#777777",
+                                                                                        "#777777") == 1
 
 
 def test_the_palette_names_read_the_active_theme():
     try:
-        assert S.use_theme("light") is S.LIGHT and S.TEXT == S.LIGHT.text and S.HEAT_STOPS == S.LIGHT.heat
-        assert S.heat_color(1) == S.LIGHT.heat[-1] and S.theme() is S.LIGHT
-        assert S.use_theme("dark") is S.DARK and (S.BACKGROUND, S.Q_COLOR) == (S.DARK.background, S.DARK.q)
-        assert S.heat_color(0, theme=S.LIGHT) == S.LIGHT.heat[0]
+        assert style.use_theme("light") is style.LIGHT and style.TEXT == style.LIGHT.text
+        assert style.HEAT_STOPS == style.LIGHT.heat
+        assert style.heat_color(1) == style.LIGHT.heat[-1] and style.theme() is style.LIGHT
+        assert style.use_theme("dark") is style.DARK
+        assert (style.BACKGROUND, style.Q_COLOR) == (style.DARK.background, style.DARK.q)
+        assert style.heat_color(0, theme=style.LIGHT) == style.LIGHT.heat[0]
         with pytest.raises(ValueError, match="the themes are: dark, light"):
-            S.use_theme("blue")
+            style.use_theme("blue")
         with pytest.raises(AttributeError):
-            S.NOT_A_COLOUR  # noqa: B018
+            style.NOT_A_COLOUR  # noqa: B018
     finally:
-        S.use_theme(S.DEFAULT_THEME)
+        style.use_theme(style.DEFAULT_THEME)
 
 
 def test_the_explorer_stylesheet_defaults_to_the_dark_theme():
@@ -156,9 +162,9 @@ def test_the_explorer_stylesheet_defaults_to_the_dark_theme():
 
 def palette_reads(node):
     for n in ast.walk(node):
-        if (isinstance(n, ast.Attribute) and n.attr in S.PALETTE
-                and isinstance(n.value, ast.Name) and n.value.id == "S"):
-            yield n.lineno, f"S.{n.attr}"
+        if (isinstance(n, ast.Attribute) and n.attr in style.PALETTE
+                and isinstance(n.value, ast.Name) and n.value.id == "style"):
+            yield n.lineno, f"style.{n.attr}"
 
 
 def read_at_import(tree) -> list:
@@ -189,7 +195,7 @@ def foreign_colours(tree) -> list:
     found += [(n.lineno, n.value) for n in ast.walk(tree) if isinstance(n, ast.Constant)
               and isinstance(n.value, str) and re.fullmatch(r"#[0-9A-Fa-f]{3,8}", n.value)]
     found += [(n.lineno, a.name) for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-              for a in n.names if a.name in S.PALETTE or a.name in manim_names]
+              for a in n.names if a.name in style.PALETTE or a.name in manim_names]
     return found
 
 
@@ -200,8 +206,9 @@ def test_scenes_read_colours_from_the_theme_while_drawing(path):
 
 
 def test_the_colour_checks_can_fail():
-    bad = ast.parse("from manim import WHITE\nfrom scenes.common.style import TEXT\nROLES = (S.Q_COLOR,)\n"
-                    "def f(c=S.TEXT):\n    return S.DIM, '#FF0000', WHITE\n"
-                    "class A:\n    C = S.WRONG\n    def g(self):\n        return S.K_COLOR\n")
-    assert read_at_import(bad) == [(3, "S.Q_COLOR"), (4, "S.TEXT"), (7, "S.WRONG")]
+    bad = ast.parse("from manim import WHITE\nfrom scenes.common.style import TEXT\n"
+                    "ROLES = (style.Q_COLOR,)\n"
+                    "def f(c=style.TEXT):\n    return style.DIM, '#FF0000', WHITE\n"
+                    "class A:\n    C = style.WRONG\n    def g(self):\n        return style.K_COLOR\n")
+    assert read_at_import(bad) == [(3, "style.Q_COLOR"), (4, "style.TEXT"), (7, "style.WRONG")]
     assert sorted(foreign_colours(bad)) == [(1, "WHITE"), (2, "TEXT"), (5, "#FF0000"), (5, "WHITE")]

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 from attention_core import LANGS
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.i18n import catalog
 
 from ..pipeline.drawing.slides import posters_from_last_frames, presentation
@@ -93,7 +93,7 @@ def _html(configs, deck: Path, title: str, lang: str, start: str | None, theme: 
             s.notes = _as_markdown(s.notes)
     # reveal.js from the copy beside the page; arrows to click (bottom right, off the drawing),
     # a progress bar, the slide number in the speaker view (S), the slide in the URL (reload)
-    light = S.luminance(S.THEMES[theme].background) > 0.5
+    light = style.luminance(style.THEMES[theme].background) > 0.5
     with tempfile.TemporaryDirectory(prefix=".tmp-template-", dir=deck.parent) as tmp:
         RevealJS(presentation_configs=configs, title=title, cdn_url=REVEAL_DIR, assets_dir="clips",
                  background_color=configs[0].background_color, reveal_theme="white" if light else "black",

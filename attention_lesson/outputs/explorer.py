@@ -23,7 +23,7 @@ from pathlib import Path
 
 from attention_core import LANGS, Lesson, attend
 from attention_core.diagnostics import TIE
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.i18n import catalog, lesson_title
 
 from ..pipeline.manifest import swap_folder
@@ -48,15 +48,15 @@ def words(lang: str) -> dict[str, str]:
     return tr.table("explorer") | {f"common_{k}": tr(f"common.{k}") for k in COMMON_WORDS}
 
 
-def palette(theme: str = S.DEFAULT_THEME) -> dict:
+def palette(theme: str = style.DEFAULT_THEME) -> dict:
     """A theme of the scenes' palette (style.py) under the names the stylesheet uses (the theme's field
     names), the inks for text on heat colours, and the CSS color-scheme of its background (form
     controls, scroll bars)."""
-    t = S.THEMES[theme]
+    t = style.THEMES[theme]
     colours = {f.name: getattr(t, f.name).to_hex() for f in fields(t) if f.name not in ("name", "heat")}
-    return colours | {"heat": [c.to_hex() for c in t.heat], "ink_dark": S.INKS[0].to_hex(),
-                      "ink_light": S.INKS[1].to_hex(),
-                      "scheme": "light" if S.luminance(t.background) > 0.5 else "dark"}
+    return colours | {"heat": [c.to_hex() for c in t.heat], "ink_dark": style.INKS[0].to_hex(),
+                      "ink_light": style.INKS[1].to_hex(),
+                      "scheme": "light" if style.luminance(t.background) > 0.5 else "dark"}
 
 
 def claims(lesson: Lesson) -> dict[str, str]:
@@ -113,7 +113,7 @@ def lesson_data(lesson: Lesson) -> dict:
             **({"lang": lesson.lang} if lesson.lang else {}), **next_lesson_data(lesson)}
 
 
-def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S.DEFAULT_THEME,
+def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = style.DEFAULT_THEME,
               text: str | None = None) -> dict:
     """Everything the page starts from: data.js's one object (text: the lesson file's, for the
     download; None writes the file anew)."""
@@ -121,8 +121,8 @@ def page_data(lesson: Lesson, lang: str, context: str, mode: str, theme: str = S
             "claims": claims(lesson),
             "start": {"lang": lang, "context": context, "mode": mode},
             "titles": {la: lesson_title(lesson, la) for la in LANGS},
-            "words": {la: words(la) for la in LANGS}, "palette": palette(theme), "places": S.NUMBER_PLACES,
-            "tie": TIE}
+            "words": {la: words(la) for la in LANGS}, "palette": palette(theme),
+            "places": style.NUMBER_PLACES, "tie": TIE}
 
 
 INDEX_HTML = """<!doctype html>
@@ -158,7 +158,7 @@ def write_folder(folder: Path, data: dict) -> None:
 
 
 def build_explorer(out_dir: Path, lesson: Lesson, lang: str, context: str, mode: str,
-                   theme: str = S.DEFAULT_THEME, text: str | None = None) -> list[Path]:
+                   theme: str = style.DEFAULT_THEME, text: str | None = None) -> list[Path]:
     """out_dir/explorer/, replaced at once (never half-written); the files written. text: the lesson
     file's, which the page's download edits in place (None: the download is written anew)."""
     out_dir.mkdir(parents=True, exist_ok=True)

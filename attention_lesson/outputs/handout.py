@@ -31,7 +31,7 @@ import segno
 
 from attention_core import attend, hard_lookup
 from attention_core.geometry import picture
-from scenes.common import style as S
+from scenes.common import style
 from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog, d_k_labels
 
@@ -202,7 +202,7 @@ def _summary(lesson, att, args: ProductArgs, plane: P.Frame | None = None) -> li
     where the geometry scene was drawn, its plane beside them), the Q/K/V colours of the theme, and the
     box that names the explorer."""
     lang, title = args.lang, args.title
-    tr, f, t = catalog(lang), att.index(lesson.focus), S.THEMES[args.theme]
+    tr, f, t = catalog(lang), att.index(lesson.focus), style.THEMES[args.theme]
     colors = {"q": t.q.to_hex(), "k": t.k.to_hex(), "v": t.v.to_hex()}
     steps = [tr("handout.step_query", focus=lesson.focus, q=vec(att.q[f])),
              tr("handout.step_scores", scores=vec(att.scores[f]), scaled=vec(att.scaled[f]),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from scenes.common import style as S
+from scenes.common import style
 
 from ..pipeline.manifest import write_atomically
 
@@ -26,7 +26,7 @@ def _rgb(color) -> tuple[int, int, int]:
 def _font(size: int):
     """The scenes' font (fontconfig finds its file), or Pillow's own if it is not installed."""
     try:
-        path = subprocess.run(["fc-match", "-f", "%{file}", S.FONT], capture_output=True, text=True,
+        path = subprocess.run(["fc-match", "-f", "%{file}", style.FONT], capture_output=True, text=True,
                               check=True).stdout.strip()
         return ImageFont.truetype(path, size)
     except (OSError, subprocess.CalledProcessError):
@@ -34,9 +34,9 @@ def _font(size: int):
 
 
 def contact_sheet(items: list[tuple[str, Path]], dest: Path, cols: int = 4,
-                  theme: str = S.DEFAULT_THEME) -> Path:
+                  theme: str = style.DEFAULT_THEME) -> Path:
     """items: (caption, png) in order -> one PNG grid written atomically to dest, in the theme's colours."""
-    colours = S.THEMES[theme]
+    colours = style.THEMES[theme]
     thumbs = []
     for caption, png in items:
         im = Image.open(png).convert("RGB")

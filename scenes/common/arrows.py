@@ -26,7 +26,7 @@ from manim import (
     VGroup,
 )
 
-from . import style as S
+from . import style
 from .formats import shared_format
 from .labels import label, word
 
@@ -49,22 +49,22 @@ class Plane(VGroup):
     faint grid every `step`, the two axes through the origin, their names at their ends. `at(xy)` is
     where a point of the plane is on screen, wherever the plane has been moved (never scaled)."""
 
-    def __init__(self, box, unit: float, step: float, names: Sequence[str], size: float = S.LABEL_SIZE):
+    def __init__(self, box, unit: float, step: float, names: Sequence[str], size: float = style.LABEL_SIZE):
         super().__init__()
         self.box, self.unit = box, unit
         x0, x1, y0, y1 = box
         self.frame = Rectangle(width=(x1 - x0) * unit, height=(y1 - y0) * unit, stroke_width=0,
                                fill_opacity=0)
         self.origin = Dot(self.frame.get_center() - [(x0 + x1) / 2 * unit, (y0 + y1) / 2 * unit, 0],
-                          radius=FOOT_R, color=S.DIM)
+                          radius=FOOT_R, color=style.DIM)
         grid = VGroup(*(Line(self.at((x, y0)), self.at((x, y1))) for x in _ticks(x0, x1, step)),
                       *(Line(self.at((x0, y)), self.at((x1, y))) for y in _ticks(y0, y1, step)))
-        grid.set_stroke(S.GRID, width=1, opacity=GRID_OPACITY)
+        grid.set_stroke(style.GRID, width=1, opacity=GRID_OPACITY)
         self.axes = VGroup(Line(self.at((x0, 0)), self.at((x1, 0))), Line(self.at((0, y0)), self.at((0, y1))))
-        self.axes.set_stroke(S.DIM, width=AXIS_STROKE)
-        self.names = VGroup(word(names[0], size, S.DIM), word(names[1], size, S.DIM))
-        self.names[0].next_to(self.at((x1, 0)), UP, buff=S.GAP / 3).align_to(self.frame, RIGHT)
-        self.names[1].next_to(self.at((0, y1)), RIGHT, buff=S.GAP / 3).align_to(self.frame, UP)
+        self.axes.set_stroke(style.DIM, width=AXIS_STROKE)
+        self.names = VGroup(word(names[0], size, style.DIM), word(names[1], size, style.DIM))
+        self.names[0].next_to(self.at((x1, 0)), UP, buff=style.GAP / 3).align_to(self.frame, RIGHT)
+        self.names[1].next_to(self.at((0, y1)), RIGHT, buff=style.GAP / 3).align_to(self.frame, UP)
         self.add(self.frame, grid, self.axes, self.origin, self.names)
 
     def at(self, xy) -> np.ndarray:
@@ -94,17 +94,17 @@ def plane_arrow(plane: Plane, start, end, color, width: float = ARROW_STROKE, op
 
 def weight_width(w: float) -> float:
     """The stroke of an arrow whose weight is w in [0, 1]: attention lines' range (style.py)."""
-    return S.LINE_MIN + (S.LINE_MAX - S.LINE_MIN) * float(w)
+    return style.LINE_MIN + (style.LINE_MAX - style.LINE_MIN) * float(w)
 
 
 def weight_opacity(w: float) -> float:
-    return min(1.0, S.LINE_MIN_OPACITY + float(w))
+    return min(1.0, style.LINE_MIN_OPACITY + float(w))
 
 
 def shadow(plane: Plane, key, foot, color) -> VGroup:
     """A key's shadow on the query's line: the dashed perpendicular from its tip to the foot, the
     shadow itself from the origin to the foot, the foot as a dot."""
-    drop = DashedLine(plane.at(key), plane.at(foot), stroke_width=2, color=S.DIM)
+    drop = DashedLine(plane.at(key), plane.at(foot), stroke_width=2, color=style.DIM)
     if np.linalg.norm(plane.at(key) - plane.at(foot)) < ZERO:
         drop.set_opacity(0)
     length = Line(plane.at((0, 0)), plane.at(foot), stroke_width=SHADOW_STROKE, color=color)
@@ -157,7 +157,7 @@ def place_names(names: Sequence[Mobject], anchors: Sequence[np.ndarray], outward
         taken.append(_box(name, LABEL_PAD))
         if np.linalg.norm(spot - anchor) > max(name.width, name.height):
             end = name.get_critical_point(_side(anchor - spot, name))
-            leaders.add(Line(anchor, end, stroke_width=LEADER_STROKE, color=S.DIM))
+            leaders.add(Line(anchor, end, stroke_width=LEADER_STROKE, color=style.DIM))
     return leaders
 
 
@@ -177,7 +177,7 @@ def _spot(name: Mobject, anchor: np.ndarray, out: np.ndarray, bounds, taken, seg
     lo, hi = np.array([bounds[0], bounds[1], 0]) + half, np.array([bounds[2], bounds[3], 0]) - half
     for ring in range(RINGS):
         for d in _directions(out):
-            reach = np.abs(d) @ half + LABEL_PAD * 2 + ring * max(name.height, S.GAP) / 2
+            reach = np.abs(d) @ half + LABEL_PAD * 2 + ring * max(name.height, style.GAP) / 2
             centre = np.clip(anchor + d * reach, lo, np.maximum(lo, hi))  # pushed inside the area
             box = (centre[0] - half[0], centre[1] - half[1], centre[0] + half[0], centre[1] + half[1])
             if not _inside(box, bounds) or any(_meets(box, t) for t in taken):
@@ -195,12 +195,12 @@ def _side(towards: np.ndarray, m: Mobject) -> np.ndarray:
     return np.sign(np.round(towards / (np.abs(towards).max() or 1.0) * 1.5) / 1.5) * [1, 1, 0]
 
 
-def coords(values: Sequence[str], color=None, size: float = S.NUMBER_SIZE) -> VGroup:
+def coords(values: Sequence[str], color=None, size: float = style.NUMBER_SIZE) -> VGroup:
     """A point's coordinates as "(a, b)", each number a text of its own (the tests read it back)."""
     parts = [label("(", size, color)]
     for i, v in enumerate(values):
         parts += ([label(",", size, color)] if i else []) + [label(v, size, color)]
-    group = VGroup(*parts, label(")", size, color)).arrange(RIGHT, buff=S.GAP / 4)
+    group = VGroup(*parts, label(")", size, color)).arrange(RIGHT, buff=style.GAP / 4)
     for m in [m for m in group[1:-1] if m.text == ","]:  # the commas on the numbers' baseline
         m.align_to(group[1], DOWN)
     return group
@@ -211,12 +211,12 @@ def tip_marks(plane: Plane, points) -> VGroup:
     return VGroup(*(Dot(plane.at(p), radius=FOOT_R * 2).set_opacity(0) for p in points))
 
 
-def point_name(name: str, xy: Sequence[float], color=None, size: float = S.LABEL_SIZE) -> VGroup:
+def point_name(name: str, xy: Sequence[float], color=None, size: float = style.LABEL_SIZE) -> VGroup:
     """A point's name over its coordinates (an output's)."""
     fmt = shared_format(xy)
-    color = color or S.EMPHASIS
+    color = color or style.EMPHASIS
     return VGroup(word(name, size, color), coords([fmt(x) for x in xy], color, size)).arrange(
-        DOWN, buff=S.GAP / 4)
+        DOWN, buff=style.GAP / 4)
 
 
 def grow(arrow):

@@ -33,7 +33,7 @@ from manim import DOWN, RIGHT, UL, UP, FadeIn, FadeOut, Group, Mobject, Scene, V
 from attention_core import Lesson, attend, hard_lookup, load
 
 from ..registry import FRAME_BODY, FRAME_MIN_CAP, step_file
-from . import style as S
+from . import style
 from .captions import least_step, spoken, timed
 from .i18n import Token, catalog
 from .labels import fit, frame_box, label, mixed_line, wrapped
@@ -85,18 +85,18 @@ class LessonScene(Scene):
     def setup(self):
         lesson, settings = self._given
         self.settings = settings or Settings.from_env()
-        S.use_theme(self.settings.theme)  # every colour this scene draws is this theme's
+        style.use_theme(self.settings.theme)  # every colour this scene draws is this theme's
         self.lesson = lesson if lesson is not None else load(self.settings.lesson)
         self.context_name = self.lesson.context_name(self.settings.context)
         self.att = attend(self.lesson, self.context_name, self.settings.mode)
         self.hard = hard_lookup(self.att)
         self.lang = self.settings.lang
         use_words(self.settings.words)  # every line of this scene, and the titles and lists it borrows
-        S.use_font(font(self.lang))  # the language's own glyphs (Noto Sans CJK JP for ja)
+        style.use_font(font(self.lang))  # the language's own glyphs (Noto Sans CJK JP for ja)
         self.tr = catalog(self.lang)
         self.focus = self.att.index(self.lesson.focus)  # the query the step-by-step scenes expand
         self.dims = self.lesson.dim_names(self.lang)
-        self.camera.background_color = S.BACKGROUND
+        self.camera.background_color = style.BACKGROUND
         self._step: Step | None = None
         self._pending_heading = None
         self.step_keys: list[str] = []
@@ -130,18 +130,20 @@ class LessonScene(Scene):
         """The context's token j, to name in a line: marked as a token (`{top}`: “the”), `{top!s}` bare."""
         return self.tr.token(self.att.tokens[j])
 
-    def note(self, text: str, under: Mobject | None = None, size: float = S.BODY_SIZE, color=None) -> VGroup:
+    def note(self, text: str, under: Mobject | None = None, size: float = style.BODY_SIZE,
+             color=None) -> VGroup:
         """A note (centred lines) as wide as what it goes under, NOTE_MIN_W at the least: it wraps
         rather than widening the picture, which would shrink everything else to fit (labels.wrapped)."""
-        width = max(under.width if under is not None else 0.0, S.NOTE_MIN_W)
-        return wrapped(text, width, self.lang, size, color or S.TEXT)
+        width = max(under.width if under is not None else 0.0, style.NOTE_MIN_W)
+        return wrapped(text, width, self.lang, size, color or style.TEXT)
 
-    def paragraph(self, key: str, size: float = S.BODY_SIZE, color=None) -> VGroup:
+    def paragraph(self, key: str, size: float = style.BODY_SIZE, color=None) -> VGroup:
         """A catalog entry of this scene (a string or a list of lines) as centred lines; `$...$` parts
         are Typst math (`sqrt(d_k)`; a brace, rare there, the catalog doubles: every entry is formatted
         with the scene's fields)."""
         lines = self.tr.lines(f"{self.scene_id.replace('-', '_')}.{key}", **self.fields())
-        return VGroup(*(mixed_line(s, size, color or S.TEXT) for s in lines)).arrange(DOWN, buff=S.GAP / 2)
+        return VGroup(*(mixed_line(s, size, color or style.TEXT) for s in lines)).arrange(DOWN,
+                                                                                          buff=style.GAP / 2)
 
     # -- steps -----------------------------------------------------------------------------------
     def step(self, key: str, loop: bool = False) -> None:
@@ -157,7 +159,7 @@ class LessonScene(Scene):
         if self.on_step is not None:
             self.on_step(self.scene_id, key)
         if self._pending_heading is not None:  # the heading opens the first step
-            self.play(FadeIn(self._pending_heading, shift=DOWN * S.GAP), run_time=S.FAST)
+            self.play(FadeIn(self._pending_heading, shift=DOWN * style.GAP), run_time=style.FAST)
             self._pending_heading = None
 
     def open_step(self, key: str, line: str, loop: bool) -> None:
@@ -214,23 +216,25 @@ class LessonScene(Scene):
         """The scene's title (or `text`) at the top left; at the top right the sentence, unless the scene
         shows every context. The sentence gets the room the title leaves (scaled down, never over it)."""
         w, _ = frame_box()
-        title = label(text or self.t(key), S.TITLE_SIZE, S.TEXT)
-        fit(title, w * S.TITLE_SHARE, title.height).to_corner(UL, buff=S.MARGIN)
+        title = label(text or self.t(key), style.TITLE_SIZE, style.TEXT)
+        fit(title, w * style.TITLE_SHARE, title.height).to_corner(UL, buff=style.MARGIN)
         tags = self.heading_tags()
         if self.contexts == "all" and not tags:
             return VGroup(title)
         lines = ([" ".join(self.att.tokens)] if self.contexts != "all" else []) + \
             ([self.t("common.tag_sep").join(tags)] if tags else [])  # the sentence; what it is read with
-        sentence = VGroup(*(label(t, S.LABEL_SIZE, S.DIM) for t in lines)).arrange(DOWN, buff=S.GAP / 3,
+        sentence = VGroup(*(label(t, style.LABEL_SIZE, style.DIM) for t in lines)).arrange(DOWN,
+                                                                                           buff=style.GAP / 3,
                                                                                    aligned_edge=RIGHT)
-        room, tall = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP), title.height
-        least = sentence.width * 1.01 * S.MIN_FONT_SIZE / S.LABEL_SIZE  # the sentence at the smallest size
+        room, tall = min(w * style.SENTENCE_SHARE, w - title.width - style.BIG_GAP), title.height
+        least = sentence.width * 1.01 * style.MIN_FONT_SIZE / style.LABEL_SIZE  # the sentence, smallest
         if room < least:  # a long title (a translation) gives way to the sentence, down to its own least
-            fit(title, max(w - least - S.BIG_GAP, title.width * 1.01 * S.MIN_FONT_SIZE / S.TITLE_SIZE), tall)
-            title.to_corner(UL, buff=S.MARGIN)
-            room = min(w * S.SENTENCE_SHARE, w - title.width - S.BIG_GAP)
+            fit(title, max(w - least - style.BIG_GAP,
+                           title.width * 1.01 * style.MIN_FONT_SIZE / style.TITLE_SIZE), tall)
+            title.to_corner(UL, buff=style.MARGIN)
+            room = min(w * style.SENTENCE_SHARE, w - title.width - style.BIG_GAP)
         fit(sentence, room, tall * len(lines))
-        sentence.align_to(title, UP if len(lines) > 1 else DOWN).to_edge(RIGHT, buff=S.MARGIN)
+        sentence.align_to(title, UP if len(lines) > 1 else DOWN).to_edge(RIGHT, buff=style.MARGIN)
         return VGroup(title, sentence)
 
     def heading_tags(self) -> list[str]:
@@ -245,7 +249,7 @@ class LessonScene(Scene):
         """Show the heading; called before the first step, it fades in as that step begins."""
         self.header = self.heading(key, text)
         if self.step_keys:
-            self.play(FadeIn(self.header, shift=DOWN * S.GAP), run_time=S.FAST)
+            self.play(FadeIn(self.header, shift=DOWN * style.GAP), run_time=style.FAST)
         else:
             self._pending_heading = self.header
         return self.header
@@ -254,17 +258,17 @@ class LessonScene(Scene):
         """Width and height available below the heading, MARGIN from the frame's edges (what a scene
         sizes its parts by; place_body fills `fill_area`, GAP lower, as the fill check measures)."""
         w, h = frame_box()
-        return w, h - self.header.height - S.GAP if hasattr(self, "header") else h
+        return w, h - self.header.height - style.GAP if hasattr(self, "header") else h
 
     def fill_area(self) -> tuple[float, float, float, float]:
         """Where a step's body goes (x0, y0, x1, y1): the safe area below the heading (layout.safe_area,
         what the fill check measures against), MARGIN from the frame's edges."""
-        return safe_area(self, S.MARGIN - S.SAFE_MARGIN)
+        return safe_area(self, style.MARGIN - style.SAFE_MARGIN)
 
     def fill_transform(self, m) -> tuple[float, np.ndarray, np.ndarray]:
         """How to make m fill the body area, centred: (scale, about which point, then what shift). The
         scale makes m as large as the area allows (up or down), but no text in it larger than the
-        title (S.FILL_MAX_TEXT): a short line of text does not become a banner."""
+        title (style.FILL_MAX_TEXT): a short line of text does not become a banner."""
         x0, y0, x1, y1 = self.fill_area()
         box = ink_box([m])
         if box is None:  # nothing drawn: nothing to fill
@@ -273,7 +277,7 @@ class LessonScene(Scene):
         k = min((x1 - x0) / w, (y1 - y0) / h)
         largest = largest_text(m)
         if largest > 0:
-            k = min(k, max(S.FILL_MAX_TEXT / largest, 1.0))  # (never forced smaller by the cap)
+            k = min(k, max(style.FILL_MAX_TEXT / largest, 1.0))  # (never forced smaller by the cap)
         about = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2, 0.0])
         return k, about, np.array([(x0 + x1) / 2, (y0 + y1) / 2, 0.0]) - about
 
@@ -317,7 +321,7 @@ class LessonScene(Scene):
         numbers = []
         grid_numbers(m, numbers)
         cap = min((px_1080(cap_height(t)) * k for t in numbers), default=None)
-        return fills >= round(S.FILL_SHARE + FILL_AIR, 3) and (cap is None or cap >= S.TABLE_CAP_PX)
+        return fills >= round(style.FILL_SHARE + FILL_AIR, 3) and (cap is None or cap >= style.TABLE_CAP_PX)
 
     def room(self, m) -> tuple[float, float, float]:
         """How well m fills the body: first whether it fills FILL_SHARE of it (with some air to spare),
@@ -330,9 +334,9 @@ class LessonScene(Scene):
         if box is None:
             return 0.0, k, 0.0
         share = k * max((box[2] - box[0]) / (x1 - x0), (box[3] - box[1]) / (y1 - y0))
-        return round(min(share, S.FILL_SHARE + FILL_AIR), 3), round(k, 3), share
+        return round(min(share, style.FILL_SHARE + FILL_AIR), 3), round(k, 3), share
 
-    def reframe(self, *ends_with: Mobject, layout: Mobject | None = None, run_time: float = S.FAST):
+    def reframe(self, *ends_with: Mobject, layout: Mobject | None = None, run_time: float = style.FAST):
         """The camera, for a picture shown part by part: scale and move the whole body so that what
         this step ends with (`ends_with`: mobjects on screen or about to be shown) fills the body area,
         centred. What is on screen moves there in one animation; the rest of `layout` (what was laid out
@@ -361,4 +365,4 @@ class LessonScene(Scene):
             keep_set.add(id(self.header))
         gone = [m for m in self.mobjects if id(m) not in keep_set]
         if gone:
-            self.play(*(FadeOut(m) for m in gone), run_time=S.FAST)
+            self.play(*(FadeOut(m) for m in gone), run_time=style.FAST)

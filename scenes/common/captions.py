@@ -26,7 +26,7 @@ import re
 import threading
 from functools import lru_cache
 
-from . import style as S
+from . import style
 from .languages import EN, ZH, language
 
 LINE_WIDTH = {"zh": ZH.line_width, "en": EN.line_width}  # per subtitle line, full-width characters for zh
@@ -285,13 +285,13 @@ def least_step(text: str, lang: str, voice: float | None = None, frame: float = 
     """How long a step with this line (and a voice this long) lasts at the least: MIN_BEAT, its
     narration pace, its cues' reading time (plus `frame`, as the scene waits whole frames), and
     VOICE_LEAD + its voice + VOICE_TAIL."""
-    need = max(S.MIN_BEAT, len(text) / language(lang).read_cps, least_time(text, lang) + frame)
-    return max(need, S.VOICE_LEAD + voice + S.VOICE_TAIL) if voice is not None else need
+    need = max(style.MIN_BEAT, len(text) / language(lang).read_cps, least_time(text, lang) + frame)
+    return max(need, style.VOICE_LEAD + voice + style.VOICE_TAIL) if voice is not None else need
 
 
 def spoken(start: float, end: float, voice: float | None) -> tuple[float, float]:
     """The span of a step [start, end] its cues follow: its voice's, from VOICE_LEAD in, or all of it."""
-    return (start + S.VOICE_LEAD, start + S.VOICE_LEAD + voice) if voice else (start, end)
+    return (start + style.VOICE_LEAD, start + style.VOICE_LEAD + voice) if voice else (start, end)
 
 
 def timed(text: str, lang: str, start: float, end: float,

@@ -23,8 +23,7 @@ from manim import (
     config,
 )
 
-from . import stored
-from . import style as S
+from . import stored, style
 
 
 def _light(m: Mobject) -> Mobject:
@@ -60,15 +59,16 @@ def _made(key, make):
     return kept.copy()
 
 
-def label(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None, **kw) -> Text:
+def label(s: str, size: float = style.LABEL_SIZE, color: ManimColor | None = None, **kw) -> Text:
     """A text in the lesson's font (in the theme's text colour unless given one)."""
-    color = color or S.TEXT
+    color = color or style.TEXT
     key = ("label", s, float(size), str(color), tuple(sorted(kw.items())))
-    key += (S.FONT,) if S.FONT != S.DEFAULT_FONT else ()  # (the default's keys as they always were)
-    return _made(key, lambda: _light(Text(s, font=S.FONT, font_size=size, color=color, **kw)))
+    key += (style.FONT,
+            ) if style.FONT != style.DEFAULT_FONT else ()  # (the default's keys as they always were)
+    return _made(key, lambda: _light(Text(s, font=style.FONT, font_size=size, color=color, **kw)))
 
 
-def word(s: str, size: float = S.LABEL_SIZE, color: ManimColor | None = None) -> VGroup:
+def word(s: str, size: float = style.LABEL_SIZE, color: ManimColor | None = None) -> VGroup:
     """A label whose box spans the font's full line height, so words in a row share a baseline
     ("by" and "the" sit on one line instead of each being centred on its own ink)."""
     ref = label("|" + s, size, color)  # the bar spans ascender to descender
@@ -89,13 +89,13 @@ def fit(m: Mobject, width: float, height: float) -> Mobject:
 
 def frame_box() -> tuple[float, float]:
     """Usable width and height of the frame, margins removed."""
-    return config.frame_width - 2 * S.MARGIN, config.frame_height - 2 * S.MARGIN
+    return config.frame_width - 2 * style.MARGIN, config.frame_height - 2 * style.MARGIN
 
 
-def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimColor | None = None,
+def caption_box(lines: Sequence[str], size: float = style.BODY_SIZE, color: ManimColor | None = None,
                 width: float | None = None) -> VGroup:
     """Several lines of text, left-aligned, scaled down to a width if given."""
-    g = VGroup(*(label(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT, buff=S.LINE_GAP)
+    g = VGroup(*(label(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT, buff=style.LINE_GAP)
     if width is not None:
         fit(g, width, config.frame_height)
     return g
@@ -108,12 +108,12 @@ def caption_box(lines: Sequence[str], size: float = S.BODY_SIZE, color: ManimCol
 _PART_TAG = "#let part(n, body) = text(fill: rgb(0, 0, n), body)"
 
 
-def math(*parts: str, color: ManimColor | None = None, scale: float = S.MATH_SCALE):
+def math(*parts: str, color: ManimColor | None = None, scale: float = style.MATH_SCALE):
     """A formula in Typst math (`sqrt(d_k)`, `q dot k`, `K^top`), its parts side by side, part i at
     [i] (to colour one: `f[2].set_color(...)`); a part must be whole on its own (its brackets closed,
     no top-level comma: write `\\,`; no colour of its own). Returns a MathTypst, in the theme's text
     colour unless given one. No Chinese inside: Chinese goes in `label`, in the lesson's font."""
-    color = color or S.TEXT
+    color = color or style.TEXT
     return _made(("math", parts, str(color), float(scale)),
                  lambda: _light(_typeset(parts, color).scale(scale)))
 
@@ -184,8 +184,8 @@ def attention_formula():
     """Attention(Q,K,V) = softmax(QKᵀ/√d_k) V, with Q, K and V in their role colours (set in the
     source: Q and Kᵀ sit inside the fraction, no part of their own)."""
     q, k, v = (f'text(fill: #rgb("{c.to_hex()}"), {n})'
-               for c, n in ((S.Q_COLOR, "Q"), (S.K_COLOR, "K"), (S.V_COLOR, "V")))
-    kt = f'text(fill: #rgb("{S.K_COLOR.to_hex()}"), K^top)'
+               for c, n in ((style.Q_COLOR, "Q"), (style.K_COLOR, "K"), (style.V_COLOR, "V")))
+    kt = f'text(fill: #rgb("{style.K_COLOR.to_hex()}"), K^top)'
     return math(f'"Attention"({q}, {k}, {v}) = "softmax"(frac({q} {kt}, sqrt(d_k))) {v}')
 
 
@@ -211,12 +211,12 @@ def label_line(labels: VGroup, step: float, edge_y: float, away=UP, *,
     from the cells, and each may be nearly twice as wide (a wide lesson's long token names)."""
     if len(labels) == 0:
         return labels
-    limit = step * S.LABEL_FILL
+    limit = step * style.LABEL_FILL
     height = max_height or config.frame_height
     one_line = min(1.0, limit / max(m.width for m in labels))
-    staggered = len(labels) > 1 and one_line < S.STAGGER_AT
+    staggered = len(labels) > 1 and one_line < style.STAGGER_AT
     if staggered:
-        limit = (2 * step - S.GAP / 2) * S.LABEL_FILL  # same-line neighbours are two steps apart
+        limit = (2 * step - style.GAP / 2) * style.LABEL_FILL  # same-line neighbours are two steps apart
     for m in labels:
         fit(m, limit, height)
     even_labels(labels)
@@ -227,14 +227,15 @@ def label_line(labels: VGroup, step: float, edge_y: float, away=UP, *,
     return labels
 
 
-def cell_width_for(names: Sequence[str], size: float = S.LABEL_SIZE, minimum: float = S.CELL_W) -> float:
+def cell_width_for(names: Sequence[str], size: float = style.LABEL_SIZE,
+                   minimum: float = style.CELL_W) -> float:
     """A cell width that holds the widest of `names` at `size`, so column labels keep one size
     (NumberGrid shrinks each label that is wider than its cell on its own)."""
     widest = max((word(n, size).width for n in names), default=0.0)
-    return max(minimum, widest + S.GAP / 2)
+    return max(minimum, widest + style.GAP / 2)
 
 
-def number_formula(*parts: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
+def number_formula(*parts: str, size: float = style.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
     """A formula of the lesson's numbers and plain operators ('2.3', '×', '+', '=') in the lesson's
     font, its parts side by side on one baseline, part i at [i] as in `math`. Not `math`: a formula whose
     numbers change with every edit would be compiled again at each one (the studio redraws the step
@@ -248,7 +249,7 @@ def number_formula(*parts: str, size: float = S.BODY_SIZE, color: ManimColor | N
     return pieces
 
 
-def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
+def mixed_line(s: str, size: float = style.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
     """One line of text with formulas in it: "除以 $sqrt(d_k)$ = 2" -> label, math, label.
 
     Text between `$` signs goes to `math` (never put Chinese there), the rest to `label`; the math is
@@ -260,14 +261,15 @@ def mixed_line(s: str, size: float = S.BODY_SIZE, color: ManimColor | None = Non
     pieces = VGroup()
     for i, part in enumerate(s.split("$")):
         if part.strip():
-            pieces.add(math(part, color=color, scale=S.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
+            pieces.add(math(part, color=color,
+                            scale=style.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
                        else word(part.strip(), size, color))
     pieces.phrase = True  # one line read as one: the layout check lets its pieces sit this close
     return pieces.arrange(RIGHT, buff=gap)
 
 
-def wrapped(s: str, width: float, lang: str, size: float = S.BODY_SIZE, color: ManimColor | None = None,
-            line_gap: float = S.LINE_GAP) -> VGroup:
+def wrapped(s: str, width: float, lang: str, size: float = style.BODY_SIZE, color: ManimColor | None = None,
+            line_gap: float = style.LINE_GAP) -> VGroup:
     """A line of text as centred lines no wider than `width` (where the subtitles may break a line:
     captions.pieces, between words, never inside a Chinese word), as few as that takes and about
     equally long; one line when it fits. A note under a table wraps to the table's width instead of

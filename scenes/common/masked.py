@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 from manim import Line, VGroup
 
-from . import style as S
+from . import style
 from .formats import shared_format
 
 MINUS_INF = "−∞"  # a masked score: the glyph, never a large negative number
@@ -34,12 +34,12 @@ def strike_masked(grid, allowed: np.ndarray | None, color=None) -> VGroup:
     if allowed is not None:
         for i, j in zip(*np.nonzero(~np.asarray(allowed, dtype=bool))):
             box = grid.box(i, j)
-            box.set_fill(S.CELL_FILL, 1.0)
-            line = Line(box.get_corner([-1, -1, 0]), box.get_corner([1, 1, 0]), stroke_color=S.GRID,
+            box.set_fill(style.CELL_FILL, 1.0)
+            line = Line(box.get_corner([-1, -1, 0]), box.get_corner([1, 1, 0]), stroke_color=style.GRID,
                         stroke_width=STRIKE_WIDTH, stroke_opacity=STRIKE_OPACITY)
             strikes.add(line)
             grid.strike_rows.setdefault(int(i), []).append(line)
-            grid.number(i, j).set_color(color or S.WRONG)
+            grid.number(i, j).set_color(color or style.WRONG)
     grid.strikes = strikes
     grid.submobjects.insert(1, strikes)  # over the boxes, under the numbers
     return strikes

@@ -24,7 +24,7 @@ from manim import (
     config,
 )
 
-from . import style as S
+from . import style
 from .formats import number_text, percent_text, shared_format, shared_places  # noqa: F401 - the scenes' formats
 from .labels import (  # noqa: F401 - the text helpers (labels.py), importable from here as before
     attention_formula,
@@ -60,22 +60,23 @@ class NumberGrid(VGroup):
         color: ManimColor | None = None,
         fills: Callable[[float], ManimColor] | None = None,
         formatter: Callable[[float], str] | None = None,
-        cell_w: float = S.CELL_W,
-        cell_h: float = S.CELL_H,
-        number_size: float = S.NUMBER_SIZE,
+        cell_w: float = style.CELL_W,
+        cell_h: float = style.CELL_H,
+        number_size: float = style.NUMBER_SIZE,
         label_color: ManimColor | None = None,
-        label_size: float = S.LABEL_SIZE,
+        label_size: float = style.LABEL_SIZE,
         main: bool = True,
     ):
         super().__init__()
         self.main = main
         self.values = np.atleast_2d(np.asarray(values, dtype=float))  # [r, c]
-        self.color, self.fills = color or S.TEXT, fills
+        self.color, self.fills = color or style.TEXT, fills
         self.shared = formatter is None  # one table, one number format (recomputed for new values)
         self.formatter = formatter or shared_format(self.values)
         self.number_size, self.built_cell_w = number_size, cell_w
         self._add_cells(cell_w, cell_h)
-        self._add_labels(row_labels or [], col_labels or [], cell_w, cell_h, label_color or S.DIM, label_size)
+        self._add_labels(row_labels or [], col_labels or [], cell_w, cell_h, label_color or style.DIM,
+                         label_size)
 
     def _add_cells(self, cell_w: float, cell_h: float) -> None:
         """The boxes, rows stacked, and a number in each."""
@@ -94,31 +95,31 @@ class NumberGrid(VGroup):
                     cell_h: float, color: ManimColor, size: float) -> None:
         """A label left of every row and over every column (one size, one baseline: label_line)."""
         self.row_labels = VGroup(*(
-            word(t, size, color).next_to(self.boxes[i], LEFT, buff=S.ROW_LABEL_GAP)
+            word(t, size, color).next_to(self.boxes[i], LEFT, buff=style.ROW_LABEL_GAP)
             for i, t in enumerate(row_labels)
         ))
         self.col_labels = VGroup(*(
             word(t, size, color).set_x(self.boxes[0][j].get_x())
             for j, t in enumerate(col_labels)
         ))
-        label_line(self.col_labels, cell_w, self.boxes.get_top()[1] + S.COL_LABEL_GAP, UP,
-                   max_height=cell_h * S.COL_LABEL_MAX_H)
+        label_line(self.col_labels, cell_w, self.boxes.get_top()[1] + style.COL_LABEL_GAP, UP,
+                   max_height=cell_h * style.COL_LABEL_MAX_H)
         self.add(self.row_labels, self.col_labels)
 
     def _fill(self, value: float) -> tuple[ManimColor, float]:
-        return (self.fills(value), 1.0) if self.fills else (S.CELL_FILL, 1.0)
+        return (self.fills(value), 1.0) if self.fills else (style.CELL_FILL, 1.0)
 
     def _box(self, i: int, j: int, w: float, h: float) -> Rectangle:
         fill, opacity = self._fill(self.values[i, j])
-        return Rectangle(width=w, height=h, stroke_color=S.GRID, stroke_width=S.GRID_STROKE,
+        return Rectangle(width=w, height=h, stroke_color=style.GRID, stroke_width=style.GRID_STROKE,
                          fill_color=fill, fill_opacity=opacity)
 
     def _number(self, value: float, box: Rectangle) -> Text:
         """A number in its cell, at the grid's size as it is now (a grid scaled to fill the frame makes
         new numbers, new_values(), at its new size)."""
-        color = S.text_on(box.fill_color) if self.fills else self.color
+        color = style.text_on(box.fill_color) if self.fills else self.color
         t = label(self.formatter(value), self.number_size * box.width / self.built_cell_w, color)
-        fit(t, box.width * S.NUMBER_FILL_W, box.height * S.NUMBER_FILL_H)
+        fit(t, box.width * style.NUMBER_FILL_W, box.height * style.NUMBER_FILL_H)
         return t.move_to(box)
 
     @property
@@ -166,18 +167,18 @@ def vector(values: np.ndarray, color: ManimColor, *, vertical: bool = False, **k
 
 def heatmap(weights: np.ndarray, tokens: Sequence[str], **kw) -> NumberGrid:
     """An [n, n] weights matrix: rows are the querying tokens, columns the keys."""
-    return NumberGrid(weights, row_labels=tokens, col_labels=tokens, fills=S.heat_color, **kw)
+    return NumberGrid(weights, row_labels=tokens, col_labels=tokens, fills=style.heat_color, **kw)
 
 
 class TokenChip(VGroup):
-    def __init__(self, token: str, color: ManimColor | None = None, size: float = S.BODY_SIZE):
+    def __init__(self, token: str, color: ManimColor | None = None, size: float = style.BODY_SIZE):
         super().__init__()
-        color = color or S.TEXT
+        color = color or style.TEXT
         self.token = token
         self.text = word(token, size, color)
         self.frame = RoundedRectangle(
-            corner_radius=S.CORNER, width=self.text.width + 2 * S.TOKEN_PAD,
-            height=self.text.height + 2 * S.TOKEN_PAD, stroke_color=color, stroke_width=2,
+            corner_radius=style.CORNER, width=self.text.width + 2 * style.TOKEN_PAD,
+            height=self.text.height + 2 * style.TOKEN_PAD, stroke_color=color, stroke_width=2,
         ).move_to(self.text)
         self.add(self.frame, self.text)
 
@@ -185,8 +186,8 @@ class TokenChip(VGroup):
 class TokenRow(VGroup):
     """A sentence as a row of token chips; chip(i) is the i-th token."""
 
-    def __init__(self, tokens: Sequence[str], color: ManimColor | None = None, size: float = S.BODY_SIZE,
-                 buff: float = S.GAP):
+    def __init__(self, tokens: Sequence[str], color: ManimColor | None = None, size: float = style.BODY_SIZE,
+                 buff: float = style.GAP):
         super().__init__(*(TokenChip(t, color, size) for t in tokens))
         self.arrange(RIGHT, buff=buff)
 
@@ -202,11 +203,11 @@ class WeightBars(VGroup):
     """
 
     def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor | None = None,
-                 max_height: float = S.BAR_MAX_H, bar_w: float = S.BAR_W, buff: float = S.GAP,
+                 max_height: float = style.BAR_MAX_H, bar_w: float = style.BAR_W, buff: float = style.GAP,
                  scale_to: float | None = None, formatter: Callable[[float], str] | None = None,
                  fills: Callable[[float], ManimColor] | None = None):
         super().__init__()
-        self.max_height, self.bar_w, self.color = max_height, bar_w, color or S.TEXT
+        self.max_height, self.bar_w, self.color = max_height, bar_w, color or style.TEXT
         self.fills = fills
         self.values = np.asarray(values, dtype=float)
         self.shared = formatter is None  # one row of bars, one number format (recomputed for new values)
@@ -214,14 +215,14 @@ class WeightBars(VGroup):
         n = len(self.values)
         self.step = bar_w + buff
         self.baseline = Line(LEFT * (n * self.step) / 2, RIGHT * (n * self.step) / 2,
-                             stroke_color=S.GRID)
+                             stroke_color=style.GRID)
         self.built_width = self.baseline.width
         self.scale_to = scale_to or _largest(self.values)
         self.bars = VGroup(*(self._bar(i, x) for i, x in enumerate(self.values)))
         self.value_labels = VGroup(*(self._value_label(i) for i in range(n)))
-        self.token_labels = VGroup(*(word(t, S.LABEL_SIZE, S.TEXT).set_x(self.xs[i])
+        self.token_labels = VGroup(*(word(t, style.LABEL_SIZE, style.TEXT).set_x(self.xs[i])
                                      for i, t in enumerate(labels)))
-        label_line(self.token_labels, self.step, self.baseline.get_y() - S.COL_LABEL_GAP, DOWN)
+        label_line(self.token_labels, self.step, self.baseline.get_y() - style.COL_LABEL_GAP, DOWN)
         self.add(self.baseline, self.bars, self.value_labels, self.token_labels)
 
     @property
@@ -238,20 +239,21 @@ class WeightBars(VGroup):
     def _bar(self, i: int, value: float) -> Rectangle:
         k = self.zoom
         height = abs(value) / self.scale_to * self.max_height * k if np.isfinite(value) else 0.0
-        h = max(height, S.BAR_MIN_H * k)
+        h = max(height, style.BAR_MIN_H * k)
         fill = self.fills(value) if self.fills and np.isfinite(value) else self.color
         bar = Rectangle(width=self.bar_w * k, height=h, stroke_width=0, fill_color=fill,
-                        fill_opacity=S.BAR_OPACITY)
+                        fill_opacity=style.BAR_OPACITY)
         edge = DOWN if value >= 0 or np.isneginf(value) else UP
         return bar.move_to([self.xs[i], self.baseline.get_y(), 0], aligned_edge=edge)
 
     def _value_label(self, i: int) -> Text:
         k = self.zoom
-        t = label(self.formatter(self.values[i]), S.NUMBER_SIZE, S.TEXT).scale(k)
-        fit(t, min(self.bar_w * S.VALUE_LABEL_W, self.step * S.VALUE_LABEL_STEP) * k, config.frame_height)
+        t = label(self.formatter(self.values[i]), style.NUMBER_SIZE, style.TEXT).scale(k)
+        fit(t, min(self.bar_w * style.VALUE_LABEL_W, self.step * style.VALUE_LABEL_STEP) * k,
+            config.frame_height)
         bar = self.bars[i]
         above = self.values[i] >= 0 or np.isneginf(self.values[i])  # −∞ sits on the line, as a zero does
-        return t.next_to(bar, UP if above else DOWN, buff=S.VALUE_LABEL_GAP * k)
+        return t.next_to(bar, UP if above else DOWN, buff=style.VALUE_LABEL_GAP * k)
 
     def bar(self, i: int) -> VGroup:
         return VGroup(self.bars[i], self.value_labels[i])
@@ -278,13 +280,14 @@ def _largest(values: np.ndarray) -> float:
 
 
 def outline(m: Mobject, color: ManimColor | None = None, *, buff: float | tuple[float, float] = 0.0,
-            stroke: float = S.OUTLINE_STROKE, corner: float = 0.0, height: float | None = None) -> Rectangle:
+            stroke: float = style.OUTLINE_STROKE, corner: float = 0.0,
+            height: float | None = None) -> Rectangle:
     """A frame around a cell, a row or a bar the narration points at: `buff` away from it (one value,
     or x and y), rounded with `corner`; `height` fixes its height (a band exactly one cell high never
     crosses the text of the rows around it)."""
     from manim import SurroundingRectangle
 
-    frame = SurroundingRectangle(m, color=color or S.HIGHLIGHT, buff=buff, stroke_width=stroke,
+    frame = SurroundingRectangle(m, color=color or style.HIGHLIGHT, buff=buff, stroke_width=stroke,
                                  corner_radius=corner)
     if height is not None:
         frame.stretch_to_fit_height(height)
@@ -298,9 +301,10 @@ def attention_lines(src: Mobject, targets: Sequence[Mobject], weights: Sequence[
     for t, w in zip(targets, weights):
         if w <= threshold:
             continue
-        width = S.LINE_MIN + (S.LINE_MAX - S.LINE_MIN) * float(w)
-        lines.add(Line(src.get_bottom(), t.get_top(), stroke_color=color or S.EMPHASIS, stroke_width=width,
-                       stroke_opacity=min(1.0, S.LINE_MIN_OPACITY + float(w))))
+        width = style.LINE_MIN + (style.LINE_MAX - style.LINE_MIN) * float(w)
+        lines.add(Line(src.get_bottom(), t.get_top(), stroke_color=color or style.EMPHASIS,
+                       stroke_width=width,
+                       stroke_opacity=min(1.0, style.LINE_MIN_OPACITY + float(w))))
     return lines
 
 
@@ -308,6 +312,6 @@ def weight_arrow(start, end, w: float, color: ManimColor | None = None):
     """An arrow whose thickness follows an attention weight in [0, 1]."""
     from manim import Arrow
 
-    return Arrow(start, end, buff=S.ARROW_BUFF, stroke_color=color or S.EMPHASIS,
-                 stroke_width=S.LINE_MIN + (S.ARROW_MAX - S.LINE_MIN) * float(w),
-                 max_tip_length_to_length_ratio=S.ARROW_TIP_RATIO)
+    return Arrow(start, end, buff=style.ARROW_BUFF, stroke_color=color or style.EMPHASIS,
+                 stroke_width=style.LINE_MIN + (style.ARROW_MAX - style.LINE_MIN) * float(w),
+                 max_tip_length_to_length_ratio=style.ARROW_TIP_RATIO)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, Mobject, Rectangle, VGroup
 
-from . import style as S
+from . import style
 from .formats import shared_format
 from .labels import label
 from .mobjects import NumberGrid
@@ -22,38 +22,39 @@ CELL_PAD = 0.3  # a number cell's room beside its widest number
 # the steps, empty for a column of names) and .grid (what columns line up by).
 
 def table_cell_width(columns: Sequence[Sequence[str]], heads: Sequence[Mobject],
-                     size: float = S.NUMBER_SIZE) -> float:
+                     size: float = style.NUMBER_SIZE) -> float:
     """One cell width for a table: its widest number at full size (never shrunk), its widest head."""
     widest = max((label(t, size).width for col in columns for t in col), default=0.0)
     heads_w = max((h.width for h in heads), default=0.0)
-    return max(S.CELL_W, widest / S.NUMBER_FILL_W + CELL_PAD, heads_w + S.GAP)
+    return max(style.CELL_W, widest / style.NUMBER_FILL_W + CELL_PAD, heads_w + style.GAP)
 
 
 def _column(head_: Mobject, cells: Mobject, numbers: Mobject, grid: Mobject) -> VGroup:
     column = VGroup(*dict.fromkeys((head_, cells, numbers, grid)))  # cells may be the grid: added once
-    head_.next_to(grid, UP, buff=S.COL_LABEL_GAP * 2)
+    head_.next_to(grid, UP, buff=style.COL_LABEL_GAP * 2)
     column.head, column.cells, column.numbers, column.grid = head_, cells, numbers, grid
     return column
 
 
-def number_column(values, head_: Mobject, color, cell_w: float, formatter=None, size: float = S.NUMBER_SIZE,
-                  cell_h: float = S.CELL_H) -> VGroup:
+def number_column(values, head_: Mobject, color, cell_w: float, formatter=None,
+                  size: float = style.NUMBER_SIZE,
+                  cell_h: float = style.CELL_H) -> VGroup:
     """[n] numbers in a column of cells under its head."""
     grid = NumberGrid(np.asarray(values, dtype=float)[:, None], color=color, cell_w=cell_w, cell_h=cell_h,
                       formatter=formatter or shared_format(values), number_size=size)
-    grid.boxes.set_stroke(color, width=S.GRID_STROKE)
+    grid.boxes.set_stroke(color, width=style.GRID_STROKE)
     return _column(head_, grid.boxes, grid.numbers, grid.boxes)
 
 
-def name_column(names: Sequence[Mobject], head_: Mobject, rows: int, cell_h: float = S.CELL_H) -> VGroup:
+def name_column(names: Sequence[Mobject], head_: Mobject, rows: int, cell_h: float = style.CELL_H) -> VGroup:
     """Names, right-aligned, one a row (rows of NumberGrid cells' height), under their head, which is
     right-aligned with them: the strip as wide as the widest of names and head, so that a head wider
     than short names keeps the names' gap to the next column (centred, it would reach into it)."""
-    width = max(max(m.width for m in names), head_.width) + S.ROW_LABEL_GAP
+    width = max(max(m.width for m in names), head_.width) + style.ROW_LABEL_GAP
     strip = VGroup(*(Rectangle(width=width, height=cell_h, stroke_width=0, fill_opacity=0)
                      for _ in range(rows))).arrange(DOWN, buff=0)
     group = VGroup(*names)
-    edge = strip.get_right() - [S.ROW_LABEL_GAP, 0, 0]
+    edge = strip.get_right() - [style.ROW_LABEL_GAP, 0, 0]
     for m, box in zip(group, strip):
         m.move_to(box).align_to(edge, RIGHT)
     column = _column(head_, group, VGroup(), strip)
@@ -63,7 +64,7 @@ def name_column(names: Sequence[Mobject], head_: Mobject, rows: int, cell_h: flo
 
 def head(*lines: Mobject) -> VGroup:
     """A column's head: one or more lines, centred, one over the other."""
-    return VGroup(*lines).arrange(DOWN, buff=S.GAP / 4)
+    return VGroup(*lines).arrange(DOWN, buff=style.GAP / 4)
 
 
 def line_up(columns: Sequence[VGroup]) -> VGroup:
@@ -84,7 +85,7 @@ class Spread:
     these columns, in `order`, and move everything shown to its place."""
 
     def __init__(self, left: Mobject, left_w: float, parts: list, columns: dict[str, VGroup],
-                 order: Sequence[str], centre, gap: float = S.BIG_GAP):
+                 order: Sequence[str], centre, gap: float = style.BIG_GAP):
         self.left, self.left_w, self.parts = left, left_w, parts
         self.columns, self.order, self.centre, self.gap = columns, order, centre, gap
         full = line_up([c.copy() for c in columns.values()])

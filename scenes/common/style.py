@@ -4,8 +4,8 @@ sizes, timing. A constant only one scene uses sits at the top of that scene's fi
 The palette is a theme: one named set of colours (`THEMES`: dark, the default for videos and decks, and
 light, for bright rooms and paper) for the background, text, muted text, grid lines, cells, the Q/K/V
 roles, embeddings, emphasis, highlight, mistakes and the heat ramp. Scenes name a colour only through
-this module (`S.TEXT`, `S.Q_COLOR`, `S.heat_color(w)`): each name reads the active theme, set by the
-scene as it starts (`use_theme`), so it must be read while drawing, never at import (a default
+this module (`style.TEXT`, `style.Q_COLOR`, `style.heat_color(w)`): each name reads the active theme,
+set by the scene as it starts (`use_theme`), so it must be read while drawing, never at import (a default
 argument, a module constant). Whoever colours outside a scene (handout, contact sheet, explorer) names
 the theme: `THEMES["light"].q`.
 
@@ -120,7 +120,7 @@ def theme(name: str | None = None) -> Theme:
 
 
 def __getattr__(name: str):
-    """S.TEXT, S.Q_COLOR, ...: the active theme's colour (PEP 562: asked for names not defined here)."""
+    """style.TEXT, style.Q_COLOR, ...: the active theme's colour (PEP 562: names not defined here)."""
     if name in PALETTE:
         return getattr(_active, PALETTE[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
