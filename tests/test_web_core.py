@@ -43,8 +43,8 @@ def close(js, py, what: str) -> None:
     assert err.max(initial=0.0) <= 1e-12, (what, float(err.max()))
 
 
-@pytest.fixture(scope="module")
-def page(browser):
+def core_page(browser):
+    """A page of the shared chromium with core.js and shared.js, no script error while it is used."""
     p = browser.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
@@ -53,6 +53,11 @@ def page(browser):
     yield p
     p.close()
     assert not errors
+
+
+@pytest.fixture(scope="module")
+def page(browser):
+    yield from core_page(browser)
 
 
 def lessons(tmp_path_factory):

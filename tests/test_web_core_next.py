@@ -15,19 +15,12 @@ from attention_core.attention import MODES
 
 from .random_lessons import random_lesson
 from .random_next_lessons import random_next_lesson
-from .test_web_core import CORE_JS, close, close_masked
+from .test_web_core import close, close_masked, core_page
 
 
 @pytest.fixture(scope="module")
 def page(browser):
-    """A page of the shared chromium with core.js, as test_web_core's."""
-    p = browser.new_page()
-    errors = []
-    p.on("pageerror", lambda e: errors.append(str(e)))
-    p.add_script_tag(path=str(CORE_JS))
-    yield p
-    p.close()
-    assert not errors
+    yield from core_page(browser)
 
 
 def featured_lessons() -> list:
