@@ -5,6 +5,7 @@ where the summary puts them, the answers equal to the core's; for a lesson of ot
 English, its every-step large frames in the dark theme; the summary's QR code for the explorer decoded
 from the printed page by zbarimg (zbar-tools, as a phone reads it)."""
 
+import functools
 import json
 import re
 import shutil
@@ -34,10 +35,18 @@ MIN_PT = 6.0  # every text in a frame on paper (a cap height of 1.5 mm)
 
 
 def pdf_pages(path: Path) -> list[str]:
+    """Each page's text as pypdf reads it (a second read of the same file is the first's: one reading
+    of a sixteen-page CJK handout costs seconds, and the default handout is read five ways)."""
+    stat = path.stat()
+    return list(_pdf_text(str(path), stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _pdf_text(path: str, _mtime: int, _size: int) -> tuple[str, ...]:
     from pypdf import PdfReader
 
     # NFKC: the CJK font maps some characters to their radicals' code points (力 read as ⼒)
-    return [unicodedata.normalize("NFKC", p.extract_text()) for p in PdfReader(str(path)).pages]
+    return tuple(unicodedata.normalize("NFKC", p.extract_text()) for p in PdfReader(path).pages)
 
 
 def pdf_images(path: Path) -> int:
