@@ -313,7 +313,7 @@ def check_words(given: str | None, lesson, lang: str) -> str | None:
         raise LessonFileError(f"{lesson.source}:{line}: words: no folder {folder}", bare=True)
     folder = str(Path(folder).resolve())
     if W.files(folder, lang) or not W.built_in(lang):
-        if problems := W.problems(folder, lang):
+        if problems := W.problems(folder, lang):  # in lang's words, else $ATTENTION_LESSON_LANG's, else en
             raise LessonFileError("\n".join(problems), bare=True)
     W.use_words(folder)
     return folder

@@ -122,7 +122,7 @@ def check(key: str, text, lang: str) -> None:
     if not isinstance(text, str) or not text.strip():
         raise LineProblem(422, "an empty line: write the step's narration, or restore the built-in line",
                           "text")
-    if (problem := W.line_problem(key, text, builtin)) is not None:
+    if (problem := W.line_problem(key, text, builtin, lang)) is not None:
         raise LineProblem(422, problem, "text")
 
 
