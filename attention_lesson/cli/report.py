@@ -83,14 +83,15 @@ def made_line(report: Report) -> str:
     return ", ".join([*(f"{n} made" for n in made), *(f"{n} up to date" for n in fresh)]) or "nothing made"
 
 
-def print_batch_plan(work) -> None:
-    """A batch's dry run: every job and whether it is up to date."""
+def print_batch_plan(work, lang: str = "en") -> None:
+    """A batch's dry run: every job and whether it is up to date (its words in `lang`)."""
     from ..pipeline import batch as B
 
-    click.echo("\n".join(B.describe(work)))
+    click.echo("\n".join(B.describe(work, lang)))
 
 
-def execute_batch(work, products: dict, scheduler: str | None, workers: int, quiet: bool) -> None:
+def execute_batch(work, products: dict, scheduler: str | None, workers: int, quiet: bool,
+                  lang: str = "en") -> None:
     """Run an expanded batch (pipeline.batch) with its bar, printing the plan's notes, the Dask
     dashboard, failures and a summary line (none of them but the failures when quiet); exit 1 if
     anything failed."""
@@ -98,7 +99,7 @@ def execute_batch(work, products: dict, scheduler: str | None, workers: int, qui
 
     out = B.shown(work.plan.out)
     for note in [] if quiet else work.plan.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(B.note_line(note, lang), err=True)
     if not work.tasks:
         return None if quiet else click.echo(f"0 done, {len(work.fresh)} up to date, 0 failed -> {out}")
     try:

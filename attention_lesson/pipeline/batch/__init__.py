@@ -23,12 +23,27 @@ from .client import (
     run,
     scheduler_threads,
 )
-from .graph import Batch, describe, expand, shown
+from .graph import Batch, describe, expand, note_line, shown
 from .planfile import SCENES, BatchPlan, PlanError, read_plan
 from .tasks import QUIET_WORKER, worker_problems
 
 __all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchProgress", "BatchReport",
-           "PlanError", "describe", "execute", "expand", "read_plan", "shown"]
+           "PlanError", "describe", "execute", "expand", "message_lang", "note_line", "read_plan", "shown"]
+
+
+def message_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:
+    """The language a batch speaks to the teacher (its notes, its dry run): --lang, else
+    $ATTENTION_LESSON_LANG, else the plan's first language (its first `langs`, or its first lesson's
+    own), else zh. LangError for an environment variable that names no language."""
+    import os
+
+    from attention_core.language import LANG_ENV, default_lang
+
+    if given:
+        return given
+    if (os.environ if environ is None else environ).get(LANG_ENV):
+        return default_lang(environ)
+    return plan.variants[0].options.lang if plan.variants else default_lang(environ)
 
 
 def _needs(work: Batch, products: dict) -> tuple[list[str], bool, list]:

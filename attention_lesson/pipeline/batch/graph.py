@@ -23,9 +23,12 @@ costs beyond its share (building the scene's mobjects again: 1.7 s for softmax a
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from attention_core.errors import Said, text
 
 from .. import timings
 from ..build import plan_all
@@ -33,7 +36,7 @@ from ..drawing import pieces
 from ..drawing.runner import costs as task_costs
 from ..plan import VIDEO, Job, step_count
 from ..products import Product, ProductArgs, ProductJob, job_options
-from .planfile import SCENES, BatchPlan, Variant
+from .planfile import SCENES, BatchPlan, Variant, note_text
 
 
 @dataclass
@@ -153,15 +156,33 @@ def shown(path: Path) -> Path:
         return path
 
 
-def _unit_line(u: Unit, stale: bool, v: Variant) -> str:
+_STATES = ("batch_would_render", "batch_would_build", "batch_up_to_date")
+
+
+def _columns(words: str) -> int:
+    """How wide words print in a terminal: a wide (CJK) character is two columns."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in words)
+
+
+def _state(code: str, lang: str) -> str:
+    """A unit's state in `lang`, padded to the widest of the three (the dry run's column)."""
+    width = max(_columns(text(lang, c)) for c in _STATES)
+    words = text(lang, code)
+    return words + " " * (width - _columns(words))
+
+
+def _unit_line(u: Unit, stale: bool, v: Variant, lang: str) -> str:
     if u.job is not None:
-        return f"  {'would render' if stale else 'up to date  '} {u.what:<18} -> {u.job.main_file()}"
+        state = _state("batch_would_render" if stale else "batch_up_to_date", lang)
+        return f"  {state} {u.what:<18} -> {u.job.main_file()}"
     target = u.product.product.label.format(format=v.options.format) or u.what
-    return f"  {'would build ' if stale else 'up to date  '} {u.what:<18} -> {target}"
+    state = _state("batch_would_build" if stale else "batch_up_to_date", lang)
+    return f"  {state} {u.what:<18} -> {target}"
 
 
-def describe(batch: Batch) -> list[str]:
-    """A dry run: every unit of every variant, what would be done and where."""
+def describe(batch: Batch, lang: str = "en") -> list[str]:
+    """A dry run: every unit of every variant, what would be done and where; its notes and summary in
+    `lang`."""
     lines = []
     stale = {id(u) for u in batch.stale}
     by_variant: dict[str, list[Unit]] = {}
@@ -170,12 +191,17 @@ def describe(batch: Batch) -> list[str]:
     for v in batch.plan.variants:
         lines.append(str(shown(v.out_dir)))
         units = sorted(by_variant.get(str(v.out_dir), []), key=lambda u: (u.product is not None, u.what))
-        lines += [_unit_line(u, id(u) in stale, v) for u in units]
-    lines += [f"note: {n}" for n in batch.plan.notes]
+        lines += [_unit_line(u, id(u) in stale, v, lang) for u in units]
+    lines += [note_line(n, lang) for n in batch.plan.notes]
     shared = sum(len(t.units) - 1 for t in batch.tasks)
-    lines.append(f"{len(batch.stale)} to do in {len(batch.tasks)} tasks ({shared} shared between variants), "
-                 f"{len(batch.fresh)} up to date, {len(batch.plan.variants)} variants")
+    lines.append(text(lang, "batch_summary", stale=len(batch.stale), tasks=len(batch.tasks), shared=shared,
+                      fresh=len(batch.fresh), variants=len(batch.plan.variants)))
     return lines
+
+
+def note_line(note, lang: str) -> str:
+    """`note: ...`, a plan's note as the teacher reads it, in `lang`."""
+    return text(lang, "note", text=Said(note_text(note, lang)))
 
 
 # -- scenes in pieces, the critical path ---------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from attention_core import LANGS, MODES, Lesson, LessonError, parse
 from attention_core.checks import language_gaps
+from attention_core.errors import LessonWarning, Phrase, ph, say, tidy
 from attention_core.language import LangError, chosen_lang
 from attention_core.lesson import packaged_lessons, resolve
 from scenes.common.style import DEFAULT_THEME, THEMES
@@ -23,6 +24,24 @@ PLAN_LISTS = ("lessons", "contexts", "modes", "langs", "themes", "qualities", "f
 PLAN_PATHS = ("out", "shared")
 SCENES = "scenes"  # the product that is the scene videos themselves
 HANDOUT = "handout"
+
+
+Note = Phrase | LessonWarning  # said in the teacher's language when printed (note_text)
+
+
+def note_text(note: Note, lang: str) -> str:
+    """A plan's note in a language: a phrase of the core's tables, or a lesson's warning (FILE:LINE)."""
+    if isinstance(note, LessonWarning):
+        return note.message(lang)
+    return tidy(lang, say(lang, note))
+
+
+def _unique(notes: list[Note]) -> list[Note]:
+    """Each note once, in order (two variants of one lesson lack the same words)."""
+    seen: dict[str, Note] = {}
+    for n in notes:
+        seen.setdefault(note_text(n, "en"), n)
+    return list(seen.values())
 
 
 class PlanError(ValueError):
@@ -47,7 +66,7 @@ class BatchPlan:
     products: list[str]
     out: Path
     shared: Path | None = None
-    notes: list[str] = field(default_factory=list)  # combinations skipped (a context a lesson lacks)
+    notes: list[Note] = field(default_factory=list)  # combinations skipped (a context a lesson lacks)...
 
 
 def _strings(path: Path, data: dict, key: str) -> list[str] | None:
@@ -127,17 +146,17 @@ def _check_contexts(path: Path, contexts: list[str] | None, loaded) -> None:
                         f"is in none of the lessons ({have})")
 
 
-def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]:
+def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[Note]]:
     """Every combination, each in its folder; the contexts a lesson lacks, noted."""
     variants, notes = [], []
     suffix = len(lists["formats"]) > 1  # two formats in one folder would overwrite each other's entries
     for (file, les), fmt in itertools.product(loaded, lists["formats"]):
         for ctx in lists["contexts"] or list(les.contexts):
             if ctx not in les.contexts:
-                notes.append(f"{file.stem} has no context {ctx!r}: skipped")
+                notes.append(ph("batch_no_context", lesson=file.stem, context=repr(ctx)))
                 continue
             langs = lists["langs"] or [chosen_lang(None, les)]  # none named: the lesson's own language
-            notes += [w.message() for lang in langs for w in language_gaps(les, lang)]
+            notes += [w for lang in langs for w in language_gaps(les, lang, file.read_text(encoding="utf-8"))]
             for mode, lang, theme, quality in itertools.product(lists["modes"], langs,
                                                                 lists["themes"], lists["qualities"]):
                 options = RenderOptions(lesson=str(file), context=ctx, mode=mode, lang=lang, quality=quality,
@@ -147,7 +166,7 @@ def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]
     return variants, notes
 
 
-def _video_notes(path: Path, names: list[str], products: dict, variants: list[Variant]) -> list[str]:
+def _video_notes(path: Path, names: list[str], products: dict, variants: list[Variant]) -> list[Note]:
     """A product that needs a video has none in a png variant: an error if every variant is png."""
     needing = [n for n in names if n != SCENES and products[n].needs_video]
     if not needing:
@@ -156,16 +175,15 @@ def _video_notes(path: Path, names: list[str], products: dict, variants: list[Va
         raise PlanError(f"{path}: products: {', '.join(needing)} needs a video format "
                         "(mp4, webm, gif or mov); formats has only png")
     if any(v.options.format == "png" for v in variants):
-        return ["png variants get no joined lesson (a poster frame per scene only)"]
+        return [ph("batch_png")]
     return []
 
 
-def _theme_notes(names: list[str], variants: list[Variant]) -> list[str]:
+def _theme_notes(names: list[str], variants: list[Variant]) -> list[Note]:
     """A handout made in the dark theme prints its frames dark: say so (the handout command's default is
     light)."""
     if HANDOUT in names and any(v.options.theme == DEFAULT_THEME for v in variants):
-        return [f'a handout of a {DEFAULT_THEME} variant has {DEFAULT_THEME} frames (much ink); '
-                f'themes = ["light"] makes the printable one']
+        return [ph("batch_dark_handout", theme=DEFAULT_THEME)]
     return []
 
 
@@ -204,4 +222,4 @@ def read_plan(path: Path, scenes: list[SceneInfo], products: dict) -> BatchPlan:
     notes += (_video_notes(path, lists["products"], products, variants)
               + _theme_notes(lists["products"], variants))
     chosen = [s for s in scenes if lists["scenes"] is None or s.id in lists["scenes"]]  # in lesson order
-    return BatchPlan(path, variants, chosen, lists["products"], out, shared, list(dict.fromkeys(notes)))
+    return BatchPlan(path, variants, chosen, lists["products"], out, shared, _unique(notes))
