@@ -7,7 +7,9 @@
 | `PUT /api/lesson` (TOML) | 200 `{"numbers", "page", "run"}` or 422 `{"error": {"key", "line", "message"}}` |
 | `POST /api/save` (TOML, or empty: the working text) | `{"path", "saved"}` |
 | `GET /api/numbers?context=&mode=` | `numbers --json` of the working text |
-| `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` |
+| `GET /api/page` | `{"page", "edit"}`: the views' data, `render_langs` the render form's languages |
+| `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` (lang: one of |
+| | `render_langs`, the built-in ones and the lesson's words folder's) |
 | `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, clip, |
 | | render, file, saved |
 | `POST /api/view` `{"lang", "context", "mode", "theme"}` | the page's choice for numbers and frames: |
@@ -226,7 +228,7 @@ class Api:
             return JSONResponse({"error": p.error, "saved": s.saved}, status_code=422)
         run = self.studio.draw()
         bus.publish("numbers", {"numbers": numbers, "edit": s.edits, "run": run})
-        return JSONResponse({"numbers": numbers, "page": s.page(), "run": run, "edit": s.edits,
+        return JSONResponse({"numbers": numbers, "page": self.page_json(), "run": run, "edit": s.edits,
                              "saved": s.saved})
 
     async def save(self, request: Request) -> Response:
@@ -248,8 +250,12 @@ class Api:
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
 
+    def page_json(self) -> dict:
+        """What the page's views draw (Session.page), with the languages its render form offers."""
+        return self.s.page() | {"render_langs": render_langs(self.studio)}
+
     async def page_data(self, request: Request) -> Response:
-        return JSONResponse({"page": self.s.page(), "edit": self.s.edits})
+        return JSONResponse({"page": self.page_json(), "edit": self.s.edits})
 
     async def render(self, request: Request) -> Response:
         try:
@@ -309,6 +315,15 @@ def routes(studio: Studio) -> list[Route]:
             Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview)]
 
 
+def render_langs(studio: Studio) -> list[str]:
+    """The languages the render form offers: every built-in one, then those the lesson's words folder
+    gives (DIR/fr/: fr), when the lesson file names one."""
+    from attention_core import LANGS
+    from scenes.common.words import folder_langs
+
+    return [*LANGS, *folder_langs(studio.words())]
+
+
 def render_request(studio: Studio, body: dict) -> RenderRequest:
     """The page's render request, checked: TextProblem naming the key that is wrong."""
     from attention_core import MODES
@@ -317,8 +332,8 @@ def render_request(studio: Studio, body: dict) -> RenderRequest:
     s = studio.session
     if s.lesson is None:
         raise TextProblem(s.error or {"key": None, "line": None, "message": "no text has passed yet"})
-    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": ("zh", "en"), "voice": VOICES,
-               "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
+    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": tuple(render_langs(studio)),
+               "voice": VOICES, "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
     # as the commands do: a handout prints light
     theme = "light" if body.get("product") == "handout" else s.theme
     given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme,

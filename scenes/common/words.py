@@ -113,6 +113,15 @@ def files(folder: str | Path, lang: str) -> list[Path]:
     return sorted(own.glob("*.toml")) if own.is_dir() else []
 
 
+def folder_langs(folder: str | Path | None) -> list[str]:
+    """The languages a words folder gives that are not built in (DIR/fr/*.toml: fr), by code; a folder
+    whose name is no left-to-right language code is not one."""
+    if folder is None or not Path(folder).is_dir():
+        return []
+    return sorted(p.name for p in Path(folder).iterdir()
+                  if p.name not in BUILT_IN and lang_problem(p.name) is None and files(folder, p.name))
+
+
 def _fingerprint(folder: str | Path, lang: str) -> tuple:
     return tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files(folder, lang))
 
