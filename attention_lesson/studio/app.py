@@ -42,7 +42,7 @@ from starlette.routing import Route
 from ..pipeline.plan import MEDIA, RenderOptions
 from . import assets, line_api
 from .guard import Guard, cookie_name, error_body
-from .renders import PRODUCTS, QUALITIES, VOICES, RenderRequest
+from .renders import render_langs, render_request
 from .session import Session, TextProblem
 
 MAX_TEXT = 1_000_000  # bytes: a lesson file is a few kB
@@ -313,40 +313,6 @@ def routes(studio: Studio) -> list[Route]:
             Route("/api/recovery/discard", api.discard_recovery, methods=["POST"]),
             Route("/files/{path:path}", api.files), Route("/static/{path:path}", assets.static),
             Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview)]
-
-
-def render_langs(studio: Studio) -> list[str]:
-    """The languages the render form offers: every built-in one, then those the lesson's words folder
-    gives (DIR/fr/: fr), when the lesson file names one."""
-    from attention_core import LANGS
-    from scenes.common.words import folder_langs
-
-    return [*LANGS, *folder_langs(studio.words())]
-
-
-def render_request(studio: Studio, body: dict) -> RenderRequest:
-    """The page's render request, checked: TextProblem naming the key that is wrong."""
-    from attention_core import MODES
-    from scenes.common.style import THEMES
-
-    s = studio.session
-    if s.lesson is None:
-        raise TextProblem(s.error or {"key": None, "line": None, "message": "no text has passed yet"})
-    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": tuple(render_langs(studio)),
-               "voice": VOICES, "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
-    # as the commands do: a handout prints light
-    theme = "light" if body.get("product") == "handout" else s.theme
-    given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme,
-             "context": s.lesson.context_name(s.context), "mode": s.mode}
-    given |= {k: body[k] for k in choices if k in body}
-    for key, allowed in choices.items():
-        if given.get(key) not in allowed:
-            raise TextProblem({"key": key, "line": None,
-                               "message": f"{key}: expected one of {', '.join(allowed)}, "
-                                          f"found {given.get(key)!r}"})
-    return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
-                         given["context"], given["mode"], s.text, s.path.name, given["theme"],
-                         studio.words())
 
 
 async def settled_text(path: Path, pause: float = 0.05) -> str:

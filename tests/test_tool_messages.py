@@ -1,0 +1,230 @@
+"""What the tools around a lesson say to a teacher in zh and ja, as `check` says a lesson's errors: `words
+check` (FILE:LINE: message, exit 2, no traceback), the batch plan's notes and dry run, the studio's
+line check and its render languages. The words come from the core's tables (messages_tools.py, joined
+into messages.py's EN, ZH and JA); English stays as it was (tests/test_words.py, tests/test_batch.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from attention_core.errors import FormatReason
+from attention_core.messages import EN, JA, MESSAGES, ZH
+from attention_core.messages_tools import FORMAT_REASONS, TOOLS
+from attention_lesson.cli import main
+from scenes.common.words import builtin_entries
+
+from .conftest import LESSONS
+
+FIELDS = re.compile(r"{(\w+)}")
+KANA = re.compile(r"[\u3040-\u30ff]")
+ENGLISH = re.compile(r"\b(expected|found|unknown|missing|placeholder|key|line|note|would|render|build|"
+                     r"up to date|skipped|variants?|tasks?|valid|file|words|fine|none)\b")
+BROKEN_WORDS = ('[softmax]\nweights_of = "{focus の重み"\n\n[softmax.say]\n'
+                'to_weights = "ソフトマックス：{scores}。"\nreading = "{tip} と {focus}"\n'
+                'my_step = "こんにちは"\n')
+
+
+def run(*args: str, env: dict | None = None) -> tuple[int, str]:
+    r = CliRunner().invoke(main, list(args), env=env)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output, r.output
+    return r.exit_code, r.output
+
+
+def said(output: str, folder: Path) -> list[str]:
+    """The lines, the folder's path written DIR."""
+    return output.replace(str(folder), "DIR").splitlines()
+
+
+def prose(line: str) -> str:
+    """A line without what the teacher wrote or a program's name: the key, placeholders, quotes, paths."""
+    return re.sub(r"'[^']*'|\{+\w*\}+|[\w./<>-]*(\.toml|_\w+)[\w.:]*|`[^`]*`|\bDIR\S*", "", line)
+
+
+def test_every_language_has_every_entry_with_the_same_fields():
+    assert set(TOOLS["en"]) == set(TOOLS["zh"]) == set(TOOLS["ja"])
+    for code, entry in TOOLS["en"].items():
+        other = entry["other"] if isinstance(entry, dict) else entry
+        for lang in ("zh", "ja"):
+            assert isinstance(TOOLS[lang][code], str), code  # no plural in zh or ja
+            assert set(FIELDS.findall(TOOLS[lang][code])) == set(FIELDS.findall(other)), (lang, code)
+    for table, lang in ((EN, "en"), (ZH, "zh"), (JA, "ja")):  # joined into the core's tables
+        assert all(table[k] is TOOLS[lang][k] for k in TOOLS[lang]) and MESSAGES[lang] is table
+
+
+def test_pythons_reasons_for_a_broken_placeholder_are_said_in_zh_and_ja():
+    assert [p for p, _ in FORMAT_REASONS["zh"]] == [p for p, _ in FORMAT_REASONS["ja"]]
+    for text in ("a {b", "a }", "a {", "{a:{b}"):
+        with pytest.raises(ValueError) as e:
+            list(string.Formatter().parse(text))
+        reason = FormatReason(str(e.value))
+        assert reason.said("en") == str(e.value)
+        assert reason.said("zh") != str(e.value) and KANA.search(reason.said("ja")), (text, str(e.value))
+    assert FormatReason("Single '}' encountered in format string").said("ja") == "単独の '}'"
+    assert FormatReason("expected '}' before end of string").said("zh") == "结尾之前缺少 '}'"
+
+
+JAPANESE = [
+    "DIR/ja/softmax.toml:2: softmax.weights_of：プレースホルダーが壊れています（文字列の終わりまでに '}' が"
+    "ない）。波かっこそのものは {{ または }} と書きます",
+    "DIR/ja/softmax.toml:5: softmax.say.to_weights：プレースホルダー {weights} がありません",
+    "DIR/ja/softmax.toml:6: softmax.say.reading：不明なプレースホルダー {tip}。この行で使えるのは {focus}、"
+    "{rest}、{self_pct}、{top}、{top_pct}",
+    "DIR/ja/softmax.toml:7: 不明なキー 'softmax.say.my_step'：この名前の行はレッスンにありません",
+]
+
+
+def test_words_check_says_a_real_broken_folder_in_japanese_at_the_lines_english_names(tmp_path):
+    for lang in ("ja", "zh", "en"):
+        (tmp_path / lang).mkdir()
+        (tmp_path / lang / "softmax.toml").write_text(BROKEN_WORDS, encoding="utf-8")
+    code, out = run("words", "check", str(tmp_path), "--lang", "ja")
+    assert (code, said(out, tmp_path)) == (2, JAPANESE)
+    en = said(run("words", "check", str(tmp_path), "--lang", "en")[1], tmp_path)
+    zh = said(run("words", "check", str(tmp_path), "--lang", "zh")[1], tmp_path)
+    at = [line.split(": ", 1)[0].replace("/en/", "/ja/") for line in en]
+    assert [line.split(": ", 1)[0].replace("/zh/", "/ja/") for line in zh] == at == \
+           [line.split(": ", 1)[0] for line in JAPANESE]
+    assert zh[3] == "DIR/zh/softmax.toml:7: 未知的键 'softmax.say.my_step'：课里没有哪一句叫这个名字"
+    assert zh[1] == "DIR/zh/softmax.toml:5: softmax.say.to_weights：缺少占位符 {weights}"
+    for line in zh + JAPANESE:
+        assert not ENGLISH.search(prose(line)), line
+    assert en[1] == "DIR/en/softmax.toml:5: softmax.say.to_weights: placeholder {weights} missing"
+
+
+def test_a_file_that_is_not_toml_and_a_fine_folder_in_zh_and_ja(tmp_path):
+    for lang in ("ja", "zh"):
+        (tmp_path / lang).mkdir()
+        (tmp_path / lang / "deck.toml").write_text('[deck]\ntitle = "x\n', encoding="utf-8")
+    assert said(run("words", "check", str(tmp_path), "--lang", "ja")[1], tmp_path) == [
+        "DIR/ja/deck.toml:2: 有効な TOML ではありません：不正な文字 '\\n'"]
+    assert said(run("words", "check", str(tmp_path), "--lang", "zh")[1], tmp_path) == [
+        "DIR/zh/deck.toml:2: 不是合法的 TOML：非法字符 '\\n'"]
+    (tmp_path / "ja" / "deck.toml").write_text('[softmax.say]\nto_weights = "{scores} から {weights} へ"\n',
+                                               encoding="utf-8")
+    assert run("words", "check", str(tmp_path), "--lang", "ja") == (
+        0, f"{tmp_path}/ja：1 個のファイルの行はすべて使えます\n")
+    code, out = run("words", "check", str(tmp_path), "--lang", "ko")
+    assert (code, said(out, tmp_path)) == (2, [
+        "DIR/ko:1: no words for ko here (expected DIR/ko/<name>.toml, as `attention-lesson words export "
+        "--lang ko` writes them)"])
+
+
+def test_a_new_language_is_checked_in_the_teachers_language(tmp_path):
+    """fr is no built-in language: its messages are in $ATTENTION_LESSON_LANG's language, else English."""
+    (tmp_path / "fr").mkdir()
+    (tmp_path / "fr" / "softmax.toml").write_text('[softmax]\nweights_of = "poids de {focus"\n',
+                                                  encoding="utf-8")
+    code, ja = run("words", "check", str(tmp_path), "--lang", "fr", env={"ATTENTION_LESSON_LANG": "ja"})
+    _, en = run("words", "check", str(tmp_path), "--lang", "fr", env={"ATTENTION_LESSON_LANG": ""})
+    ja, en = said(ja, tmp_path), said(en, tmp_path)
+    assert code == 2 and len(ja) == len(en) > 100  # the broken line, and every key fr lacks
+    assert ja[0] == "DIR/fr/softmax.toml:2: softmax.weights_of：プレースホルダーが壊れています" \
+                    "（文字列の終わりまでに '}' がない）。波かっこそのものは {{ または }} と書きます"
+    missing = next(line for line in ja if "'softmax.title'" in line)
+    title = json.dumps(builtin_entries("en")["softmax.title"].value, ensure_ascii=False)
+    assert missing == ("DIR/fr/softmax.toml:1: キー 'softmax.title' がありません"
+                       f"（組み込みの言葉がない言語にはすべてのキーが必要です。en の行：{title}）")
+    assert all(KANA.search(line) for line in ja) and not any(KANA.search(line) for line in en)
+
+
+# -- batch --------------------------------------------------------------------------------------------
+
+@pytest.fixture
+def fixture_lessons():
+    return ("tiny.toml",)
+
+
+def write_plan(folder: Path, **keys) -> Path:
+    (folder / "plan.toml").write_text("\n".join(f"{k} = {json.dumps(v)}" for k, v in keys.items()) + "\n",
+                                      encoding="utf-8")
+    return folder / "plan.toml"
+
+
+def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
+    """Every line the dry run prints of the plan (its units, notes and summary) in the plan's first
+    language, or --lang's, or $ATTENTION_LESSON_LANG's; the critical path's estimate stays English."""
+    tiny = fixtures / "tiny.toml"  # its dimensions named in English only: a note at their line
+    tiny.write_text(re.sub(r'(?m)^zh = \["动物".*\n', "", tiny.read_text(encoding="utf-8")), encoding="utf-8")
+    plan = write_plan(fixtures, lessons=["default", "tiny.toml"], contexts=["river", "short"], langs=["zh"],
+                      scenes=["blink"], products=["scenes", "handout"], out="o")
+    code, ja = run("batch", str(plan), "--dry-run", "--lang", "ja")
+    assert code == 0 and ja.splitlines()[:14] == [
+        "o/default/river-scaled-zh-480p15",
+        "  レンダリング予定 blink              -> blink.mp4",
+        "  レンダリング予定 blink@frames       -> frames/blink.json",
+        "  作成予定         handout            -> handout.html, handout.pdf",
+        "o/tiny/short-scaled-zh-480p15",
+        "  レンダリング予定 blink              -> blink.mp4",
+        "  レンダリング予定 blink@frames       -> frames/blink.json",
+        "  作成予定         handout            -> handout.html, handout.pdf",
+        "注記：default には文脈 'short' がないため、スキップします",
+        "注記：tiny には文脈 'river' がないため、スキップします",
+        f"注記：{tiny}:4: 警告：dimensions：zh の言葉がありません（en だけ）。"
+        "zh で表示すると汎用の言葉で代用します（次元は v1、v2…、文脈のラベルとヘッドの名前はキー名、"
+        "タイトルは汎用のもの。ストーリーは省きます）。zh の項目を加えるか、--lang en を選んでください",
+        "注記：dark のバリアントの配布資料はフレームも dark です（インクを多く使います）。"
+        "themes = [\"light\"] で印刷向けになります",
+        "実行予定 6 件（タスク 6 個、うちバリアント間で共有 0 件）、最新 0 件、バリアント 2 個",
+        ja.splitlines()[13]]
+    assert ja.splitlines()[13].startswith("critical path on ")
+    assert run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "ja"}) == (0, ja)
+    _, zh = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": ""})  # the plan's language
+    assert zh.splitlines()[1:4] == [
+        "  将渲染   blink              -> blink.mp4",
+        "  将渲染   blink@frames       -> frames/blink.json",
+        "  将生成   handout            -> handout.html, handout.pdf"]
+    assert zh.splitlines()[8:11] == [
+        "提示：default 没有语境 'short'：跳过", "提示：tiny 没有语境 'river'：跳过",
+        f"提示：{tiny}:4: 警告：dimensions：没有 zh 的写法（只有 en）；"
+        "用 zh 显示时改用通用的写法（维度写作 v1、v2…，语境的标签和头的名字用其键名，"
+        "标题用通用标题；故事不讲）：请补上 zh 条目，或用 --lang en"]
+    assert zh.splitlines()[12] == "待做 6 项，共 6 个任务（变体之间共用 0 项），0 项已是最新，2 个变体"
+    for line in zh.splitlines()[:13] + ja.splitlines()[:13]:
+        assert not ENGLISH.search(prose(line).replace("handout", "")), line
+    code, bad = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "xx"})
+    assert code == 2 and len(bad.splitlines()) == 1 and "ATTENTION_LESSON_LANG='xx'" in bad
+
+
+# -- the studio ---------------------------------------------------------------------------------------
+
+def test_the_studio_renders_every_built_in_language_and_the_words_folders(tmp_path):
+    from attention_lesson.pipeline.plan import RenderOptions
+    from attention_lesson.studio.app import Studio, TextProblem, render_langs, render_request
+    from attention_lesson.studio.session import Session
+
+    text = (LESSONS / "tiny.toml").read_text(encoding="utf-8")
+    (tmp_path / "lesson.toml").write_text(text.replace('focus = "cat"\n', 'focus = "cat"\nwords = "mine"\n'),
+                                          encoding="utf-8")
+    session = Session.open(tmp_path / "lesson.toml", None, "scaled", "zh")
+    studio = Studio(session, RenderOptions(lesson=str(tmp_path / "lesson.toml"), context=""), "token", 0)
+    assert render_langs(studio) == ["zh", "en", "ja"]  # no folder yet
+    for lang in ("fr", "en", "ar", "not-a-code!"):  # a language of its own; a built-in one; neither
+        (tmp_path / "mine" / lang).mkdir(parents=True)
+        (tmp_path / "mine" / lang / "softmax.toml").write_text('[softmax]\ntitle = "x"\n', encoding="utf-8")
+    (tmp_path / "mine" / "de").mkdir()  # no words in it
+    assert render_langs(studio) == ["zh", "en", "ja", "fr"]
+    assert render_request(studio, {"product": "lesson"}).lang == "zh"  # the page's
+    chosen = [render_request(studio, {"product": "html", "lang": la}).lang for la in ("ja", "fr")]
+    assert chosen == ["ja", "fr"]
+    with pytest.raises(TextProblem) as e:
+        render_request(studio, {"product": "html", "lang": "de"})
+    assert e.value.error["message"] == "lang: expected one of zh, en, ja, fr, found 'de'"
+
+
+def test_the_studios_line_check_says_its_problem_in_the_lines_language():
+    from attention_lesson.studio.narration import LineProblem, check
+
+    with pytest.raises(LineProblem) as e:
+        check("softmax.say.reading", "{focus} と {tip}", "ja")
+    assert str(e.value) == ("softmax.say.reading：不明なプレースホルダー {tip}。"
+                            "この行で使えるのは {focus}、{rest}、{self_pct}、{top}、{top_pct}")
+    with pytest.raises(LineProblem) as e:
+        check("softmax.say.reading", "{focus} 和 {tip}", "zh")
+    assert str(e.value).startswith("softmax.say.reading：未知的占位符 {tip}；这一句可用的是 {focus}、")
