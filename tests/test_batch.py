@@ -90,7 +90,7 @@ def assert_manifest_true(folder: Path, lesson_file, context, lang, scenes=(BLINK
 ])
 def test_a_bad_plan_is_one_line_and_exit_2(fixtures, keys, expected):
     plan = write_plan(fixtures, **keys)
-    r = CliRunner().invoke(main, ["batch", str(plan)])
+    r = CliRunner().invoke(main, ["batch", str(plan), "--lang", "en"])
     assert r.exit_code == 2, r.output
     assert expected in r.output and len(r.output.strip().splitlines()) == 1, r.output
     assert not (fixtures / "media").exists()

@@ -192,6 +192,43 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
     assert code == 2 and len(bad.splitlines()) == 1 and "ATTENTION_LESSON_LANG='xx'" in bad
 
 
+PLAN_ERRORS = {  # a plan file's text: what batch says of it in ja and zh (FILE is the plan's path)
+    'lessons = ["default"]\nqualitys = ["low"]\n': (
+        "FILE:2: 不明なキー 'qualitys'。使えるキーは lessons, contexts, modes, langs, themes, qualities, "
+        "formats, scenes, products, out, shared",
+        "FILE:2: 未知的键 'qualitys'；可用的键：lessons, contexts, modes, langs, themes, qualities, formats, "
+        "scenes, products, out, shared"),
+    'lessons = ["default"]\nmodes = ["cosine"]\n': (
+        "FILE:2: modes：不明な正規化 'cosine'。選べるのは scaled, unscaled, uniform",
+        "FILE:2: modes：未知的归一化方式 'cosine'；可选：scaled, unscaled, uniform"),
+    'lessons = ["default"]\ncontexts = ["lake"]\n': (
+        "FILE:2: contexts：文脈 'lake' はどのレッスンにもありません（default: river, savings）",
+        "FILE:2: contexts：没有哪一课有语境 'lake'（default: river, savings）"),
+    'lessons = [\n': ("FILE:1: 有効な TOML ではありません：無効な値", "FILE:1: 不是合法的 TOML：无效的值"),
+    'lessons = ["broken.toml"]\n': (
+        "FILE:1: lessons：DIR/broken.toml:2: projections：テーブル [projections] が必要ですが、"
+        "実際は何もありません",
+        "FILE:1: lessons：DIR/broken.toml:2: projections：应为一个表 [projections]，实际：没有"),
+}
+
+
+def test_a_bad_plan_is_one_line_in_the_teachers_language(tmp_path):
+    """--lang, else $ATTENTION_LESSON_LANG, else the plan's own first language: FILE:LINE: key: message,
+    exit 2; a lesson the plan names that does not load, said as `check` says it, at its line."""
+    (tmp_path / "broken.toml").write_text('focus = "bank"\nvocab = 3\n', encoding="utf-8")
+    plan = tmp_path / "plan.toml"
+    for text, (ja, zh) in PLAN_ERRORS.items():
+        plan.write_text(text, encoding="utf-8")
+        for lang, line in (("ja", ja), ("zh", zh)):
+            code, out = run("batch", str(plan), "--dry-run", "--lang", lang)
+            assert (code, out.replace(str(plan), "FILE").replace(str(tmp_path), "DIR")) == (2, line + "\n")
+    plan.write_text('langs = ["ja"]\nlessons = ["default"]\nmodes = ["cosine"]\n', encoding="utf-8")
+    own, env = (run("batch", str(plan), env={"ATTENTION_LESSON_LANG": la})[1] for la in ("", "zh"))
+    assert own.startswith(f"{plan}:3: modes：不明な") and env.startswith(f"{plan}:3: modes：未知")
+    assert run("batch", str(plan), "--lang", "en")[1] == \
+        f"{plan}:3: modes: unknown mode 'cosine'; choose from: scaled, unscaled, uniform\n"
+
+
 # -- the studio ---------------------------------------------------------------------------------------
 
 def test_the_studio_renders_every_built_in_language_and_the_words_folders(tmp_path):

@@ -46,8 +46,8 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang):
                                "workers render")
     try:
         plan = B.read_plan(Path(plan_file), list(existing()), PRODUCTS)
-    except B.PlanError as e:
-        raise LessonFileError(str(e)) from None
+    except B.PlanError as e:  # FILE:LINE: key: what is wrong, in the teacher's language
+        raise LessonFileError(e.message(B.error_lang(Path(plan_file), lang)), bare=True) from None
     try:
         lang = B.message_lang(plan, lang)
     except LangError as e:

@@ -24,11 +24,12 @@ from .client import (
     scheduler_threads,
 )
 from .graph import Batch, describe, expand, note_line, shown
-from .planfile import SCENES, BatchPlan, PlanError, read_plan
+from .planfile import SCENES, BatchPlan, PlanError, error_lang, read_plan
 from .tasks import QUIET_WORKER, worker_problems
 
 __all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchProgress", "BatchReport",
-           "PlanError", "describe", "execute", "expand", "message_lang", "note_line", "read_plan", "shown"]
+           "PlanError", "describe", "error_lang", "execute", "expand", "message_lang", "note_line",
+           "read_plan", "shown"]
 
 
 def message_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:

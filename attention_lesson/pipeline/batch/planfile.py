@@ -9,11 +9,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from attention_core import LANGS, MODES, Lesson, LessonError, parse
+from attention_core import LANGS, MODES, Lesson, LessonError, loads
 from attention_core.checks import language_gaps
-from attention_core.errors import LessonWarning, Phrase, ph, say, tidy
-from attention_core.language import LangError, chosen_lang
+from attention_core.errors import LessonWarning, Phrase, Said, TomlReason, located, ph, say, shown, tidy
+from attention_core.language import LANG_ENV, LangError, chosen_lang
 from attention_core.lesson import packaged_lessons, resolve
+from attention_core.lines import locate, toml_line
 from scenes.common.style import DEFAULT_THEME, THEMES
 from scenes.registry import SceneInfo
 
@@ -45,7 +46,43 @@ def _unique(notes: list[Note]) -> list[Note]:
 
 
 class PlanError(ValueError):
-    """A plan that cannot run: one line naming the file, the key and what is wrong."""
+    """A plan that cannot run: one line naming the file, its line, the key and what is wrong (a phrase,
+    or the lesson's own error), `message(lang)` in a language; str() is it in English."""
+
+    def __init__(self, path: Path, said: Phrase | LessonError, key: str = "", line: int | None = None):
+        self.path, self.said, self.key = path, said, key
+        self.line = line if line is not None else _key_line(path, key)
+        super().__init__(self.message("en"))
+
+    def message(self, lang: str) -> str:
+        said = Said(self.said.message(lang)) if isinstance(self.said, LessonError) else self.said
+        if self.key:
+            said = ph("plan_at_key", key=self.key, text=said)
+        return tidy(lang, located(lang, str(self.path), self.line, said))
+
+
+def _key_line(path: Path, key: str) -> int | None:
+    """The plan file's line of a key (None: no key, or a file that cannot be read)."""
+    try:
+        return locate(Path(path).read_text(encoding="utf-8"), key) if key else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def error_lang(path: Path, given: str | None = None, environ=None) -> str:
+    """The language a plan's error is said in: --lang, else $ATTENTION_LESSON_LANG, else the plan's first
+    `langs` (when the file can be read that far), else zh."""
+    import os
+
+    env = (os.environ if environ is None else environ).get(LANG_ENV, "")
+    if given or env in LANGS[1:]:
+        return given or env
+    try:
+        langs = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("langs")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        langs = None
+    first = langs if isinstance(langs, str) else (langs or [None])[0] if isinstance(langs, list) else None
+    return first if first in LANGS else LANGS[0]
 
 
 @dataclass
@@ -76,7 +113,7 @@ def _strings(path: Path, data: dict, key: str) -> list[str] | None:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
-        raise PlanError(f"{path}: {key}: expected a non-empty list of strings, found {value!r}")
+        raise PlanError(path, ph("plan_strings", found=shown(value)), key)
     return list(dict.fromkeys(value))  # in order, each once
 
 
@@ -86,27 +123,29 @@ def _choices(path: Path, data: dict, key: str, valid, what: str,
     values = _strings(path, data, key) or default
     bad = [v for v in values or [] if v not in valid]
     if bad:
-        raise PlanError(f"{path}: {key}: unknown {what} {', '.join(map(repr, bad))}; "
-                        f"choose from: {', '.join(valid)}")
+        raise PlanError(path, ph("plan_unknown", what=ph(f"plan_{key}"), names=", ".join(map(repr, bad)),
+                                 choices=", ".join(valid)), key)
     return values
 
 
 def _read_toml(path: Path) -> dict:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
-        raise PlanError(f"{path}: no such plan file") from None
+        raise PlanError(path, ph("plan_no_file")) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise PlanError(f"{path}: cannot read it: {e}") from None
+        raise PlanError(path, ph("plan_unreadable", reason=str(e))) from None
     except tomllib.TOMLDecodeError as e:
-        raise PlanError(f"{path}: not valid TOML: {e}") from None
+        reason = TomlReason(str(e).rsplit(" (at ", 1)[0])
+        raise PlanError(path, ph("plan_not_toml", reason=reason), line=toml_line(text, str(e))) from None
     unknown = sorted(set(data) - set(PLAN_LISTS) - set(PLAN_PATHS))
     if unknown:
-        raise PlanError(f"{path}: unknown key {', '.join(map(repr, unknown))}; the keys are: "
-                        + ", ".join((*PLAN_LISTS, *PLAN_PATHS)))
+        raise PlanError(path, ph("plan_unknown_key", names=", ".join(map(repr, unknown)),
+                                 keys=", ".join((*PLAN_LISTS, *PLAN_PATHS))), line=locate(text, unknown[0]))
     for key in PLAN_PATHS:
         if key in data and not (isinstance(data[key], str) and data[key]):
-            raise PlanError(f"{path}: {key}: expected a folder (a string), found {data[key]!r}")
+            raise PlanError(path, ph("plan_folder", found=shown(data[key])), key)
     return data
 
 
@@ -123,17 +162,16 @@ def _load_lessons(path: Path, entries: list[str]) -> list[tuple[Path, Lesson]]:
     for entry in entries:
         file = _lesson_path(path.resolve().parent, entry)
         try:
-            loaded.append((file, parse(tomllib.loads(file.read_text(encoding="utf-8")), str(file))))
+            loaded.append((file, loads(file.read_text(encoding="utf-8"), str(file))))  # errors at their line
         except FileNotFoundError:
-            raise PlanError(f"{path}: lessons: {entry!r} is neither a lesson file ({file}) nor a "
-                            "packaged lesson") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-            raise PlanError(f"{path}: lessons: {entry!r}: {e}") from None
+            raise PlanError(path, ph("plan_no_lesson", entry=repr(entry), file=file), "lessons") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise PlanError(path, ph("plan_lesson_unreadable", entry=repr(entry), reason=str(e)),
+                            "lessons") from None
         except LessonError as e:
-            raise PlanError(f"{path}: lessons: {e}") from None
+            raise PlanError(path, e, "lessons") from None
         if stems.setdefault(file.stem, file) != file:
-            raise PlanError(f"{path}: lessons: {stems[file.stem]} and {file} would share the output "
-                            f"folder {file.stem}/: rename one")
+            raise PlanError(path, ph("plan_same_stem", a=stems[file.stem], b=file, stem=file.stem), "lessons")
     return loaded
 
 
@@ -142,8 +180,8 @@ def _check_contexts(path: Path, contexts: list[str] | None, loaded) -> None:
     missing = [c for c in contexts or [] if c not in everywhere]
     if missing:
         have = "; ".join(f"{f.stem}: {', '.join(les.contexts)}" for f, les in loaded)
-        raise PlanError(f"{path}: contexts: {', '.join(map(repr, missing))} "
-                        f"is in none of the lessons ({have})")
+        raise PlanError(path, ph("plan_context_nowhere", names=", ".join(map(repr, missing)), have=have),
+                        "contexts")
 
 
 def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[Note]]:
@@ -172,8 +210,7 @@ def _video_notes(path: Path, names: list[str], products: dict, variants: list[Va
     if not needing:
         return []
     if all(v.options.format == "png" for v in variants):
-        raise PlanError(f"{path}: products: {', '.join(needing)} needs a video format "
-                        "(mp4, webm, gif or mov); formats has only png")
+        raise PlanError(path, ph("plan_needs_video", products=", ".join(needing)), "products")
     if any(v.options.format == "png" for v in variants):
         return [ph("batch_png")]
     return []
@@ -200,7 +237,7 @@ def _lists(path: Path, data: dict, scenes: list[SceneInfo], products: dict) -> d
         "lessons": _strings(path, data, "lessons"),
     }
     if not lists["lessons"]:
-        raise PlanError(f"{path}: lessons: name at least one lesson (a packaged name or a file)")
+        raise PlanError(path, ph("plan_no_lessons"), "lessons")
     return lists
 
 
@@ -218,7 +255,7 @@ def read_plan(path: Path, scenes: list[SceneInfo], products: dict) -> BatchPlan:
     try:
         variants, notes = _variants(loaded, lists, out)
     except LangError as e:
-        raise PlanError(f"{path}: langs: none named, and {e}") from None
+        raise PlanError(path, ph("plan_langs_env", reason=str(e)), "langs") from None
     notes += (_video_notes(path, lists["products"], products, variants)
               + _theme_notes(lists["products"], variants))
     chosen = [s for s in scenes if lists["scenes"] is None or s.id in lists["scenes"]]  # in lesson order
