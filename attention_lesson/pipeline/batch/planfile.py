@@ -75,7 +75,7 @@ def error_lang(path: Path, given: str | None = None, environ=None) -> str:
     import os
 
     env = (os.environ if environ is None else environ).get(LANG_ENV, "")
-    if given or env in LANGS[1:]:
+    if given or env in LANGS:
         return given or env
     try:
         langs = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("langs")
