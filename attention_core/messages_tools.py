@@ -61,6 +61,22 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "plan_needs_video": "{products} needs a video format (mp4, webm, gif or mov); formats has only png",
     "plan_no_lessons": "name at least one lesson (a packaged name or a file)",
     "plan_langs_env": "none named, and {reason}",
+    # batch: the dry run's estimate of the wall time (its critical path)
+    "path_none": "critical path: no scene to draw (products are not timed)",
+    "path_workers": {"one": "{n} worker", "other": "{n} workers"},
+    "path_on_assumed": "{workers} ({assumed})",
+    "path_threads_now": "the scheduler's threads now",
+    "path_no_workers": "assumed: the scheduler has no workers yet",
+    "path_no_answer": "assumed: the scheduler did not answer",
+    "path_wall": "critical path on {on}: about {wall} s = max(work {work} s / {workers} = {per} s, "
+                 "longest chain {longest} s)",
+    "path_chain": "longest chain: {where}, {cost} s {how}",
+    "path_pieces": "in {pieces} pieces: {at_once} at once, then the join",
+    "path_whole": "whole",
+    "path_split": "{split} of {n} scene tasks in pieces; timings: {known} known, {estimated} "
+                  "estimated{source}; products not timed (0 s)",
+    "path_source_scaled": " (packaged 480p15 seconds, scaled to the timed scenes)",
+    "path_source_packaged": " (packaged 480p15 seconds)",
 }, "zh": {
     "words_not_toml": "不是合法的 TOML：{reason}",
     "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
@@ -107,6 +123,21 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "plan_needs_video": "{products} 需要视频格式（mp4、webm、gif 或 mov）；formats 里只有 png",
     "plan_no_lessons": "至少写一课（内置课件的名字或一个文件）",
     "plan_langs_env": "没有写，而且 {reason}",
+    "path_none": "关键路径：没有要画的场景（产物不计时）",
+    "path_workers": "{n} 个工作进程",
+    "path_on_assumed": "{workers}，{assumed}",
+    "path_threads_now": "调度器当前的线程数",
+    "path_no_workers": "假定：调度器还没有工作进程",
+    "path_no_answer": "假定：调度器没有应答",
+    "path_wall": "关键路径（{on}）：约 {wall} 秒 = max(工作量 {work} 秒 / {workers} = {per} 秒，"
+                 "最长链 {longest} 秒)",
+    "path_chain": "最长链：{where}，{cost} 秒，{how}",
+    "path_pieces": "分 {pieces} 段：{at_once} 段同时画，再拼接",
+    "path_whole": "不分段",
+    "path_split": "{n} 个场景任务中 {split} 个分段；计时：{known} 个已知，{estimated} 个估计{source}；"
+                  "产物不计时（0 秒）",
+    "path_source_scaled": "（按内置的 480p15 秒数，以已计时的场景缩放）",
+    "path_source_packaged": "（按内置的 480p15 秒数）",
 }, "ja": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
     "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
@@ -157,6 +188,21 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "formats は png だけです",
     "plan_no_lessons": "レッスンを少なくとも 1 つ書いてください（組み込みの名前かファイル）",
     "plan_langs_env": "書かれておらず、{reason}",
+    "path_none": "クリティカルパス：描くシーンがありません（成果物は計時しません）",
+    "path_workers": "ワーカー {n} 個",
+    "path_on_assumed": "{workers}、{assumed}",
+    "path_threads_now": "スケジューラーの現在のスレッド数",
+    "path_no_workers": "仮定：スケジューラーにまだワーカーがいません",
+    "path_no_answer": "仮定：スケジューラーが応答しません",
+    "path_wall": "クリティカルパス（{on}）：約 {wall} 秒 = max(作業量 {work} 秒 / {workers} = {per} 秒、"
+                 "最長の連鎖 {longest} 秒)",
+    "path_chain": "最長の連鎖：{where}、{cost} 秒、{how}",
+    "path_pieces": "{pieces} 分割：{at_once} 個を同時に描き、最後に結合",
+    "path_whole": "分割なし",
+    "path_split": "シーンのタスク {n} 個のうち {split} 個を分割。計時：既知 {known} 個、推定 {estimated} 個"
+                  "{source}。成果物は計時しません（0 秒）",
+    "path_source_scaled": "（組み込みの 480p15 の秒数を、計時済みのシーンに合わせて換算）",
+    "path_source_packaged": "（組み込みの 480p15 の秒数）",
 }}
 
 # Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;

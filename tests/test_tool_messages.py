@@ -148,14 +148,14 @@ def write_plan(folder: Path, **keys) -> Path:
 
 
 def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
-    """Every line the dry run prints of the plan (its units, notes and summary) in the plan's first
-    language, or --lang's, or $ATTENTION_LESSON_LANG's; the critical path's estimate stays English."""
+    """Every line the dry run prints (its units, notes, summary and estimate) in --lang's language, or
+    $ATTENTION_LESSON_LANG's, or the plan's first language."""
     tiny = fixtures / "tiny.toml"  # its dimensions named in English only: a note at their line
     tiny.write_text(re.sub(r'(?m)^zh = \["动物".*\n', "", tiny.read_text(encoding="utf-8")), encoding="utf-8")
     plan = write_plan(fixtures, lessons=["default", "tiny.toml"], contexts=["river", "short"], langs=["zh"],
                       scenes=["blink"], products=["scenes", "handout"], out="o")
     code, ja = run("batch", str(plan), "--dry-run", "--lang", "ja")
-    assert code == 0 and ja.splitlines()[:14] == [
+    assert code == 0 and ja.splitlines() == [
         "o/default/river-scaled-zh-480p15",
         "  レンダリング予定 blink              -> blink.mp4",
         "  レンダリング予定 blink@frames       -> frames/blink.json",
@@ -172,8 +172,14 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
         "注記：dark のバリアントの配布資料はフレームも dark です（インクを多く使います）。"
         "themes = [\"light\"] で印刷向けになります",
         "実行予定 6 件（タスク 6 個、うちバリアント間で共有 0 件）、最新 0 件、バリアント 2 個",
-        ja.splitlines()[13]]
-    assert ja.splitlines()[13].startswith("critical path on ")
+        *ja.splitlines()[13:]]
+    wall, chain, split = ja.splitlines()[13:]  # the estimate (its numbers: tests/test_batch_pieces.py)
+    assert re.fullmatch(r"クリティカルパス（ワーカー \d+ 個）：約 [\d.]+ 秒 = "
+                        r"max\(作業量 [\d.]+ 秒 / \d+ = [\d.]+ 秒、最長の連鎖 [\d.]+ 秒\)", wall), wall
+    assert re.fullmatch(r"  最長の連鎖：blink \(\w+/\w+-scaled-zh-480p15\)、[\d.]+ 秒、分割なし",
+                        chain), chain
+    assert re.fullmatch(r"  シーンのタスク 4 個のうち 0 個を分割。計時：既知 \d 個、推定 \d 個.*。"
+                        r"成果物は計時しません（0 秒）", split), split
     assert run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "ja"}) == (0, ja)
     _, zh = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": ""})  # the plan's language
     assert zh.splitlines()[1:4] == [
@@ -186,7 +192,8 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
         "用 zh 显示时改用通用的写法（维度写作 v1、v2…，语境的标签和头的名字用其键名，"
         "标题用通用标题；故事不讲）：请补上 zh 条目，或用 --lang en"]
     assert zh.splitlines()[12] == "待做 6 项，共 6 个任务（变体之间共用 0 项），0 项已是最新，2 个变体"
-    for line in zh.splitlines()[:13] + ja.splitlines()[:13]:
+    assert zh.splitlines()[13].startswith("关键路径（") and zh.splitlines()[15].endswith("产物不计时（0 秒）")
+    for line in zh.splitlines() + ja.splitlines():
         assert not ENGLISH.search(prose(line).replace("handout", "")), line
     code, bad = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "xx"})
     assert code == 2 and len(bad.splitlines()) == 1 and "ATTENTION_LESSON_LANG='xx'" in bad

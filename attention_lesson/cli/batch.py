@@ -55,6 +55,6 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang):
     work = B.expand(plan, PRODUCTS)
     if dry_run:
         print_batch_plan(work, lang)
-        click.echo("\n".join(B.critical_path(work, scheduler, workers or default_jobs())))
+        click.echo("\n".join(B.critical_path(work, scheduler, workers or default_jobs(), lang)))
         return
     execute_batch(work, PRODUCTS, scheduler, workers or default_jobs(), quiet, lang)

@@ -56,7 +56,7 @@ function langOptions() {
  *  each named in itself, the page's chosen. */
 function renderLangOptions(langs) {
   return langs.map((l) =>
-    `<option value="${esc(l)}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
+    `<option value="${esc(l)}" lang="${esc(l)}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
 }
 
 /** The render form: what, in which language (the page's first), at which quality, with which voice; the

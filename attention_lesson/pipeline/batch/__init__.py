@@ -70,18 +70,17 @@ def execute(work: Batch, products: dict, scheduler: str | None, workers: int, qu
         return run(work, client, quiet=quiet, progress=progress, cache=None if scheduler else local_cache())
 
 
-def critical_path(work: Batch, scheduler: str | None, workers: int) -> list[str]:
+def critical_path(work: Batch, scheduler: str | None, workers: int, lang: str = "en") -> list[str]:
     """The dry run's estimate of the wall time (graph.describe_path) on the local cluster's `workers`,
-    or on the scheduler's threads if it answers at once (else `workers`, said to be assumed)."""
+    or on the scheduler's threads if it answers at once (else `workers`, said to be assumed); in `lang`."""
     from .. import timings
     from ..plan import CACHE
     from .graph import describe_path
 
     known = timings.load(CACHE)
     if scheduler is None:
-        return describe_path(work, known, workers)
+        return describe_path(work, known, workers, lang=lang)
     found = scheduler_threads(scheduler)
     if found:
-        return describe_path(work, known, found, "the scheduler's threads now")
-    why = "has no workers yet" if found == 0 else "did not answer"
-    return describe_path(work, known, workers, f"assumed: the scheduler {why}")
+        return describe_path(work, known, found, "path_threads_now", lang)
+    return describe_path(work, known, workers, "path_no_workers" if found == 0 else "path_no_answer", lang)

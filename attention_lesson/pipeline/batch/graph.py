@@ -28,7 +28,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from attention_core.errors import Said, text
+from attention_core.errors import Phrase, Said, ph, text
 
 from .. import timings
 from ..build import plan_all
@@ -293,26 +293,30 @@ def _where(t: Task) -> str:
     return f"{t.what} ({t.units[0].variant.name})"
 
 
-def describe_path(batch: Batch, known: dict[str, float], workers: int, assumed: str = "") -> list[str]:
-    """The dry run's critical path: the estimated wall time, its two bounds, the scene that sets it,
-    and how many scenes would be split and whose timings are known."""
+def describe_path(batch: Batch, known: dict[str, float], workers: int, assumed: str = "",
+                  lang: str = "en") -> list[str]:
+    """The dry run's critical path in `lang`: the estimated wall time, its two bounds, the scene that
+    sets it, and how many scenes would be split and whose timings are known (`assumed`: a phrase's code
+    saying where the number of workers comes from, or "")."""
     est, n = estimate(batch, known, workers)
     if est.critical is None:
-        return ["critical path: no scene to draw (products are not timed)"]
-    on = f"{workers} worker{'s' if workers != 1 else ''}" + (f" ({assumed})" if assumed else "")
+        return [text(lang, "path_none")]
+    on = text(lang, "path_workers", n=workers)
+    if assumed:
+        on = text(lang, "path_on_assumed", workers=Said(on), assumed=ph(assumed))
     split, known_n = {k: v for k, v in n.items() if v > 1}, timed(batch, known)
-    how = (f"in {est.pieces} pieces: {est.pieces - 1} at once, then the join"
-           if est.pieces > 1 else "whole")
-    return [f"critical path on {on}: about {est.wall:.1f} s = max(work {est.work:.1f} s / {workers}"
-            f" = {est.work / workers:.1f} s, longest chain {est.longest:.1f} s)",
-            f"  longest chain: {_where(est.critical)}, {est.cost:.1f} s {how}",
-            f"  {len(split)} of {len(n)} scene tasks in pieces; timings: {known_n} known, "
-            f"{len(n) - known_n} estimated{_estimated(known_n, len(n))}; products not timed (0 s)"]
+    how = (ph("path_pieces", pieces=est.pieces, at_once=est.pieces - 1) if est.pieces > 1
+           else ph("path_whole"))
+    return [text(lang, "path_wall", on=Said(on), wall=f"{est.wall:.1f}", work=f"{est.work:.1f}",
+                 workers=workers, per=f"{est.work / workers:.1f}", longest=f"{est.longest:.1f}"),
+            "  " + text(lang, "path_chain", where=_where(est.critical), cost=f"{est.cost:.1f}", how=how),
+            "  " + text(lang, "path_split", split=len(split), n=len(n), known=known_n,
+                        estimated=len(n) - known_n, source=_estimated(known_n, len(n)))]
 
 
-def _estimated(known: int, tasks: int) -> str:
+def _estimated(known: int, tasks: int) -> Phrase | Said:
     """Where the estimates come from (drawing/estimates.json, measured at 480p15: only their ratios hold
     at another quality, until a scene of the variant is timed)."""
     if known == tasks:
-        return ""
-    return " (packaged 480p15 seconds, scaled to the timed scenes)" if known else " (packaged 480p15 seconds)"
+        return Said("")
+    return ph("path_source_scaled") if known else ph("path_source_packaged")
