@@ -77,6 +77,16 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                   "estimated{source}; products not timed (0 s)",
     "path_source_scaled": " (packaged 480p15 seconds, scaled to the timed scenes)",
     "path_source_packaged": " (packaged 480p15 seconds)",
+    # batch: what a run says
+    "batch_done": "{done} done, {fresh} up to date, {failed} failed in {wall} s ({tasks} tasks on {workers} "
+                  "workers{dask}) -> {out}",
+    "batch_dask_gap": "; Dask between tasks: {ms} ms, {pct}% of a task",
+    "batch_nothing": "0 done, {fresh} up to date, 0 failed -> {out}",
+    "batch_failed": "{what} failed in {variant}: {error}",
+    "batch_waiting": "the scheduler has no workers yet: waiting for some",
+    "batch_dashboard": "Dask dashboard: {link}",
+    "batch_missing_here": "missing on this machine:",
+    "batch_missing_workers": "missing on workers:",
 }, "zh": {
     "words_not_toml": "不是合法的 TOML：{reason}",
     "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
@@ -138,6 +148,15 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                   "产物不计时（0 秒）",
     "path_source_scaled": "（按内置的 480p15 秒数，以已计时的场景缩放）",
     "path_source_packaged": "（按内置的 480p15 秒数）",
+    "batch_done": "完成 {done} 项，{fresh} 项已是最新，{failed} 项失败，用时 {wall} 秒（{tasks} 个任务，"
+                  "{workers} 个工作进程{dask}）-> {out}",
+    "batch_dask_gap": "；任务之间 Dask 用去 {ms} 毫秒，是一个任务的 {pct}%",
+    "batch_nothing": "完成 0 项，{fresh} 项已是最新，0 项失败 -> {out}",
+    "batch_failed": "{what} 在 {variant} 中失败：{error}",
+    "batch_waiting": "调度器还没有工作进程：等待中",
+    "batch_dashboard": "Dask 仪表板：{link}",
+    "batch_missing_here": "本机缺少：",
+    "batch_missing_workers": "工作进程上缺少：",
 }, "ja": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
     "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
@@ -203,6 +222,15 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                   "{source}。成果物は計時しません（0 秒）",
     "path_source_scaled": "（組み込みの 480p15 の秒数を、計時済みのシーンに合わせて換算）",
     "path_source_packaged": "（組み込みの 480p15 の秒数）",
+    "batch_done": "完了 {done} 件、最新 {fresh} 件、失敗 {failed} 件、{wall} 秒（タスク {tasks} 個、"
+                  "ワーカー {workers} 個{dask}）-> {out}",
+    "batch_dask_gap": "。タスク間の Dask：{ms} ミリ秒、タスクの {pct}%",
+    "batch_nothing": "完了 0 件、最新 {fresh} 件、失敗 0 件 -> {out}",
+    "batch_failed": "{variant} の {what} が失敗しました：{error}",
+    "batch_waiting": "スケジューラーにまだワーカーがいません：待っています",
+    "batch_dashboard": "Dask ダッシュボード：{link}",
+    "batch_missing_here": "このマシンに足りないもの：",
+    "batch_missing_workers": "ワーカーに足りないもの：",
 }}
 
 # Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;

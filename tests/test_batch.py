@@ -180,7 +180,7 @@ def test_local_cluster_equals_serial_render_and_reruns_nothing(fixtures, monkeyp
         raise AssertionError("nothing to do, yet a cluster was started")
 
     monkeypatch.setattr(client, "connect", no_cluster)
-    again = cli("batch", str(plan))
+    again = cli("batch", str(plan), "--lang", "en")
     assert "0 done, 8 up to date, 0 failed" in again, again
     assert (fixtures / "b" / "tiny" / "short-scaled-en-480p15" / "lesson.mp4").stat().st_mtime_ns == before
     dry = cli("batch", str(plan), "--dry-run", "--lang", "en")
@@ -268,7 +268,7 @@ def test_a_failing_scene_is_reported_and_nothing_half_written(dask_cluster, fixt
     address, _, _ = dask_cluster
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink", "broken"],
                       products=["scenes", "lesson"], out="f", shared="stage")
-    r = CliRunner().invoke(main, ["batch", str(plan), "--scheduler", address, "-q"])
+    r = CliRunner().invoke(main, ["batch", str(plan), "--scheduler", address, "-q", "--lang", "en"])
     assert r.exit_code == 1, r.output
     assert "broken failed in default/river-scaled-zh-480p15: RuntimeError: this fixture scene fails on " \
            "purpose" in r.output, r.output

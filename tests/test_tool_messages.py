@@ -272,3 +272,33 @@ def test_the_studios_line_check_says_its_problem_in_the_lines_language():
     with pytest.raises(LineProblem) as e:
         check("softmax.say.reading", "{focus} 和 {tip}", "zh")
     assert str(e.value).startswith("softmax.say.reading：未知的占位符 {tip}；这一句可用的是 {focus}、")
+
+
+def test_what_a_batch_run_says_in_japanese_and_chinese(capsys, tmp_path):
+    """The run's summary, a failure, the scheduler's state and what a machine lacks (a real run's words:
+    tests/test_batch.py runs them in English)."""
+    from types import SimpleNamespace
+
+    from attention_lesson.cli.report import _ready, batch_summary, execute_batch
+    from attention_lesson.pipeline.batch import BatchError
+
+    report = SimpleNamespace(done=[1, 2, 3], fresh=[4], failures=[], wall=12.345, tasks=3, workers=2,
+                             overhead=lambda: (0.004, 2.0), gaps=lambda: [0.004])
+    assert batch_summary(report, "o", "ja") == \
+        "完了 3 件、最新 1 件、失敗 0 件、12.3 秒（タスク 3 個、ワーカー 2 個。" \
+        "タスク間の Dask：4 ミリ秒、タスクの 0.20%）-> o"
+    assert batch_summary(report, "o", "zh") == \
+        "完成 3 项，1 项已是最新，0 项失败，用时 12.3 秒（3 个任务，2 个工作进程；" \
+        "任务之间 Dask 用去 4 毫秒，是一个任务的 0.20%）-> o"
+    assert batch_summary(report, "o", "en") == "3 done, 1 up to date, 0 failed in 12.3 s (3 tasks on 2 " \
+        "workers; Dask between tasks: 4 ms, 0.20% of a task) -> o"
+    _ready("http://127.0.0.1:8787/status", True, "ja")
+    work = SimpleNamespace(plan=SimpleNamespace(out=tmp_path / "o", notes=[]), tasks=[], fresh=[1, 2])
+    execute_batch(work, {}, None, 1, False, "zh")
+    out, err = capsys.readouterr()
+    assert err == ("スケジューラーにまだワーカーがいません：待っています\n"
+                   "Dask ダッシュボード：http://127.0.0.1:8787/status\n")
+    assert out == f"完成 0 项，2 项已是最新，0 项失败 -> {tmp_path / 'o'}\n"
+    missing = BatchError.missing("batch_missing_here", ["ffmpeg: not found"])
+    assert str(missing) == "missing on this machine:\n  ffmpeg: not found"
+    assert missing.message("ja") == "このマシンに足りないもの：\n  ffmpeg: not found"

@@ -62,10 +62,10 @@ def execute(work: Batch, products: dict, scheduler: str | None, workers: int, qu
 
     formats, join, wanted = _needs(work, products)
     if scheduler is None and (problems := worker_problems(formats, join, wanted)):
-        raise BatchError("missing on this machine:\n  " + "\n  ".join(problems))
+        raise BatchError.missing("batch_missing_here", problems)
     with C.connect(scheduler, workers, quiet) as (client, dashboard):
         if scheduler is not None and (lines := check_workers(client, formats, join, wanted)):
-            raise BatchError("missing on workers:\n  " + "\n  ".join(lines))
+            raise BatchError.missing("batch_missing_workers", lines)
         on_ready(dashboard, scheduler is not None and not client.nthreads())
         return run(work, client, quiet=quiet, progress=progress, cache=None if scheduler else local_cache())
 
