@@ -87,6 +87,14 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask dashboard: {link}",
     "batch_missing_here": "missing on this machine:",
     "batch_missing_workers": "missing on workers:",
+    # a language, and a words folder, a command is given
+    "lang_not_code": "{lang} is not a language code (two or three letters: fr, de, es, ko, pt-BR)",
+    "lang_rtl": "{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
+                "the left); choose a left-to-right language",
+    "words_no_builtin": "--lang {language}: no built-in words for {language}; give them with --words DIR "
+                        "(DIR/{language}/*.toml: `{export}` writes the English lines to translate)",
+    "words_no_folder": "words: no folder {folder}",
+    "words_not_a_folder": "{folder}: no such folder",
 }, "zh": {
     "words_not_toml": "不是合法的 TOML：{reason}",
     "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
@@ -157,6 +165,12 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask 仪表板：{link}",
     "batch_missing_here": "本机缺少：",
     "batch_missing_workers": "工作进程上缺少：",
+    "lang_not_code": "{lang} 不是语言代码（两三个字母：fr、de、es、ko、pt-BR）",
+    "lang_rtl": "{lang}：还不支持从右往左书写的文字（画面上每一行都从左边排起）；请选从左往右书写的语言",
+    "words_no_builtin": "--lang {language}：没有内置的 {language} 文字；请用 --words DIR 提供"
+                        "（DIR/{language}/*.toml：`{export}` 会写出要翻译的英文句子）",
+    "words_no_folder": "words：没有文件夹 {folder}",
+    "words_not_a_folder": "{folder}：没有这个文件夹",
 }, "ja": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
     "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
@@ -231,6 +245,14 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask ダッシュボード：{link}",
     "batch_missing_here": "このマシンに足りないもの：",
     "batch_missing_workers": "ワーカーに足りないもの：",
+    "lang_not_code": "{lang} は言語コードではありません（2〜3 文字：fr、de、es、ko、pt-BR）",
+    "lang_rtl": "{lang}：右から左に書く文字にはまだ対応していません（シーンはどの行も左から並べます）。"
+                "左から右に書く言語を選んでください",
+    "words_no_builtin": "--lang {language}：{language} の組み込みの言葉がありません。"
+                        "--words DIR で渡してください"
+                        "（DIR/{language}/*.toml：`{export}` が翻訳する英語の行を書き出します）",
+    "words_no_folder": "words：フォルダー {folder} がありません",
+    "words_not_a_folder": "{folder}：そのようなフォルダーはありません",
 }}
 
 # Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;

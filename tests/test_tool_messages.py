@@ -302,3 +302,23 @@ def test_what_a_batch_run_says_in_japanese_and_chinese(capsys, tmp_path):
     missing = BatchError.missing("batch_missing_here", ["ffmpeg: not found"])
     assert str(missing) == "missing on this machine:\n  ffmpeg: not found"
     assert missing.message("ja") == "このマシンに足りないもの：\n  ffmpeg: not found"
+
+
+def test_a_missing_folder_and_a_language_no_command_can_take(tmp_path):
+    """words check of no folder; a right-to-left or malformed --lang and a new language with no words,
+    said in $ATTENTION_LESSON_LANG's language; the lesson's words folder that is not there, at its line,
+    in the command's language."""
+    assert run("words", "check", str(tmp_path / "nowhere"), "--lang", "ja") == (
+        2, f"{tmp_path / 'nowhere'}：そのようなフォルダーはありません\n")
+    code, out = run("words", "check", str(tmp_path), "--lang", "ar", env={"ATTENTION_LESSON_LANG": "ja"})
+    assert (code, out) == (2, "Error: ar：右から左に書く文字にはまだ対応していません（シーンはどの行も左から"
+                              "並べます）。左から右に書く言語を選んでください\n")
+    code, out = run("render", "blink", "--lang", "fr", "--dry-run", env={"ATTENTION_LESSON_LANG": "zh"})
+    assert (code, out) == (2, "Error: --lang fr：没有内置的 fr 文字；请用 --words DIR 提供"
+                              "（DIR/fr/*.toml：`attention-lesson words export --lang fr --out DIR` "
+                              "会写出要翻译的英文句子）\n")
+    lesson = tmp_path / "l.toml"
+    lesson.write_text('# mine\nwords = "gone"\n' + (LESSONS / "tiny.toml").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    code, out = run("render", "blink", "--lesson", str(lesson), "--lang", "ja", "--dry-run")
+    assert (code, out) == (2, f"{lesson}:2: words：フォルダー {tmp_path / 'gone'} がありません\n")

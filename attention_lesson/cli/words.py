@@ -3,6 +3,8 @@ with a folder of them (`check`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .options import LessonFileError
@@ -43,7 +45,7 @@ def export(lang, source, out):
 
 
 @words.command("check")
-@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--lang", required=True, callback=_lang,
               help="The language of the folder to check (DIR/<lang>/).")
 def check(folder, lang):
@@ -54,6 +56,8 @@ def check(folder, lang):
     from scenes.common.words import built_in, files, message_lang, problems
 
     said = message_lang(lang)
+    if not Path(folder).is_dir():
+        raise LessonFileError(text(said, "words_not_a_folder", folder=folder), bare=True)
     found = problems(folder, lang, said)
     if found:
         raise LessonFileError("\n".join(found), bare=True)

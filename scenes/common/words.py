@@ -58,14 +58,17 @@ def built_in(lang: str) -> bool:
     return lang in BUILT_IN and (resources.files("scenes") / "i18n" / lang).is_dir()
 
 
-def lang_problem(lang: str) -> str | None:
-    """Why `lang` cannot be a lesson's language, or None: not a language code, or a right-to-left one."""
+def lang_problem(lang: str, say_in: str | None = None) -> str | None:
+    """Why `lang` cannot be a lesson's language, or None: not a language code, or a right-to-left one;
+    said in `say_in` (default: message_lang's choice for it)."""
     if not _CODE.match(lang):
-        return f"{lang!r} is not a language code (two or three letters: fr, de, es, ko, pt-BR)"
-    if lang.split("-")[0] in RTL:
-        return (f"{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
-                f"the left); choose a left-to-right language")
-    return None
+        found = ph("lang_not_code", lang=repr(lang))
+    elif lang.split("-")[0] in RTL:
+        found = ph("lang_rtl", lang=lang)
+    else:
+        return None
+    said = say_in or message_lang(lang)
+    return tidy(said, say(said, found))
 
 
 def _flatten(prefix: str, table: dict, out: dict) -> None:
