@@ -95,6 +95,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "(DIR/{language}/*.toml: `{export}` writes the English lines to translate)",
     "words_no_folder": "words: no folder {folder}",
     "words_not_a_folder": "{folder}: no such folder",
+    # the studio's narration field
+    "line_empty": "an empty line: write the step's narration, or restore the built-in line",
 }, "zh": {
     "words_not_toml": "不是合法的 TOML：{reason}",
     "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
@@ -171,6 +173,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "（DIR/{language}/*.toml：`{export}` 会写出要翻译的英文句子）",
     "words_no_folder": "words：没有文件夹 {folder}",
     "words_not_a_folder": "{folder}：没有这个文件夹",
+    "line_empty": "这一句是空的：请写上这一步的旁白，或恢复内置的句子",
 }, "ja": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
     "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
@@ -253,6 +256,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "（DIR/{language}/*.toml：`{export}` が翻訳する英語の行を書き出します）",
     "words_no_folder": "words：フォルダー {folder} がありません",
     "words_not_a_folder": "{folder}：そのようなフォルダーはありません",
+    "line_empty": "行が空です：このステップのナレーションを書くか、組み込みの行に戻してください",
 }}
 
 # Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;

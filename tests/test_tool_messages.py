@@ -270,6 +270,10 @@ def test_the_studios_line_check_says_its_problem_in_the_lines_language():
     assert str(e.value) == ("softmax.say.reading：不明なプレースホルダー {tip}。"
                             "この行で使えるのは {focus}、{rest}、{self_pct}、{top}、{top_pct}")
     with pytest.raises(LineProblem) as e:
+        check("softmax.say.reading", "  ", "ja")
+    assert (e.value.status, str(e.value)) == (
+        422, "行が空です：このステップのナレーションを書くか、組み込みの行に戻してください")
+    with pytest.raises(LineProblem) as e:
         check("softmax.say.reading", "{focus} 和 {tip}", "zh")
     assert str(e.value).startswith("softmax.say.reading：未知的占位符 {tip}；这一句可用的是 {focus}、")
 
