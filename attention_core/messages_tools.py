@@ -95,6 +95,9 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "(DIR/{language}/*.toml: `{export}` writes the English lines to translate)",
     "words_no_folder": "words: no folder {folder}",
     "words_not_a_folder": "{folder}: no such folder",
+    "words_from": "{source} has no built-in words",
+    "batch_workers_or_scheduler": "--workers sizes the local cluster; with --scheduler the cluster's own "
+                                  "workers render",
     # the studio's narration field
     "line_empty": "an empty line: write the step's narration, or restore the built-in line",
 }, "zh": {
@@ -173,6 +176,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "（DIR/{language}/*.toml：`{export}` 会写出要翻译的英文句子）",
     "words_no_folder": "words：没有文件夹 {folder}",
     "words_not_a_folder": "{folder}：没有这个文件夹",
+    "words_from": "{source} 没有内置的文字",
+    "batch_workers_or_scheduler": "--workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染",
     "line_empty": "这一句是空的：请写上这一步的旁白，或恢复内置的句子",
 }, "ja": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
@@ -256,6 +261,9 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "（DIR/{language}/*.toml：`{export}` が翻訳する英語の行を書き出します）",
     "words_no_folder": "words：フォルダー {folder} がありません",
     "words_not_a_folder": "{folder}：そのようなフォルダーはありません",
+    "words_from": "{source} には組み込みの言葉がありません",
+    "batch_workers_or_scheduler": "--workers はローカルクラスターの大きさです。--scheduler のときは"
+                                  "クラスター自身のワーカーがレンダリングします",
     "line_empty": "行が空です：このステップのナレーションを書くか、組み込みの行に戻してください",
 }}
 

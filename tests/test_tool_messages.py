@@ -326,3 +326,10 @@ def test_a_missing_folder_and_a_language_no_command_can_take(tmp_path):
                       encoding="utf-8")
     code, out = run("render", "blink", "--lesson", str(lesson), "--lang", "ja", "--dry-run")
     assert (code, out) == (2, f"{lesson}:2: words：フォルダー {tmp_path / 'gone'} がありません\n")
+    assert run("words", "export", "--lang", "ja", "--from", "xx", "--out", str(tmp_path))[1].endswith(
+        "Error: Invalid value for --from: 'xx' には組み込みの言葉がありません\n")  # (click's words before it)
+    (tmp_path / "plan.toml").write_text('lessons = ["default"]\n', encoding="utf-8")
+    code, out = run("batch", str(tmp_path / "plan.toml"), "--scheduler", "tcp://127.0.0.1:9",
+                    "--workers", "2", "--lang", "zh")
+    assert code == 2 and out.endswith(
+        "Error: --workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染\n")

@@ -42,8 +42,9 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang):
     from ..pipeline.plan import default_jobs
 
     if scheduler and workers:
-        raise click.UsageError("--workers sizes the local cluster; with --scheduler the cluster's own "
-                               "workers render")
+        from attention_core.errors import text
+
+        raise click.UsageError(text(B.error_lang(Path(plan_file), lang), "batch_workers_or_scheduler"))
     try:
         plan = B.read_plan(Path(plan_file), list(existing()), PRODUCTS)
     except B.PlanError as e:  # FILE:LINE: key: what is wrong, in the teacher's language

@@ -39,7 +39,11 @@ def export(lang, source, out):
     from ..outputs.words import export as write
 
     if source is not None and not built_in(source):
-        raise click.BadParameter(f"{source!r} has no built-in words", param_hint="--from")
+        from attention_core.errors import text
+        from scenes.common.words import message_lang
+
+        said = text(message_lang(lang), "words_from", source=repr(source))
+        raise click.BadParameter(said, param_hint="--from")
     for path in write(lang, out, source):
         click.echo(str(path))
 
