@@ -98,6 +98,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_from": "{source} has no built-in words",
     "batch_workers_or_scheduler": "--workers sizes the local cluster; with --scheduler the cluster's own "
                                   "workers render",
+    "words_more": "{first} (and {n} more: attention-lesson words check {folder} --lang {language})",
     # the studio's narration field
     "line_empty": "an empty line: write the step's narration, or restore the built-in line",
 }, "zh": {
@@ -178,6 +179,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_not_a_folder": "{folder}：没有这个文件夹",
     "words_from": "{source} 没有内置的文字",
     "batch_workers_or_scheduler": "--workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染",
+    "words_more": "{first}（另有 {n} 处：attention-lesson words check {folder} --lang {language}）",
     "line_empty": "这一句是空的：请写上这一步的旁白，或恢复内置的句子",
 }, "ja": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
@@ -264,6 +266,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_from": "{source} には組み込みの言葉がありません",
     "batch_workers_or_scheduler": "--workers はローカルクラスターの大きさです。--scheduler のときは"
                                   "クラスター自身のワーカーがレンダリングします",
+    "words_more": "{first}（ほかに {n} 件：attention-lesson words check {folder} --lang {language}）",
     "line_empty": "行が空です：このステップのナレーションを書くか、組み込みの行に戻してください",
 }}
 

@@ -182,6 +182,14 @@ def test_the_render_form_offers_every_language_named_in_itself(said, browser):
         page.click("#render")
         page.wait_for_selector('#renders li[data-job="seen"]')
         assert sent == [{"product": "lesson", "lang": "ja", "quality": "low", "voice": "none"}]
+        page.unroute("**/api/render")
+        page.select_option("#render-lang", "fr")  # fr's folder lacks keys: the server refuses, the list says
+        page.click("#render")
+        page.wait_for_selector("#renders li[data-state=failed]")
+        refused = page.inner_text("#renders li[data-state=failed]")
+        assert refused.startswith(f"the lesson video failed: {named / 'fr'}/") and "missing key" in refused \
+            and f"more: attention-lesson words check {named} --lang fr)" in refused, refused
+        assert page.is_hidden("#problem")  # the lesson's text is fine
     finally:
         page.close()
     assert problems == []

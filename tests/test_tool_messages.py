@@ -17,6 +17,7 @@ from attention_core.errors import FormatReason
 from attention_core.messages import EN, JA, MESSAGES, ZH
 from attention_core.messages_tools import FORMAT_REASONS, TOOLS
 from attention_lesson.cli import main
+from attention_lesson.outputs.words import export
 from scenes.common.words import builtin_entries
 
 from .conftest import LESSONS
@@ -255,6 +256,12 @@ def test_the_studio_renders_every_built_in_language_and_the_words_folders(tmp_pa
     (tmp_path / "mine" / "de").mkdir()  # no words in it
     assert render_langs(studio) == ["zh", "en", "ja", "fr"]
     assert render_request(studio, {"product": "lesson"}).lang == "zh"  # the page's
+    with pytest.raises(TextProblem) as e:  # fr lacks keys: the first of words check's lines, and a count
+        render_request(studio, {"product": "html", "lang": "fr"})
+    mine = tmp_path / "mine"
+    assert re.fullmatch(rf"{mine}/fr/\w+\.toml:1: 缺少键 '[\w.]+'（.*）（另有 \d+ 处："
+                        rf"attention-lesson words check {mine} --lang fr）", e.value.error["message"])
+    export("fr", mine)  # every key: fr renders
     chosen = [render_request(studio, {"product": "html", "lang": la}).lang for la in ("ja", "fr")]
     assert chosen == ["ja", "fr"]
     with pytest.raises(TextProblem) as e:

@@ -189,6 +189,23 @@ def render_request(studio, body: dict) -> RenderRequest:
             raise TextProblem({"key": key, "line": None,
                                "message": f"{key}: expected one of {', '.join(allowed)}, "
                                           f"found {given.get(key)!r}"})
+    if (problem := _words_problem(studio, given["lang"])) is not None:
+        raise TextProblem({"key": "lang", "line": None, "message": problem})
     return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
                          given["context"], given["mode"], s.text, s.path.name, given["theme"],
                          studio.words())
+
+
+def _words_problem(studio, lang: str) -> str | None:
+    """Why the words folder cannot render `lang` (one with no built-in words: every key is needed), the
+    first of words check's lines and how many more, in the page's language; None when it can."""
+    from attention_core.errors import text
+    from scenes.common import words as W
+
+    if W.built_in(lang):
+        return None
+    found = W.problems(studio.words(), lang, studio.session.lang)
+    if len(found) < 2:
+        return found[0] if found else None
+    return text(studio.session.lang, "words_more", first=found[0], n=len(found) - 1, folder=studio.words(),
+                language=lang)
