@@ -14,6 +14,7 @@ import reprlib
 from typing import Any, NamedTuple
 
 from .messages import MESSAGES, TIGHT, TOML_REASONS
+from .messages_tools import FORMAT_REASONS
 
 LIST_MOST = 12  # a list longer than this is cut in a message: the line stays one readable line
 _KEY_PART = re.compile(r" (row|number|token) (\d+)$")
@@ -47,11 +48,20 @@ class Said(str):
 class TomlReason(str):
     """tomllib's reason for refusing a text, in English: said in the language where messages.py has it."""
 
+    REASONS = TOML_REASONS
+
     def said(self, lang: str) -> str:
-        for pattern, words in TOML_REASONS.get(lang, []):
+        for pattern, words in self.REASONS.get(lang, []):
             if m := re.fullmatch(pattern, self):
                 return words.format(*m.groups())
         return str(self)
+
+
+class FormatReason(TomlReason):
+    """Python's reason for refusing a {placeholder}, in English: said in the language where
+    messages_tools.py has it."""
+
+    REASONS = FORMAT_REASONS
 
 
 class Choices(list):

@@ -13,6 +13,7 @@ In a language marked `tight` a space between two of its characters is dropped ("
 from __future__ import annotations
 
 from .messages_ja import JA, TOML_REASONS_JA
+from .messages_tools import TOOLS
 
 EN: dict[str, str | dict[str, str]] = {
     "at_line": "{file}:{line}: {text}",
@@ -262,6 +263,8 @@ class _ByLanguage(dict):
         return self["en"]
 
 
+for _lang, _table in (("en", EN), ("zh", ZH), ("ja", JA)):  # words check's and batch's, beside a lesson's
+    _table.update(TOOLS[_lang])
 MESSAGES = _ByLanguage({"en": EN, "zh": ZH, "ja": JA})
 TIGHT = {"zh", "ja"}  # languages written without spaces between their characters (kana and kanji alike)
 

@@ -90,7 +90,7 @@ def assert_manifest_true(folder: Path, lesson_file, context, lang, scenes=(BLINK
 ])
 def test_a_bad_plan_is_one_line_and_exit_2(fixtures, keys, expected):
     plan = write_plan(fixtures, **keys)
-    r = CliRunner().invoke(main, ["batch", str(plan)])
+    r = CliRunner().invoke(main, ["batch", str(plan), "--lang", "en"])
     assert r.exit_code == 2, r.output
     assert expected in r.output and len(r.output.strip().splitlines()) == 1, r.output
     assert not (fixtures / "media").exists()
@@ -100,7 +100,7 @@ def test_handout_and_sheet_are_planned_from_their_own_jobs(fixtures):
     """A dry run plans the handout from every step's frames and the sheet from the scenes' posters."""
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"],
                       products=["handout", "sheet"])
-    out = cli("batch", str(plan), "--dry-run")
+    out = cli("batch", str(plan), "--dry-run", "--lang", "en")
     assert "would render blink@frames" in out and "would build  handout" in out, out
     assert "would render blink@poster" in out and "would build  sheet" in out, out
     assert "4 to do in 4 tasks (0 shared between variants), 0 up to date, 1 variants" in out, out
@@ -111,21 +111,21 @@ def test_themes_are_variants_of_their_own(fixtures):
     dark variant is noted (its frames print dark), none of a light one."""
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"],
                       themes=["dark", "light"], products=["scenes", "handout"], out="o")
-    out = cli("batch", str(plan), "--dry-run")
+    out = cli("batch", str(plan), "--dry-run", "--lang", "en")
     for folder in ("o/default/river-scaled-zh-480p15", "o/default/river-scaled-zh-480p15-light"):
         assert f"\n{folder}\n" in "\n" + out, out
     assert out.count("would render blink@frames") == 2 and out.count("would build  handout") == 2, out
     assert 'note: a handout of a dark variant has dark frames (much ink); themes = ["light"]' in out, out
     light = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"], themes=["light"],
                        products=["handout"], out="o")
-    assert "note:" not in cli("batch", str(light), "--dry-run")
+    assert "note:" not in cli("batch", str(light), "--dry-run", "--lang", "en")
 
 
 def test_the_explorer_is_planned_from_no_scene(fixtures):
     """The explorer is made of the lesson alone: a plan of only it renders no scene."""
     plan = write_plan(fixtures, lessons=["default"], contexts=["river", "savings"], scenes=["blink"],
                       products=["explorer"])
-    out = cli("batch", str(plan), "--dry-run")
+    out = cli("batch", str(plan), "--dry-run", "--lang", "en")
     assert (out.count("would build  explorer           -> explorer/index.html") == 2
             and "render" not in out), out
     assert "2 to do in 2 tasks (0 shared between variants), 0 up to date, 2 variants" in out, out
@@ -180,10 +180,10 @@ def test_local_cluster_equals_serial_render_and_reruns_nothing(fixtures, monkeyp
         raise AssertionError("nothing to do, yet a cluster was started")
 
     monkeypatch.setattr(client, "connect", no_cluster)
-    again = cli("batch", str(plan))
+    again = cli("batch", str(plan), "--lang", "en")
     assert "0 done, 8 up to date, 0 failed" in again, again
     assert (fixtures / "b" / "tiny" / "short-scaled-en-480p15" / "lesson.mp4").stat().st_mtime_ns == before
-    dry = cli("batch", str(plan), "--dry-run")
+    dry = cli("batch", str(plan), "--dry-run", "--lang", "en")
     assert "would" not in dry and dry.count("up to date") == 9, dry
 
 
@@ -268,7 +268,7 @@ def test_a_failing_scene_is_reported_and_nothing_half_written(dask_cluster, fixt
     address, _, _ = dask_cluster
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink", "broken"],
                       products=["scenes", "lesson"], out="f", shared="stage")
-    r = CliRunner().invoke(main, ["batch", str(plan), "--scheduler", address, "-q"])
+    r = CliRunner().invoke(main, ["batch", str(plan), "--scheduler", address, "-q", "--lang", "en"])
     assert r.exit_code == 1, r.output
     assert "broken failed in default/river-scaled-zh-480p15: RuntimeError: this fixture scene fails on " \
            "purpose" in r.output, r.output

@@ -85,24 +85,24 @@ def test_dry_run_prints_the_critical_path_from_the_timings(fixtures):
     wall time max(40 / 4, 20) = 20 s; on 1 worker the work, 40 s; at 480p15 nothing is split."""
     set_timings(fixtures, {"blink/video/medium30/mp4": 10.0, "pulse/video/medium30/mp4": 30.0})
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], qualities=["medium"], out="b")
-    out = cli("batch", str(plan), "--dry-run", "--workers", "4")
+    out = cli("batch", str(plan), "--dry-run", "--lang", "en", "--workers", "4")
     assert "critical path on 4 workers: about 20.0 s = max(work 40.0 s / 4 = 10.0 s, longest chain " \
            "20.0 s)" in out, out
     assert f"longest chain: pulse ({FOLDER}), 30.0 s in 3 pieces: 2 at once, then the join" in out, out
     assert "1 of 2 scene tasks in pieces; timings: 2 known, 0 estimated" in out, out
-    one = cli("batch", str(plan), "--dry-run", "--workers", "1")
+    one = cli("batch", str(plan), "--dry-run", "--lang", "en", "--workers", "1")
     assert "critical path on 1 worker: about 40.0 s = max(work 40.0 s / 1 = 40.0 s" in one, one
     assert f"longest chain: pulse ({FOLDER}), 30.0 s whole" in one, one
     set_timings(fixtures, {"blink/video/low15/mp4": 10.0, "pulse/video/low15/mp4": 30.0})
     low = write_plan(fixtures, name="low.toml", lessons=["default"], contexts=["river"], out="b")
-    out = cli("batch", str(low), "--dry-run", "--workers", "4")
+    out = cli("batch", str(low), "--dry-run", "--lang", "en", "--workers", "4")
     assert "about 30.0 s = max(work 40.0 s / 4 = 10.0 s, longest chain 30.0 s)" in out, out
     assert "0 of 2 scene tasks in pieces" in out, out
 
 
 def test_dry_run_says_what_it_assumes_when_the_scheduler_does_not_answer(fixtures):
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["pulse"])
-    out = cli("batch", str(plan), "--dry-run", "--scheduler", "tcp://127.0.0.1:9")
+    out = cli("batch", str(plan), "--dry-run", "--lang", "en", "--scheduler", "tcp://127.0.0.1:9")
     n = os.cpu_count()
     assert f"critical path on {n} worker{'s' if n > 1 else ''} (assumed: the scheduler did not answer)" \
         in out, out
@@ -183,7 +183,7 @@ def test_a_piece_whose_worker_dies_is_drawn_again(fixtures, two_workers, tmp_pat
 
     with Client(address, timeout=30, set_as_default=False) as client:  # both, before the batch counts them
         client.wait_for_workers(2, timeout=60)
-    dry = cli("batch", str(plan), "--dry-run", "--scheduler", address)
+    dry = cli("batch", str(plan), "--dry-run", "--lang", "en", "--scheduler", address)
     assert "critical path on 2 workers (the scheduler's threads now)" in dry and "1 of 1 scene tasks in " \
         "pieces" in dry, dry
     proc = subprocess.Popen([sys.executable, "-c", WITH_PULSE, "batch", str(plan), "--scheduler", address,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 import tomllib
 import wave
 
@@ -142,6 +143,56 @@ def test_bad_requests_get_a_status_and_a_json_error(said):
     assert status == 200 and body["drawn"] is False and "has 1 step(s) drawn, not 9" in body["why"]
     status, blink = client.request("GET", "/api/line?scene=blink&n=1")
     assert status == 200 and blink["key"] is None and blink["said"] == "scores: the cat"
+
+
+def test_the_render_form_offers_every_language_named_in_itself(said, browser):
+    """zh, en and ja, and fr from the lesson's words folder (its name the browser's, in French), the page's
+    language chosen; the choice is said under the form and sent with the render."""
+    folder, client, url = said
+    lesson = folder / "lesson.toml"
+    text = lesson.read_text(encoding="utf-8")
+    if not tomllib.loads(text).get("words"):  # (run alone: the folder named, as the first edit names it)
+        lesson.write_text('words = "words"\n' + text, encoding="utf-8")
+    named = folder / tomllib.loads(lesson.read_text(encoding="utf-8"))["words"]
+    (named / "fr").mkdir(parents=True)
+    (named / "fr" / "softmax.toml").write_text('[softmax]\ntitle = "Softmax : des scores aux poids"\n',
+                                               encoding="utf-8")
+    end = time.monotonic() + 30  # the file's words line reaches the server within a second
+    while client.request("GET", "/api/page")[1]["page"]["render_langs"] != ["zh", "en", "ja", "fr"]:
+        assert time.monotonic() < end, "the words folder's fr is not offered"
+        time.sleep(0.2)
+    page, problems = open_page(browser, url)
+    sent = []
+
+    def render(route):
+        sent.append(json.loads(route.request.post_data))
+        route.fulfill(status=202, content_type="application/json", body='{"job": "seen"}')
+
+    try:
+        page.click("#tab-render")
+        offered = page.eval_on_selector_all("#render-lang option",
+                                            "os => os.map(o => [o.value, o.text, o.selected])")
+        assert offered == [["zh", "中文", False], ["en", "English", True], ["ja", "日本語", False],
+                           ["fr", "Français", False]]
+        lead = words("en")["render_with"].split("{")[0]  # "Rendered with this page's choices: "
+        assert page.inner_text("#render-with").startswith(lead + "English,")
+        page.select_option("#render-lang", "ja")
+        assert "日本語, the" in page.inner_text("#render-with")
+        page.route("**/api/render", render)  # what the page sends (the server's side: test_tool_messages)
+        page.click("#render")
+        page.wait_for_selector('#renders li[data-job="seen"]')
+        assert sent == [{"product": "lesson", "lang": "ja", "quality": "low", "voice": "none"}]
+        page.unroute("**/api/render")
+        page.select_option("#render-lang", "fr")  # fr's folder lacks keys: the server refuses, the list says
+        page.click("#render")
+        page.wait_for_selector("#renders li[data-state=failed]")
+        refused = page.inner_text("#renders li[data-state=failed]")
+        assert refused.startswith(f"the lesson video failed: {named / 'fr'}/") and "missing key" in refused \
+            and f"more: attention-lesson words check {named} --lang fr)" in refused, refused
+        assert page.is_hidden("#problem")  # the lesson's text is fine
+    finally:
+        page.close()
+    assert problems == []
 
 
 # -- the TOML edits, on text ------------------------------------------------------------------------

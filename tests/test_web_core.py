@@ -182,9 +182,11 @@ def test_a_missing_word_shows_its_key_and_is_recorded_once(page):
 
 def test_the_shared_helpers(page):
     got = page.evaluate("""() => [AL.esc(`<a href="x">'&'</a>`), AL.MODES === AttentionCore.MODES,
-      AL.langName("zh"), AL.langName("en"), AL.langName("fr"), AL.$("body") === document.body]""")
+      AL.langName("zh"), AL.langName("en"), AL.langName("fr"), AL.langName("pt-BR"), AL.langName("x!"),
+      AL.$("body") === document.body]""")
     escaped = "&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;"
-    assert got == [escaped, True, "中文", "English", "fr", True]
+    # a words folder's language: the browser's name of it, in it; no language code: as it is
+    assert got == [escaped, True, "中文", "English", "Français", "Português (Brasil)", "x!", True]
     assert page.evaluate("AL.MODES") == list(MODES)
 
 

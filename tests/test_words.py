@@ -122,7 +122,8 @@ def test_the_lesson_file_names_its_words_folder(tmp_path):
     assert out.strip().startswith(f"{tmp_path / 'bad.toml'}:{n}: words: expected a folder of the teacher's "
                                   "words")
     (tmp_path / "gone.toml").write_text('words = "nowhere"\n' + text, encoding="utf-8")
-    out = cli("render", "softmax", "--lesson", str(tmp_path / "gone.toml"), "--dry-run", code=2)
+    out = cli("render", "softmax", "--lesson", str(tmp_path / "gone.toml"), "--dry-run", "--lang", "en",
+              code=2)
     assert out.strip() == f"{tmp_path / 'gone.toml'}:1: words: no folder {(tmp_path / 'nowhere').resolve()}"
 
 

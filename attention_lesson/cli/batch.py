@@ -8,7 +8,9 @@ from pathlib import Path
 
 import click
 
-from .options import LessonFileError, dry_run_option, quiet_option
+from attention_core.language import LangError
+
+from .options import LessonFileError, dry_run_option, lang_option, quiet_option
 from .report import execute_batch, print_batch_plan
 
 
@@ -21,7 +23,9 @@ from .report import execute_batch, print_batch_plan
 @dry_run_option.but(help="List every job and whether it is up to date, and the critical path's estimated "
                          "wall time on the workers; render nothing.")
 @quiet_option.but(help="No progress bar, no Dask messages, no summary.")
-def batch_command(plan_file, scheduler, workers, dry_run, quiet):
+@lang_option.but(help="Language of the notes and the dry run (default: $ATTENTION_LESSON_LANG, else the "
+                      "plan's first language, else zh).")
+def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang):
     """Render every variant a plan file names (lessons x contexts x modes x languages x qualities x
     formats; scenes, joined lesson, decks, handout, contact sheet) on Dask. Each variant lands in its
     own folder under the plan's `out`, named as `render` names it; what is up to date is not rendered
@@ -38,15 +42,20 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet):
     from ..pipeline.plan import default_jobs
 
     if scheduler and workers:
-        raise click.UsageError("--workers sizes the local cluster; with --scheduler the cluster's own "
-                               "workers render")
+        from attention_core.errors import text
+
+        raise click.UsageError(text(B.error_lang(Path(plan_file), lang), "batch_workers_or_scheduler"))
     try:
         plan = B.read_plan(Path(plan_file), list(existing()), PRODUCTS)
-    except B.PlanError as e:
+    except B.PlanError as e:  # FILE:LINE: key: what is wrong, in the teacher's language
+        raise LessonFileError(e.message(B.error_lang(Path(plan_file), lang)), bare=True) from None
+    try:
+        lang = B.message_lang(plan, lang)
+    except LangError as e:
         raise LessonFileError(str(e)) from None
     work = B.expand(plan, PRODUCTS)
     if dry_run:
-        print_batch_plan(work)
-        click.echo("\n".join(B.critical_path(work, scheduler, workers or default_jobs())))
+        print_batch_plan(work, lang)
+        click.echo("\n".join(B.critical_path(work, scheduler, workers or default_jobs(), lang)))
         return
-    execute_batch(work, PRODUCTS, scheduler, workers or default_jobs(), quiet)
+    execute_batch(work, PRODUCTS, scheduler, workers or default_jobs(), quiet, lang)

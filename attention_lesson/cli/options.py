@@ -296,24 +296,26 @@ def check_words(given: str | None, lesson, lang: str) -> str | None:
     """The words folder in use (--words, else the lesson file's `words`), resolved and checked: one line
     (exit 2) for a folder that is not there, `FILE:LINE: message` lines for what is wrong in it; a
     language with no built-in words needs one. The process reads through it from now on (use_words)."""
+    from attention_core.errors import ph, text
     from attention_core.lines import locate
     from scenes.common import words as W
 
     folder = given or lesson.words
+    said = W.message_lang(lang)  # lang when built in, else $ATTENTION_LESSON_LANG's, else en
     if folder is None:
         if not W.built_in(lang):
             export = f"attention-lesson words export --lang {lang} --out DIR"
-            raise LessonFileError(f"--lang {lang}: no built-in words for {lang}; give them with --words DIR "
-                                  f"(DIR/{lang}/*.toml: `{export}` writes the English lines to translate)")
+            raise LessonFileError(text(said, "words_no_builtin", language=lang, export=export))
         return None
     if not Path(folder).is_dir():
         if given:
             raise click.BadParameter(f"{given!r} is not a folder", param_hint="--words")
         line = locate(Path(lesson.source).read_text(encoding="utf-8"), "words") or 1
-        raise LessonFileError(f"{lesson.source}:{line}: words: no folder {folder}", bare=True)
+        raise LessonFileError(text(said, "at_line", file=lesson.source, line=line,
+                                   text=ph("words_no_folder", folder=folder)), bare=True)
     folder = str(Path(folder).resolve())
     if W.files(folder, lang) or not W.built_in(lang):
-        if problems := W.problems(folder, lang):
+        if problems := W.problems(folder, lang):  # in lang's words, else $ATTENTION_LESSON_LANG's, else en
             raise LessonFileError("\n".join(problems), bare=True)
     W.use_words(folder)
     return folder

@@ -83,49 +83,61 @@ def made_line(report: Report) -> str:
     return ", ".join([*(f"{n} made" for n in made), *(f"{n} up to date" for n in fresh)]) or "nothing made"
 
 
-def print_batch_plan(work) -> None:
-    """A batch's dry run: every job and whether it is up to date."""
+def print_batch_plan(work, lang: str = "en") -> None:
+    """A batch's dry run: every job and whether it is up to date (its words in `lang`)."""
     from ..pipeline import batch as B
 
-    click.echo("\n".join(B.describe(work)))
+    click.echo("\n".join(B.describe(work, lang)))
 
 
-def execute_batch(work, products: dict, scheduler: str | None, workers: int, quiet: bool) -> None:
+def execute_batch(work, products: dict, scheduler: str | None, workers: int, quiet: bool,
+                  lang: str = "en") -> None:
     """Run an expanded batch (pipeline.batch) with its bar, printing the plan's notes, the Dask
-    dashboard, failures and a summary line (none of them but the failures when quiet); exit 1 if
-    anything failed."""
+    dashboard, failures and a summary line (none of them but the failures when quiet), in `lang`; exit
+    1 if anything failed."""
+    from attention_core.errors import text
+
     from ..pipeline import batch as B
 
     out = B.shown(work.plan.out)
     for note in [] if quiet else work.plan.notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(B.note_line(note, lang), err=True)
     if not work.tasks:
-        return None if quiet else click.echo(f"0 done, {len(work.fresh)} up to date, 0 failed -> {out}")
+        return None if quiet else click.echo(text(lang, "batch_nothing", fresh=len(work.fresh), out=out))
     try:
         with BatchBar(quiet) as bar:
             report = B.execute(work, products, scheduler, workers, quiet, bar,
-                               lambda link, waiting: quiet or _ready(link, waiting))
+                               lambda link, waiting: quiet or _ready(link, waiting, lang))
     except B.BatchError as e:
-        raise click.ClickException(str(e)) from None
-    for f in report.failures:
-        click.echo(f"{f.what} failed in {f.variant}: {f.error}", err=True)
+        raise click.ClickException(e.message(lang)) from None
+    for f in report.failures:  # the error as the worker wrote it, lines and all
+        click.echo(text(lang, "batch_failed", what=f.what, variant=f.variant, error=_ERROR).replace(
+            _ERROR, f.error), err=True)
     if not quiet:
-        click.echo(batch_summary(report, out))
+        click.echo(batch_summary(report, out, lang))
     if report.failures:
         raise SystemExit(1)
 
 
-def _ready(dashboard: str | None, waiting: bool) -> None:
+_ERROR = "\ue00f"  # where a failure's error goes, after the line is tidied (its newlines kept)
+
+
+def _ready(dashboard: str | None, waiting: bool, lang: str = "en") -> None:
+    from attention_core.errors import text
+
     if waiting:
-        click.echo("the scheduler has no workers yet: waiting for some", err=True)
+        click.echo(text(lang, "batch_waiting"), err=True)
     if dashboard:
-        click.echo(f"Dask dashboard: {dashboard}", err=True)
+        click.echo(text(lang, "batch_dashboard", link=dashboard), err=True)
 
 
-def batch_summary(report, out) -> str:
-    """`N done, N up to date, N failed in S s (N tasks on N workers; Dask's overhead) -> out`."""
+def batch_summary(report, out, lang: str = "en") -> str:
+    """`N done, N up to date, N failed in S s (N tasks on N workers; Dask's overhead) -> out`, in `lang`."""
+    from attention_core.errors import Said, ph, text
+
     gap, busy = report.overhead()
-    dask = (f"; Dask between tasks: {1000 * gap:.0f} ms, {100 * gap / busy:.2f}% of a task"
-            if report.gaps() and busy else "")
-    return (f"{len(report.done)} done, {len(report.fresh)} up to date, {len(report.failures)} failed "
-            f"in {report.wall:.1f} s ({report.tasks} tasks on {report.workers} workers{dask}) -> {out}")
+    dask = (ph("batch_dask_gap", ms=f"{1000 * gap:.0f}", pct=f"{100 * gap / busy:.2f}")
+            if report.gaps() and busy else Said(""))
+    return text(lang, "batch_done", done=len(report.done), fresh=len(report.fresh),
+                failed=len(report.failures), wall=f"{report.wall:.1f}", tasks=report.tasks,
+                workers=report.workers, dask=dask, out=out)

@@ -3,6 +3,8 @@ with a folder of them (`check`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .options import LessonFileError
@@ -37,22 +39,34 @@ def export(lang, source, out):
     from ..outputs.words import export as write
 
     if source is not None and not built_in(source):
-        raise click.BadParameter(f"{source!r} has no built-in words", param_hint="--from")
+        from attention_core.errors import text
+        from scenes.common.words import message_lang
+
+        said = text(message_lang(lang), "words_from", source=repr(source))
+        raise click.BadParameter(said, param_hint="--from")
     for path in write(lang, out, source):
         click.echo(str(path))
 
 
 @words.command("check")
-@click.argument("folder", type=click.Path(file_okay=False, exists=True))
+@click.argument("folder", type=click.Path(file_okay=False))
 @click.option("--lang", required=True, callback=_lang,
               help="The language of the folder to check (DIR/<lang>/).")
 def check(folder, lang):
     """List what is wrong in DIR/<lang>/ as FILE:LINE: message (exit 2): keys no line has, placeholders
-    broken, unknown or dropped, and for a language with no built-in words the keys it lacks."""
-    from scenes.common.words import built_in, files, problems
+    broken, unknown or dropped, and for a language with no built-in words the keys it lacks. Said in
+    --lang when it is zh, en or ja, else in $ATTENTION_LESSON_LANG's language, else in English."""
+    from attention_core.errors import text
+    from scenes.common.words import built_in, files, message_lang, problems
 
-    found = problems(folder, lang)
+    said = message_lang(lang)
+    if not Path(folder).is_dir():
+        raise LessonFileError(text(said, "words_not_a_folder", folder=folder), bare=True)
+    found = problems(folder, lang, said)
     if found:
         raise LessonFileError("\n".join(found), bare=True)
-    given = "every line" if not built_in(lang) else f"{len(files(folder, lang))} file(s) of lines"
-    click.echo(f"{folder}/{lang}: {given} fine")
+    where = f"{folder}/{lang}"
+    if not built_in(lang):
+        click.echo(text(said, "words_fine_all", folder=where))
+    else:
+        click.echo(text(said, "words_fine_files", folder=where, n=len(files(folder, lang))))

@@ -7,7 +7,9 @@
 | `PUT /api/lesson` (TOML) | 200 `{"numbers", "page", "run"}` or 422 `{"error": {"key", "line", "message"}}` |
 | `POST /api/save` (TOML, or empty: the working text) | `{"path", "saved"}` |
 | `GET /api/numbers?context=&mode=` | `numbers --json` of the working text |
-| `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` |
+| `GET /api/page` | `{"page", "edit"}`: the views' data, `render_langs` the render form's languages |
+| `POST /api/render` `{"product", "quality", "lang", "voice", "theme"}` | 202 `{"job"}` (lang: one of |
+| | `render_langs`, the built-in ones and the lesson's words folder's) |
 | `GET /api/events` | server-sent events: numbers, problem, plan, progress, step, frames, idle, fault, clip, |
 | | render, file, saved |
 | `POST /api/view` `{"lang", "context", "mode", "theme"}` | the page's choice for numbers and frames: |
@@ -40,7 +42,7 @@ from starlette.routing import Route
 from ..pipeline.plan import MEDIA, RenderOptions
 from . import assets, line_api
 from .guard import Guard, cookie_name, error_body
-from .renders import PRODUCTS, QUALITIES, VOICES, RenderRequest
+from .renders import render_langs, render_request
 from .session import Session, TextProblem
 
 MAX_TEXT = 1_000_000  # bytes: a lesson file is a few kB
@@ -226,7 +228,7 @@ class Api:
             return JSONResponse({"error": p.error, "saved": s.saved}, status_code=422)
         run = self.studio.draw()
         bus.publish("numbers", {"numbers": numbers, "edit": s.edits, "run": run})
-        return JSONResponse({"numbers": numbers, "page": s.page(), "run": run, "edit": s.edits,
+        return JSONResponse({"numbers": numbers, "page": self.page_json(), "run": run, "edit": s.edits,
                              "saved": s.saved})
 
     async def save(self, request: Request) -> Response:
@@ -248,8 +250,12 @@ class Api:
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
 
+    def page_json(self) -> dict:
+        """What the page's views draw (Session.page), with the languages its render form offers."""
+        return self.s.page() | {"render_langs": render_langs(self.studio)}
+
     async def page_data(self, request: Request) -> Response:
-        return JSONResponse({"page": self.s.page(), "edit": self.s.edits})
+        return JSONResponse({"page": self.page_json(), "edit": self.s.edits})
 
     async def render(self, request: Request) -> Response:
         try:
@@ -307,31 +313,6 @@ def routes(studio: Studio) -> list[Route]:
             Route("/api/recovery/discard", api.discard_recovery, methods=["POST"]),
             Route("/files/{path:path}", api.files), Route("/static/{path:path}", assets.static),
             Route("/api/preview/{run:int}/{scene}/{n:int}.png", api.preview)]
-
-
-def render_request(studio: Studio, body: dict) -> RenderRequest:
-    """The page's render request, checked: TextProblem naming the key that is wrong."""
-    from attention_core import MODES
-    from scenes.common.style import THEMES
-
-    s = studio.session
-    if s.lesson is None:
-        raise TextProblem(s.error or {"key": None, "line": None, "message": "no text has passed yet"})
-    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": ("zh", "en"), "voice": VOICES,
-               "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
-    # as the commands do: a handout prints light
-    theme = "light" if body.get("product") == "handout" else s.theme
-    given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme,
-             "context": s.lesson.context_name(s.context), "mode": s.mode}
-    given |= {k: body[k] for k in choices if k in body}
-    for key, allowed in choices.items():
-        if given.get(key) not in allowed:
-            raise TextProblem({"key": key, "line": None,
-                               "message": f"{key}: expected one of {', '.join(allowed)}, "
-                                          f"found {given.get(key)!r}"})
-    return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
-                         given["context"], given["mode"], s.text, s.path.name, given["theme"],
-                         studio.words())
 
 
 async def settled_text(path: Path, pause: float = 0.05) -> str:

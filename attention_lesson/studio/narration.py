@@ -120,9 +120,10 @@ def check(key: str, text, lang: str) -> None:
     if not isinstance(key, str) or ".say." not in key or key not in builtin:
         raise LineProblem(404, f"key: no narration line {key!r}", "key")
     if not isinstance(text, str) or not text.strip():
-        raise LineProblem(422, "an empty line: write the step's narration, or restore the built-in line",
-                          "text")
-    if (problem := W.line_problem(key, text, builtin)) is not None:
+        from attention_core.errors import text as said
+
+        raise LineProblem(422, said(lang, "line_empty"), "text")
+    if (problem := W.line_problem(key, text, builtin, lang)) is not None:
         raise LineProblem(422, problem, "text")
 
 

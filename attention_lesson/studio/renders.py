@@ -6,7 +6,8 @@ Each render runs in a process of its own (spawn: the server's threads are not in
 the text to a snapshot file named like the lesson file (the output folder is named after it), builds,
 and reports its progress on a queue; a thread of the server relays it as events. A render in progress
 is not touched by later edits. Stopping the studio interrupts it as Ctrl-C would (the pipeline removes
-its temporary folders).
+its temporary folders). `render_request` checks what the page asks for; `render_langs` is the languages
+its form offers (the built-in ones and the lesson's words folder's).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .drawing import Emit
+from .session import TextProblem
 
 PRODUCTS = ("lesson", "html", "pptx", "handout")
 QUALITIES = ("low", "medium", "high")
@@ -154,3 +156,56 @@ class Renders:
             if p.is_alive():
                 p.terminate()
         shutil.rmtree(self.snapshots, ignore_errors=True)
+
+
+# -- the page's render requests ------------------------------------------------------------------------
+
+def render_langs(studio) -> list[str]:
+    """The languages the render form offers: every built-in one, then those the lesson's words folder
+    gives (DIR/fr/: fr), when the lesson file names one."""
+    from attention_core import LANGS
+    from scenes.common.words import folder_langs
+
+    return [*LANGS, *folder_langs(studio.words())]
+
+
+def render_request(studio, body: dict) -> RenderRequest:
+    """The page's render request, checked: TextProblem naming the key that is wrong."""
+    from attention_core import MODES
+    from scenes.common.style import THEMES
+
+    s = studio.session
+    if s.lesson is None:
+        raise TextProblem(s.error or {"key": None, "line": None, "message": "no text has passed yet"})
+    choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": tuple(render_langs(studio)),
+               "voice": VOICES, "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
+    # as the commands do: a handout prints light
+    theme = "light" if body.get("product") == "handout" else s.theme
+    given = {"quality": "low", "lang": s.lang, "voice": "none", "theme": theme,
+             "context": s.lesson.context_name(s.context), "mode": s.mode}
+    given |= {k: body[k] for k in choices if k in body}
+    for key, allowed in choices.items():
+        if given.get(key) not in allowed:
+            raise TextProblem({"key": key, "line": None,
+                               "message": f"{key}: expected one of {', '.join(allowed)}, "
+                                          f"found {given.get(key)!r}"})
+    if (problem := _words_problem(studio, given["lang"])) is not None:
+        raise TextProblem({"key": "lang", "line": None, "message": problem})
+    return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],
+                         given["context"], given["mode"], s.text, s.path.name, given["theme"],
+                         studio.words())
+
+
+def _words_problem(studio, lang: str) -> str | None:
+    """Why the words folder cannot render `lang` (one with no built-in words: every key is needed), the
+    first of words check's lines and how many more, in the page's language; None when it can."""
+    from attention_core.errors import text
+    from scenes.common import words as W
+
+    if W.built_in(lang):
+        return None
+    found = W.problems(studio.words(), lang, studio.session.lang)
+    if len(found) < 2:
+        return found[0] if found else None
+    return text(studio.session.lang, "words_more", first=found[0], n=len(found) - 1, folder=studio.words(),
+                language=lang)

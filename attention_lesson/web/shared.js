@@ -17,9 +17,18 @@
   /** The normalizers a page offers: the core's, in its order. */
   const MODES = root.AttentionCore.MODES;
 
-  /** Each language's name in itself, for the language buttons and menus. */
+  /** Each language's name in itself, for the language buttons and menus: the built-in ones', else the
+   *  browser's name of the language in that language (fr: "Français"), else its code. */
   const LANG_NAMES = { zh: "中文", en: "English", ja: "日本語" };
-  const langName = (lang) => LANG_NAMES[lang] || lang;
+  function langName(lang) {
+    if (LANG_NAMES[lang]) return LANG_NAMES[lang];
+    try {
+      const name = new Intl.DisplayNames([lang], { type: "language" }).of(lang);
+      return name && name !== lang ? name.charAt(0).toLocaleUpperCase(lang) + name.slice(1) : lang;
+    } catch (e) {
+      return lang; // not a code the browser knows
+    }
+  }
 
   // -- the catalog --------------------------------------------------------------------------------
   /* A missing word (a key the catalog lacks, or a {field} of its text the caller did not give) does not

@@ -73,7 +73,12 @@ export function media({ api, studio, word, showProblem }) {
     e.preventDefault();
     const body = Object.fromEntries([...new FormData(e.target).entries()].filter(([, v]) => v !== ""));
     const r = await api("POST", "/api/render", body);
-    if (r.status !== 202) return showProblem(r.json.error);
+    if (r.status !== 202) { // a render refused (a words folder that cannot give its language): said in the
+      // render list, not as the lesson text's problem (the text is fine)
+      const said = word("failed", { product: word(`product_${body.product}`), message: r.json.error.message });
+      $("#renders").insertAdjacentHTML("afterbegin", `<li data-state="failed"><span class="what">${esc(said)}</span></li>`);
+      return;
+    }
     $("#renders").insertAdjacentHTML("afterbegin", `<li data-job="${r.json.job}"><progress max="1" value="0"></progress> ` +
       `<span class="what">${esc(word("started", { product: word(`product_${body.product}`) }))}</span></li>`);
   }

@@ -52,11 +52,19 @@ function langOptions() {
     `<option value="${l}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
 }
 
-/** The render form: what, at which quality, with which voice; the language, context, normalizer and theme
- *  are the page's (the one bar's), said under it. */
+/** The render form's languages: every built-in one and the lesson's words folder's (the server's list),
+ *  each named in itself, the page's chosen. */
+function renderLangOptions(langs) {
+  return langs.map((l) =>
+    `<option value="${esc(l)}" lang="${esc(l)}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
+}
+
+/** The render form: what, in which language (the page's first), at which quality, with which voice; the
+ *  context, normalizer and theme are the page's (the one bar's), said under it. */
 function renderForm() {
   return `<form id="render-form">
       <label>${esc(word("product"))} <select name="product">${options("product", ["lesson", "html", "pptx", "handout"])}</select></label>
+      <label>${esc(word("language"))} <select name="lang" id="render-lang"></select></label>
       <label>${esc(word("quality"))} <select name="quality">${options("quality", ["low", "medium", "high"])}</select></label>
       <label>${esc(word("voice"))} <select name="voice">${options("voice", ["none", "draft", "neural"])}</select></label>
       <button type="submit" id="render">${esc(word("start"))}</button>
@@ -328,6 +336,7 @@ function listen() {
 
 /** The numbers' views of a page that passed: started the first time (a broken file opens without). */
 function showNumbers(page) {
+  if (page) showRenderLangs(page);
   if (!page || page.broken) return;
   showTitle(page); // a broken file opened under its file's name: now the lesson's title
   contextChoices(page);
@@ -346,11 +355,21 @@ function showTitle(page) {
   document.title = $("#title").textContent;
 }
 
+/** The render form's language choices, from the page's data (a words folder named since: a new page). */
+function showRenderLangs(page) {
+  const select = /** @type {HTMLSelectElement} */ ($("#render-lang"));
+  const chosen = select.value || studio.lang;
+  select.innerHTML = renderLangOptions(page.render_langs || [studio.lang]);
+  select.value = (page.render_langs || []).includes(chosen) ? chosen : studio.lang;
+  select.onchange = syncView;
+}
+
 /** The bar shows the page's choices; the render form says them. */
 function syncView() {
   if (studio.context) /** @type {HTMLSelectElement} */ ($("#view-context")).value = studio.context;
   /** @type {HTMLSelectElement} */ ($("#view-mode")).value = studio.mode;
-  $("#render-with").textContent = word("render_with", { lang: window.AL.langName(studio.lang),
+  const lang = /** @type {HTMLSelectElement} */ ($("#render-lang")).value || studio.lang;
+  $("#render-with").textContent = word("render_with", { lang: window.AL.langName(lang),
     context: (studio.labels || {})[studio.context] || studio.context || "", mode: word(`mode_${studio.mode}`),
     theme: word(`theme_${studio.theme}`) });
 }

@@ -23,6 +23,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from attention_core.errors import Choices, FormatReason, Phrase, TomlReason, located, ph, say, tidy
+from attention_core.language import LANG_ENV, LANGS
 from attention_core.lines import key_lines, toml_line
 
 BUILT_IN = ("zh", "en", "ja")  # the languages scenes/i18n/ holds a catalog of
@@ -33,11 +35,16 @@ _CODE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")  # a BCP 47 language t
 
 
 class WordsError(ValueError):
-    """What is wrong with a words folder: one `FILE:LINE: message` a problem."""
+    """A words file that is not TOML: its `FILE:LINE: message` (`lines(lang)`: in a language; `problems`:
+    in English)."""
 
-    def __init__(self, problems: list[str]):
-        super().__init__("\n".join(problems))
-        self.problems = problems
+    def __init__(self, file: str, line: int, said: Phrase):
+        self.file, self.line, self.said = file, line, said
+        super().__init__(self.lines("en")[0])
+        self.problems = self.lines("en")
+
+    def lines(self, lang: str) -> list[str]:
+        return [tidy(lang, located(lang, self.file, self.line, self.said))]
 
 
 @dataclass(frozen=True)
@@ -51,14 +58,17 @@ def built_in(lang: str) -> bool:
     return lang in BUILT_IN and (resources.files("scenes") / "i18n" / lang).is_dir()
 
 
-def lang_problem(lang: str) -> str | None:
-    """Why `lang` cannot be a lesson's language, or None: not a language code, or a right-to-left one."""
+def lang_problem(lang: str, say_in: str | None = None) -> str | None:
+    """Why `lang` cannot be a lesson's language, or None: not a language code, or a right-to-left one;
+    said in `say_in` (default: message_lang's choice for it)."""
     if not _CODE.match(lang):
-        return f"{lang!r} is not a language code (two or three letters: fr, de, es, ko, pt-BR)"
-    if lang.split("-")[0] in RTL:
-        return (f"{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
-                f"the left); choose a left-to-right language")
-    return None
+        found = ph("lang_not_code", lang=repr(lang))
+    elif lang.split("-")[0] in RTL:
+        found = ph("lang_rtl", lang=lang)
+    else:
+        return None
+    said = say_in or message_lang(lang)
+    return tidy(said, say(said, found))
 
 
 def _flatten(prefix: str, table: dict, out: dict) -> None:
@@ -77,7 +87,8 @@ def read_file(path: Path, text: str | None = None) -> dict[str, Entry]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         line = toml_line(text, str(e)) or 1
-        raise WordsError([f"{path}:{line}: not valid TOML: {re.sub(r' [(]at .*[)]$', '', str(e))}"]) from None
+        reason = TomlReason(re.sub(r" [(]at .*[)]$", "", str(e)))
+        raise WordsError(str(path), line, ph("words_not_toml", reason=reason)) from None
     flat: dict = {}
     _flatten("", data, flat)
     lines = key_lines(text)
@@ -103,6 +114,15 @@ def files(folder: str | Path, lang: str) -> list[Path]:
     """The TOML files of a words folder's language, by name."""
     own = Path(folder) / lang
     return sorted(own.glob("*.toml")) if own.is_dir() else []
+
+
+def folder_langs(folder: str | Path | None) -> list[str]:
+    """The languages a words folder gives that are not built in (DIR/fr/*.toml: fr), by code; a folder
+    whose name is no left-to-right language code is not one."""
+    if folder is None or not Path(folder).is_dir():
+        return []
+    return sorted(p.name for p in Path(folder).iterdir()
+                  if p.name not in BUILT_IN and lang_problem(p.name) is None and files(folder, p.name))
 
 
 def _fingerprint(folder: str | Path, lang: str) -> tuple:
@@ -150,63 +170,77 @@ def _allowed() -> dict[str, tuple[frozenset, frozenset]]:
     return {k: (frozenset(set().union(*s)), frozenset(set.intersection(*s))) for k, s in per_key.items()}
 
 
-def _entry_problem(key: str, e: Entry, reference: dict[str, Entry]) -> str | None:
-    found = line_problem(key, e.value, reference)
-    return None if found is None else f"{e.file}:{e.line}: {found}"
+def _entry_problem(key: str, e: Entry, reference: dict[str, Entry], lang: str = "en") -> str | None:
+    found = _line_phrase(key, e.value, reference)
+    return None if found is None else tidy(lang, located(lang, e.file, e.line, found))
 
 
-def line_problem(key: str, value, reference: dict[str, Entry]) -> str | None:
-    """What is wrong with a line given for `key` (words check's rule, without its FILE:LINE), or None: a
-    key no line of `reference` has, a value of the wrong kind, a broken, unknown or dropped placeholder."""
+def line_problem(key: str, value, reference: dict[str, Entry], lang: str = "en") -> str | None:
+    """What is wrong with a line given for `key` (words check's rule, without its FILE:LINE), said in
+    `lang`, or None: a key no line of `reference` has, a value of the wrong kind, a broken, unknown or
+    dropped placeholder."""
+    found = _line_phrase(key, value, reference)
+    return None if found is None else tidy(lang, say(lang, found))
+
+
+def _line_phrase(key: str, value, reference: dict[str, Entry]) -> Phrase | None:
     if key not in reference:
-        return f"unknown key {key!r}: no line of the lesson has this name"
+        return ph("words_unknown_key", key=repr(key))
     want = reference[key].value
     if isinstance(want, list) != isinstance(value, list) or not all(
             isinstance(s, str) for s in (value if isinstance(value, list) else [value])):
-        kind = "a list of strings" if isinstance(want, list) else "a string"
-        return f"{key}: expected {kind}, as the built-in line is"
+        return ph("words_kind", key=key, kind=ph("string_list" if isinstance(want, list) else "a_string"))
     try:
         found = placeholders(value)
     except ValueError as err:
-        return f"{key}: a broken placeholder ({err}); write a brace as {{{{ or }}}}"
+        return ph("words_broken", key=key, reason=FormatReason(str(err)))
     some, every = _allowed().get(key, (frozenset(), frozenset()))
     if extra := sorted(found - some):
-        return f"{key}: unknown placeholder {_names(extra)}; this line takes {_names(some)}"
+        return ph("words_unknown_placeholder", key=key, names=_names(extra), takes=_names(some))
     if lost := sorted(every - found):
-        return f"{key}: placeholder {_names(lost)} missing"
+        return ph("words_lost_placeholder", key=key, names=_names(lost))
     return None
 
 
-def _names(names) -> str:
-    """Placeholders as a message names them: "{focus}, {top}" (the messages are in English)."""
-    return _MESSAGE_SEP.join("{" + n + "}" for n in sorted(names)) or "none"
+def _names(names) -> Choices | Phrase:
+    """Placeholders as a message names them: "{focus}, {top}" (joined as the language joins a list)."""
+    return Choices("{" + n + "}" for n in sorted(names)) if names else ph("no_placeholders")
 
 
-_MESSAGE_SEP = ", "
+def message_lang(lang: str, environ=None) -> str:
+    """The language words check speaks to a teacher checking `lang`'s folder: `lang` when it is built
+    in, else $ATTENTION_LESSON_LANG when it names a built-in one (a Japanese teacher writing French),
+    else English (the language a new one is translated from)."""
+    import os
+
+    if lang in LANGS:
+        return lang
+    given = (os.environ if environ is None else environ).get(LANG_ENV, "")
+    return given if given in LANGS else REFERENCE
 
 
-def problems(folder: str | Path, lang: str) -> list[str]:
-    """What is wrong with a words folder's language, one `FILE:LINE: message` each: a file that is not
-    TOML, unknown keys, values of the wrong kind, broken, unknown or dropped placeholders, and for a
-    language with no built-in catalog every key of the reference language it lacks."""
+def problems(folder: str | Path, lang: str, say_in: str | None = None) -> list[str]:
+    """What is wrong with a words folder's language, one `FILE:LINE: message` each, in `say_in` (default:
+    message_lang): a file that is not TOML, unknown keys, values of the wrong kind, broken, unknown or
+    dropped placeholders, and for a language with no built-in catalog every key of the reference
+    language it lacks."""
+    said = say_in or message_lang(lang)
     if not files(folder, lang):
         own = Path(folder) / lang
-        return [f"{own}:1: no words for {lang} here (expected {own}/<name>.toml, "
-                f"as `attention-lesson words export --lang {lang}` writes them)"]
-    out = []
+        return [tidy(said, located(said, str(own), 1, ph("words_none_here", lang=lang, folder=own)))]
     try:
         given = overrides(folder, lang)
     except WordsError as e:
-        return e.problems
+        return e.lines(said)
     reference = builtin_entries(lang) or builtin_entries(REFERENCE)
-    out += [p for key, e in given.items() if (p := _entry_problem(key, e, reference))]
+    out = [p for key, e in given.items() if (p := _entry_problem(key, e, reference, said))]
     if not built_in(lang):
         for key, e in reference.items():
             if key not in given:
                 path = Path(folder) / lang / e.file
                 line = json.dumps(e.value, ensure_ascii=False)
-                out.append(f"{path}:{_table_line(path, key)}: missing key {key!r} (every key is needed for a "
-                           f"language with no built-in words; the {REFERENCE} line: {line})")
+                missing = ph("words_missing_key", key=repr(key), reference=REFERENCE, line=line)
+                out.append(tidy(said, located(said, str(path), _table_line(path, key), missing)))
     return out
 
 

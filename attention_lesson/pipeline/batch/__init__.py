@@ -23,12 +23,28 @@ from .client import (
     run,
     scheduler_threads,
 )
-from .graph import Batch, describe, expand, shown
-from .planfile import SCENES, BatchPlan, PlanError, read_plan
+from .graph import Batch, describe, expand, note_line, shown
+from .planfile import SCENES, BatchPlan, PlanError, error_lang, read_plan
 from .tasks import QUIET_WORKER, worker_problems
 
 __all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchProgress", "BatchReport",
-           "PlanError", "describe", "execute", "expand", "read_plan", "shown"]
+           "PlanError", "describe", "error_lang", "execute", "expand", "message_lang", "note_line",
+           "read_plan", "shown"]
+
+
+def message_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:
+    """The language a batch speaks to the teacher (its notes, its dry run): --lang, else
+    $ATTENTION_LESSON_LANG, else the plan's first language (its first `langs`, or its first lesson's
+    own), else zh. LangError for an environment variable that names no language."""
+    import os
+
+    from attention_core.language import LANG_ENV, default_lang
+
+    if given:
+        return given
+    if (os.environ if environ is None else environ).get(LANG_ENV):
+        return default_lang(environ)
+    return plan.variants[0].options.lang if plan.variants else default_lang(environ)
 
 
 def _needs(work: Batch, products: dict) -> tuple[list[str], bool, list]:
@@ -46,26 +62,25 @@ def execute(work: Batch, products: dict, scheduler: str | None, workers: int, qu
 
     formats, join, wanted = _needs(work, products)
     if scheduler is None and (problems := worker_problems(formats, join, wanted)):
-        raise BatchError("missing on this machine:\n  " + "\n  ".join(problems))
+        raise BatchError.missing("batch_missing_here", problems)
     with C.connect(scheduler, workers, quiet) as (client, dashboard):
         if scheduler is not None and (lines := check_workers(client, formats, join, wanted)):
-            raise BatchError("missing on workers:\n  " + "\n  ".join(lines))
+            raise BatchError.missing("batch_missing_workers", lines)
         on_ready(dashboard, scheduler is not None and not client.nthreads())
         return run(work, client, quiet=quiet, progress=progress, cache=None if scheduler else local_cache())
 
 
-def critical_path(work: Batch, scheduler: str | None, workers: int) -> list[str]:
+def critical_path(work: Batch, scheduler: str | None, workers: int, lang: str = "en") -> list[str]:
     """The dry run's estimate of the wall time (graph.describe_path) on the local cluster's `workers`,
-    or on the scheduler's threads if it answers at once (else `workers`, said to be assumed)."""
+    or on the scheduler's threads if it answers at once (else `workers`, said to be assumed); in `lang`."""
     from .. import timings
     from ..plan import CACHE
     from .graph import describe_path
 
     known = timings.load(CACHE)
     if scheduler is None:
-        return describe_path(work, known, workers)
+        return describe_path(work, known, workers, lang=lang)
     found = scheduler_threads(scheduler)
     if found:
-        return describe_path(work, known, found, "the scheduler's threads now")
-    why = "has no workers yet" if found == 0 else "did not answer"
-    return describe_path(work, known, workers, f"assumed: the scheduler {why}")
+        return describe_path(work, known, found, "path_threads_now", lang)
+    return describe_path(work, known, workers, "path_no_workers" if found == 0 else "path_no_answer", lang)

@@ -35,7 +35,27 @@ from .tasks import (
 
 
 class BatchError(Exception):
-    """The batch cannot start (no scheduler, a worker without the tools); one line each."""
+    """The batch cannot start (no scheduler, a worker without the tools); one line each. `said`: the
+    catalog code of the line over the problems (batch_missing_here...), said in the teacher's language,
+    the problems themselves (`problems`) as the tools name them."""
+
+    def __init__(self, message: str, said: str = "", problems: list[str] | None = None):
+        super().__init__(message)
+        self.said, self.problems = said, problems or []
+
+    @classmethod
+    def missing(cls, said: str, problems: list[str]) -> BatchError:
+        """What a machine lacks: the line over them (its catalog code), one indented line each."""
+        made = cls("", said, problems)
+        made.args = (made.message("en"),)
+        return made
+
+    def message(self, lang: str) -> str:
+        if not self.said:
+            return str(self)
+        from attention_core.errors import text
+
+        return "\n  ".join([text(lang, self.said), *self.problems])
 
 
 class BatchProgress(Protocol):

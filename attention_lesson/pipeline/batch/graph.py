@@ -23,9 +23,12 @@ costs beyond its share (building the scene's mobjects again: 1.7 s for softmax a
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from attention_core.errors import Phrase, Said, ph, text
 
 from .. import timings
 from ..build import plan_all
@@ -33,7 +36,7 @@ from ..drawing import pieces
 from ..drawing.runner import costs as task_costs
 from ..plan import VIDEO, Job, step_count
 from ..products import Product, ProductArgs, ProductJob, job_options
-from .planfile import SCENES, BatchPlan, Variant
+from .planfile import SCENES, BatchPlan, Variant, note_text
 
 
 @dataclass
@@ -153,15 +156,33 @@ def shown(path: Path) -> Path:
         return path
 
 
-def _unit_line(u: Unit, stale: bool, v: Variant) -> str:
+_STATES = ("batch_would_render", "batch_would_build", "batch_up_to_date")
+
+
+def _columns(words: str) -> int:
+    """How wide words print in a terminal: a wide (CJK) character is two columns."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in words)
+
+
+def _state(code: str, lang: str) -> str:
+    """A unit's state in `lang`, padded to the widest of the three (the dry run's column)."""
+    width = max(_columns(text(lang, c)) for c in _STATES)
+    words = text(lang, code)
+    return words + " " * (width - _columns(words))
+
+
+def _unit_line(u: Unit, stale: bool, v: Variant, lang: str) -> str:
     if u.job is not None:
-        return f"  {'would render' if stale else 'up to date  '} {u.what:<18} -> {u.job.main_file()}"
+        state = _state("batch_would_render" if stale else "batch_up_to_date", lang)
+        return f"  {state} {u.what:<18} -> {u.job.main_file()}"
     target = u.product.product.label.format(format=v.options.format) or u.what
-    return f"  {'would build ' if stale else 'up to date  '} {u.what:<18} -> {target}"
+    state = _state("batch_would_build" if stale else "batch_up_to_date", lang)
+    return f"  {state} {u.what:<18} -> {target}"
 
 
-def describe(batch: Batch) -> list[str]:
-    """A dry run: every unit of every variant, what would be done and where."""
+def describe(batch: Batch, lang: str = "en") -> list[str]:
+    """A dry run: every unit of every variant, what would be done and where; its notes and summary in
+    `lang`."""
     lines = []
     stale = {id(u) for u in batch.stale}
     by_variant: dict[str, list[Unit]] = {}
@@ -170,12 +191,17 @@ def describe(batch: Batch) -> list[str]:
     for v in batch.plan.variants:
         lines.append(str(shown(v.out_dir)))
         units = sorted(by_variant.get(str(v.out_dir), []), key=lambda u: (u.product is not None, u.what))
-        lines += [_unit_line(u, id(u) in stale, v) for u in units]
-    lines += [f"note: {n}" for n in batch.plan.notes]
+        lines += [_unit_line(u, id(u) in stale, v, lang) for u in units]
+    lines += [note_line(n, lang) for n in batch.plan.notes]
     shared = sum(len(t.units) - 1 for t in batch.tasks)
-    lines.append(f"{len(batch.stale)} to do in {len(batch.tasks)} tasks ({shared} shared between variants), "
-                 f"{len(batch.fresh)} up to date, {len(batch.plan.variants)} variants")
+    lines.append(text(lang, "batch_summary", stale=len(batch.stale), tasks=len(batch.tasks), shared=shared,
+                      fresh=len(batch.fresh), variants=len(batch.plan.variants)))
     return lines
+
+
+def note_line(note, lang: str) -> str:
+    """`note: ...`, a plan's note as the teacher reads it, in `lang`."""
+    return text(lang, "note", text=Said(note_text(note, lang)))
 
 
 # -- scenes in pieces, the critical path ---------------------------------------------------------
@@ -267,26 +293,30 @@ def _where(t: Task) -> str:
     return f"{t.what} ({t.units[0].variant.name})"
 
 
-def describe_path(batch: Batch, known: dict[str, float], workers: int, assumed: str = "") -> list[str]:
-    """The dry run's critical path: the estimated wall time, its two bounds, the scene that sets it,
-    and how many scenes would be split and whose timings are known."""
+def describe_path(batch: Batch, known: dict[str, float], workers: int, assumed: str = "",
+                  lang: str = "en") -> list[str]:
+    """The dry run's critical path in `lang`: the estimated wall time, its two bounds, the scene that
+    sets it, and how many scenes would be split and whose timings are known (`assumed`: a phrase's code
+    saying where the number of workers comes from, or "")."""
     est, n = estimate(batch, known, workers)
     if est.critical is None:
-        return ["critical path: no scene to draw (products are not timed)"]
-    on = f"{workers} worker{'s' if workers != 1 else ''}" + (f" ({assumed})" if assumed else "")
+        return [text(lang, "path_none")]
+    on = text(lang, "path_workers", n=workers)
+    if assumed:
+        on = text(lang, "path_on_assumed", workers=Said(on), assumed=ph(assumed))
     split, known_n = {k: v for k, v in n.items() if v > 1}, timed(batch, known)
-    how = (f"in {est.pieces} pieces: {est.pieces - 1} at once, then the join"
-           if est.pieces > 1 else "whole")
-    return [f"critical path on {on}: about {est.wall:.1f} s = max(work {est.work:.1f} s / {workers}"
-            f" = {est.work / workers:.1f} s, longest chain {est.longest:.1f} s)",
-            f"  longest chain: {_where(est.critical)}, {est.cost:.1f} s {how}",
-            f"  {len(split)} of {len(n)} scene tasks in pieces; timings: {known_n} known, "
-            f"{len(n) - known_n} estimated{_estimated(known_n, len(n))}; products not timed (0 s)"]
+    how = (ph("path_pieces", pieces=est.pieces, at_once=est.pieces - 1) if est.pieces > 1
+           else ph("path_whole"))
+    return [text(lang, "path_wall", on=Said(on), wall=f"{est.wall:.1f}", work=f"{est.work:.1f}",
+                 workers=workers, per=f"{est.work / workers:.1f}", longest=f"{est.longest:.1f}"),
+            "  " + text(lang, "path_chain", where=_where(est.critical), cost=f"{est.cost:.1f}", how=how),
+            "  " + text(lang, "path_split", split=len(split), n=len(n), known=known_n,
+                        estimated=len(n) - known_n, source=_estimated(known_n, len(n)))]
 
 
-def _estimated(known: int, tasks: int) -> str:
+def _estimated(known: int, tasks: int) -> Phrase | Said:
     """Where the estimates come from (drawing/estimates.json, measured at 480p15: only their ratios hold
     at another quality, until a scene of the variant is timed)."""
     if known == tasks:
-        return ""
-    return " (packaged 480p15 seconds, scaled to the timed scenes)" if known else " (packaged 480p15 seconds)"
+        return Said("")
+    return ph("path_source_scaled") if known else ph("path_source_packaged")

@@ -9,10 +9,12 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from attention_core import LANGS, MODES, Lesson, LessonError, parse
+from attention_core import LANGS, MODES, Lesson, LessonError, loads
 from attention_core.checks import language_gaps
-from attention_core.language import LangError, chosen_lang
+from attention_core.errors import LessonWarning, Phrase, Said, TomlReason, located, ph, say, shown, tidy
+from attention_core.language import LANG_ENV, LangError, chosen_lang
 from attention_core.lesson import packaged_lessons, resolve
+from attention_core.lines import locate, toml_line
 from scenes.common.style import DEFAULT_THEME, THEMES
 from scenes.registry import SceneInfo
 
@@ -25,8 +27,62 @@ SCENES = "scenes"  # the product that is the scene videos themselves
 HANDOUT = "handout"
 
 
+Note = Phrase | LessonWarning  # said in the teacher's language when printed (note_text)
+
+
+def note_text(note: Note, lang: str) -> str:
+    """A plan's note in a language: a phrase of the core's tables, or a lesson's warning (FILE:LINE)."""
+    if isinstance(note, LessonWarning):
+        return note.message(lang)
+    return tidy(lang, say(lang, note))
+
+
+def _unique(notes: list[Note]) -> list[Note]:
+    """Each note once, in order (two variants of one lesson lack the same words)."""
+    seen: dict[str, Note] = {}
+    for n in notes:
+        seen.setdefault(note_text(n, "en"), n)
+    return list(seen.values())
+
+
 class PlanError(ValueError):
-    """A plan that cannot run: one line naming the file, the key and what is wrong."""
+    """A plan that cannot run: one line naming the file, its line, the key and what is wrong (a phrase,
+    or the lesson's own error), `message(lang)` in a language; str() is it in English."""
+
+    def __init__(self, path: Path, said: Phrase | LessonError, key: str = "", line: int | None = None):
+        self.path, self.said, self.key = path, said, key
+        self.line = line if line is not None else _key_line(path, key)
+        super().__init__(self.message("en"))
+
+    def message(self, lang: str) -> str:
+        said = Said(self.said.message(lang)) if isinstance(self.said, LessonError) else self.said
+        if self.key:
+            said = ph("plan_at_key", key=self.key, text=said)
+        return tidy(lang, located(lang, str(self.path), self.line, said))
+
+
+def _key_line(path: Path, key: str) -> int | None:
+    """The plan file's line of a key (None: no key, or a file that cannot be read)."""
+    try:
+        return locate(Path(path).read_text(encoding="utf-8"), key) if key else None
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def error_lang(path: Path, given: str | None = None, environ=None) -> str:
+    """The language a plan's error is said in: --lang, else $ATTENTION_LESSON_LANG, else the plan's first
+    `langs` (when the file can be read that far), else zh."""
+    import os
+
+    env = (os.environ if environ is None else environ).get(LANG_ENV, "")
+    if given or env in LANGS:
+        return given or env
+    try:
+        langs = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("langs")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        langs = None
+    first = langs if isinstance(langs, str) else (langs or [None])[0] if isinstance(langs, list) else None
+    return first if first in LANGS else LANGS[0]
 
 
 @dataclass
@@ -47,7 +103,7 @@ class BatchPlan:
     products: list[str]
     out: Path
     shared: Path | None = None
-    notes: list[str] = field(default_factory=list)  # combinations skipped (a context a lesson lacks)
+    notes: list[Note] = field(default_factory=list)  # combinations skipped (a context a lesson lacks)...
 
 
 def _strings(path: Path, data: dict, key: str) -> list[str] | None:
@@ -57,7 +113,7 @@ def _strings(path: Path, data: dict, key: str) -> list[str] | None:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
-        raise PlanError(f"{path}: {key}: expected a non-empty list of strings, found {value!r}")
+        raise PlanError(path, ph("plan_strings", found=shown(value)), key)
     return list(dict.fromkeys(value))  # in order, each once
 
 
@@ -67,27 +123,29 @@ def _choices(path: Path, data: dict, key: str, valid, what: str,
     values = _strings(path, data, key) or default
     bad = [v for v in values or [] if v not in valid]
     if bad:
-        raise PlanError(f"{path}: {key}: unknown {what} {', '.join(map(repr, bad))}; "
-                        f"choose from: {', '.join(valid)}")
+        raise PlanError(path, ph("plan_unknown", what=ph(f"plan_{key}"), names=", ".join(map(repr, bad)),
+                                 choices=", ".join(valid)), key)
     return values
 
 
 def _read_toml(path: Path) -> dict:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
-        raise PlanError(f"{path}: no such plan file") from None
+        raise PlanError(path, ph("plan_no_file")) from None
     except (OSError, UnicodeDecodeError) as e:
-        raise PlanError(f"{path}: cannot read it: {e}") from None
+        raise PlanError(path, ph("plan_unreadable", reason=str(e))) from None
     except tomllib.TOMLDecodeError as e:
-        raise PlanError(f"{path}: not valid TOML: {e}") from None
+        reason = TomlReason(str(e).rsplit(" (at ", 1)[0])
+        raise PlanError(path, ph("plan_not_toml", reason=reason), line=toml_line(text, str(e))) from None
     unknown = sorted(set(data) - set(PLAN_LISTS) - set(PLAN_PATHS))
     if unknown:
-        raise PlanError(f"{path}: unknown key {', '.join(map(repr, unknown))}; the keys are: "
-                        + ", ".join((*PLAN_LISTS, *PLAN_PATHS)))
+        raise PlanError(path, ph("plan_unknown_key", names=", ".join(map(repr, unknown)),
+                                 keys=", ".join((*PLAN_LISTS, *PLAN_PATHS))), line=locate(text, unknown[0]))
     for key in PLAN_PATHS:
         if key in data and not (isinstance(data[key], str) and data[key]):
-            raise PlanError(f"{path}: {key}: expected a folder (a string), found {data[key]!r}")
+            raise PlanError(path, ph("plan_folder", found=shown(data[key])), key)
     return data
 
 
@@ -104,17 +162,16 @@ def _load_lessons(path: Path, entries: list[str]) -> list[tuple[Path, Lesson]]:
     for entry in entries:
         file = _lesson_path(path.resolve().parent, entry)
         try:
-            loaded.append((file, parse(tomllib.loads(file.read_text(encoding="utf-8")), str(file))))
+            loaded.append((file, loads(file.read_text(encoding="utf-8"), str(file))))  # errors at their line
         except FileNotFoundError:
-            raise PlanError(f"{path}: lessons: {entry!r} is neither a lesson file ({file}) nor a "
-                            "packaged lesson") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
-            raise PlanError(f"{path}: lessons: {entry!r}: {e}") from None
+            raise PlanError(path, ph("plan_no_lesson", entry=repr(entry), file=file), "lessons") from None
+        except (OSError, UnicodeDecodeError) as e:
+            raise PlanError(path, ph("plan_lesson_unreadable", entry=repr(entry), reason=str(e)),
+                            "lessons") from None
         except LessonError as e:
-            raise PlanError(f"{path}: lessons: {e}") from None
+            raise PlanError(path, e, "lessons") from None
         if stems.setdefault(file.stem, file) != file:
-            raise PlanError(f"{path}: lessons: {stems[file.stem]} and {file} would share the output "
-                            f"folder {file.stem}/: rename one")
+            raise PlanError(path, ph("plan_same_stem", a=stems[file.stem], b=file, stem=file.stem), "lessons")
     return loaded
 
 
@@ -123,21 +180,21 @@ def _check_contexts(path: Path, contexts: list[str] | None, loaded) -> None:
     missing = [c for c in contexts or [] if c not in everywhere]
     if missing:
         have = "; ".join(f"{f.stem}: {', '.join(les.contexts)}" for f, les in loaded)
-        raise PlanError(f"{path}: contexts: {', '.join(map(repr, missing))} "
-                        f"is in none of the lessons ({have})")
+        raise PlanError(path, ph("plan_context_nowhere", names=", ".join(map(repr, missing)), have=have),
+                        "contexts")
 
 
-def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]:
+def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[Note]]:
     """Every combination, each in its folder; the contexts a lesson lacks, noted."""
     variants, notes = [], []
     suffix = len(lists["formats"]) > 1  # two formats in one folder would overwrite each other's entries
     for (file, les), fmt in itertools.product(loaded, lists["formats"]):
         for ctx in lists["contexts"] or list(les.contexts):
             if ctx not in les.contexts:
-                notes.append(f"{file.stem} has no context {ctx!r}: skipped")
+                notes.append(ph("batch_no_context", lesson=file.stem, context=repr(ctx)))
                 continue
             langs = lists["langs"] or [chosen_lang(None, les)]  # none named: the lesson's own language
-            notes += [w.message() for lang in langs for w in language_gaps(les, lang)]
+            notes += [w for lang in langs for w in language_gaps(les, lang, file.read_text(encoding="utf-8"))]
             for mode, lang, theme, quality in itertools.product(lists["modes"], langs,
                                                                 lists["themes"], lists["qualities"]):
                 options = RenderOptions(lesson=str(file), context=ctx, mode=mode, lang=lang, quality=quality,
@@ -147,25 +204,23 @@ def _variants(loaded, lists: dict, out: Path) -> tuple[list[Variant], list[str]]
     return variants, notes
 
 
-def _video_notes(path: Path, names: list[str], products: dict, variants: list[Variant]) -> list[str]:
+def _video_notes(path: Path, names: list[str], products: dict, variants: list[Variant]) -> list[Note]:
     """A product that needs a video has none in a png variant: an error if every variant is png."""
     needing = [n for n in names if n != SCENES and products[n].needs_video]
     if not needing:
         return []
     if all(v.options.format == "png" for v in variants):
-        raise PlanError(f"{path}: products: {', '.join(needing)} needs a video format "
-                        "(mp4, webm, gif or mov); formats has only png")
+        raise PlanError(path, ph("plan_needs_video", products=", ".join(needing)), "products")
     if any(v.options.format == "png" for v in variants):
-        return ["png variants get no joined lesson (a poster frame per scene only)"]
+        return [ph("batch_png")]
     return []
 
 
-def _theme_notes(names: list[str], variants: list[Variant]) -> list[str]:
+def _theme_notes(names: list[str], variants: list[Variant]) -> list[Note]:
     """A handout made in the dark theme prints its frames dark: say so (the handout command's default is
     light)."""
     if HANDOUT in names and any(v.options.theme == DEFAULT_THEME for v in variants):
-        return [f'a handout of a {DEFAULT_THEME} variant has {DEFAULT_THEME} frames (much ink); '
-                f'themes = ["light"] makes the printable one']
+        return [ph("batch_dark_handout", theme=DEFAULT_THEME)]
     return []
 
 
@@ -182,7 +237,7 @@ def _lists(path: Path, data: dict, scenes: list[SceneInfo], products: dict) -> d
         "lessons": _strings(path, data, "lessons"),
     }
     if not lists["lessons"]:
-        raise PlanError(f"{path}: lessons: name at least one lesson (a packaged name or a file)")
+        raise PlanError(path, ph("plan_no_lessons"), "lessons")
     return lists
 
 
@@ -200,8 +255,8 @@ def read_plan(path: Path, scenes: list[SceneInfo], products: dict) -> BatchPlan:
     try:
         variants, notes = _variants(loaded, lists, out)
     except LangError as e:
-        raise PlanError(f"{path}: langs: none named, and {e}") from None
+        raise PlanError(path, ph("plan_langs_env", reason=str(e)), "langs") from None
     notes += (_video_notes(path, lists["products"], products, variants)
               + _theme_notes(lists["products"], variants))
     chosen = [s for s in scenes if lists["scenes"] is None or s.id in lists["scenes"]]  # in lesson order
-    return BatchPlan(path, variants, chosen, lists["products"], out, shared, list(dict.fromkeys(notes)))
+    return BatchPlan(path, variants, chosen, lists["products"], out, shared, _unique(notes))

@@ -1,0 +1,283 @@
+"""The words of the tools around a lesson, in en, zh and ja: what `words check` says of a folder of the
+teacher's words, and the notes and summary of a batch plan. A sibling of messages.py's tables (EN, ZH,
+JA), joined into them there, so `errors.text` and `errors.located` say them as they say a lesson's
+errors: `FILE:LINE: message`, fields filled, a tight language without spaces between its characters.
+The same entries and fields in every language (tests/test_tool_messages.py holds them together).
+
+Placeholders a teacher writes ({focus}) reach a message as a field's value, never as its template:
+a brace the template itself prints is doubled twice ("{{{{" prints "{{").
+"""
+
+from __future__ import annotations
+
+TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
+    # words check: FILE:LINE: one of these
+    "words_not_toml": "not valid TOML: {reason}",
+    "words_unknown_key": "unknown key {key}: no line of the lesson has this name",
+    "words_kind": "{key}: expected {kind}, as the built-in line is",
+    "string_list": "a list of strings",
+    "words_broken": "{key}: a broken placeholder ({reason}); write a brace as {{{{ or }}}}",
+    "words_unknown_placeholder": "{key}: unknown placeholder {names}; this line takes {takes}",
+    "no_placeholders": "none",
+    "words_lost_placeholder": "{key}: placeholder {names} missing",
+    "words_none_here": "no words for {lang} here (expected {folder}/<name>.toml, as "
+                       "`attention-lesson words export --lang {lang}` writes them)",
+    "words_missing_key": "missing key {key} (every key is needed for a language with no built-in words; "
+                         "the {reference} line: {line})",
+    "words_fine_all": "{folder}: every line fine",
+    "words_fine_files": {"one": "{folder}: {n} file of lines fine",
+                         "other": "{folder}: {n} files of lines fine"},
+    # batch: the plan's notes, its units and its summary
+    "note": "note: {text}",
+    "batch_no_context": "{lesson} has no context {context}: skipped",
+    "batch_png": "png variants get no joined lesson (a poster frame per scene only)",
+    "batch_dark_handout": "a handout of a {theme} variant has {theme} frames (much ink); "
+                          "themes = [\"light\"] makes the printable one",
+    "batch_would_render": "would render",
+    "batch_would_build": "would build",
+    "batch_up_to_date": "up to date",
+    "batch_summary": "{stale} to do in {tasks} tasks ({shared} shared between variants), {fresh} up to date, "
+                     "{variants} variants",
+    # batch: what is wrong with a plan file (FILE:LINE: key: one of these)
+    "plan_at_key": "{key}: {text}",
+    "plan_strings": "expected a non-empty list of strings, found {found}",
+    "plan_unknown": "unknown {what} {names}; choose from: {choices}",
+    "plan_modes": "mode",
+    "plan_langs": "language",
+    "plan_themes": "theme",
+    "plan_qualities": "quality",
+    "plan_formats": "format",
+    "plan_scenes": "scene",
+    "plan_products": "product",
+    "plan_no_file": "no such plan file",
+    "plan_unreadable": "cannot read it: {reason}",
+    "plan_not_toml": "not valid TOML: {reason}",
+    "plan_unknown_key": "unknown key {names}; the keys are: {keys}",
+    "plan_folder": "expected a folder (a string), found {found}",
+    "plan_no_lesson": "{entry} is neither a lesson file ({file}) nor a packaged lesson",
+    "plan_lesson_unreadable": "{entry}: {reason}",
+    "plan_same_stem": "{a} and {b} would share the output folder {stem}/: rename one",
+    "plan_context_nowhere": "{names} is in none of the lessons ({have})",
+    "plan_needs_video": "{products} needs a video format (mp4, webm, gif or mov); formats has only png",
+    "plan_no_lessons": "name at least one lesson (a packaged name or a file)",
+    "plan_langs_env": "none named, and {reason}",
+    # batch: the dry run's estimate of the wall time (its critical path)
+    "path_none": "critical path: no scene to draw (products are not timed)",
+    "path_workers": {"one": "{n} worker", "other": "{n} workers"},
+    "path_on_assumed": "{workers} ({assumed})",
+    "path_threads_now": "the scheduler's threads now",
+    "path_no_workers": "assumed: the scheduler has no workers yet",
+    "path_no_answer": "assumed: the scheduler did not answer",
+    "path_wall": "critical path on {on}: about {wall} s = max(work {work} s / {workers} = {per} s, "
+                 "longest chain {longest} s)",
+    "path_chain": "longest chain: {where}, {cost} s {how}",
+    "path_pieces": "in {pieces} pieces: {at_once} at once, then the join",
+    "path_whole": "whole",
+    "path_split": "{split} of {n} scene tasks in pieces; timings: {known} known, {estimated} "
+                  "estimated{source}; products not timed (0 s)",
+    "path_source_scaled": " (packaged 480p15 seconds, scaled to the timed scenes)",
+    "path_source_packaged": " (packaged 480p15 seconds)",
+    # batch: what a run says
+    "batch_done": "{done} done, {fresh} up to date, {failed} failed in {wall} s ({tasks} tasks on {workers} "
+                  "workers{dask}) -> {out}",
+    "batch_dask_gap": "; Dask between tasks: {ms} ms, {pct}% of a task",
+    "batch_nothing": "0 done, {fresh} up to date, 0 failed -> {out}",
+    "batch_failed": "{what} failed in {variant}: {error}",
+    "batch_waiting": "the scheduler has no workers yet: waiting for some",
+    "batch_dashboard": "Dask dashboard: {link}",
+    "batch_missing_here": "missing on this machine:",
+    "batch_missing_workers": "missing on workers:",
+    # a language, and a words folder, a command is given
+    "lang_not_code": "{lang} is not a language code (two or three letters: fr, de, es, ko, pt-BR)",
+    "lang_rtl": "{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
+                "the left); choose a left-to-right language",
+    "words_no_builtin": "--lang {language}: no built-in words for {language}; give them with --words DIR "
+                        "(DIR/{language}/*.toml: `{export}` writes the English lines to translate)",
+    "words_no_folder": "words: no folder {folder}",
+    "words_not_a_folder": "{folder}: no such folder",
+    "words_from": "{source} has no built-in words",
+    "batch_workers_or_scheduler": "--workers sizes the local cluster; with --scheduler the cluster's own "
+                                  "workers render",
+    "words_more": "{first} (and {n} more: attention-lesson words check {folder} --lang {language})",
+    # the studio's narration field
+    "line_empty": "an empty line: write the step's narration, or restore the built-in line",
+}, "zh": {
+    "words_not_toml": "不是合法的 TOML：{reason}",
+    "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
+    "words_kind": "{key}：应为 {kind}，与内置的这一句相同",
+    "string_list": "一列字符串",
+    "words_broken": "{key}：占位符写坏了（{reason}）；花括号本身请写成 {{{{ 或 }}}}",
+    "words_unknown_placeholder": "{key}：未知的占位符 {names}；这一句可用的是 {takes}",
+    "no_placeholders": "无",
+    "words_lost_placeholder": "{key}：缺少占位符 {names}",
+    "words_none_here": "这里没有 {lang} 的文字（应为 {folder}/<name>.toml，"
+                       "即 `attention-lesson words export --lang {lang}` 写出的文件）",
+    "words_missing_key": "缺少键 {key}（没有内置文字的语言每个键都要有；{reference} 的这一句：{line}）",
+    "words_fine_all": "{folder}：每一句都可以使用",
+    "words_fine_files": "{folder}：{n} 个文件里的句子都可以使用",
+    "note": "提示：{text}",
+    "batch_no_context": "{lesson} 没有语境 {context}：跳过",
+    "batch_png": "png 变体不合成整课视频（每个场景只有一帧封面）",
+    "batch_dark_handout": "{theme} 变体的讲义画面也是 {theme}（很费墨）；"
+                          "themes = [\"light\"] 生成适合打印的讲义",
+    "batch_would_render": "将渲染",
+    "batch_would_build": "将生成",
+    "batch_up_to_date": "已是最新",
+    "batch_summary": "待做 {stale} 项，共 {tasks} 个任务（变体之间共用 {shared} 项），{fresh} 项已是最新，"
+                     "{variants} 个变体",
+    "plan_at_key": "{key}：{text}",
+    "plan_strings": "应为非空的字符串列表，实际：{found}",
+    "plan_unknown": "未知的{what} {names}；可选：{choices}",
+    "plan_modes": "归一化方式",
+    "plan_langs": "语言",
+    "plan_themes": "主题",
+    "plan_qualities": "画质",
+    "plan_formats": "格式",
+    "plan_scenes": "场景",
+    "plan_products": "产物",
+    "plan_no_file": "没有这个计划文件",
+    "plan_unreadable": "无法读取：{reason}",
+    "plan_not_toml": "不是合法的 TOML：{reason}",
+    "plan_unknown_key": "未知的键 {names}；可用的键：{keys}",
+    "plan_folder": "应为一个文件夹（字符串），实际：{found}",
+    "plan_no_lesson": "{entry} 既不是课件文件（{file}），也不是内置课件",
+    "plan_lesson_unreadable": "{entry}：{reason}",
+    "plan_same_stem": "{a} 和 {b} 会共用输出文件夹 {stem}/：请给其中一个改名",
+    "plan_context_nowhere": "没有哪一课有语境 {names}（{have}）",
+    "plan_needs_video": "{products} 需要视频格式（mp4、webm、gif 或 mov）；formats 里只有 png",
+    "plan_no_lessons": "至少写一课（内置课件的名字或一个文件）",
+    "plan_langs_env": "没有写，而且 {reason}",
+    "path_none": "关键路径：没有要画的场景（产物不计时）",
+    "path_workers": "{n} 个工作进程",
+    "path_on_assumed": "{workers}，{assumed}",
+    "path_threads_now": "调度器当前的线程数",
+    "path_no_workers": "假定：调度器还没有工作进程",
+    "path_no_answer": "假定：调度器没有应答",
+    "path_wall": "关键路径（{on}）：约 {wall} 秒 = max(工作量 {work} 秒 / {workers} = {per} 秒，"
+                 "最长链 {longest} 秒)",
+    "path_chain": "最长链：{where}，{cost} 秒，{how}",
+    "path_pieces": "分 {pieces} 段：{at_once} 段同时画，再拼接",
+    "path_whole": "不分段",
+    "path_split": "{n} 个场景任务中 {split} 个分段；计时：{known} 个已知，{estimated} 个估计{source}；"
+                  "产物不计时（0 秒）",
+    "path_source_scaled": "（按内置的 480p15 秒数，以已计时的场景缩放）",
+    "path_source_packaged": "（按内置的 480p15 秒数）",
+    "batch_done": "完成 {done} 项，{fresh} 项已是最新，{failed} 项失败，用时 {wall} 秒（{tasks} 个任务，"
+                  "{workers} 个工作进程{dask}）-> {out}",
+    "batch_dask_gap": "；任务之间 Dask 用去 {ms} 毫秒，是一个任务的 {pct}%",
+    "batch_nothing": "完成 0 项，{fresh} 项已是最新，0 项失败 -> {out}",
+    "batch_failed": "{what} 在 {variant} 中失败：{error}",
+    "batch_waiting": "调度器还没有工作进程：等待中",
+    "batch_dashboard": "Dask 仪表板：{link}",
+    "batch_missing_here": "本机缺少：",
+    "batch_missing_workers": "工作进程上缺少：",
+    "lang_not_code": "{lang} 不是语言代码（两三个字母：fr、de、es、ko、pt-BR）",
+    "lang_rtl": "{lang}：还不支持从右往左书写的文字（画面上每一行都从左边排起）；请选从左往右书写的语言",
+    "words_no_builtin": "--lang {language}：没有内置的 {language} 文字；请用 --words DIR 提供"
+                        "（DIR/{language}/*.toml：`{export}` 会写出要翻译的英文句子）",
+    "words_no_folder": "words：没有文件夹 {folder}",
+    "words_not_a_folder": "{folder}：没有这个文件夹",
+    "words_from": "{source} 没有内置的文字",
+    "batch_workers_or_scheduler": "--workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染",
+    "words_more": "{first}（另有 {n} 处：attention-lesson words check {folder} --lang {language}）",
+    "line_empty": "这一句是空的：请写上这一步的旁白，或恢复内置的句子",
+}, "ja": {
+    "words_not_toml": "有効な TOML ではありません：{reason}",
+    "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
+    "words_kind": "{key}：組み込みの行と同じく {kind} が必要です",
+    "string_list": "文字列のリスト",
+    "words_broken": "{key}：プレースホルダーが壊れています（{reason}）。"
+                    "波かっこそのものは {{{{ または }}}} と書きます",
+    "words_unknown_placeholder": "{key}：不明なプレースホルダー {names}。この行で使えるのは {takes}",
+    "no_placeholders": "なし",
+    "words_lost_placeholder": "{key}：プレースホルダー {names} がありません",
+    "words_none_here": "ここには {lang} の言葉がありません（`attention-lesson words export --lang {lang}` "
+                       "が書き出す {folder}/<name>.toml が必要です）",
+    "words_missing_key": "キー {key} がありません（組み込みの言葉がない言語にはすべてのキーが必要です。"
+                         "{reference} の行：{line}）",
+    "words_fine_all": "{folder}：すべての行が使えます",
+    "words_fine_files": "{folder}：{n} 個のファイルの行はすべて使えます",
+    "note": "注記：{text}",
+    "batch_no_context": "{lesson} には文脈 {context} がないため、スキップします",
+    "batch_png": "png のバリアントには通しのレッスン動画がありません（シーンごとのポスターフレームのみ）",
+    "batch_dark_handout": "{theme} のバリアントの配布資料はフレームも {theme} です（インクを多く使います）。"
+                          "themes = [\"light\"] で印刷向けになります",
+    "batch_would_render": "レンダリング予定",
+    "batch_would_build": "作成予定",
+    "batch_up_to_date": "最新",
+    "batch_summary": "実行予定 {stale} 件（タスク {tasks} 個、うちバリアント間で共有 {shared} 件）、"
+                     "最新 {fresh} 件、バリアント {variants} 個",
+    "plan_at_key": "{key}：{text}",
+    "plan_strings": "空でない文字列のリストが必要ですが、実際は {found}",
+    "plan_unknown": "不明な{what} {names}。選べるのは {choices}",
+    "plan_modes": "正規化",
+    "plan_langs": "言語",
+    "plan_themes": "テーマ",
+    "plan_qualities": "画質",
+    "plan_formats": "形式",
+    "plan_scenes": "シーン",
+    "plan_products": "成果物",
+    "plan_no_file": "そのような計画ファイルはありません",
+    "plan_unreadable": "読み込めません：{reason}",
+    "plan_not_toml": "有効な TOML ではありません：{reason}",
+    "plan_unknown_key": "不明なキー {names}。使えるキーは {keys}",
+    "plan_folder": "フォルダー（文字列）が必要ですが、実際は {found}",
+    "plan_no_lesson": "{entry} はレッスンファイル（{file}）でも組み込みのレッスンでもありません",
+    "plan_lesson_unreadable": "{entry}：{reason}",
+    "plan_same_stem": "{a} と {b} が出力フォルダー {stem}/ を共有してしまいます。"
+                      "どちらかの名前を変えてください",
+    "plan_context_nowhere": "文脈 {names} はどのレッスンにもありません（{have}）",
+    "plan_needs_video": "{products} には動画の形式（mp4、webm、gif、mov）が必要ですが、"
+                        "formats は png だけです",
+    "plan_no_lessons": "レッスンを少なくとも 1 つ書いてください（組み込みの名前かファイル）",
+    "plan_langs_env": "書かれておらず、{reason}",
+    "path_none": "クリティカルパス：描くシーンがありません（成果物は計時しません）",
+    "path_workers": "ワーカー {n} 個",
+    "path_on_assumed": "{workers}、{assumed}",
+    "path_threads_now": "スケジューラーの現在のスレッド数",
+    "path_no_workers": "仮定：スケジューラーにまだワーカーがいません",
+    "path_no_answer": "仮定：スケジューラーが応答しません",
+    "path_wall": "クリティカルパス（{on}）：約 {wall} 秒 = max(作業量 {work} 秒 / {workers} = {per} 秒、"
+                 "最長の連鎖 {longest} 秒)",
+    "path_chain": "最長の連鎖：{where}、{cost} 秒、{how}",
+    "path_pieces": "{pieces} 分割：{at_once} 個を同時に描き、最後に結合",
+    "path_whole": "分割なし",
+    "path_split": "シーンのタスク {n} 個のうち {split} 個を分割。計時：既知 {known} 個、推定 {estimated} 個"
+                  "{source}。成果物は計時しません（0 秒）",
+    "path_source_scaled": "（組み込みの 480p15 の秒数を、計時済みのシーンに合わせて換算）",
+    "path_source_packaged": "（組み込みの 480p15 の秒数）",
+    "batch_done": "完了 {done} 件、最新 {fresh} 件、失敗 {failed} 件、{wall} 秒（タスク {tasks} 個、"
+                  "ワーカー {workers} 個{dask}）-> {out}",
+    "batch_dask_gap": "。タスク間の Dask：{ms} ミリ秒、タスクの {pct}%",
+    "batch_nothing": "完了 0 件、最新 {fresh} 件、失敗 0 件 -> {out}",
+    "batch_failed": "{variant} の {what} が失敗しました：{error}",
+    "batch_waiting": "スケジューラーにまだワーカーがいません：待っています",
+    "batch_dashboard": "Dask ダッシュボード：{link}",
+    "batch_missing_here": "このマシンに足りないもの：",
+    "batch_missing_workers": "ワーカーに足りないもの：",
+    "lang_not_code": "{lang} は言語コードではありません（2〜3 文字：fr、de、es、ko、pt-BR）",
+    "lang_rtl": "{lang}：右から左に書く文字にはまだ対応していません（シーンはどの行も左から並べます）。"
+                "左から右に書く言語を選んでください",
+    "words_no_builtin": "--lang {language}：{language} の組み込みの言葉がありません。"
+                        "--words DIR で渡してください"
+                        "（DIR/{language}/*.toml：`{export}` が翻訳する英語の行を書き出します）",
+    "words_no_folder": "words：フォルダー {folder} がありません",
+    "words_not_a_folder": "{folder}：そのようなフォルダーはありません",
+    "words_from": "{source} には組み込みの言葉がありません",
+    "batch_workers_or_scheduler": "--workers はローカルクラスターの大きさです。--scheduler のときは"
+                                  "クラスター自身のワーカーがレンダリングします",
+    "words_more": "{first}（ほかに {n} 件：attention-lesson words check {folder} --lang {language}）",
+    "line_empty": "行が空です：このステップのナレーションを書くか、組み込みの行に戻してください",
+}}
+
+# Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;
+# matched whole, a reason not listed shown as Python wrote it.
+FORMAT_REASONS = {"zh": [
+    (r"Single '([{}])' encountered in format string", "单独的 '{0}'"),
+    (r"expected '}' before end of string", "结尾之前缺少 '}}'"),
+    (r"unmatched '{' in format spec", "格式说明里的 '{{' 没有配对"),
+], "ja": [
+    (r"Single '([{}])' encountered in format string", "単独の '{0}'"),
+    (r"expected '}' before end of string", "文字列の終わりまでに '}}' がない"),
+    (r"unmatched '{' in format spec", "書式指定の '{{' が閉じていない"),
+]}
