@@ -35,7 +35,6 @@ KNOWN = {
     ("mistakes", "default"): "the axis card's line runs over the matrix's numbers",
     ("geometry", "deep.toml"): "the planes' notes shrink below the smallest text",
     ("softmax", "deep.toml"): "the reading under the bars wraps into words below the smallest text",
-    ("lookup", "deep.toml"): "the scores' numbers shrink below the smallest size",
     ("normalizers", "deep.toml"): "the first step's scores shrink below the smallest numbers",
     ("edge-cases", "deep.toml"): "the tables' numbers shrink below the smallest size (the notes take room)",
     ("mistakes", "deep.toml"): "the cards' tables' numbers shrink below the smallest size",
