@@ -152,7 +152,7 @@ class Contexts(LessonScene):
         body = self.place_best(*(lambda way=way: self.compose(*way) for way in ways),
                                shown=lambda body: [VGroup(self.emb_g, *(r["name"] for r in self.rows),
                                                           *(r["block"] for r in self.rows)), body],
-                               fallbacks=tuple(lambda way=way: self.compose(*way) for way in flush))
+                               last=tuple(lambda way=way: self.compose(*way) for way in flush))
         if not self.single:  # the largest gain and the largest loss, framed
             self.marks = VGroup(*(
                 outline(self.diff_vec.box(0, j), style.HIGHLIGHT)

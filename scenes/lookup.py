@@ -126,7 +126,7 @@ class Lookup(LessonScene):
         return self.place_best(*(lambda s=s, w=w: arranged(s, w)
                                  for s, w in ((True, False), (False, False), (False, True))),
                                shown=lambda body: [self.hard_panel, body],
-                               fallbacks=(lambda: arranged(False, True, compact=True),))
+                               last=(lambda: arranged(False, True, compact=True),))
 
     @staticmethod
     def name_scores(chart: VGroup, under: bool = False) -> None:

@@ -297,8 +297,8 @@ class LessonScene(Scene):
         step will end with, when the steps show the group part by part; a way is as good as its worst
         step. `fallbacks`: more ways, weighed with the others only when the best of those fails the
         fill check at some step (`passes`): the lessons they fail (many dimensions) get them, every
-        other lesson keeps its way. `last`: more ways still, weighed only when no way of those passes
-        (what gives way to longer words: every lesson and language that fits keeps its way)."""
+        other lesson keeps its way. `last`: more ways still, weighed against the way chosen only when
+        that one does not pass (what gives way to longer words: whatever fits keeps its way)."""
 
         weighed = {}  # each way arranged once and weighed at once (arranging is most of a scene's time;
         # ways may share parts, so a way is measured before the next one moves them)
@@ -312,10 +312,10 @@ class LessonScene(Scene):
             return weighed[arrange]
 
         best = max(layouts, key=lambda a: weigh(a)[1])  # the first of equals
-        if (fallbacks or last) and not weigh(best)[0]:  # a way that passes first, then the largest
+        if fallbacks and not weigh(best)[0]:  # a way that passes first, then the largest
             best = max((*layouts, *fallbacks), key=weigh)
-            if last and not weigh(best)[0]:
-                best = max((*layouts, *fallbacks, *last), key=weigh)
+        if last and not weigh(best)[0]:  # the way chosen does not fit: a last way that does, if any
+            best = max((best, *last), key=weigh)
         return self.place_body(best())  # arranged again: what arranging sets on the scene is the best's
 
     def passes(self, m) -> bool:
