@@ -146,9 +146,13 @@ class Contexts(LessonScene):
         embedding; the difference's note beside it or under it."""
         ways = [(side, beside, wide) for wide in (True, False) for side in (True, False)
                 for beside in (False, True)]
+        # long names (a longer language): the table under the sentences flush with their right edge, its
+        # row names reaching under the sentences' names instead of beyond them, when no way above fits
+        flush = [(False, beside, wide, True) for wide in (True, False) for beside in (False, True)]
         body = self.place_best(*(lambda way=way: self.compose(*way) for way in ways),
                                shown=lambda body: [VGroup(self.emb_g, *(r["name"] for r in self.rows),
-                                                          *(r["block"] for r in self.rows)), body])
+                                                          *(r["block"] for r in self.rows)), body],
+                               last=tuple(lambda way=way: self.compose(*way) for way in flush))
         if not self.single:  # the largest gain and the largest loss, framed
             self.marks = VGroup(*(
                 outline(self.diff_vec.box(0, j), style.HIGHLIGHT)
@@ -157,9 +161,10 @@ class Contexts(LessonScene):
             ))
         self.layout = VGroup(body, self.marks)
 
-    def compose(self, side_by_side: bool, note_beside: bool, wide: bool) -> VGroup:
+    def compose(self, side_by_side: bool, note_beside: bool, wide: bool, flush: bool = False) -> VGroup:
         """The shared embedding, one line per context, the difference (the vectors' cells as wide as
-        the dimension names, or `wide` False: plain cells under staggered names); returns the body."""
+        the dimension names, or `wide` False: plain cells under staggered names); `flush`: the outputs'
+        table under the sentences right-aligned with them; returns the body."""
         least = VECTOR_W / len(self.dims)  # a short vector is not small
         self.cw = max(cell_width_for(self.dims) if wide else style.CELL_W, least)
         self.rows = [self.sentence(i) for i in range(len(self.names))]
@@ -183,6 +188,9 @@ class Contexts(LessonScene):
         self.marks = VGroup()
         self.compose_difference(lines, note_beside)
         lower.add(self.diff_group, self.diff_note)
+        if flush and not side_by_side:
+            self.flush_table(VGroup(*(VGroup(r["head"], r["out"]) for r in self.rows), self.dim_labels,
+                                    *([emb_g] if self.in_table else []), self.diff_group, self.diff_note))
         self.more = VGroup()
         if len(self.lesson.contexts) > len(self.names):
             self.more = label(self.t("first_two", count=len(self.lesson.contexts)), style.SMALL_SIZE,
@@ -191,6 +199,14 @@ class Contexts(LessonScene):
             lower.add(self.more)
         self.emb_g = VGroup(emb_g, self.dim_labels) if self.in_table else emb_g
         return lower if self.in_table else VGroup(emb_g, lower).arrange(DOWN, buff=style.BIG_GAP)
+
+    def flush_table(self, table: VGroup) -> None:
+        """The outputs' table (with its row names, the difference and its note) moved right until its
+        numbers end where the sentences end, when its row names reach further left than the sentences."""
+        sentences = VGroup(*(r["block"] for r in self.rows))
+        move = sentences.get_right()[0] - max(r["out"].boxes.get_right()[0] for r in self.rows)
+        if move > 0 and table.get_left()[0] < VGroup(*(r["name"] for r in self.rows)).get_left()[0]:
+            table.shift(RIGHT * move)
 
     def embedding(self, in_table: bool) -> VGroup:
         """The focus's embedding, the same in every context, its label on its left (in the outputs'

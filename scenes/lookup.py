@@ -100,11 +100,17 @@ class Lookup(LessonScene):
     def place_panels(self, body: VGroup) -> VGroup:
         """The two panels side by side or one above the other, each with its output under its chart or
         (wide) beside it: whichever fills the screen with the largest numbers, the hard panel alone
-        (the first step) as much as both."""
+        (the first step) as much as both. When none fits (long words), the outputs beside their charts,
+        each chart's scores named under them and each note no wider than its output (a smaller line
+        before smaller numbers)."""
 
-        def arranged(side_by_side: bool, wide: bool):
-            for p in body:
+        notes = [(p[4], fit(p[4].copy(), p[3].width, p[4].height)) for p in body]  # long: its output's width
+
+        def arranged(side_by_side: bool, wide: bool, compact: bool = False):
+            for p, note_ways in zip(body, notes):
+                p.submobjects[4] = note_ways[compact]
                 t, chart, out_t, out, note = p
+                self.name_scores(chart, under=compact)
                 if wide:  # the output and the note on the chart's right (many tokens: close by)
                     right = VGroup(out_t, out, note).arrange(DOWN, buff=style.GAP)
                     VGroup(t, VGroup(chart, right).arrange(RIGHT, buff=style.GAP)).arrange(DOWN,
@@ -119,7 +125,17 @@ class Lookup(LessonScene):
 
         return self.place_best(*(lambda s=s, w=w: arranged(s, w)
                                  for s, w in ((True, False), (False, False), (False, True))),
-                               shown=lambda body: [self.hard_panel, body])
+                               shown=lambda body: [self.hard_panel, body],
+                               last=(lambda: arranged(False, True, compact=True),))
+
+    @staticmethod
+    def name_scores(chart: VGroup, under: bool = False) -> None:
+        """The scores' row name on the row's left, or `under` it (left-aligned: no wider than the bars)."""
+        _, scores, scores_t = chart
+        if under:
+            scores_t.next_to(scores, DOWN, buff=style.GAP / 3).align_to(scores, LEFT)
+        else:
+            scores_t.next_to(scores, LEFT, buff=style.GAP).match_y(scores)
 
     def soft_mix(self):
         """Softmax weights: every value row takes part, in proportion to its match."""
@@ -316,9 +332,8 @@ class Lookup(LessonScene):
             fit(label(as_text(x), style.LABEL_SIZE, style.DIM), bars.step * style.LABEL_FILL, style.CELL_H)
             .set_x(tok.get_x()).align_to([0, top, 0], UP)
             for x, tok in zip(self.s, bars.token_labels)))
-        scores_t = label(self.t("scores_row"), style.LABEL_SIZE, style.DIM)
-        scores_t.next_to(scores, LEFT, buff=style.GAP).match_y(scores)
-        chart = VGroup(bars, scores, scores_t)
+        chart = VGroup(bars, scores, label(self.t("scores_row"), style.LABEL_SIZE, style.DIM))
+        self.name_scores(chart)
         o_t = label(out_title, style.LABEL_SIZE, style.DIM)
         o = vector(out, style.V_COLOR, col_labels=self.dims)
         even_labels(o.col_labels)

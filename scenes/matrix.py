@@ -35,6 +35,7 @@ from scenes.common.mobjects import (
 CELL_W, CELL_H = 1.2, 0.7  # a cell of the attention matrix, at the least
 MATRIX_H = 2.8  # the matrix's cells are at least this tall together: a 2×2 matrix fills the frame too
 MASK_NOTE_W = 1.5  # a masked lesson's note beside the matrix wraps to its caption's width, at least this
+NARROW_AXIS = 0.6  # a queries' name too wide for the matrix wraps to this share of its width (two lines)
 PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
 
 # what turns the focus's scores into weights, per mode (no words: those are in the catalog)
@@ -102,6 +103,7 @@ class AttentionMatrix(LessonScene):
         self.panel = VGroup(fan, self.note).arrange(DOWN, buff=style.BIG_GAP)
         VGroup(matrix, self.panel).arrange(RIGHT, buff=style.BIG_GAP * 2)
         self.build_captions()  # where the panel goes later
+        self.narrow_axis_names(matrix)
         self.layout = VGroup(matrix, self.panel, self.raw_caption, self.heat_caption)
         if self.masked:
             self.layout.add(self.build_mask_note(matrix))
@@ -153,17 +155,40 @@ class AttentionMatrix(LessonScene):
         strike_masked(raw, allowed)
         return raw
 
-    def axis_names(self) -> tuple[VGroup, VGroup]:
-        """The keys' axis name over the key labels, the queries' level with it over the row labels."""
+    def axis_names(self, narrow: bool = False) -> tuple[VGroup, VGroup]:
+        """The keys' axis name over the key labels, the queries' level with it over the row labels
+        (`narrow`: wrapped to about half its width, or the row labels' if wider, hanging down over them
+        from the keys' name's top)."""
         key_axis = label(self.t("common.keys_axis") + " →", style.LABEL_SIZE, style.K_COLOR)
         key_axis.next_to(self.keys, UP, buff=style.GAP / 2)
         key_axis.set_x(self.grid.boxes.get_center()[0])
         query_axis = label(self.t("common.queries_axis") + " ↓", style.LABEL_SIZE, style.Q_COLOR)
         query_axis.match_y(key_axis).align_to(self.grid.row_labels, RIGHT)
+        if narrow:
+            width = max(self.grid.row_labels.width, query_axis.width * NARROW_AXIS)
+            query_axis = wrapped(self.t("common.queries_axis") + " ↓", width, self.lang, style.LABEL_SIZE,
+                                 style.Q_COLOR, line_gap=style.GAP / 4)
+            for line in query_axis:
+                line.align_to(query_axis, RIGHT)
+            right = min(self.grid.row_labels.get_right()[0], self.keys.get_left()[0] - style.GAP / 2)
+            query_axis.align_to(key_axis, UP).align_to([right, 0, 0], RIGHT)  # clear of the first key
         room = query_axis.get_right()[0] + style.GAP - key_axis.get_left()[0]
         if room > 0:  # a narrow matrix: keep the two axis names apart
             key_axis.shift(RIGHT * room)
         return key_axis, query_axis
+
+    def narrow_axis_names(self, matrix: VGroup) -> None:
+        """A queries' name wider than the row labels (a longer language) that leaves the raw scores'
+        or the weights' step too little room: wrapped over the row labels instead."""
+        f = self.focus
+        steps = ((self.focus_band, self.raw, self.raw_caption), (self.focus_band, self.grid.row(f),
+                                                                 self.heat_caption))
+        if self.query_axis.width <= self.grid.row_labels.width or \
+                all(self.passes(VGroup(*self.matrix_parts(), *more)) for more in steps):
+            return
+        matrix.remove(self.key_axis, self.query_axis)
+        self.key_axis, self.query_axis = self.axis_names(narrow=True)
+        matrix.add(self.key_axis, self.query_axis)
 
     def build_fan(self) -> VGroup:
         """The focus on the left, its keys in a column on the right, a line to each as thick as its weight."""
@@ -206,11 +231,14 @@ class AttentionMatrix(LessonScene):
                 m.shift(UP * lift)
         return words
 
+    def matrix_parts(self) -> list:
+        """The matrix's empty grid, labels and axis names."""
+        return [self.empty.boxes, self.grid.row_labels, self.query_axis, self.keys, self.key_axis]
+
     def frame_matrix(self, *more):
         """The camera on the matrix (its empty grid, labels and axis names) and `more`."""
         mask_note = [self.mask_note] if self.masked and self.mask_note in self.mobjects else []
-        self.reframe(self.empty.boxes, self.grid.row_labels, self.query_axis, self.keys, self.key_axis,
-                     *mask_note, *more, layout=self.layout)
+        self.reframe(*self.matrix_parts(), *mask_note, *more, layout=self.layout)
 
     def axes(self):
         """An empty n×n grid: the querying tokens down the side, the keys across the top."""

@@ -15,7 +15,7 @@ from attention_core import (
 )
 from scenes.common import style
 from scenes.common.base import LessonScene
-from scenes.common.labels import label, math, word, wrapped
+from scenes.common.labels import cell_width_for, label, math, word, wrapped
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline, vector
 
 # What the narration claims, as thresholds: the score magnifications tried, smallest first, to show that
@@ -63,8 +63,12 @@ class Mistakes(LessonScene):
                 m.align_to(said[0], LEFT)
         line = VGroup(mark, said).arrange(RIGHT, buff=style.GAP, aligned_edge=UP)
         if sub is not None:
-            line.add(label(sub, style.LABEL_SIZE, color).next_to(line[1], DOWN, buff=style.GAP / 2,
-                                                              aligned_edge=LEFT))
+            under = label(sub, style.LABEL_SIZE, color)
+            if room is not None and under.width > room:  # the smaller line wraps as the line does
+                under = wrapped(sub, max(room, style.NOTE_MIN_W / 2), self.lang, style.LABEL_SIZE, color)
+                for m in under[1:]:
+                    m.align_to(under[0], LEFT)
+            line.add(under.next_to(line[1], DOWN, buff=style.GAP / 2, aligned_edge=LEFT))
         return line
 
     def mark_cell(self, grid: NumberGrid, i: int, j: int, color, buff: float = MARK_BUFF):
@@ -96,8 +100,10 @@ class Mistakes(LessonScene):
         self.step("qkv")
         self.clear_body()
         left = self.roles()
+        # long words: the roles' verdicts wrapped to the width of their table
         left, right = self.place_best(lambda: self.qkv_body(left, None), fallbacks=tuple(
-            lambda w=w: self.qkv_body(left, w) for w in (style.NOTE_MIN_W / 2, style.NOTE_MIN_W)))
+            lambda w=w: self.qkv_body(left, w) for w in (style.NOTE_MIN_W / 2, style.NOTE_MIN_W)),
+            last=(lambda: self.qkv_body(self.roles(narrow=True), None),))
         self.show_qkv(left, right)
 
     def qkv_body(self, left: VGroup, across: float | None) -> VGroup:
@@ -108,8 +114,9 @@ class Mistakes(LessonScene):
             return VGroup(left, right).arrange(DOWN, buff=style.GAP)
         return VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=style.BIG_GAP)
 
-    def roles(self) -> VGroup:
-        """Left: one vector for three roles (wrong) against three projections (right)."""
+    def roles(self, narrow: bool = False) -> VGroup:
+        """Left: one vector for three roles (wrong) against three projections (right); `narrow`: the
+        verdicts wrapped to the width of the table under them."""
         f, att = self.focus, self.att
         eqs = VGroup(math("q = k = v = x", color=style.WRONG), *(
             math(source, color=c) for source, c in (("q = x W_Q", style.Q_COLOR),
@@ -123,6 +130,11 @@ class Mistakes(LessonScene):
         roles = VGroup(*(VGroup(e, r) for e, r in zip(eqs[1:], rows[1:])))
         left = VGroup(left_wrong, one, left_right, roles)
         self.place_roles(left, eqs, rows)
+        if narrow:
+            width = max(VGroup(one, roles).get_right()[0] - left.get_left()[0], style.NOTE_MIN_W / 2)
+            left.submobjects[0] = self.verdict(False, self.t("qkv_wrong"), size=style.LABEL_SIZE, width=width)
+            left.submobjects[2] = self.verdict(True, self.t("qkv_right"), size=style.LABEL_SIZE, width=width)
+            self.place_roles(left, eqs, rows)
         return left
 
     @staticmethod
@@ -224,8 +236,9 @@ class Mistakes(LessonScene):
             color = style.HIGHLIGHT if ok else style.WRONG
             hm = heatmap(weights, self.att.tokens, main=False)  # two whole matrices compared: the
             hm.row_labels[f].set_color(style.EMPHASIS)  # colours and the sums are read, not each weight
-            sums = vector(weights.sum(axis=1), color, vertical=True, col_labels=[self.t("common.sum")],
-                          main=False)
+            name = self.t("common.sum")  # its column as wide as its name (a longer language's)
+            sums = vector(weights.sum(axis=1), color, vertical=True, col_labels=[name], main=False,
+                          cell_w=cell_width_for([name]))
             sums.numbers.set_color(color)
             sums.next_to(hm.boxes, RIGHT, buff=style.GAP / 2)
             sums.shift(UP * (hm.boxes.get_top()[1] - sums.boxes.get_top()[1]))
@@ -259,11 +272,15 @@ class Mistakes(LessonScene):
         # the verdicts on one line each, or wrapped to about the tables' width: whichever lets all be larger;
         # when none keeps the tables' numbers large enough (small tables under long lines: two tokens in
         # English), the lines wrapped wider, or the two blocks side by side
+        # longer words still: one over the other, the second table without the first's column names
+        # over it, both indented by the longer row names
         self.place_best(*(lambda k=k: self.sqrt_blocks(g1, g2, lines, k and k * widest)
                           for k in (None, SQRT_WRAP, 1)),
                         fallbacks=tuple(lambda k=k, beside=beside: self.sqrt_blocks(g1, g2, lines, k * widest,
                                                                                     beside)
-                                        for beside in (False, True) for k in SQRT_WIDER))
+                                        for beside in (False, True) for k in SQRT_WIDER),
+                        last=tuple(lambda k=k: self.sqrt_blocks(g1, g2, lines, k * widest, compact=True)
+                                   for k in (SQRT_WRAP, *SQRT_WIDER)))
         w1, r1, w2, r2 = self.sqrt_verdicts
         for m in (w1, g1, r1, w2, g2, r2):
             self.play(FadeIn(m))
@@ -292,12 +309,18 @@ class Mistakes(LessonScene):
                                top_w=number_text(big[big_top], style.NUMBER_PLACES + 1)))]
         return g1, g2, lines
 
-    def sqrt_blocks(self, g1, g2, lines, width: float | None, beside: bool = False) -> VGroup:
+    def sqrt_blocks(self, g1, g2, lines, width: float | None, beside: bool = False,
+                    compact: bool = False) -> VGroup:
         """Each table between its wrong and its right verdict (text no wider than `width`), indented under
         the lines: VGroup(b1, b2), one over the other with the tables' token columns aligned, or
-        `beside` each other, their tops aligned."""
+        `beside` each other, their tops aligned; `compact`: one over the other, the second table's
+        column names (the first's, right above) dropped, the longer row names indented."""
         w1, r1, w2, r2 = self.sqrt_verdicts = [self.verdict(ok, text, size=style.LABEL_SIZE, width=width)
                                                for ok, text in lines]
+        if g2.col_labels not in g2.submobjects:
+            g2.add(g2.col_labels)
+        if compact:
+            g2.remove(g2.col_labels)
         b1 = VGroup(w1, g1, r1).arrange(DOWN, aligned_edge=LEFT, buff=style.GAP)
         b2 = VGroup(w2, g2, r2).arrange(DOWN, aligned_edge=LEFT, buff=style.GAP)
         if beside:
@@ -308,14 +331,28 @@ class Mistakes(LessonScene):
         body = VGroup(b1, b2).arrange(DOWN, aligned_edge=LEFT, buff=style.BIG_GAP)
         g1.shift(RIGHT * (w1.get_left()[0] + style.BIG_GAP - g1.row_labels.get_left()[0]))
         g2.shift(RIGHT * (g1.boxes.get_left()[0] - g2.boxes.get_left()[0]))
+        if compact and (out := w1.get_left()[0] + style.BIG_GAP - g2.row_labels.get_left()[0]) > 0:
+            VGroup(g1, g2).shift(RIGHT * out)
         return body
+
+    def transposed_body(self, matrix: VGroup, note, width: float | None) -> VGroup:
+        """The matrix, its two verdicts beside it (in lines no wider than `width`, if given), the note
+        under both."""
+        f, t, w = self.focus, self.target, self.att.weights
+        fields = {"focus": self.tr.token(self.lesson.focus), "target": self.token(t)}
+        wrong = self.verdict(False, self.t("transposed_wrong", wrong=number_text(w[t, f]), **fields),
+                             self.t("transposed_wrong_why", **fields), width=width)
+        right = self.verdict(True, self.t("transposed_right", right=number_text(w[f, t]), **fields),
+                             self.t("transposed_right_where", **fields), width=width)
+        texts = VGroup(wrong, right).arrange(DOWN, aligned_edge=LEFT, buff=style.BIG_GAP)
+        return (VGroup(VGroup(matrix, texts).arrange(RIGHT, buff=style.BIG_GAP), note)
+                .arrange(DOWN, buff=style.BIG_GAP))
 
     def transposed(self):
         """(d) rows are the querying tokens, columns the keys: focus→target, not target→focus."""
         self.step("transposed")
         self.clear_body()
         f, t = self.focus, self.target
-        fields = {"focus": self.tr.token(self.lesson.focus), "target": self.token(t)}
         w = self.att.weights
         zoom = MATRIX_ZOOM
         hm = heatmap(w, self.att.tokens, cell_w=style.CELL_W * zoom, cell_h=style.CELL_H * zoom,
@@ -328,16 +365,12 @@ class Mistakes(LessonScene):
         wrong_box = self.mark_cell(hm, t, f, style.WRONG)
         right_box = self.mark_cell(hm, f, t, style.HIGHLIGHT)
         matrix = VGroup(hm, rows_t, cols_t, wrong_box, right_box)
-
-        wrong = self.verdict(False, self.t("transposed_wrong", wrong=number_text(w[t, f]), **fields),
-                             self.t("transposed_wrong_why", **fields))
-        right = self.verdict(True, self.t("transposed_right", right=number_text(w[f, t]), **fields),
-                             self.t("transposed_right_where", **fields))
         note = label(self.t("transposed_note"), style.LABEL_SIZE, style.DIM)
-        texts = VGroup(wrong, right).arrange(DOWN, aligned_edge=LEFT, buff=style.BIG_GAP)
-        body = (VGroup(VGroup(matrix, texts).arrange(RIGHT, buff=style.BIG_GAP), note)
-                .arrange(DOWN, buff=style.BIG_GAP))
-        self.place_body(body)
+        # long words: the verdicts beside the matrix wrapped, the matrix keeping its share
+        body = self.place_best(lambda: self.transposed_body(matrix, note, None),
+                               last=tuple(lambda w=w: self.transposed_body(matrix, note, w)
+                                          for w in (style.NOTE_MIN_W, style.NOTE_MIN_W * 4 / 3)))
+        wrong, right = body[0][1]
         self.play(FadeIn(hm), FadeIn(rows_t), FadeIn(cols_t))
         self.play(Create(wrong_box), FadeIn(wrong[:2]))
         self.play(FadeIn(wrong[2]))

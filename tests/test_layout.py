@@ -244,3 +244,55 @@ def test_the_heading_is_not_the_body_and_caps_the_safe_area():
     assert safe_area(Scene())[3] == pytest.approx(config.frame_height / 2 - SAFE_MARGIN)
     x0, y0, x1, y1 = ink_box([dot])
     assert (x1 - x0, y1 - y0) == pytest.approx((dot.width, dot.height), abs=1e-6)
+
+
+class _Way:
+    """A layout place_best can weigh: whether it fits (LessonScene.passes) and how large it can be."""
+
+    def __init__(self, name: str, fits: bool, scale: float):
+        self.name, self.fits, self.scale = name, fits, scale
+
+
+class _Scene:
+    """What LessonScene.place_best asks of its scene: passes, room and place_body; counts what it arranged."""
+
+    def __init__(self):
+        self.arranged = []
+
+    def passes(self, way):
+        return way.fits
+
+    def room(self, way):
+        return (0.8 if way.fits else 0.7), way.scale, 0.8
+
+    def place_body(self, way):
+        return way
+
+
+def _place(scene, layouts, fallbacks=(), last=()):
+    from scenes.common.base import LessonScene
+
+    def arrange(way):
+        def made():
+            scene.arranged.append(way.name)
+            return way
+        return made
+
+    return LessonScene.place_best(scene, *map(arrange, layouts), fallbacks=tuple(map(arrange, fallbacks)),
+                                  last=tuple(map(arrange, last))).name
+
+
+def test_the_last_ways_are_weighed_only_when_no_other_way_fits():
+    """A layout for longer words (`last`) never replaces one that fits: a language whose words fit keeps
+    its layout, the largest of those that fit."""
+    usual, wider = _Way("usual", False, 1.0), _Way("wider", True, 0.9)
+    wrapped_ = _Way("wrapped", True, 1.2)
+    scene = _Scene()
+    assert _place(scene, [usual], [wider], [wrapped_]) == "wider"
+    assert "wrapped" not in scene.arranged  # not even weighed
+    scene = _Scene()
+    assert _place(scene, [_Way("fits", True, 0.8)], last=[wrapped_]) == "fits"
+    assert scene.arranged == ["fits", "fits"]  # weighed, then arranged again to be placed
+    scene = _Scene()  # nothing else fits: the largest way that does, of all
+    tight, small = _Way("tight", False, 1.1), _Way("small", True, 0.7)
+    assert _place(scene, [usual], [tight], [small, wrapped_]) == "wrapped"

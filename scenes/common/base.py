@@ -289,14 +289,16 @@ class LessonScene(Scene):
 
     def place_best(self, *layouts: Callable[[], Mobject],
                    shown: Callable[[Mobject], list[Mobject]] | None = None,
-                   fallbacks: tuple[Callable[[], Mobject], ...] = ()):
+                   fallbacks: tuple[Callable[[], Mobject], ...] = (),
+                   last: tuple[Callable[[], Mobject], ...] = ()):
         """Arrange the same parts each of the ways given (functions that arrange them and return the
         group), keep the way that lets them be largest in the body, and place it: two charts side by
         side for four tokens may read better one above the other for eight. `shown(group)`: what each
         step will end with, when the steps show the group part by part; a way is as good as its worst
         step. `fallbacks`: more ways, weighed with the others only when the best of those fails the
         fill check at some step (`passes`): the lessons they fail (many dimensions) get them, every
-        other lesson keeps its way."""
+        other lesson keeps its way. `last`: more ways still, weighed against the way chosen only when
+        that one does not pass (what gives way to longer words: whatever fits keeps its way)."""
 
         weighed = {}  # each way arranged once and weighed at once (arranging is most of a scene's time;
         # ways may share parts, so a way is measured before the next one moves them)
@@ -305,13 +307,15 @@ class LessonScene(Scene):
             if arrange not in weighed:
                 arranged = arrange()
                 ends = shown(arranged) if shown else [arranged]
-                weighed[arrange] = (bool(fallbacks) and all(self.passes(m) for m in ends),
+                weighed[arrange] = (bool(fallbacks or last) and all(self.passes(m) for m in ends),
                                     min(self.room(m) for m in ends))
             return weighed[arrange]
 
         best = max(layouts, key=lambda a: weigh(a)[1])  # the first of equals
         if fallbacks and not weigh(best)[0]:  # a way that passes first, then the largest
             best = max((*layouts, *fallbacks), key=weigh)
+        if last and not weigh(best)[0]:  # the way chosen does not fit: a last way that does, if any
+            best = max((best, *last), key=weigh)
         return self.place_body(best())  # arranged again: what arranging sets on the scene is the best's
 
     def passes(self, m) -> bool:
