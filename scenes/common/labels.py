@@ -270,8 +270,9 @@ def mixed_line(s: str, size: float = style.BODY_SIZE, color: ManimColor | None =
 
 def text_line(s: str, size: float = style.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
     """A line of a catalog: a `label`, or where it has `$...$` parts (`$W_Q$`, `$d_k$`: a subscript),
-    a `mixed_line` (a label would print the underscore)."""
-    return mixed_line(s, size, color) if "$" in s else label(s, size, color)
+    a `mixed_line` (a label would print the underscore). A line with an odd number of `$` holds no
+    formula (a token named "$5" in it): a label."""
+    return mixed_line(s, size, color) if s.count("$") and not s.count("$") % 2 else label(s, size, color)
 
 
 def _formulas_whole(parts: Sequence[str]) -> list[str]:
