@@ -23,7 +23,7 @@ from attention_core.multihead import attend_heads
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import fit, label, math, word
+from scenes.common.labels import fit, label, math, mixed_line, word
 from scenes.common.mobjects import NumberGrid, outline, vector
 
 MULTIPLIERS = (1, 2, 4)  # the pair grids drawn: n, 2n, 4n tokens
@@ -234,7 +234,8 @@ class Cost(LessonScene):
         for r, keys in enumerate(rows):
             for c, key in enumerate(keys):
                 color = style.DIM if c == 0 and r else style.TEXT
-                cells.add(word(self.t(key, **vals), style.BODY_SIZE, color))
+                text = self.t(key, **vals)  # `$W_Q$`: a formula beside the words, W with its subscript
+                cells.add((mixed_line if "$" in text else word)(text, style.BODY_SIZE, color))
         cells.arrange_in_grid(rows=len(rows), cols=3, buff=(style.BIG_GAP, style.GAP), col_alignments="lll")
         head_rule = Line(cells.get_left(), cells.get_right(), stroke_color=style.GRID,
                          stroke_width=GRID_STROKE)

@@ -12,8 +12,9 @@ from manim import DOWN, Rectangle, VGroup
 from attention_core.next.tiling import tile
 from scenes.common import style
 from scenes.common.base import LessonScene
+from scenes.common.labels import text_line
 from scenes.common.masked import masked_format
-from scenes.common.mobjects import label, number_text, outline
+from scenes.common.mobjects import number_text, outline
 from scenes.common.panels import Panels, mark_cells, table, titled
 
 COLORS = ("Q_COLOR", "K_COLOR", "V_COLOR", "EMPHASIS")  # the blocks' outlines, in turn
@@ -77,9 +78,9 @@ class Tiles(Panels, LessonScene):
 
     def show_running(self):
         """m, α, l and o after each block, the update rule under them."""
-        rule = VGroup(*(label(self.t(k), style.BODY_SIZE, style.TEXT) for k in ("rule_m",
-                                                                                "rule_lo"))).arrange(
-            DOWN, buff=style.GAP / 2)
+        rule = VGroup(*(text_line(self.t(k), style.BODY_SIZE, style.TEXT) for k in ("rule_m",
+                                                                                    "rule_lo"))).arrange(
+            DOWN, buff=style.GAP / 2)  # formulas: e^(m − m′) with its exponent raised
         self.panel(self.running_table(), rule, note=self.t("running_note", **self.fields()))
 
     def show_rescale(self):

@@ -27,6 +27,7 @@ class Watch:
     keyframes: Path | None = None  # save the frame of every step end here as <scene>-<nn>-<step>.png
     problems: list[str] = field(default_factory=list)  # "<step>: <problem>"
     texts: dict[str, list[str]] = field(default_factory=dict)  # step -> the strings of its Text mobjects
+    formulas: dict[str, list[str]] = field(default_factory=dict)  # step -> its formulas' Typst sources
     # Typst sources of formulas with Chinese in them: Chinese goes in labels, in the lesson's font (Typst
     # would draw it in whatever system font has the glyphs)
     cjk_in_math: list[str] = field(default_factory=list)
@@ -34,6 +35,7 @@ class Watch:
     def __call__(self, scene, step: str) -> None:
         self.problems += [f"{step}: {p}" for p in layout_problems(scene)]
         self.texts[step] = [t.text for t in visible_texts(scene) if isinstance(t, Text)]
+        self.formulas[step] = [t.typst_code for t in visible_texts(scene) if isinstance(t, Typst)]
         self.cjk_in_math += [s.typst_code for m in scene.mobjects for s in m.get_family()
                              if isinstance(s, Typst) and CJK.search(s.typst_code)]
         if self.keyframes is not None:

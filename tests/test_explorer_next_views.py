@@ -69,6 +69,34 @@ def test_the_learning_box_follows_the_descent_the_slider_and_an_edit(browser, pa
     assert page.close() == []
 
 
+def test_the_step_slider_is_in_the_url_both_ways(browser, pages):
+    """A link to a step of the training opens at that step (its row marked, its weights and W_Q those of
+    the core's step), the slider moved writes it, a reload keeps it; a step the run does not have is
+    noted and the last step shown."""
+    want = numbers_json(load("learning"))["training"]
+    index = pages["learning", "en"]
+    page = Page(browser, index, hash_="#step=3")
+    assert page.p.input_value("#train-step") == "3" and page.p.is_hidden("#note")
+    assert page.p.get_attribute(".learn-steps tr.query", "data-step") == "3"
+    same(page.values("#step-weights .num"), want["steps"][3]["weights"])
+    same(page.values(".learn-matrices table.role-q .num")[:len(np.ravel(want["steps"][3]["w_q"]))],
+         np.ravel(want["steps"][3]["w_q"]))
+    page.p.locator("#train-step").fill("5")
+    page.p.wait_for_function("Explorer.settled()")
+    assert "step=5" in page.p.evaluate("location.hash").split("&")
+    page.p.reload()
+    page.p.wait_for_selector("#matrix td")
+    assert page.p.input_value("#train-step") == "5"
+    same(page.values("#step-weights .num"), want["steps"][5]["weights"])
+    assert page.close() == []
+    last = len(want["steps"]) - 1
+    page = Page(browser, index, hash_="#step=99")
+    notes = page.p.eval_on_selector_all("#note li", "els => els.map(e => e.textContent)")
+    assert notes == [f"step = “99”: not a step of this lesson's training (0 to {last})"]
+    assert page.p.input_value("#train-step") == str(last)
+    assert page.close() == []
+
+
 def follow_rows(p: dict, name: str) -> list[float]:
     """Each position's output row in the sentence, then the same token's row in the reversed one."""
     here, there = p[name]["output"], p[f"{name}_shuffled"]["output"]

@@ -24,6 +24,7 @@ from scenes.common.i18n import catalog
 from scenes.common.mobjects import number_text
 
 from .cli_helpers import cli
+from .test_handout_fill import blank_pages
 
 pytestmark = pytest.mark.render
 TINY = str(Path(__file__).parent / "lessons" / "tiny.toml")
@@ -120,6 +121,7 @@ def check_a_page_per_scene(default_zh):
     pages, images = pdf_pages(default_zh / "handout.pdf"), pdf_page_images(default_zh / "handout.pdf")
     scenes = list(available())
     assert len(pages) == 1 + len(scenes) + 2 <= MAX_PAGES, len(pages)
+    assert blank_pages(default_zh / "handout.pdf") == []
     for n, (info, text, found) in enumerate(zip(scenes, pages[1:], images[1:]), start=1):
         steps = json.loads((default_zh / "frames" / f"{info.id}.json").read_text(encoding="utf-8"))["steps"]
         assert text.startswith(f"{n + 1} / {len(pages)}"), text[:20]  # the page's number, printed
@@ -213,6 +215,7 @@ def test_another_lesson_in_english(tmp_path, monkeypatch):
     assert all(x.answer.split()[-1].strip("()") in pages[-1].replace("\n", " ") for x in exs)
     assert pdf_images(out / "handout.pdf") == len(list((out / "frames").glob("*.png"))) == 4
     pdf = out / "handout.pdf"
+    assert blank_pages(pdf) == []
     ink = [lum for lum, n in zip(page_luminance(pdf), pdf_page_images(pdf)) if n]
     assert ink and max(ink) < MIN_LUMINANCE, ink
 

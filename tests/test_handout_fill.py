@@ -5,17 +5,23 @@ other than the default, and read back as printed: each page's lowest ink (pdftop
 page's text area. Before, the 5-token lesson's projection and matrix scenes ended on pages 24 % and
 32 % full (in Chinese), the 2-token lesson's common mistakes on one 17 % full, the 8-token lesson's
 hard lookup on one 6 % full, and with every frame large the softmax scene's second table alone on a
-page 10 % full."""
+page 10 % full. No page blank (no text but its number, no image): a scene without tables whose frames
+ended within 3 mm of the page's foot printed an empty box of numbers, its 3 mm margin, on a page of its
+own (the English tiled lesson's common mistakes, page 19 of 22); a page made to end so shows it."""
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from attention_lesson.outputs import handout as H
 from attention_lesson.outputs.handout_print import MIN_FILL
+from attention_lesson.pipeline.products import ProductArgs
 
 from .cli_helpers import cli
 
@@ -40,6 +46,15 @@ def page_fills(pdf: Path) -> list[float]:
         inked = np.nonzero((area < INK).any(axis=1))[0]
         fills.append(0.0 if inked.size == 0 else (inked.max() + 1) / area.shape[0])
     return fills
+
+
+def blank_pages(pdf: Path) -> list[int]:
+    """The pages (from 1) with no text but their number and no image, as pypdf reads the PDF."""
+    from pypdf import PdfReader
+
+    pages = PdfReader(str(pdf)).pages
+    return [n for n, page in enumerate(pages, 1)
+            if not re.sub(r"^\s*\d+\s*/\s*\d+", "", page.extract_text() or "").strip() and not page.images]
 
 
 def scene_pages(pdf: Path, titles: list[str]) -> list[int]:
@@ -70,8 +85,60 @@ def test_no_page_less_than_a_third_full(tmp_path, monkeypatch, lesson, lang, sce
     cli("handout", *scenes, "--lesson", str(LESSONS / lesson), "--lang", lang, "--quality", "low",
         "--frames", frames, "--out", str(out), "-q")
     fills = page_fills(out / "handout.pdf")
+    assert blank_pages(out / "handout.pdf") == []
     assert [round(float(f), 2) for f in fills[:-1] if f < MIN_FILL] == [], fills  # the last: the answers
     titles = [s.title(lang).replace(" ", "") for s in SCENES if s.id in scenes]
     taken = scene_pages(out / "handout.pdf", titles)
     assert len(fills) == 1 + sum(taken) + 2, taken  # summary, the scenes' pages, exercises, answers
     assert (max(taken) >= 2) != ((lesson, lang, scenes, frames) in ONE_PAGE), taken  # the others spread
+
+
+FOOT_GAP_MM = 1.5  # where the scene's frames end, above the page's foot: less than the tables' 3 mm margin
+# the common-mistakes page laid out as printed (A4 less the margins: 182 mm wide); where its frames end
+MEASURE_JS = """() => { const s = document.querySelector('section.scene');
+  return [s.querySelector('.shots').getBoundingClientRect().bottom - s.getBoundingClientRect().top,
+          s.querySelector('.frame').getBoundingClientRect().height]; }"""
+
+
+def one_frame(out: Path, height: int) -> None:
+    """The common-mistakes scene's one step: a frame 800 px wide, `height` tall, its smallest text's cap
+    10 px (0.15 mm a pixel on paper: 120 mm wide, its caption beside it), as the pipeline writes it."""
+    from PIL import Image
+    from PIL.PngImagePlugin import PngInfo
+
+    from scenes.registry import FRAME_BODY, FRAME_MIN_CAP
+
+    info = PngInfo()
+    info.add_text(FRAME_BODY, f"0,0,800,{height}")
+    info.add_text(FRAME_MIN_CAP, "10")
+    (out / "frames").mkdir(exist_ok=True)
+    Image.new("RGB", (800, height), "white").save(out / "frames" / "mistakes-01.png", pnginfo=info)
+    steps = [{"step": "one", "frame": "frames/mistakes-01.png", "narration": "one step"}]
+    (out / "frames" / "mistakes.json").write_text(json.dumps({"title": "Common mistakes", "steps": steps}),
+                                                  encoding="utf-8")
+
+
+def test_a_scene_without_tables_ending_at_the_page_foot_leaves_no_blank_page(tmp_path, browser):
+    """A scene of one frame and no tables (common mistakes), its frame as tall as makes it end 1.5 mm
+    above the page's foot (measured in chromium, then made so), printed: summary, the scene, exercises,
+    answers, and no blank page (there was one after the scene)."""
+    text = (LESSONS / "tiny.toml").read_text(encoding="utf-8")
+    args = ProductArgs(ids=("mistakes",), titles=("Common mistakes",), file_format="mp4", fps=15,
+                       quality="low", title="Tiny", author="", lang="en", context="short", mode="scaled",
+                       lesson_name=str(LESSONS / "tiny.toml"), lesson_text=text)
+    one_frame(tmp_path, 1500)
+    (tmp_path / "page.html").write_text(H.page(tmp_path, args), encoding="utf-8")
+    page = browser.new_page(viewport={"width": round(182 * 96 / 25.4), "height": 900})
+    try:
+        page.emulate_media(media="print")
+        page.goto((tmp_path / "page.html").as_uri())
+        end, frame = page.evaluate(MEASURE_JS)  # CSS px
+    finally:
+        page.close()
+    mm = 96 / 25.4
+    want = (H.PAGE_H_MM - FOOT_GAP_MM) * mm  # the frame's end: 1.5 mm above the foot
+    one_frame(tmp_path, round(1500 * (frame + want - end) / frame))
+    _, pdf = H.build_handout(tmp_path, args)
+    assert blank_pages(pdf) == []
+    fills = page_fills(pdf)
+    assert len(fills) == 4 and fills[1] > 0.97, fills  # the scene's page full to its foot, then exercises

@@ -87,6 +87,16 @@ def missing(arrays, texts) -> list[str]:
             if round(x, 6) not in on_screen]
 
 
+def formulas_drawn(watch, steps: dict[str, set[str]]) -> None:
+    """No text on screen at any step with a literal underscore or caret (W_Q, d_k, e^(m − m′) written
+    out instead of subscripted or raised), and each of `steps` drawing these as formulas (W_Q: W with a
+    subscript Q)."""
+    assert [t for texts in watch.texts.values() for t in texts if "_" in t or "^" in t] == []
+    for step, names in steps.items():
+        drawn = " ".join(watch.formulas[step])
+        assert [n for n in names if n not in drawn] == [], (step, watch.formulas[step])
+
+
 def said_turn(scene) -> str:
     return lines(scene)["turn"]
 
@@ -116,9 +126,11 @@ def test_learning_scene(case, built):
     assert f"{first.angle:.0f}" in said_turn(scene) and f"{last.angle:.0f}" in said_turn(scene)
     assert missing([run.hard.soft_slopes], watch.texts["hard"]) == []
     assert watch.texts["hard"].count("0.00") >= len(run.hard.slopes) and not run.hard.slopes.any()
+    formulas_drawn(watch, {"gradient": {"W_Q", "W_K", "W_V"}, "after": {"W_Q", "W_K"}})
     said, tr = lines(scene), catalog(lang)
     assert number_text(first.loss) in said["loss"]
     assert percent_text(last.weights[run.target]) in said["descent"]
+    assert "W_Q" in said["gradient"] and "$" not in said["gradient"]  # the narration spells it as the others'
     variant = "_picks_target" if run.hard.choice == run.target else ""
     assert said["hard"] == tr(f"learning.say.hard{variant}", **scene.fields())
     if case == "built-in":  # the story: 18% -> 91%, the loss 1.69 -> 0.09, argmax takes "by"
@@ -143,6 +155,7 @@ def test_positions_scene(case, built):
         assert missing([s.placed.scores], watch.texts["shift"]) == [] and s.shift_gap < 1e-9
     tr = catalog(lang)
     assert lines(scene)["codes"] == tr(f"positions.say.codes_{lesson.positions.kind}", **scene.fields())
+    formulas_drawn(watch, {"codes": {'"base"^(-2i slash d_k)'} if rope else {"sin(", "cos("}})
     if case == "built-in":  # man bites dog: bites takes in dog (48%) without positions, man (91%) with
         said = lines(scene)["focus_row"]
         assert said.index("“dog”") < said.index("“man”") and "48%" in said and "91%" in said
@@ -157,6 +170,7 @@ def test_tiles_scene(case, built):
     assert missing([att.scaled[f]], watch.texts["blocks"]) == []
     assert missing([t.m[:, f], t.alpha[:, f], t.l[:, f], t.o[:, f]], watch.texts["running"]) == []
     assert missing([t.output, att.output], watch.texts["equal"]) == []
+    formulas_drawn(watch, {"running": {"e^(m - m')", "sum e^(s - m')"}})
     tiled, full = t.memory
     memory = " ".join(watch.texts["memory"])  # a Text's .text has no spaces
     assert f"={full}" in memory and f"={tiled}" in memory, memory

@@ -256,8 +256,11 @@ def _scene(out_dir: Path, number: int, sid: str, lesson, args: ProductArgs) -> l
                   for n, (s, f) in enumerate(zip(steps, sizes), 1)),
                 *numbers, "</section>"]
     most, shots = _key_frames(out_dir, title, steps)
+    # no empty box of numbers: its 3 mm margin is no line the page's script can move, and where the
+    # frames end within 3 mm of the page's foot it is printed alone on a blank page of its own
+    tables_box = ["<div class='numbers'>", *numbers, "</div>"] if numbers else []
     return [f"<section class='scene key' style='--kmax:{most:.3f}'>{head}<div class='shots'>", *shots,
-            "</div><div class='numbers'>", *numbers, "</div></section>"]
+            "</div>", *tables_box, "</section>"]
 
 
 def _exercises(lesson, context: str, mode: str, lang: str) -> list[str]:
@@ -286,7 +289,7 @@ def page(out_dir: Path, args: ProductArgs) -> str:
     parts = [*_summary(lesson, att, args, _plane(out_dir, ids)),
              *(p for n, sid in enumerate(ids, 1) for p in _scene(out_dir, n, sid, lesson, args)),
              *_exercises(lesson, args.context, args.mode, args.lang)]
-    lang_tag = {"zh": "zh-CN", "en": "en"}[args.lang]
+    lang_tag = {"zh": "zh-CN"}.get(args.lang, args.lang)  # ja, or a teacher's own language: its code
     return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'>"
             f"<title>{_e(args.title)}</title><style>{CSS}</style></head><body>{''.join(parts)}{FIT}</body></html>")
 

@@ -142,7 +142,9 @@ FIT_JS = """
     const starts = [0];
     let top = box(s).top;
     list.forEach((a, i) => { if (i > 0 && a.bottom - top > room) { starts.push(i); top = a.top; } });
-    const k = starts.length - 1, end = list.length ? list[list.length - 1].bottom : 0;
+    // the end: the section's own where it reaches past its last line (a trailing block, a margin)
+    const k = starts.length - 1;
+    const end = Math.max(list.length ? list[list.length - 1].bottom : 0, box(s).bottom);
     if (k > 0) {
       while (end - list[starts[k]].top < least && starts[k] - 1 > starts[k - 1] &&
              end - list[starts[k] - 1].top <= room) starts[k]--;

@@ -1,6 +1,7 @@
 /* The explorer's state in the URL's hash (a part of the explorer; see explorer.js):
  *   #lang=..&context=..&query=..&mode=..&mask=causal|none&x.<token>=a,b&w_q=a,b;c,d
  * and, for a lesson of several heads, head=<key> (the head shown), h.<key>.w_q=a,b;c,d and w_o=...,
+ * for a lesson with [training], step=<n> (the training step the slider shows, once it was moved),
  * so a link or a reload gives the same page. Only the numbers that differ from the lesson's are written;
  * what does not fit the lesson is ignored, and said so on the page (readHash's lines).
  */
@@ -34,6 +35,7 @@
     const p = new URLSearchParams({ lang: S.lang, context: S.context, query: queryName(), mode: S.mode,
       mask: S.mask || "none" });
     if (hasHeads()) p.set("head", S.head);
+    if (data.lesson.training && S.step !== null && S.step !== undefined) p.set("step", String(S.step));
     for (const [t, row] of Object.entries(S.vocab)) {
       if (!same(row, data.lesson.vocab[t])) p.set(`x.${t}`, rowText(row));
     }
@@ -69,10 +71,10 @@
   function readHash(hash) {
     const p = new URLSearchParams(hash.replace(/^#/, ""));
     const bad = [];
-    const take = (key, ok, apply) => {
+    const take = (key, ok, apply, fields = {}) => {
       if (!p.has(key)) return;
       if (ok(p.get(key))) apply(p.get(key));
-      else bad.push(word(`bad_${key}`, { value: p.get(key) }));
+      else bad.push(word(`bad_${key}`, { value: p.get(key), ...fields }));
     };
     take("lang", (v) => v in data.words, (v) => (S.lang = v));
     take("context", (v) => v in data.lesson.contexts, (v) => (S.context = v));
@@ -82,8 +84,14 @@
     take("mask", (v) => MASKS.includes(v), (v) => (S.mask = v === "none" ? null : v));
     const heads = (data.lesson.heads || []).map((h) => h.key);
     take("head", (v) => heads.includes(v), (v) => (S.head = v));
+    const known = ["lang", "context", "mode", "query", "mask", "head"];
+    if (data.lesson.training) { // the training step shown: 0 to the run's steps (else an unknown key)
+      const steps = data.lesson.training.steps;
+      take("step", (v) => /^\d+$/.test(v) && Number(v) <= steps, (v) => (S.step = Number(v)), { steps });
+      known.push("step");
+    }
     for (const [key, value] of p.entries()) {
-      if (["lang", "context", "mode", "query", "mask", "head"].includes(key)) continue;
+      if (known.includes(key)) continue;
       const problem = key.startsWith("x.") ? readRow(key, value) : readMatrix(key, value);
       if (problem) bad.push(problem);
     }

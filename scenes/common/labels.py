@@ -268,6 +268,24 @@ def mixed_line(s: str, size: float = style.BODY_SIZE, color: ManimColor | None =
     return pieces.arrange(RIGHT, buff=gap)
 
 
+def text_line(s: str, size: float = style.BODY_SIZE, color: ManimColor | None = None) -> VGroup:
+    """A line of a catalog: a `label`, or where it has `$...$` parts (`$W_Q$`, `$d_k$`: a subscript),
+    a `mixed_line` (a label would print the underscore). A line with an odd number of `$` holds no
+    formula (a token named "$5" in it): a label."""
+    return mixed_line(s, size, color) if s.count("$") and not s.count("$") % 2 else label(s, size, color)
+
+
+def _formulas_whole(parts: Sequence[str]) -> list[str]:
+    """A line's pieces where it may break, joined where a break would fall inside a `$...$` formula."""
+    out: list[str] = []
+    for p in parts:
+        if out and out[-1].count("$") % 2:
+            out[-1] += p
+        else:
+            out.append(p)
+    return out
+
+
 def wrapped(s: str, width: float, lang: str, size: float = style.BODY_SIZE, color: ManimColor | None = None,
             line_gap: float = style.LINE_GAP) -> VGroup:
     """A line of text as centred lines no wider than `width` (where the subtitles may break a line:
@@ -276,15 +294,15 @@ def wrapped(s: str, width: float, lang: str, size: float = style.BODY_SIZE, colo
     widening the picture (and so shrinking the table) to its own length."""
     from .captions import pieces
 
-    whole = label(s, size, color)
+    whole = text_line(s, size, color)
     if whole.width <= width:
         return VGroup(whole)
-    parts = pieces(s, lang)
+    parts = _formulas_whole(pieces(s, lang))
     share = [len(p) for p in parts]  # each piece's share of the line's width, by characters
     per_char = whole.width / sum(share)
     for count in range(2, len(parts) + 1):
         lines = _balanced(parts, [c * per_char for c in share], count)
-        built = [label(line.strip(), size, color) for line in lines]
+        built = [text_line(line.strip(), size, color) for line in lines]
         if max(m.width for m in built) <= width or count == len(parts):
             return VGroup(*built).arrange(DOWN, buff=line_gap)
     return VGroup(whole)

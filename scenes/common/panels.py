@@ -9,15 +9,15 @@ import numpy as np
 from manim import DOWN, ORIGIN, RIGHT, UP, FadeIn, LaggedStart, VGroup
 
 from . import style
-from .labels import even_labels, label
+from .labels import even_labels, text_line
 from .mobjects import NumberGrid, WeightBars, outline
 
 STACK_GAIN = 1.15  # side_by_side stacks its parts only when that lets them be this much larger
 
 
 def titled(title: str, m, color=None, size: float = style.LABEL_SIZE) -> VGroup:
-    """A label over a mobject, centred on it."""
-    words = label(title, size, color or style.EMPHASIS)
+    """A label over a mobject, centred on it (its `$...$` parts as formulas: `$W_Q$`)."""
+    words = text_line(title, size, color or style.EMPHASIS)
     return VGroup(words, m).arrange(DOWN, buff=style.GAP)
 
 
