@@ -36,6 +36,7 @@ from scenes.common.mobjects import (
 )
 
 SAMPLES = 241  # points on the soft curve
+OUTPUT, NOTE = 3, 4  # a panel's parts: title, chart, output's title, output, note
 PANEL_BAR_H = 0.9  # a panel's tallest bar (a weight of 1): two panels stacked still leave the tables room
 
 
@@ -104,11 +105,12 @@ class Lookup(LessonScene):
         each chart's scores named under them and each note no wider than its output (a smaller line
         before smaller numbers)."""
 
-        notes = [(p[4], fit(p[4].copy(), p[3].width, p[4].height)) for p in body]  # long: its output's width
+        # each note as it is, and (long words) no wider than its output
+        notes = [(p[NOTE], fit(p[NOTE].copy(), p[OUTPUT].width, p[NOTE].height)) for p in body]
 
         def arranged(side_by_side: bool, wide: bool, compact: bool = False):
             for p, note_ways in zip(body, notes):
-                p.submobjects[4] = note_ways[compact]
+                p.submobjects[NOTE] = note_ways[compact]
                 t, chart, out_t, out, note = p
                 self.name_scores(chart, under=compact)
                 if wide:  # the output and the note on the chart's right (many tokens: close by)

@@ -36,6 +36,7 @@ CELL_W, CELL_H = 1.2, 0.7  # a cell of the attention matrix, at the least
 MATRIX_H = 2.8  # the matrix's cells are at least this tall together: a 2×2 matrix fills the frame too
 MASK_NOTE_W = 1.5  # a masked lesson's note beside the matrix wraps to its caption's width, at least this
 NARROW_AXIS = 0.6  # a queries' name too wide for the matrix wraps to this share of its width (two lines)
+AXIS_LINE_GAP = style.GAP / 4  # between the lines of a wrapped queries' name: one name, not two
 PULSE_SCALE = 1.06  # Indicate on a row: enough to see, not enough to jump
 
 # what turns the focus's scores into weights, per mode (no words: those are in the catalog)
@@ -167,7 +168,7 @@ class AttentionMatrix(LessonScene):
         if narrow:
             width = max(self.grid.row_labels.width, query_axis.width * NARROW_AXIS)
             query_axis = wrapped(self.t("common.queries_axis") + " ↓", width, self.lang, style.LABEL_SIZE,
-                                 style.Q_COLOR, line_gap=style.GAP / 4)
+                                 style.Q_COLOR, line_gap=AXIS_LINE_GAP)
             for line in query_axis:
                 line.align_to(query_axis, RIGHT)
             right = min(self.grid.row_labels.get_right()[0], self.keys.get_left()[0] - style.GAP / 2)

@@ -27,6 +27,8 @@ SATURATED = 0.99
 MARK_BUFF = 0.05  # an outline just outside its cell, visible on any heat colour
 MATRIX_ZOOM = 1.3  # the matrix read in the last mistake, larger than a plain heatmap
 SQRT_WRAP = 1.3  # the √dₖ mistake's verdicts may wrap to this many times its tables' width
+# long words: the transposed card's verdicts wrap to these widths beside its matrix
+TRANSPOSED_WRAPS = (style.NOTE_MIN_W, style.NOTE_MIN_W * 4 / 3)
 SQRT_WIDER = (1.6, 2.0, 2.5)  # or, when no such layout keeps its numbers large enough, to these
 
 
@@ -369,7 +371,7 @@ class Mistakes(LessonScene):
         # long words: the verdicts beside the matrix wrapped, the matrix keeping its share
         body = self.place_best(lambda: self.transposed_body(matrix, note, None),
                                last=tuple(lambda w=w: self.transposed_body(matrix, note, w)
-                                          for w in (style.NOTE_MIN_W, style.NOTE_MIN_W * 4 / 3)))
+                                          for w in TRANSPOSED_WRAPS))
         wrong, right = body[0][1]
         self.play(FadeIn(hm), FadeIn(rows_t), FadeIn(cols_t))
         self.play(Create(wrong_box), FadeIn(wrong[:2]))
