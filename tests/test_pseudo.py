@@ -25,15 +25,12 @@ EVERY_RUN = {("projection", "tiny.toml"), ("softmax", "tiny.toml"), ("contexts",
 # words 40 % longer than English's (each a scene's own fix); the 4- and 8-token lessons break more
 # (--pseudo-all lists them)
 KNOWN = {
-    ("geometry", "tiny.toml"): "the table's column heads overlap their neighbours; the pictures fill little",
     ("mistakes", "tiny.toml"): "a card's line runs over the matrix beside it; its tables' numbers shrink",
     ("edge-cases", "tiny.toml"): "the tables' numbers shrink below the smallest size (the notes take room)",
     ("normalizers", "tiny.toml"): "the first step's scores shrink below the smallest numbers",
-    ("geometry", "default"): "the first plane fills too little of the frame",
     ("normalizers", "default"): "the first step's scores shrink below the smallest numbers",
     ("edge-cases", "default"): "the tables' numbers shrink below the smallest size (the notes take room)",
     ("mistakes", "default"): "the axis card's line runs over the matrix's numbers",
-    ("geometry", "deep.toml"): "the planes' notes shrink below the smallest text",
     ("softmax", "deep.toml"): "the reading under the bars wraps into words below the smallest text",
     ("matrix", "deep.toml"): "the 8×8 matrix's numbers shrink below the smallest size",
     ("contexts", "deep.toml"): "the embeddings' numbers shrink below the smallest size",
