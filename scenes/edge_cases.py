@@ -15,6 +15,7 @@ from scenes.common.masked import strike_masked
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline
 
 NOTE_LEAST = 0.8  # a note under the matrix, wrapped, may shrink to this share of its size before the numbers
+WRAP_PARTS = (2, 3, 4)  # a long note wraps to a half, a third, a quarter of its widest line (EdgeCases.note)
 OUT_CELL_H = 0.45  # the permutation's outputs grids: eight rows each, side by side, numbers still large
 
 
@@ -110,7 +111,7 @@ class EdgeCases(LessonScene):
         widest line, a third, a quarter), then also smaller (NOTE_LEAST): the first way that lets them,
         widest first, or the one that lets them be largest."""
         whole = VGroup(*(label(t, style.LABEL_SIZE, style.TEXT) for t in texts))
-        widths = sorted({w for w in (table.width, *(whole.width / n for n in (2, 3, 4))) if w < whole.width},
+        widths = sorted({w for w in (table.width, *(whole.width / n for n in WRAP_PARTS)) if w < whole.width},
                         reverse=True)
         ways = [(style.LABEL_SIZE, w) for w in (None, *widths)] + [
             (style.LABEL_SIZE * NOTE_LEAST, w / NOTE_LEAST) for w in widths]

@@ -159,7 +159,7 @@ class Geometry(LessonScene):
         """A table's row height: CELL_H, or less where the rows and the heads would not fit the body."""
         return min(CELL_H, (self.body_box()[1] - head_h - style.GAP) / rows)
 
-    def qk_columns(self, head_scale: float = 1.0) -> dict:
+    def qk_columns(self, head_scale: float) -> dict:
         """The table beside the plane of queries and keys: the keys' names, the scores (the plane's
         part and, when it holds less, the whole), the scaled scores, the weights of every mode."""
         p, f, mode = self.pic, self.focus, self.att.mode
@@ -311,7 +311,7 @@ class Geometry(LessonScene):
             for k, w in zip(p.keys, weights))))
 
     # -- the plane of values ---------------------------------------------------------------------
-    def v_columns(self, head_scale: float = 1.0) -> tuple[dict, dict]:
+    def v_columns(self, head_scale: float) -> tuple[dict, dict]:
         """The mixing's table (each key's weight and weighted value, their sum) and the contexts' (each
         context's output), on the V plane's two axes."""
         p, (a, b), every = self.pic, self.pic.v.axes, self.every
