@@ -10,10 +10,12 @@ from manim import DOWN, LEFT, RIGHT, UP, Create, FadeIn, FadeOut, Line, VGroup
 from attention_core import attend_tokens, strongest_other
 from scenes.common import style
 from scenes.common.base import LessonScene
-from scenes.common.labels import even_labels, fit, label
+from scenes.common.labels import even_labels, fit, label, wrapped
 from scenes.common.masked import strike_masked
 from scenes.common.mobjects import NumberGrid, heatmap, number_text, outline
 
+NOTE_LEAST = 0.8  # a note under the matrix, wrapped, may shrink to this share of its size before the numbers
+WRAP_PARTS = (2, 3, 4)  # a long note wraps to a half, a third, a quarter of its widest line (EdgeCases.note)
 OUT_CELL_H = 0.45  # the permutation's outputs grids: eight rows each, side by side, numbers still large
 
 
@@ -84,27 +86,44 @@ class EdgeCases(LessonScene):
         self.sums.shift(UP * (self.heat.boxes.get_top()[1] - self.sums.boxes.get_top()[1]))
         keys = label(self.t("common.keys_axis"), style.LABEL_SIZE, style.DIM)
         keys.next_to(self.heat.col_labels, UP, buff=style.GAP / 2).match_x(self.heat.boxes)
-        queries = label(self.t("common.queries_axis"), style.LABEL_SIZE, style.DIM)
+        axis = self.t("common.queries_axis")
+        queries = label(axis, style.LABEL_SIZE, style.DIM)
+        if not self.numbers_fit(VGroup(queries.copy().next_to(self.heat, LEFT), self.heat, keys)):
+            queries = wrapped(axis, queries.width / 2, self.lang, style.LABEL_SIZE, style.DIM)  # long words
         queries.next_to(self.heat.row_labels, LEFT, buff=style.GAP).match_y(self.heat.boxes)
         self.matrix = VGroup(queries, keys, self.heat)
         f = self.fields()
         rel = "same" if f["w_fo"] == f["w_of"] else "differ"
-        self.notes = {
-            "self": self.lines(self.t("self_note", **f), self.t("self_normal")),
-            "sums": self.lines(self.t("sums_note"), self.t("shown_note", **f)),
-            "asym": self.lines(self.t(f"asym_{rel}", **f),  # with a mask, the why is mainly the mask
-                               self.t("asym_why" if att.mask is None else "asym_masked", **f)),
-        }
         table = VGroup(self.matrix, self.sums)
-        for n in self.notes.values():  # under the matrix, one at a time
-            n.next_to(table, DOWN, buff=style.BIG_GAP)
+        self.notes = {  # under the matrix, one at a time
+            "self": self.note(table, self.matrix, self.t("self_note", **f), self.t("self_normal")),
+            "sums": self.note(table, table, self.t("sums_note"), self.t("shown_note", **f)),
+            "asym": self.note(table, table, self.t(f"asym_{rel}", **f),  # with a mask, the why: the mask
+                              self.t("asym_why" if att.mask is None else "asym_masked", **f)),
+        }
         self.layout = VGroup(table, *self.notes.values())
         self.current_note = None
         self.marks = VGroup()
 
-    def lines(self, *texts: str) -> VGroup:
-        return VGroup(*(label(t, style.LABEL_SIZE, style.TEXT) for t in texts)).arrange(DOWN,
-                                                                                        buff=style.GAP / 2)
+    def note(self, table: VGroup, shown: VGroup, *texts: str) -> VGroup:
+        """A note under the table, its lines as they are where the numbers `shown` with it keep their
+        size (numbers_fit); else, longer words, each line wrapped (to the table's width, a half of the
+        widest line, a third, a quarter), then also smaller (NOTE_LEAST): the first way that lets them,
+        widest first, or the one that lets them be largest."""
+        whole = VGroup(*(label(t, style.LABEL_SIZE, style.TEXT) for t in texts))
+        widths = sorted({w for w in (table.width, *(whole.width / n for n in WRAP_PARTS)) if w < whole.width},
+                        reverse=True)
+        ways = [(style.LABEL_SIZE, w) for w in (None, *widths)] + [
+            (style.LABEL_SIZE * NOTE_LEAST, w / NOTE_LEAST) for w in widths]
+        tried = []
+        for size, width in ways:
+            note = VGroup(*(wrapped(t, width, self.lang, size, style.TEXT) if width
+                            else label(t, size, style.TEXT) for t in texts)).arrange(DOWN, buff=style.GAP / 2)
+            note.next_to(table, DOWN, buff=style.BIG_GAP)
+            if self.numbers_fit(VGroup(shown, note)):
+                return note
+            tried.append((self.fill_transform(VGroup(shown, note))[0], note))
+        return max(tried, key=lambda kn: kn[0])[1]
 
     def show_note(self, key: str, *marks):
         """Swap the note under the matrix and the frames on it."""

@@ -16,14 +16,13 @@ from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.formats import shared_format
 from scenes.common.i18n import d_k_labels, listing
-from scenes.common.labels import fit, label, math, word
+from scenes.common.labels import math, word
 from scenes.common.mobjects import number_text, percent_text
 
 # a plane's room around its arrows, and its shorter side, as shares of its longer side: near square, so
 # that a plane held to the width its table leaves still fills the body's height
 PAD, LEAST = 0.08, 0.8
 QUERY_STROKE = 6.0  # the query's arrow and the outputs', a little bolder than the keys'
-NOTE_GAP = style.GAP / 4  # between the lines under a plane
 # every text of the body, names and numbers alike, one size: large for the back row, and so that a
 # handout page prints the scene's nine frames three to a row with their smallest text at 6 pt
 SIZE = 30
@@ -124,12 +123,12 @@ class Geometry(LessonScene):
         top, bottom = self.header.get_bottom()[1] - style.GAP, -config.frame_height / 2 + style.SAFE_MARGIN
         return np.array([0, (top + bottom) / 2, 0])
 
-    def make_plane(self, points, names, notes: VGroup, table_w: float) -> tuple[A.Plane, VGroup, float]:
-        """A plane as large as the body leaves beside its widest table, its notes under it, centred;
-        and the width of the two together."""
+    def make_plane(self, points, names, lines: list[str], table_w: float) -> tuple[A.Plane, VGroup, float]:
+        """A plane as large as the body leaves beside its widest table, its notes (lines) under it,
+        centred; and the width of the two together."""
         w, h = self.body_box()
         room_w = w - table_w - style.BIG_GAP
-        fit(notes, room_w, notes.height)
+        notes = T.under_plane(lines, SIZE, self.lang, room_w)
         box = G.bounds(points, PAD, LEAST)
         span_x, span_y = box[1] - box[0], box[3] - box[2]
         unit = min(room_w / span_x, (h - (notes.height + style.GAP if len(notes) else 0)) / span_y)
@@ -138,10 +137,14 @@ class Geometry(LessonScene):
         VGroup(plane, notes).move_to(self.centre())
         return plane, notes, max(plane.width, notes.width)
 
-    def notes_of(self, share: str | None, part: float) -> VGroup:
+    def notes_of(self, share: str | None, part: float) -> list[str]:
         """Under a plane, when it holds less than all of its terms: how much it holds."""
-        lines = self.tr.lines(f"geometry.{share}", share=percent_text(part)) if share else []
-        return VGroup(*(label(s, SIZE, style.TEXT) for s in lines)).arrange(DOWN, buff=NOTE_GAP)
+        return self.tr.lines(f"geometry.{share}", share=percent_text(part)) if share else []
+
+    def give_way(self, make, widest, points, lines: list[str]):
+        """The table's columns and width, their heads shrunk where longer words take the plane's room."""
+        return T.give_way(make, widest, self.body_box(), G.bounds(points, PAD, LEAST),
+                          T.under_plane(lines, SIZE, self.lang, self.body_box()[0]))
 
     def heading(self, key: str = "title", text: str | None = None) -> VGroup:
         """The title and, at the top right, the sentence the planes show (LessonScene.heading leaves it
@@ -156,7 +159,7 @@ class Geometry(LessonScene):
         """A table's row height: CELL_H, or less where the rows and the heads would not fit the body."""
         return min(CELL_H, (self.body_box()[1] - head_h - style.GAP) / rows)
 
-    def qk_columns(self) -> dict:
+    def qk_columns(self, head_scale: float) -> dict:
         """The table beside the plane of queries and keys: the keys' names, the scores (the plane's
         part and, when it holds less, the whole), the scaled scores, the weights of every mode."""
         p, f, mode = self.pic, self.focus, self.att.mode
@@ -174,6 +177,8 @@ class Geometry(LessonScene):
             short = word(self.t(f"normalizers.short_{m}"), SIZE)
             heads[f"w_{m}"] = T.head(word(self.t("weight"), SIZE), short)
             values[f"w_{m}"] = self.modes[m].weights
+        heads["keys"] = T.head(word(self.t("keys"), SIZE, style.K_COLOR))  # (one line: not the highest)
+        heads = T.scaled(heads, head_scale)  # (T.give_way)
         fmt = shared_format(np.concatenate(list(values.values())))  # one table, one number format
         texts = [[fmt(x) for x in v] for v in values.values()]
         h = self.cell_h(len(p.tokens), max(m.height for m in heads.values()))
@@ -181,17 +186,16 @@ class Geometry(LessonScene):
                                    T.table_cell_width(texts, [heads[k]], SIZE),
                                    fmt, SIZE, h) for k in values}
         names = [word(t, SIZE, style.EMPHASIS if j == f else style.K_COLOR) for j, t in enumerate(p.tokens)]
-        cols["keys"] = T.name_column(names, T.head(word(self.t("keys"), SIZE, style.K_COLOR)), len(names), h)
+        cols["keys"] = T.name_column(names, heads["keys"], len(names), h)
         return cols
 
     def build_qk(self):
         """The plane of queries and keys, as large as its widest table leaves room for."""
         p = self.pic
-        self.qk_cols = self.qk_columns()
         notes = self.notes_of("qk_share" if self.part_qk else None, p.qk.share)
-        widest = max(T.line_up([self.qk_cols[k].copy() for k in QK_ORDER
-                              if k in self.qk_keys(keys) and k in self.qk_cols]).width
-                     for keys in QK_STEPS.values())
+        steps = [[k for k in QK_ORDER if k in self.qk_keys(keys)] for keys in QK_STEPS.values()]
+        self.qk_cols, widest = self.give_way(self.qk_columns, lambda cols: T.widest(
+            [{k: cols[k] for k in step if k in cols} for step in steps]), G.qk_points(p), notes)
         axes = d_k_labels(self.lesson.d_k, self.lang)
         self.qk_plane, self.notes, left_w = self.make_plane(G.qk_points(p), [axes[a] for a in p.qk.axes],
                                                             notes, widest)
@@ -307,14 +311,16 @@ class Geometry(LessonScene):
             for k, w in zip(p.keys, weights))))
 
     # -- the plane of values ---------------------------------------------------------------------
-    def v_columns(self) -> tuple[dict, dict]:
+    def v_columns(self, head_scale: float) -> tuple[dict, dict]:
         """The mixing's table (each key's weight and weighted value, their sum) and the contexts' (each
         context's output), on the V plane's two axes."""
         p, (a, b), every = self.pic, self.pic.v.axes, self.every
         dim = [word(self.dims[x], SIZE, style.V_COLOR) for x in (a, b, a, b)]
         times = [word(self.t("weighted"), SIZE) for _ in dim[:2]]
         heads = {"a": T.head(times[0], dim[0]), "b": T.head(times[1], dim[1]), "ca": T.head(dim[2]),
-                 "cb": T.head(dim[3])}
+                 "cb": T.head(dim[3]), "keys": T.head(word(self.t("keys"), SIZE, style.K_COLOR)),
+                 "contexts": T.head(word(self.t("context"), SIZE, style.DIM))}  # (one line: not the highest)
+        heads = T.scaled(heads, head_scale)  # (T.give_way)
         values = {"a": np.append(p.weighted[:, 0], p.output[0]),
                   "b": np.append(p.weighted[:, 1], p.output[1]),
                   "ca": np.array([q.output[0] for q in every]), "cb": np.array([q.output[1] for q in every])}
@@ -324,22 +330,19 @@ class Geometry(LessonScene):
         cols = {k: T.number_column(values[k], heads[k], style.V_COLOR,
                                    T.table_cell_width(texts, [heads[k]], SIZE), fmt, SIZE, h) for k in values}
         names = [word(t, SIZE, style.V_COLOR) for t in p.tokens] + [word(self.t("sum"), SIZE)]
-        keys = T.name_column(names, T.head(word(self.t("keys"), SIZE, style.K_COLOR)), len(names), h)
+        keys = T.name_column(names, heads["keys"], len(names), h)
         contexts = [word(c, SIZE, style.TEXT) for c in self.labels]
-        head = T.head(word(self.t("context"), SIZE, style.DIM))
         return ({"keys": keys, "a": cols["a"], "b": cols["b"]},
-                {"contexts": T.name_column(contexts, head, len(contexts), h), "a": cols["ca"],
+                {"contexts": T.name_column(contexts, heads["contexts"], len(contexts), h), "a": cols["ca"],
                  "b": cols["cb"]})
 
     def build_v(self):
         """The plane of values, in axes that hold every context's values and output."""
-        p = self.pic
-        self.v_cols, self.c_cols = self.v_columns()
+        p, points = self.pic, G.v_points(self.every)
         notes = self.notes_of("v_share" if self.part_v else None, self.v_share)
-        widest = max(T.line_up([c.copy() for c in cols.values()]).width
-                     for cols in (self.v_cols, self.c_cols))
-        self.v_plane, self.v_notes, left_w = self.make_plane(
-            G.v_points(self.every), [self.dims[a] for a in p.v.axes], notes, widest)
+        (self.v_cols, self.c_cols), widest = self.give_way(self.v_columns, T.widest, points, notes)
+        self.v_plane, self.v_notes, left_w = self.make_plane(points, [self.dims[a] for a in p.v.axes], notes,
+                                                             widest)
         parts = [self.v_plane, *self.v_notes]
         self.v_spread = T.Spread(self.v_plane, left_w, parts, self.v_cols, V_ORDER, self.centre())
         self.c_spread = T.Spread(self.v_plane, left_w, parts, self.c_cols, C_ORDER, self.centre())
@@ -394,3 +397,4 @@ class Geometry(LessonScene):
         self.play(*(A.grow(m) for m in self.context_arrows),
                   FadeIn(self.context_names), FadeIn(self.context_leaders),
                   *(FadeIn(self.c_cols[c].numbers) for c in ("a", "b")))
+

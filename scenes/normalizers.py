@@ -22,6 +22,7 @@ from manim import (
 from attention_core import MODES, attend
 from scenes.common import style
 from scenes.common.base import LessonScene
+from scenes.common.captions import pieces
 from scenes.common.labels import even_labels, label, math, wrapped
 from scenes.common.mobjects import NumberGrid, WeightBars, number_text, outline, vector
 
@@ -94,13 +95,26 @@ class Normalizers(LessonScene):
 
     # -- steps -------------------------------------------------------------------------------------
     def same_scores(self):
-        """One row of raw scores, and the three rules that turn it into weights."""
+        """One row of raw scores, and the three rules that turn it into weights; where longer words
+        would shrink the scores below the smallest numbers, the words wrap (scores_and_rules)."""
         self.step("same_scores")
-        f = self.focus
-        scores = NumberGrid(self.att.scores[f], col_labels=self.att.tokens,
+        body = self.scores_and_rules(wrap=False)
+        if not self.numbers_fit(body):
+            body = self.scores_and_rules(wrap=True)
+        self.place_body(body)
+        (s_t, scores), (table, tag) = body
+        self.play(FadeIn(s_t), FadeIn(scores))
+        for i in range(len(MODES)):
+            self.play(FadeIn(table[i * 2]), Write(table[i * 2 + 1]), run_time=style.RUN)
+        self.play(FadeIn(tag), run_time=style.FAST)
+
+    def scores_and_rules(self, wrap: bool) -> VGroup:
+        """The raw scores under their sentence, the rules' table under them, the current rule tagged:
+        VGroup(VGroup(sentence, scores), VGroup(table, tag)). `wrap`: each mode's name in two lines,
+        the sentence wrapped to the width of the scores or the table, whichever is wider."""
+        scores = NumberGrid(self.att.scores[self.focus], col_labels=self.att.tokens,
                             row_labels=[self.t("raw_row", focus=self.lesson.focus)])
         even_labels(scores.col_labels)
-        s_t = label(self.t("same_data"), style.BODY_SIZE, style.DIM)
         rules = {
             "scaled": math('w = "softmax"(s slash sqrt(d_k)), quad sqrt(d_k) = '
                            + number_text(self.att.sqrt_d_k)),
@@ -109,17 +123,27 @@ class Normalizers(LessonScene):
         }
         cells = []
         for m in MODES:
-            cells += [rich(self.t(f"common.mode_{m}"), style.BODY_SIZE, style.TEXT), rules[m]]
+            cells += [self.two_lines(self.t(f"common.mode_{m}")) if wrap
+                      else rich(self.t(f"common.mode_{m}"), style.BODY_SIZE, style.TEXT), rules[m]]
         table = VGroup(*cells).arrange_in_grid(cols=2, buff=(style.BIG_GAP, style.GAP), col_alignments="ll")
         tag = label(self.t("current"), style.LABEL_SIZE, style.DIM)
         tag.next_to(table[MODES.index(self.settings.mode) * 2 + 1], RIGHT, buff=style.GAP)
-        body = VGroup(VGroup(s_t, scores).arrange(DOWN, buff=style.GAP), VGroup(table, tag)).arrange(
+        width = max(scores.width, table.width)
+        s_t = (wrapped(self.t("same_data"), width, self.lang, style.BODY_SIZE, style.DIM) if wrap
+               else label(self.t("same_data"), style.BODY_SIZE, style.DIM))
+        return VGroup(VGroup(s_t, scores).arrange(DOWN, buff=style.GAP), VGroup(table, tag)).arrange(
             DOWN, buff=style.BIG_GAP)
-        self.place_body(body)
-        self.play(FadeIn(s_t), FadeIn(scores))
-        for i in range(len(MODES)):
-            self.play(FadeIn(table[i * 2]), Write(table[i * 2 + 1]), run_time=style.RUN)
-        self.play(FadeIn(tag), run_time=style.FAST)
+
+    def two_lines(self, text: str, size: float = style.BODY_SIZE, color=None) -> VGroup:
+        """A line (√dₖ typeset) in two, broken where a subtitle may break nearest its middle."""
+        parts = pieces(text, self.lang)
+        if len(parts) < 2:
+            return VGroup(rich(text, size, color))
+        ends = np.cumsum([len(p) for p in parts])[:-1]
+        cut = int(np.argmin(np.abs(ends - len(text) / 2))) + 1
+        lines = ["".join(parts[:cut]).strip(), "".join(parts[cut:]).strip()]
+        return VGroup(*(rich(t, size, color) for t in lines)).arrange(DOWN, aligned_edge=LEFT,
+                                                                      buff=style.LINE_GAP)
 
     def three_weights(self):
         """Three weight charts, one per mode, stacked so each key's bars line up."""
@@ -224,15 +248,17 @@ class Normalizers(LessonScene):
             notes.next_to(eq, DOWN, buff=style.BIG_GAP).match_x(right)
         return VGroup(left, right, pair, eq, notes)
 
-    def compose_columns(self) -> VGroup:
+    def compose_columns(self, notes_w: float | None = None) -> VGroup:
         """Many dimensions: every token's value as a column (the dimensions named once, down the side),
         their mean beside them and the three outputs beside it, Uniform's column framed with the mean;
-        the verdict and the notes under them: VGroup(left, right, pair, eq, notes), as compose_outputs."""
+        the verdict and the notes under them: VGroup(left, right, pair, eq, notes), as compose_outputs.
+        Where the modes' names would shrink the numbers below the smallest, they take two lines, the
+        notes keeping the width the tables had before (`notes_w`)."""
         att = self.att
         v = NumberGrid(att.v.T, row_labels=self.dims, col_labels=att.tokens, color=style.V_COLOR)  # [d, n]
         v.boxes.set_stroke(style.V_COLOR, width=2)
         mean = vector(att.v.mean(axis=0), style.DIM, vertical=True, col_labels=[self.t("mean")])
-        outs = self.mode_columns()
+        outs = self.mode_columns(wrap=notes_w is not None)
         mean.next_to(v.boxes, RIGHT, buff=style.GAP * 2)  # (closer than BIG_GAP: the row is long)
         outs.next_to(mean.boxes, RIGHT, buff=style.GAP * 2)
         for g in (mean, outs):
@@ -250,15 +276,17 @@ class Normalizers(LessonScene):
         if eq.get_right()[0] > outs.get_right()[0]:  # no further right than the outputs
             eq.align_to(outs, RIGHT)
         tables = VGroup(left, right)
-        notes = VGroup(*(wrapped(self.t(k), tables.width, self.lang, style.LABEL_SIZE, style.TEXT)
+        notes = VGroup(*(wrapped(self.t(k), notes_w or tables.width, self.lang, style.LABEL_SIZE, style.TEXT)
                          for k in ("mean_note", "not_zero"))).arrange(DOWN, buff=style.GAP / 2)
         notes.next_to(VGroup(tables, eq), DOWN, buff=style.GAP).match_x(tables)
-        return VGroup(left, right, pair, eq, notes)
+        made = VGroup(left, right, pair, eq, notes)
+        return made if notes_w or self.numbers_fit(made) else self.compose_columns(tables.width)
 
-    def mode_columns(self) -> NumberGrid:
+    def mode_columns(self, wrap: bool = False) -> NumberGrid:
         """The focus's output in every mode as columns (one row per dimension), the modes' names over
-        them (√dₖ typeset)."""
-        names = VGroup(*(rich(self.t(f"short_{m}"), style.LABEL_SIZE, style.DIM) for m in MODES))
+        them (√dₖ typeset; `wrap`: each in two lines)."""
+        names = VGroup(*(self.two_lines(self.t(f"short_{m}"), style.LABEL_SIZE, style.DIM) if wrap
+                         else rich(self.t(f"short_{m}"), style.LABEL_SIZE, style.DIM) for m in MODES))
         cell_w = max(style.CELL_W, max(n.width for n in names) + style.GAP / 2)  # as wide as the widest name
         outs = NumberGrid(np.stack([self.runs[m].output[self.focus] for m in MODES], axis=1),
                           color=style.V_COLOR, cell_w=cell_w)  # [d, modes]

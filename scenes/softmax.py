@@ -14,6 +14,7 @@ from manim import (
     GrowArrow,
     Rectangle,
     ReplacementTransform,
+    Text,
     VGroup,
     Write,
 )
@@ -22,7 +23,7 @@ from attention_core import strongest_other
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
-from scenes.common.labels import math, word
+from scenes.common.labels import math, mixed_line, word, wrapped
 from scenes.common.masked import MINUS_INF
 from scenes.common.mobjects import WeightBars, number_text, outline, shared_format
 
@@ -96,8 +97,7 @@ class Softmax(LessonScene):
         side = self.formula_beside(bars, axis_name)
         unit_bar = self.unit_bar(chart, bars)
         sums = self.paragraph("shown", style.BODY_SIZE, style.TEXT)
-        variant = self.reading_variant()
-        reading = self.paragraph(f"reading_{variant}" if variant else "reading", style.BODY_SIZE, style.TEXT)
+        reading = self.reading_lines(VGroup(head_scores, chart, side, unit_bar))
         self.place_lines(unit_bar, bars, (sums, reading))
         self.layout = VGroup(head_scores, head_weights, chart, side, unit_bar, sums, reading)
         self.bars, self.weights, self.axis, self.axis_name = bars, weights, axis, axis_name
@@ -164,6 +164,22 @@ class Softmax(LessonScene):
         unit_bar = VGroup(stack, brace, exact).next_to(chart, DOWN, buff=style.BIG_GAP)
         unit_bar.match_x(bars.baseline)
         return unit_bar
+
+    def reading_lines(self, rest: VGroup) -> VGroup:
+        """The reading, under the rest of the picture: its lines as they are, or, where they would make
+        the picture so small that its smallest text falls below MIN_FONT_SIZE (longer words), wrapped
+        to its width (a line with a formula in it stays whole)."""
+        variant = self.reading_variant()
+        key = f"reading_{variant}" if variant else "reading"
+        reading = self.paragraph(key, style.BODY_SIZE, style.TEXT).next_to(rest, DOWN, buff=style.GAP)
+        both = VGroup(rest, reading)
+        smallest = min(m.font_size for m in both.get_family() if isinstance(m, Text))
+        if smallest * self.fill_transform(both)[0] >= style.MIN_FONT_SIZE:
+            return reading
+        lines = self.tr.lines(f"softmax.{key}", **self.fields())
+        return VGroup(*(mixed_line(t, style.BODY_SIZE, style.TEXT) if "$" in t
+                        else wrapped(t, rest.width, self.lang, style.BODY_SIZE, style.TEXT)
+                        for t in lines)).arrange(DOWN, buff=style.GAP / 2)
 
     def place_lines(self, unit_bar: VGroup, bars: WeightBars, lines: tuple[VGroup, ...]):
         """The sum (step 3) and the reading (step 4), one at a time in the slot under the unit bar."""

@@ -327,6 +327,14 @@ class LessonScene(Scene):
         cap = min((px_1080(cap_height(t)) * k for t in numbers), default=None)
         return fills >= round(style.FILL_SHARE + FILL_AIR, 3) and (cap is None or cap >= style.TABLE_CAP_PX)
 
+    def numbers_fit(self, m) -> bool:
+        """Whether m's main tables' numbers, m placed by place_body, are TABLE_CAP_PX tall at 1080p at
+        least (a layout whose longer words would shrink them gives way: wraps them, moves them)."""
+        k = self.fill_transform(m)[0]
+        numbers = []
+        grid_numbers(m, numbers)
+        return all(px_1080(cap_height(t)) * k >= style.TABLE_CAP_PX - 0.05 for t in numbers)  # (as fill's)
+
     def room(self, m) -> tuple[float, float, float]:
         """How well m fills the body: first whether it fills FILL_SHARE of it (with some air to spare),
         then how large it can be (its scale, to 0.1 %), then how much it fills (a share of the width or

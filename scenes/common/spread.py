@@ -12,10 +12,18 @@ from manim import DOWN, RIGHT, UP, FadeIn, FadeOut, Mobject, Rectangle, VGroup
 
 from . import style
 from .formats import shared_format
-from .labels import label
+from .labels import fit, label, wrapped
 from .mobjects import NumberGrid
 
 CELL_PAD = 0.3  # a number cell's room beside its widest number
+# longer words (a translation's) give way before the plane does: when the widest table would take more than
+# PLANE_GIVES of the width the body's height gives the plane, its columns' heads shrink (one factor for a
+# table, by tenths, down to HEAD_LEAST of their size) until the plane keeps that width (give_way)
+HEAD_LEAST, PLANE_GIVES = 0.6, 0.1
+NOTE_GAP = style.GAP / 4  # between the lines under a plane
+# a note under a plane that would shrink below NOTE_LEAST of its size to fit the plane's width wraps
+# instead, to as few lines as that size allows (zh's, en's and ja's notes do not: they shrink as before)
+NOTE_LEAST = 0.6
 
 
 # A column is a VGroup with .head (over its cells), .cells (shown with the column), .numbers (shown by
@@ -145,3 +153,48 @@ def adopt(scene, group: VGroup) -> VGroup:
     scene.remove(*group.submobjects)
     scene.add(group)
     return group
+
+
+def give_way(make, widest, body: tuple[float, float], box, notes: VGroup):
+    """make(head_scale): a table's columns; widest(columns): the table's width at its widest; a plane
+    of `box` (x0, x1, y0, y1) with its notes beside it in the body (w, h). The columns with their heads
+    at full size when the table and the plane as high as the body fit its width (the plane giving
+    PLANE_GIVES of its width at the most); else with their heads shrunk by tenths until the plane keeps
+    all of its width, or to HEAD_LEAST. Returns (the columns, the table's width)."""
+    plane_w = plane_width(box, body[1], notes)
+    room = body[0] - plane_w - style.BIG_GAP
+    scale, cols = 1.0, make(1.0)
+    if widest(cols) <= room + PLANE_GIVES * plane_w:
+        return cols, widest(cols)
+    while widest(cols) > room and scale > HEAD_LEAST + 1e-9:
+        scale -= 0.1
+        cols = make(scale)
+    return cols, widest(cols)
+
+
+def scaled(heads: dict, scale: float) -> dict:
+    """Columns' heads, each scaled by `scale`."""
+    for m in heads.values():
+        m.scale(scale)
+    return heads
+
+
+def widest(tables) -> float:
+    """The width of the widest of these tables (each a dict of columns)."""
+    return max(line_up([c.copy() for c in cols.values()]).width for cols in tables)
+
+
+def under_plane(lines: Sequence[str], size: float, lang: str, width: float) -> VGroup:
+    """The notes under a plane, one over the other, no wider than `width`: shrunk to it, or wrapped
+    (to width / NOTE_LEAST, then shrunk) where shrinking would take them below NOTE_LEAST of `size`."""
+    notes = VGroup(*(label(s, size, style.TEXT) for s in lines)).arrange(DOWN, buff=NOTE_GAP)
+    if len(notes) and width < NOTE_LEAST * notes.width:
+        notes = VGroup(*(m for s in lines for m in wrapped(s, width / NOTE_LEAST, lang, size, style.TEXT,
+                                                           NOTE_GAP))).arrange(DOWN, buff=NOTE_GAP)
+    return fit(notes, width, notes.height)
+
+
+def plane_width(box, body_h: float, notes: VGroup) -> float:
+    """How wide a plane of this box (x0, x1, y0, y1) is when the body's height sizes it, its notes
+    under it."""
+    return (body_h - (notes.height + style.GAP if len(notes) else 0)) * (box[1] - box[0]) / (box[3] - box[2])
