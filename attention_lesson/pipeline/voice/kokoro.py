@@ -16,7 +16,8 @@ jf_tebukuro, jm_kumo). The phonemes:
 
 The bundled voices are Japanese speakers: reading Mandarin they are understood, with a Japanese timbre;
 a native Mandarin voice (Kokoro's zf_xiaobei ... zm_yunyang) is given as a file: `kokoro:PATH` where
-PATH is a .npy, a .pt (needs torch) or an .npz/.bin of voices with `#name`. The session and the voices
+PATH is a .npy, a .pt (needs torch), an .npz/.bin of voices with `#name` (kokoro-onnx's voices file) or
+one voice as raw floats (kokoro-js's voices/NAME.bin, from npm). The session and the voices
 are loaded once per process.
 """
 
@@ -30,6 +31,7 @@ import os
 import re
 import subprocess
 import wave
+import zipfile
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -86,6 +88,11 @@ def native(ref: str) -> str | None:
 def _from_file(path: Path, name: str | None) -> np.ndarray:
     if path.suffix == ".npy":
         return np.load(path, allow_pickle=False)
+    if path.suffix == ".bin" and not zipfile.is_zipfile(path):  # kokoro-js's voices/NAME.bin: raw floats
+        raw = np.fromfile(path, dtype="<f4")
+        if raw.size % 256:
+            raise ValueError(f"{raw.size} floats, expected 510 x 256 (kokoro-js's voices/NAME.bin)")
+        return raw.reshape(-1, 1, 256)
     if path.suffix in (".npz", ".bin"):
         with np.load(path, allow_pickle=False) as z:
             if name is None and len(z.files) != 1:
@@ -102,7 +109,7 @@ def _from_file(path: Path, name: str | None) -> np.ndarray:
         import torch
 
         return torch.load(path, map_location="cpu", weights_only=True).numpy()
-    raise ValueError("expected a Kokoro voice (.npy, .pt, or .npz/.bin#name), "
+    raise ValueError("expected a Kokoro voice (.npy, .pt, .bin, or .npz/.bin#name), "
                      f"found {path.suffix or 'no suffix'}")
 
 
