@@ -88,7 +88,7 @@ def test_the_digest_follows_the_engine_and_the_model(tmp_path):
 
 needs_kokoro = pytest.mark.skipif(bool(kokoro.missing("zh") or kokoro.missing("ja")),
                                   reason="Kokoro's packages: scripts/setup.sh")
-JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jf_tebukuro: a Japanese speaker reading Mandarin)"
+JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jm_kumo: a Japanese speaker reading Mandarin)"
 
 
 @needs_kokoro
