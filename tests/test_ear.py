@@ -75,8 +75,8 @@ def neural_heard(whisper, tmp_path_factory):
 
 
 @pytest.mark.parametrize("lang", ["zh", "ja", "en"])
-def test_the_neural_voice_is_understood_within_its_bound_and_better_than_the_draft(lang, neural_heard,
-                                                                                   tmp_path):
+def test_the_neural_voice_is_understood_and_better_than_the_draft(lang, neural_heard, tmp_path):
+    """Within its bound (BOUND), and better than the draft voice."""
     neural = neural_heard(lang)
     # the draft voice on the first line only: the ear spends the most on what it cannot understand
     draft = heard("draft", lang, tmp_path, LINES[lang][:1])
