@@ -41,7 +41,7 @@ import numpy as np
 RATE = 24000
 BUNDLED_VOICES = ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")
 # measured by the ear (docs/voices.md): of the five Japanese speakers, jm_kumo's Mandarin is understood
-# best (CER 0.27 on the ear test's three lines, 0.31 on twelve of the lesson's, against jf_tebukuro's 0.33)
+# best (CER 0.27 on the ear test's three lines and 0.31 on twelve of the lesson's; jf_tebukuro 0.33, 0.34)
 DEFAULT_VOICE = {"zh": "jm_kumo", "ja": "jf_alpha"}
 NATIVE = {"z": "zh", "j": "ja", "a": "en", "b": "en"}  # a Kokoro voice's first letter: its speaker's language
 # a non-native speaker reading Mandarin is understood better a little slower: the ear's CER on three of
