@@ -88,7 +88,7 @@ def test_the_digest_follows_the_engine_and_the_model(tmp_path):
 
 needs_kokoro = pytest.mark.skipif(bool(kokoro.missing("zh") or kokoro.missing("ja")),
                                   reason="Kokoro's packages: scripts/setup.sh")
-JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jf_tebukuro: a Japanese speaker reading Mandarin)"
+JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jm_kumo: a Japanese speaker reading Mandarin)"
 
 
 @needs_kokoro
@@ -148,6 +148,24 @@ def test_any_kokoro_voice_file_speaks_and_says_who_it_is(tmp_path):
 
     samples, rate = pcm(tmp_path / "line.wav")
     assert rate == kokoro.RATE and 0.8 < len(samples) / rate < 4, len(samples) / rate
+
+
+def test_a_voice_as_raw_floats_is_read_as_kokoro_js_writes_it(tmp_path):
+    """kokoro-js's voices/NAME.bin (npm) holds one voice as 510 x 256 little-endian floats; kokoro-onnx's
+    voices-v1.0.bin is a zip of arrays (np.savez) and is read by name."""
+    import numpy as np
+
+    rows = np.arange(510 * 256, dtype="<f4").reshape(510, 256) / 1e5
+    raw = tmp_path / "zm_raw.bin"
+    rows.tofile(raw)
+    got = kokoro.style(str(raw))
+    assert got.shape == (510, 256) and got[3, 7] == rows[3, 7] and kokoro.native(str(raw)) == "zh"
+    with open(tmp_path / "two.bin", "wb") as f:
+        np.savez(f, zf_a=rows[:, None, :], zf_b=-rows[:, None, :])
+    assert kokoro.style(f"{tmp_path / 'two.bin'}#zf_b")[3, 7] == -rows[3, 7]
+    np.zeros(300, "<f4").tofile(tmp_path / "short.bin")
+    with pytest.raises(ValueError, match="300 floats, expected 510 x 256"):
+        kokoro.style(str(tmp_path / "short.bin"))
 
 
 @needs_kokoro

@@ -170,6 +170,23 @@ def test_en_lines(line, said):
     assert speakable(line, "en") == said
 
 
+def test_a_word_said_otherwise_than_written(tmp_path):
+    """speech.said: token said as written by default; a words folder's zh/speech.toml may say it 词元
+    (the word alone, in any case, before the numbers' rules: 两个 still follows)."""
+    from scenes.common import words as W
+
+    line = "输入：2 个 token，每个 Token 一行，tokens 和 tokenizer 不变。"
+    assert speakable(line, "zh") == "输入：两个 token，每个 Token 一行，tokens 和 tokenizer 不变。"
+    (tmp_path / "zh").mkdir()
+    (tmp_path / "zh" / "speech.toml").write_text('[speech.said]\ntoken = "词元"\n', encoding="utf-8")
+    assert W.problems(tmp_path, "zh") == []
+    W.use_words(tmp_path)
+    try:
+        assert speakable(line, "zh") == "输入：两个词元，每个词元一行，tokens 和 tokenizer 不变。"
+    finally:
+        W.use_words(None)
+
+
 def test_the_catalogs_still_load_with_the_speech_tables():
     from scenes.common.i18n import catalog
     zh, en = catalog("zh"), catalog("en")

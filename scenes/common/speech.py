@@ -246,6 +246,15 @@ def _symbols(line: str, w: dict) -> str:
     return re.sub(pattern, lambda m: table[m.group()], line)
 
 
+def _said(line: str, w: dict) -> str:
+    """The words written one way and said another (speech.said): zh's token -> 词元; the screen keeps
+    the written word."""
+    for written, said in w.get("said", {}).items():
+        if said != written:
+            line = re.sub(rf"(?<![A-Za-z]){re.escape(written)}(?![A-Za-z])", f" {said} ", line, flags=re.I)
+    return line
+
+
 def _tidy(line: str, lang: str) -> str:
     """One space between words; none before punctuation, after an opening bracket or quote, or (zh)
     between two Chinese characters."""
@@ -258,10 +267,11 @@ def _tidy(line: str, lang: str) -> str:
 
 
 def speakable(line: str, lang: str) -> str:
-    """`line` as the draft voice of `lang` should read it: math, sub/superscripts, numbers (and the
-    patterns around them), then single symbols, turned into words of the language."""
+    """`line` as the draft voice of `lang` should read it: math, sub/superscripts, the words said
+    otherwise than written, numbers (and the patterns around them), then single symbols, turned into
+    words of the language."""
     w = words(lang)
-    line = _MATH.sub(lambda m: unmath(m.group(1)), line)
+    line = _said(_MATH.sub(lambda m: unmath(m.group(1)), line), w)
     line = _scripts(line, w)
     line = _numbers(line, lang)
     line = _symbols(line, w)
