@@ -72,7 +72,8 @@ function renderForm() {
 }
 
 /** The page's one set of choices, over the tabs: the language, context, normalizer and theme of the frames,
- *  the numbers and the renders alike. */
+ *  the numbers and the renders alike (the render form starts at the page's language and may take another
+ *  the page has no words for: a words folder's). */
 function viewBar() {
   return `<div class="view-bar" role="group" aria-label="${esc(word("view"))}">
       <label>${esc(word("language"))} <select id="view-lang">${langOptions()}</select></label>
