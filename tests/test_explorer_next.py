@@ -7,6 +7,7 @@ widths. The one-head lessons' page data stays as it was."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 from dataclasses import replace
@@ -266,14 +267,13 @@ def test_layouts_of_two_and_four_heads_at_laptop_and_phone_widths(browser, tmp_p
             assert page.close() == []
 
 
-@pytest.mark.xdist_group("studio")
-def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browser, tmp_path):
-    from .studio_helpers import ROOT, edit_row, start, stop, watch_console
+@contextlib.contextmanager
+def numbers_tab(browser, tmp_path, name: str):
+    """A built-in lesson copied to tmp_path/lesson.toml, opened in the studio (en) on its numbers tab:
+    (page, console problems, values(selector) -> the numbers' data-value); the studio then stops clean."""
+    from .studio_helpers import ROOT, start, stop, watch_console
 
-    tabs_of = lambda p: p.eval_on_selector_all("[role=tab][data-head]",  # noqa: E731
-                                              "els => els.map(e => e.getAttribute('aria-selected'))")
-
-    shutil.copy(ROOT / "attention_core" / "lessons" / "two_heads.toml", tmp_path / "lesson.toml")
+    shutil.copy(ROOT / "attention_core" / "lessons" / name, tmp_path / "lesson.toml")
     proc, url = start(tmp_path, "--lang", "en")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     try:
@@ -281,9 +281,23 @@ def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browse
         page.goto(url)
         page.wait_for_selector("body[data-ready=true]")
         page.click("#tab-numbers")
-        lesson = load(tmp_path / "lesson.toml")
-        values = lambda sel: [float(v) for v in page.eval_on_selector_all(  # noqa: E731
+        yield page, problems, lambda sel: [float(v) for v in page.eval_on_selector_all(
             sel, "els => els.map(e => e.dataset.value)")]
+    finally:
+        page.close()
+        code, out, err, left = stop(proc)
+    assert code == 0 and "Traceback" not in err and not left, (code, err, left)
+
+
+@pytest.mark.xdist_group("studio")
+def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browser, tmp_path):
+    from .studio_helpers import edit_row
+
+    tabs_of = lambda p: p.eval_on_selector_all("[role=tab][data-head]",  # noqa: E731
+                                              "els => els.map(e => e.getAttribute('aria-selected'))")
+
+    with numbers_tab(browser, tmp_path, "two_heads.toml") as (page, problems, values):
+        lesson = load(tmp_path / "lesson.toml")
         want = numbers_json(lesson, "river")
         assert values("#scores .num.weight") == want["weights"][3]
         page.click("[role=tab][data-head=grammar]")
@@ -310,10 +324,6 @@ def test_the_studio_shows_the_heads_and_the_mask_from_its_servers_numbers(browse
         assert values("#mh-output tr[data-row] .num") == [x for row in want["multi_head_output"] for x in row]
         assert tabs_of(page) == ["false", "true"]  # the page's choice of head kept
         assert problems == []
-    finally:
-        page.close()
-        code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, err, left)
 
 
 def test_the_new_scenes_steps_are_counted_before_they_are_drawn():
@@ -334,18 +344,9 @@ def test_the_studio_shows_the_tiles_from_its_servers_numbers(browser, tmp_path):
     following a block size typed into the file."""
     from attention_core.next.tables import Tiling
 
-    from .studio_helpers import ROOT, edit_row, start, stop, watch_console
+    from .studio_helpers import edit_row
 
-    shutil.copy(ROOT / "attention_core" / "lessons" / "tiled.toml", tmp_path / "lesson.toml")
-    proc, url = start(tmp_path, "--lang", "en")
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    try:
-        problems = watch_console(page)
-        page.goto(url)
-        page.wait_for_selector("body[data-ready=true]")
-        page.click("#tab-numbers")
-        values = lambda sel: [float(v) for v in page.eval_on_selector_all(  # noqa: E731
-            sel, "els => els.map(e => e.dataset.value)")]
+    with numbers_tab(browser, tmp_path, "tiled.toml") as (page, problems, values):
         lesson = load(tmp_path / "lesson.toml")
         want = numbers_json(lesson)["tiles"]
         assert values(".tile-l") == [row[2] for row in want["l"]] and len(want["l"]) == 3
@@ -356,7 +357,3 @@ def test_the_studio_shows_the_tiles_from_its_servers_numbers(browser, tmp_path):
         assert four["block"] == 4 and values(".tile-l") == [row[2] for row in four["l"]]
         assert values("#tiles .memory strong") == [24, 36]
         assert problems == []
-    finally:
-        page.close()
-        code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, err, left)
