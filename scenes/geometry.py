@@ -21,8 +21,7 @@ from scenes.common.mobjects import number_text, percent_text
 
 # a plane's room around its arrows, and its shorter side, as shares of its longer side: near square, so
 # that a plane held to the width its table leaves still fills the body's height
-# the plane's box: this share of its longer side around the arrows, each side at least this share of it
-PAD, LEAST = 0.08, 0.8
+PAD, LEAST = 0.08, 0.8  # the plane's box: padding, and its shorter side's least share of the longer
 QUERY_STROKE = 6.0  # the query's arrow and the outputs', a little bolder than the keys'
 # every text of the body, names and numbers alike, one size: large for the back row, and so that a
 # handout page prints the scene's nine frames three to a row with their smallest text at 6 pt
