@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from .common.i18n import catalog
+from .common.i18n import catalog, phrase
 
 HERE = Path(__file__).parent
 CONTEXTS = re.compile(r'^    contexts = "(all|current)"', re.M)  # a scene class's own attribute
@@ -55,7 +55,7 @@ class SceneInfo:
         return Path(importlib.util.find_spec(f"{self.package}.{self.module}").origin)
 
     def title(self, lang: str = "zh") -> str:
-        return self.titles.get(lang) or catalog(lang)(f"{self.module}.title")
+        return self.titles.get(lang) or phrase(lang, f"{self.module}.title")
 
     def short(self, lang: str = "zh") -> str:
         """A name short enough for the studio's timeline (its catalog's `short`), else its title."""

@@ -58,6 +58,10 @@
    voice and by the draft voice as a render gives it them, levelled, transcribed; the error rate (CER
    for zh and ja, WER for en), apart for the Chinese lines with English words, and the synthesis's
    real-time factor (docs/voices.md); --every N: one line in N.
+15. with --noop DIR [--against CHECKOUT...]: `lesson`, `slides` and `handout` re-run with nothing to do
+   in DIR (each first run once, which renders what is missing: reuse the folder), by this checkout and
+   each other one named, interleaved, --repeats times (default 10): the best wall time, the median CPU
+   time, the modules imported (`-X importtime`), and whether DIR's media/ was left untouched.
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the guide
 (docs/develop/speed.md). The timings themselves are in scripts/bench/; this file reads the options and
 prints.
@@ -74,6 +78,7 @@ from pathlib import Path
 from bench.batch import batch_benchmark  # the first import of bench: this checkout first on sys.path
 from bench.memory import studio_memory_benchmark
 from bench.neural import neural_benchmark
+from bench.noop import noop_benchmark
 from bench.pages import explorer_benchmark, studio_benchmark
 from bench.reruns import holds_benchmark, publish_benchmark, rerun_benchmark, w_edit_benchmark
 from bench.runs import MANIM_Q, naive_benchmark, voice_benchmark
@@ -94,7 +99,8 @@ def parse_args() -> argparse.Namespace:
                          "voice script), each after one cold run.")
     ap.add_argument("--holds", nargs="+", metavar="SCENE",
                     help="Only time held frames converted once against manim's way, for these scenes.")
-    ap.add_argument("--repeats", type=int, default=2, help="With --holds: runs of each (default 2).")
+    ap.add_argument("--repeats", type=int, default=None,
+                    help="With --holds: runs of each (default 2); with --noop: re-runs (default 10).")
     ap.add_argument("--publish", action="store_true",
                     help="Only time the lesson silent and voiced and four scenes in pieces and whole, "
                          "against the naive way, with the core utilisation (default: every quality).")
@@ -115,6 +121,10 @@ def parse_args() -> argparse.Namespace:
                          "rates and real-time factors.")
     ap.add_argument("--every", type=int, default=1, metavar="N",
                     help="With --voices: one line in N of the lesson (default: every line).")
+    ap.add_argument("--noop", type=Path, metavar="DIR",
+                    help="Only time lesson, slides and handout re-run with nothing to do in DIR.")
+    ap.add_argument("--against", type=Path, nargs="+", default=[], metavar="CHECKOUT",
+                    help="With --noop: other checkouts to time side by side with this one.")
     return ap.parse_args()
 
 
@@ -135,7 +145,11 @@ def each_quality(qualities: list[str], run, **dump) -> dict:
 
 def run_alone(args: argparse.Namespace) -> bool:
     """The benchmarks that take a folder of their own (--neural ... --holds): True if one was asked for."""
-    if args.voices is not None:
+    if args.noop:
+        args.noop.mkdir(parents=True, exist_ok=True)
+        checkouts = [c.resolve() for c in args.against] + [Path(__file__).resolve().parent.parent]
+        print(json.dumps(noop_benchmark(args.noop.resolve(), checkouts, args.repeats or 10), indent=2))
+    elif args.voices is not None:
         fresh(lambda work: voices_benchmark(work, args.voices or ["zh", "en", "ja"], args.every))
     elif args.neural:
         fresh(lambda work: neural_benchmark(work, args.jobs))
@@ -152,7 +166,7 @@ def run_alone(args: argparse.Namespace) -> bool:
                                         lambda q: publish_benchmark(work, q, args.jobs)))
     elif args.holds:
         for q in args.quality or ["high"]:
-            fresh(lambda work: holds_benchmark(work, q, args.holds, args.repeats))
+            fresh(lambda work: holds_benchmark(work, q, args.holds, args.repeats or 2))
     else:
         return False
     return True

@@ -12,7 +12,7 @@ from attention_core import load
 from attention_lesson.outputs.words import export
 from attention_lesson.pipeline.plan import RenderOptions, input_digest
 from scenes.common import words as W
-from scenes.common.i18n import catalog
+from scenes.common.i18n import catalog, phrase
 from scenes.registry import BY_ID, SCENES
 
 from .cli_helpers import cli
@@ -146,6 +146,22 @@ def test_an_override_wins_key_by_key(tmp_path):
     assert catalog("en", str(tmp_path))("softmax.title") == TITLE
     assert catalog("en", str(tmp_path))("mixing.title") == catalog("en")("mixing.title") != TITLE
     assert catalog("zh", str(tmp_path))("softmax.title") == catalog("zh")("softmax.title")  # en's only
+
+
+@pytest.mark.parametrize("lang", W.BUILT_IN)
+def test_one_line_read_from_its_own_file_is_the_catalog_s(lang):
+    """Every key of a built-in table is in the file of its name (a title is read from it alone)."""
+    entries = W.builtin_entries(lang)
+    assert {e.file for k, e in entries.items() if e.file != f"{k.split('.')[0]}.toml"} == set()
+    assert {k: phrase(lang, k) for k in entries} == catalog(lang).entries
+
+
+def test_one_line_in_a_words_folder_is_the_folder_s(tmp_path):
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "mine.toml").write_text(f'[softmax]\ntitle = "{TITLE}"\n', encoding="utf-8")
+    W.use_words(str(tmp_path))
+    assert phrase("en", "softmax.title") == TITLE and phrase("en", "mixing.title") == catalog("en")("mixing.title")
+    assert BY_ID["softmax"].title("en") == TITLE
 
 
 def test_a_right_to_left_language_is_refused_by_every_command():

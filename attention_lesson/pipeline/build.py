@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from attention_core import Lesson
-from scenes.common.i18n import catalog, lesson_title
+from scenes.common.i18n import lesson_title, phrase
 from scenes.common.words import use_words
 
 from . import manifest
@@ -94,7 +94,7 @@ def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions,
         title=lesson_title(lesson, lang),
         author=lesson.author, lang=lang, context=options.context, mode=options.mode,
         lesson_name=Path(lesson.source).name, lesson_text=Path(lesson.source).read_text(encoding="utf-8"),
-        start=catalog(lang)("common.deck_start") if options.voice else None, choices=choices,
+        start=phrase(lang, "common.deck_start") if options.voice else None, choices=choices,
         theme=options.theme, words=options.words)
 
 

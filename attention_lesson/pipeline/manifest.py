@@ -69,11 +69,36 @@ def forget(out_dir: Path, keys) -> None:
 def hash_files(h, paths, root: Path) -> None:
     """Feed each file's name (relative to root) and bytes to the hash h. A missing file is an error, not
     an empty file: a digest listing a file that moved would otherwise lose it without a sound."""
-    for p in sorted(Path(p) for p in paths):
-        if not p.is_file():
-            raise FileNotFoundError(f"{p}: an output's digest lists it, but there is no such file")
-        h.update(str(p.relative_to(root)).encode())
-        h.update(p.read_bytes())
+    base = os.path.join(os.fspath(root), "")
+    names = (str(p) if isinstance(p, Path) else str(Path(p)) for p in paths)  # normalised, as Path has it
+    for p in sorted(names, key=lambda name: name.split("/")):  # in the order of the paths' parts
+        if not p.startswith(base):  # (relative_to's error, without its cost on every file)
+            Path(p).relative_to(root)
+        h.update(p[len(base):].encode())
+        h.update(file_bytes(p))
+
+
+_read: dict[str, tuple[tuple[int, int, int], bytes]] = {}  # path -> (its stat when read, its bytes)
+
+
+def file_bytes(path: str) -> bytes:
+    """A file's bytes, read once a process while its size, mtime and inode stay as they were: a scene's
+    digest lists some fifty files (the shared code), the same ones for every scene; a long-lived process
+    (the studio) reads a file again once it is edited. FileNotFoundError for a missing file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        st = None
+    if st is None or not stat.S_ISREG(st.st_mode):
+        raise FileNotFoundError(f"{path}: an output's digest lists it, but there is no such file")
+    key = (st.st_size, st.st_mtime_ns, st.st_ino)
+    known = _read.get(path)
+    if known is not None and known[0] == key:
+        return known[1]
+    with open(path, "rb") as f:
+        data = f.read()
+    _read[path] = (key, data)
+    return data
 
 
 def versions(slides: bool = False) -> dict:

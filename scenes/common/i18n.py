@@ -69,7 +69,7 @@ class Catalog:
 
 def lesson_title(lesson, lang: str) -> str:
     """The lesson file's [title] in this language, or the catalog's generic one."""
-    return lesson.title.get(lang) or catalog(lang)("common.lesson_title")
+    return lesson.title.get(lang) or phrase(lang, "common.lesson_title")
 
 
 # a space beside a full-width bracket, next to a word of the language (a token set off in 「」)
@@ -114,6 +114,17 @@ def catalog(lang: str, words: str | None = None) -> Catalog:
     if not own:
         return _builtin(lang)
     return _merged(lang, folder, tuple(sorted((k, _frozen(e.value)) for k, e in own.items())))
+
+
+def phrase(lang: str, key: str) -> str | list[str]:
+    """One entry as catalog(lang)(key) gives it (no fields), reading only its table's built-in file when
+    no words folder is in use: a re-run with nothing to do names every scene's title, and reading the
+    whole catalog for them cost it more than all its digests."""
+    if W.active() is None:
+        value = W.builtin_table(lang, key.split(".", 1)[0]).get(key)
+        if value is not None:
+            return value
+    return catalog(lang)(key)
 
 
 def _frozen(value):

@@ -110,6 +110,19 @@ def builtin_entries(lang: str) -> dict[str, Entry]:
     return entries
 
 
+@lru_cache(maxsize=None)
+def builtin_table(lang: str, table: str) -> dict[str, str | list[str]]:
+    """The entries of one built-in file, scenes/i18n/<lang>/<table>.toml, by key (values only; {} when
+    there is no such file): every key of a table is in its own file (tests/test_words.py checks it), so
+    one line (a scene's title) needs no other file read."""
+    path = resources.files("scenes") / "i18n" / lang / f"{table}.toml"
+    if lang not in BUILT_IN or not path.is_file():
+        return {}
+    flat: dict = {}
+    _flatten("", tomllib.loads(path.read_text(encoding="utf-8")), flat)
+    return flat
+
+
 def files(folder: str | Path, lang: str) -> list[Path]:
     """The TOML files of a words folder's language, by name."""
     own = Path(folder) / lang
