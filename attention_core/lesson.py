@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +36,7 @@ TOP_KEYS = set(keys.TOP)  # every key, its type, shape, default and meaning: key
 NARRATION_KEYS = {"story": "the lesson's own story, told where the overview compares its contexts"}
 REQUIRED_TOP = keys.REQUIRED_TOP  # ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
+PACKAGED = Path(__file__).parent / "lessons"  # the packaged lessons (importlib.resources imports zipfile)
 MAX_NESTING = 16  # arrays and tables inside each other: a lesson needs 2 (a matrix), tomllib recurses
 
 
@@ -299,14 +299,14 @@ def resolve(name_or_path: str | Path | None) -> Path:
         name_or_path = DEFAULT
     p = Path(name_or_path)
     if p.suffix != ".toml" and not p.exists():
-        packaged = resources.files("attention_core") / "lessons" / f"{name_or_path}.toml"
+        packaged = PACKAGED / f"{name_or_path}.toml"
         if packaged.is_file():
-            return Path(str(packaged))
+            return packaged
     return p
 
 
 def packaged_lessons() -> list[str]:
-    folder = resources.files("attention_core") / "lessons"
+    folder = PACKAGED
     return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
 
 

@@ -20,7 +20,6 @@ import string
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from attention_core.errors import Choices, FormatReason, Phrase, TomlReason, located, ph, say, tidy
@@ -31,6 +30,7 @@ BUILT_IN = ("zh", "en", "ja")  # the languages scenes/i18n/ holds a catalog of
 REFERENCE = "en"  # a language from a folder needs every key of this one
 # right-to-left scripts, refused until the scenes lay text out from the right
 RTL = {"ar", "arc", "ckb", "dv", "fa", "he", "iw", "ks", "ku", "ps", "sd", "ug", "ur", "yi"}
+I18N = Path(__file__).parent.parent / "i18n"  # scenes/i18n/ (importlib.resources' readers import zipfile)
 _CODE = re.compile(r"^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$")  # a BCP 47 language tag, lower-case language
 
 
@@ -55,7 +55,7 @@ class Entry:
 
 
 def built_in(lang: str) -> bool:
-    return lang in BUILT_IN and (resources.files("scenes") / "i18n" / lang).is_dir()
+    return lang in BUILT_IN and (I18N / lang).is_dir()
 
 
 def lang_problem(lang: str, say_in: str | None = None) -> str | None:
@@ -101,7 +101,7 @@ def builtin_entries(lang: str) -> dict[str, Entry]:
     language with no built-in catalog."""
     if not built_in(lang):
         return {}
-    folder = resources.files("scenes") / "i18n" / lang
+    folder = I18N / lang
     entries: dict[str, Entry] = {}
     for f in sorted(folder.iterdir(), key=lambda p: p.name):
         if f.name.endswith(".toml"):
@@ -115,7 +115,7 @@ def builtin_table(lang: str, table: str) -> dict[str, str | list[str]]:
     """The entries of one built-in file, scenes/i18n/<lang>/<table>.toml, by key (values only; {} when
     there is no such file): every key of a table is in its own file (tests/test_words.py checks it), so
     one line (a scene's title) needs no other file read."""
-    path = resources.files("scenes") / "i18n" / lang / f"{table}.toml"
+    path = I18N / lang / f"{table}.toml"
     if lang not in BUILT_IN or not path.is_file():
         return {}
     flat: dict = {}

@@ -1,12 +1,13 @@
-"""Re-runs with nothing to do, side by side: `lesson`, `slides` and `handout` of the default lesson in a
-folder where they have run, by one checkout or more (A/B), interleaved run by run so that the load of
-the machine falls on each alike. Each command's best wall time, its median CPU time (user + sys, which
-depends less on the load) and how many modules it imports (`-X importtime`, which does not depend on
-the load at all); and that nothing in the folder was rewritten."""
+"""Re-runs with nothing to do, side by side: `lesson`, `slides` and `handout` of the default lesson, by
+one checkout or more (A/B), each in a folder of its own under DIR where they have run once, interleaved
+run by run so that the load of the machine falls on each alike. Each command's best wall time, its
+median CPU time (user + sys, which depends less on the load) and how many modules it imports
+(`-X importtime`, which does not depend on the load at all); and that nothing was rewritten."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -36,30 +37,38 @@ def modules_imported(work: Path, checkout: Path, args: list[str]) -> int:
                and not line.rstrip().endswith("imported package"))
 
 
-def first_runs(work: Path, checkouts: list[Path]) -> None:
-    """Each command once by each checkout (the first makes what is missing; the others then find their
-    digests in the manifest, or render what their code changes)."""
-    for checkout in checkouts:
+def folders(work: Path, checkouts: list[Path]) -> dict[Path, Path]:
+    """A folder of its own for each checkout (DIR/<n>-<name>: digests differ once code they list
+    differs, and two checkouts in one folder would re-render each other's), each command run there
+    once: the first folder made renders everything, the next start as its copy and render only what
+    their code changes."""
+    places = {c: work / f"{n}-{c.name}" for n, c in enumerate(checkouts)}
+    for checkout, folder in places.items():
+        done = [f for f in places.values() if (f / "media").is_dir()]
+        if not (folder / "media").is_dir() and done:
+            shutil.copytree(done[0] / "media", folder / "media", symlinks=True)
+        folder.mkdir(parents=True, exist_ok=True)
         for args in NOOP_COMMANDS.values():
             cmd, env = _command(checkout, args)
-            subprocess.run(cmd, cwd=work, env=env, check=True, stdout=subprocess.DEVNULL)
+            subprocess.run(cmd, cwd=folder, env=env, check=True, stdout=subprocess.DEVNULL)
+    return places
 
 
 def noop_benchmark(work: Path, checkouts: list[Path], repeats: int = 10) -> dict:
     """For each command and each checkout: the best of `repeats` wall times, the median CPU time, the
     modules imported; runs interleaved (A B, B A, ...)."""
-    first_runs(work, checkouts)
-    before = mtimes(work)
+    places = folders(work, checkouts)
+    before = {c: mtimes(f) for c, f in places.items()}
     result = {}
     for name, args in NOOP_COMMANDS.items():
         runs: dict[Path, list[tuple[float, float]]] = {c: [] for c in checkouts}
         for i in range(repeats):
             for checkout in checkouts if i % 2 == 0 else checkouts[::-1]:
                 cmd, env = _command(checkout, args)
-                runs[checkout].append(used(cmd, work, env))
+                runs[checkout].append(used(cmd, places[checkout], env))
         result[name] = {str(c): {"best_wall_s": round(min(w for w, _ in r), 3),
                                  "median_cpu_s": round(statistics.median(c for _, c in r), 3),
-                                 "modules": modules_imported(work, c, args)}
+                                 "modules": modules_imported(places[c], c, args)}
                         for c, r in runs.items()}
-    result["untouched"] = mtimes(work) == before
+    result["untouched"] = {str(c): mtimes(f) == before[c] for c, f in places.items()}
     return result
