@@ -27,17 +27,11 @@ from scenes.common import style
 from scenes.common.i18n import catalog, lesson_title
 
 from ..pipeline.manifest import swap_folder
+from .files import EXPLORER_ASSETS as ASSETS
+from .files import EXPLORER_FOLDER as FOLDER
+from .files import EXPLORER_SCRIPTS as SCRIPTS
+from .files import WEB
 
-WEB = Path(__file__).resolve().parent.parent / "web"  # the pages' files, inside the installed package
-VENDOR = WEB / "vendor"  # what npm packages the pages use, built into the package by scripts/vendor.sh
-# the page's scripts, in the order they load: the core, the shared helpers (window.AL), the explorer's
-# parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
-SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.js", "explorer-plane.js",
-           "explorer-views.js", "explorer-heads.js", "explorer-next.js", "explorer-inputs.js",
-           "explorer-export.js", "explorer.js")
-ASSETS = (*SCRIPTS, "explorer.css")  # copied as they are
-FOLDER = "explorer"
-INDEX = f"{FOLDER}/index.html"
 COMMON_WORDS = ("query", "key", "value", "weights", "scores", "output", "embedding", "sum",
                 "mode_scaled", "mode_unscaled", "mode_uniform", "d_k_column")
 

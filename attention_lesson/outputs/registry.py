@@ -21,11 +21,7 @@ from attention_core import LANGS
 
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
 from ..pipeline.products import Product, ProductArgs, package_files, sources
-from .explorer import ASSETS as EXPLORER_ASSETS
-from .explorer import FOLDER as EXPLORER_FOLDER
-from .explorer import INDEX as EXPLORER_INDEX
-from .explorer import VENDOR
-from .files import DECK_HTML, DECK_PPTX, SHEET
+from .files import DECK_HTML, DECK_PPTX, EXPLORER_ASSETS, EXPLORER_FOLDER, EXPLORER_INDEX, SHEET, VENDOR
 
 # A product's maker imports what makes it when it runs: a re-run with nothing to make plans every product
 # and makes none, and importing the deck's, the handout's and the join's modules (manim-slides, PIL, PyAV
