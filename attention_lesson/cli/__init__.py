@@ -7,7 +7,6 @@ the pipeline and the outputs."""
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import version
 
 import click
 
@@ -46,6 +45,6 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(version("attention-lesson"), prog_name="attention-lesson")
+@click.version_option(package_name="attention-lesson", prog_name="attention-lesson")  # read when asked
 def main():
     """Turn the attention lesson into videos and slide decks: numbers, scenes, renders."""

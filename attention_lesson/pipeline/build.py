@@ -21,8 +21,6 @@ from scenes.common.words import use_words
 from . import manifest
 from .plan import CACHE, MEDIA, Job, RenderOptions, Result, Run, default_jobs, plan
 from .products import Choices, Product, ProductArgs, ProductJob, job_options, make, plan_product
-from .voice.recordings import recording_problems
-from .voice.speakers import is_folder
 
 if TYPE_CHECKING:  # the drawing room is imported when something is to be drawn (a re-run has nothing)
     from .drawing.runner import Workers
@@ -126,8 +124,12 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
     """Render the scenes of `options` that are not up to date in run.out (output_folder: the options'
     own by default; all with run.force), then make the products that are not. A dry run only plans;
     quiet hides manim's warnings."""
-    if is_folder(options.voice):  # bad recordings stop everything before it starts
-        if problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes]):
+    if options.voice:  # bad recordings stop everything before it starts (a silent build loads no voice)
+        from .voice.recordings import recording_problems
+        from .voice.speakers import is_folder
+
+        if is_folder(options.voice) and (
+                problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes])):
             raise BadInput(problems)
     use_words(options.words)  # the titles, lists and pages made in this process read through them
     out_dir, jobs = output_folder(options, run.out), run.jobs or default_jobs()

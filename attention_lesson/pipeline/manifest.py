@@ -12,17 +12,13 @@ products and batch alike; no manim, no Dask.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
-import itertools
 import json
 import os
-import secrets
-import shutil
+import re
 import stat
-import tempfile
-from importlib.metadata import version
+import sys
 from pathlib import Path
 
 from attention_core import __version__
@@ -112,8 +108,42 @@ def versions(slides: bool = False) -> dict:
 
 @functools.lru_cache(maxsize=None)
 def _version(dist: str) -> str:
-    """An installed distribution's version, read once a process (every scene's digest asks)."""
+    """An installed distribution's version, read once a process (every scene's digest asks): the
+    `Version:` of the first `<name>-<version>.dist-info/METADATA` on sys.path, as importlib.metadata
+    finds it (importing that, with the email parser it reads the file with, cost a re-run with nothing
+    to do a tenth of its time); importlib.metadata itself for anything else (an .egg-info)."""
+    wanted = _dist_name(dist)
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info") and _dist_name(name.partition("-")[0]) == wanted:
+                found = _metadata_version(Path(entry or ".") / name / "METADATA")
+                if found is not None:
+                    return found
+    from importlib.metadata import version
+
     return version(dist)
+
+
+def _dist_name(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _metadata_version(metadata: Path) -> str | None:
+    """The Version header of a METADATA file (its headers end at the first empty line)."""
+    try:
+        with open(metadata, encoding="utf-8") as f:
+            for line in f:
+                if not line.strip():
+                    return None
+                if line.startswith("Version:"):
+                    return line[len("Version:"):].strip()
+    except OSError:
+        return None
+    return None
 
 
 def digest(payload: dict, files=(), root: Path | None = None) -> str:
@@ -130,6 +160,8 @@ def write_atomically(path: Path, data: str | bytes) -> None:
     file gets the mode any new file gets (0666 less the umask: mkstemp's 0600 would lock others out of a
     deck copied to a web server); a replaced one keeps its own."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import secrets
+
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the kernel applies the umask
     try:
@@ -146,6 +178,8 @@ def write_atomically(path: Path, data: str | bytes) -> None:
 def private_folder(out_dir: Path, what: str) -> Path:
     """A private folder in out_dir for one piece of work, named so that a later run can tell whether
     the process that made it is still alive (runner.sweep)."""
+    import tempfile
+
     out_dir.mkdir(parents=True, exist_ok=True)
     safe = what.replace("/", "_")
     return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{safe}-{os.getpid()}-", dir=out_dir))
@@ -159,6 +193,9 @@ def media_folder(root: Path) -> Path:
     holds (its formula and text caches are its own: manim's LaTeX, before Typst, deleted another process's
     .dvi mid-compile), kept for
     the process's life and between runs. The local runner's workers and batch's Dask workers alike."""
+    import fcntl
+    import itertools
+
     global _slot
     root = Path(root)
     if _slot is not None and _slot[0].parent == root and _slot[2] == os.getpid():
@@ -188,6 +225,8 @@ def move_into(files: dict[str, Path], out_dir: Path) -> None:
 def swap_folder(new: Path, dst: Path) -> None:
     """Replace the folder dst by new (on the same file system), never leaving a half-written one at
     dst: dst moves aside, new takes its place, the old one is removed."""
+    import shutil
+
     old = new.parent / f"{new.name}.old"
     if dst.exists():
         os.replace(dst, old)

@@ -24,7 +24,6 @@ from scenes.registry import HERE as SCENES_DIR
 from scenes.registry import SceneInfo
 
 from . import manifest
-from .voice.speakers import is_folder, speaker_for
 
 ROOT = SCENES_DIR.parent
 MEDIA = Path("media")  # default output root, relative to where the command runs
@@ -232,6 +231,8 @@ def voice_inputs(scene: SceneInfo, options: RenderOptions) -> dict:
     and settings: pipeline/voice/speakers.py)."""
     if not options.voice:
         return {}
+    from .voice.speakers import is_folder, speaker_for  # (a silent render's planning loads no voice)
+
     inputs = {"speaker": speaker_for(options.voice, options.lang).inputs()}
     if is_folder(options.voice):
         folder = Path(options.voice) / options.lang / scene.id

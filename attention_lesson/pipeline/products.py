@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import tomllib
-import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -161,6 +160,8 @@ def build(product: Product, args: ProductArgs, folder: Path) -> Result:
         use_words(args.words)  # its pages' words, wherever it is made (this process or a batch worker)
         return Result(product.name, True, sorted(product.build(folder, args)))
     except Exception as e:  # noqa: BLE001 - reported with its variant, the others go on
+        import traceback
+
         tb = traceback.format_exc(limit=-3)
         return Result(product.name, False, [], f"{type(e).__name__}: {e}\n{tb}")
 
