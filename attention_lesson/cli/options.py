@@ -258,6 +258,8 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
     recordings folder; a usage error for anything else, one line (exit 2) for a neural voice that
     cannot speak (a missing package, a bad voice file). Says on stderr when the language has no neural
     voice and the draft voice speaks instead."""
+    if voice is None:  # silent: no voice module loaded
+        return voice
     from ..pipeline.voice.speakers import (
         DRAFT,
         KOKORO,
@@ -267,7 +269,7 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
         voice_problem,
     )
 
-    if voice is None or voice == DRAFT:
+    if voice == DRAFT:
         return voice
     if voice == NEURAL or voice.startswith((PIPER, KOKORO)):
         resolved = voice if voice == NEURAL else _resolved_voice(voice)
