@@ -30,6 +30,7 @@ from ..pipeline.manifest import swap_folder
 from .files import EXPLORER_ASSETS as ASSETS
 from .files import EXPLORER_FOLDER as FOLDER
 from .files import EXPLORER_SCRIPTS as SCRIPTS
+from .files import VENDOR as VENDOR  # (the deck takes reveal.js from it)
 from .files import WEB
 
 COMMON_WORDS = ("query", "key", "value", "weights", "scores", "output", "embedding", "sum",
