@@ -38,7 +38,7 @@ def edit(folder: Path, lang: str, name: str, old: str, new: str) -> None:
 
 def test_an_untouched_export_is_the_built_in_words(tmp_path):
     written = export("en", tmp_path)
-    builtin_files = [p.name for p in (W.resources.files("scenes") / "i18n" / "en").iterdir()]
+    builtin_files = [p.name for p in (W.I18N / "en").iterdir()]
     assert sorted(p.name for p in written) == sorted(n for n in builtin_files if n.endswith(".toml"))
     own = W.overrides(tmp_path, "en")
     builtin = W.builtin_entries("en")
