@@ -71,3 +71,41 @@ def test_the_choices_default_to_what_the_commands_default_to():
     from attention_lesson.pipeline.products import Choices
 
     assert Choices().handout_frames == KEY_FRAMES
+
+
+def test_a_digest_is_every_file_s_name_and_bytes_in_the_order_of_their_parts():
+    """hash_files keeps each file's bytes for the process; the hash is the one of the files read in the
+    order pathlib sorts them (`scenes/common/x.py` before `scenes/common.py`)."""
+    files = code_files(existing()[0], "zh", "draft")
+    reference = hashlib.sha256()
+    for p in sorted(Path(f) for f in files):
+        reference.update(str(p.relative_to(ROOT)).encode())
+        reference.update(p.read_bytes())
+    for _ in range(2):  # read, then kept
+        h = hashlib.sha256()
+        manifest.hash_files(h, [str(f) for f in reversed(files)], ROOT)
+        assert h.hexdigest() == reference.hexdigest()
+
+
+def test_a_folder_sorts_before_a_file_of_its_name_as_pathlib_sorts_them(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b.py").write_text("b\n")
+    (tmp_path / "a.py").write_text("a\n")
+    h = hashlib.sha256()
+    manifest.hash_files(h, [tmp_path / "a.py", tmp_path / "a" / "b.py"], tmp_path)
+    assert h.hexdigest() == hashlib.sha256(b"a/b.pyb\na.pya\n").hexdigest()
+
+
+def test_a_kept_file_is_read_again_once_it_changes(tmp_path):
+    path = tmp_path / "here.py"
+    path.write_text("x = 1\n")
+    assert manifest.file_bytes(str(path)) == b"x = 1\n"
+    path.write_text("x = 22\n")
+    assert manifest.file_bytes(str(path)) == b"x = 22\n"
+
+
+@pytest.mark.parametrize("dist", ["manim", "jieba", "manim-slides", "numpy"])
+def test_the_versions_a_digest_holds_are_importlib_metadata_s(dist):
+    from importlib.metadata import version
+
+    assert manifest._version(dist) == version(dist)
