@@ -39,8 +39,10 @@ CUE_CHARS_PER_SECOND = {"zh": ZH.cue_cps, "en": EN.cue_cps}  # the fastest a cue
 _SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this much longer than it needs
 
 # a piece never split: a bracketed vector; a word (Latin with its accents, Greek, Cyrillic: café, größe,
-# слово), number or formula with its sign, decimals and percent; a run of spaces; any other character
-_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
+# слово; full-width Latin letters too, Ｗide: never one alone at a line's end), number or formula with its
+# sign, decimals and percent; a run of spaces; any other character
+_LETTERS = ("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
+            "\uff21-\uff3a\uff41-\uff5a")
 _UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?"
                    rf"|[\[(]?[+\-−]?[{_LETTERS}0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
