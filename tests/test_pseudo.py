@@ -10,7 +10,10 @@ import re
 import pytest
 
 from attention_core import load
+from scenes.common import style
 from scenes.common import words as W
+from scenes.common.captions import pieces
+from scenes.common.labels import wrapped
 from scenes.registry import BY_ID, available
 
 from . import pseudo
@@ -47,6 +50,22 @@ def test_the_pseudo_locale_is_longer_accented_and_keeps_its_placeholders(folder)
         if not pseudo.KEPT.search(key) and isinstance(e.value, str):
             assert len(e.value) >= 1.4 * len(en[key].value) and pseudo.WIDE in e.value, key
             assert not re.search(r"[a-zA-Z]{4}", re.sub(r"\{[^{}]*\}|\$[^$]*\$", "", e.value)), key
+
+
+def test_the_wide_letter_stays_with_its_word_when_a_line_wraps():
+    """A full-width Latin letter inside a word (the pseudo-locale's Ｗŵíðé) is no place to break a line:
+    no line may end with it alone, the rest of its word on the next line."""
+    en = W.builtin_entries("en")
+    for key, e in en.items():
+        if not pseudo.KEPT.search(key) and isinstance(e.value, str):
+            parts = pieces(pseudo.pseudo(e.value), pseudo.CODE)
+            alone = [(p, q) for p, q in zip(parts, parts[1:]) if p.endswith(pseudo.WIDE) and q[:1].isalpha()]
+            assert not alone, key
+    line = pseudo.pseudo(en["mistakes.self_wrong"].value)  # (it broke as "… béšţＷ" / "ŵíðé ļöñĝ …")
+    for width in (2.5, 3.0):
+        lines = [m.text for m in wrapped(line, width, pseudo.CODE, style.LABEL_SIZE)]
+        assert len(lines) == 4 and not [t for t in lines if t.endswith(pseudo.WIDE)], lines
+        assert "Ｗŵíðé" in "".join(lines)
 
 
 def cases():
