@@ -105,20 +105,21 @@ class Mistakes(LessonScene):
         # long words: the roles' verdicts wrapped to the width of their table
         left, right = self.place_best(lambda: self.qkv_body(left, None), fallbacks=tuple(
             lambda w=w: self.qkv_body(left, w) for w in (style.NOTE_MIN_W / 2, style.NOTE_MIN_W)),
-            last=(lambda: self.qkv_body(self.roles(narrow=True), None),))
+            last=(lambda: self.qkv_body(self.roles(narrow=True), None),  # longer still: closer, the tags in
+                  lambda: self.qkv_body(self.roles(compact=True), style.NOTE_MIN_W, compact=True)))
         self.show_qkv(left, right)
 
-    def qkv_body(self, left: VGroup, across: float | None) -> VGroup:
+    def qkv_body(self, left: VGroup, across: float | None, compact: bool = False) -> VGroup:
         """The roles on the left and the scores against every key on the right, or (`across`: long
-        vectors) the scores as a row under the roles, the verdicts beside it that wide."""
-        right = self.own_key(across)
+        vectors) the scores as a row under the roles, the verdicts beside it that wide (`compact`: closer)."""
+        right = self.own_key(across, compact)
         if across is not None:
             return VGroup(left, right).arrange(DOWN, buff=style.GAP)
         return VGroup(left, right).arrange(RIGHT, aligned_edge=UP, buff=style.BIG_GAP)
 
-    def roles(self, narrow: bool = False) -> VGroup:
+    def roles(self, narrow: bool = False, compact: bool = False) -> VGroup:
         """Left: one vector for three roles (wrong) against three projections (right); `narrow`: the
-        verdicts wrapped to the width of the table under them."""
+        verdicts wrapped to the width of the table under them; `compact`: the right way a gap closer."""
         f, att = self.focus, self.att
         eqs = VGroup(math("q = k = v = x", color=style.WRONG), *(
             math(source, color=c) for source, c in (("q = x W_Q", style.Q_COLOR),
@@ -131,7 +132,7 @@ class Mistakes(LessonScene):
         one = VGroup(eqs[0], rows[0])
         roles = VGroup(*(VGroup(e, r) for e, r in zip(eqs[1:], rows[1:])))
         left = VGroup(left_wrong, one, left_right, roles)
-        self.place_roles(left, eqs, rows)
+        self.place_roles(left, eqs, rows, compact)
         if narrow:
             width = max(VGroup(one, roles).get_right()[0] - left.get_left()[0], style.NOTE_MIN_W / 2)
             left.submobjects[0] = self.verdict(False, self.t("qkv_wrong"), size=style.LABEL_SIZE, width=width)
@@ -140,23 +141,24 @@ class Mistakes(LessonScene):
         return left
 
     @staticmethod
-    def place_roles(left: VGroup, eqs: VGroup, rows: VGroup) -> None:
+    def place_roles(left: VGroup, eqs: VGroup, rows: VGroup, compact: bool = False) -> None:
         """Each equation beside its vector, the wrong way above the right one."""
         _, one, left_right, roles = left
         for line in (one, *roles):
             line.arrange(RIGHT, buff=style.GAP)
         roles.arrange(DOWN, buff=style.GAP / 2)
         left.arrange(DOWN, aligned_edge=LEFT, buff=style.GAP)
-        VGroup(left_right,
-               roles).shift(DOWN * (style.BIG_GAP - style.GAP))  # the wrong way, then the right one
+        if not compact:  # the wrong way, then the right one
+            VGroup(left_right, roles).shift(DOWN * (style.BIG_GAP - style.GAP))
         eq_right = max(e.get_right()[0] for e in eqs) + style.BIG_GAP  # equations right-aligned, vectors
         for e, r in zip(eqs, rows):  # left-aligned, the whole table indented under the lines
             e.shift(RIGHT * (eq_right - e.get_right()[0]))
             r.shift(RIGHT * (eq_right + style.GAP - r.get_left()[0]))
 
-    def own_key(self, across: float | None = None) -> VGroup:
+    def own_key(self, across: float | None = None, compact: bool = False) -> VGroup:
         """Right: the focus's raw scores against every key (a column, or `across` a row with the
-        verdicts on its left, no wider than `across`), its own key against the best one."""
+        verdicts on its left, no wider than `across`), its own key against the best one; `compact`: the
+        verdicts a gap apart, the tags under the row."""
         f, att = self.focus, self.att
         scores = att.scores[f]
         best = int(np.argmax(scores))
@@ -167,7 +169,7 @@ class Mistakes(LessonScene):
         grid.boxes.set_stroke(style.Q_COLOR, width=2)
         (grid.col_labels if row else grid.row_labels)[f].set_color(style.EMPHASIS)
         grid_t = label(self.t("score_row", focus=self.lesson.focus), style.LABEL_SIZE, style.DIM)
-        marks, tags = self.own_key_marks(grid, best, across is not None)
+        marks, tags = self.own_key_marks(grid, best, across is not None, compact)
         grid_t.next_to(grid, UP, buff=style.GAP) if across is not None else \
             grid_t.next_to(grid.boxes, UP, buff=style.GAP).align_to(grid.row_labels, LEFT)
         scored = VGroup(grid_t, grid, marks, tags)
@@ -179,16 +181,19 @@ class Mistakes(LessonScene):
         right_right = self.verdict(True, self.t("self_right_same" if same else "self_right"),
                                    size=style.LABEL_SIZE, width=width)
         right = VGroup(right_wrong, right_right, scored)
-        right_right.next_to(right_wrong, DOWN, buff=style.BIG_GAP, aligned_edge=LEFT)
+        right_right.next_to(right_wrong, DOWN, buff=style.GAP if compact else style.BIG_GAP,
+                            aligned_edge=LEFT)
         if row:
             scored.next_to(VGroup(right_wrong, right_right), RIGHT, buff=style.BIG_GAP)
         else:
             scored.next_to(right_right, DOWN, buff=style.GAP).align_to(right_right, LEFT)
         return right
 
-    def own_key_marks(self, grid: NumberGrid, best: int, across: bool = False) -> tuple[VGroup, VGroup]:
+    def own_key_marks(self, grid: NumberGrid, best: int, across: bool = False,
+                      inside: bool = False) -> tuple[VGroup, VGroup]:
         """The best key's cell framed in yellow and, when the focus's own key is another one, that cell
-        in vermillion; beside each (under each, `across`: the scores in a row) a tag with its score."""
+        in vermillion; beside each (under each, `across`: the scores in a row) a tag with its score;
+        `inside`: the tags moved in under the row, not past its ends."""
         f, att = self.focus, self.att
         scores = att.scores[f]
         at = (lambda k: (0, k)) if across else (lambda k: (k, 0))  # key k's cell
@@ -212,6 +217,9 @@ class Mistakes(LessonScene):
                 mid = (a.get_x() + b.get_x()) / 2  # its side of the point between the two cells
                 a.align_to([mid - style.GAP / 2, 0, 0], RIGHT)
                 b.align_to([mid + style.GAP / 2, 0, 0], LEFT)
+        if inside:  # (a long tag under an end cell reaches past the row: in, by as much)
+            tags.shift(RIGHT * (max(grid.get_left()[0] - tags.get_left()[0], 0)
+                                - max(tags.get_right()[0] - grid.get_right()[0], 0)))
         return marks, tags
 
     def show_qkv(self, left: VGroup, right: VGroup) -> None:

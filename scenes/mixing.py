@@ -21,6 +21,7 @@ from attention_core import change_size, dominant
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import cell_width_for, label, math, word
+from scenes.common.layout import CROWD_GAP
 from scenes.common.mobjects import (
     NumberGrid,
     WeightBars,
@@ -138,6 +139,10 @@ class Mixing(LessonScene):
         for h in (self.v_head, self.wv_head):
             h.move_to([self.vgrid.boxes.get_center()[0], col_top, 0],
                       aligned_edge=DOWN).shift(UP * style.GAP / 2)
+            # longer words: a head so wide that it would touch the weights' (read as one) starts a gap
+            # after it instead of centred over the values (a head that keeps clear stays where it was)
+            if h.get_left()[0] - self.w_head.get_right()[0] < CROWD_GAP * min(h.height, self.w_head.height):
+                h.shift(RIGHT * (self.w_head.get_right()[0] + style.GAP - h.get_left()[0]))
         self.w_head.match_y(self.v_head)
 
     def build_sum(self):

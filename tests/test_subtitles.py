@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 from manim import tempconfig
 
-from scenes.common import captions
+from scenes.common import captions, style
 from scenes.common.captions import cues, least_step, least_time, spoken, timed
+from scenes.common.i18n import catalog
+from scenes.common.labels import wrapped
 from scenes.common.settings import Settings
 from scenes.registry import available
 
@@ -188,3 +190,15 @@ def test_jieba_loads_once_quietly_and_leaves_the_temp_folder_alone(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["jieba.cache"]
     assert planted.read_bytes() == b"\xe3\x00\x00"
     assert captions.segmenter() is captions.segmenter()
+
+
+def test_a_no_break_space_keeps_a_formula_on_one_line():
+    """Japanese's update rule is written with no-break spaces: a wrapped note breaks around it, never in
+    it (it broke as 'W ← W −' / '0.5 × ∂損失/∂W'); a plain space there may break."""
+    note = catalog("ja")("learning.update_note", rate=0.5)
+    rule = "W\u00a0←\u00a0W\u00a0−\u00a00.5\u00a0×\u00a0∂損失/∂W "
+    assert rule in captions.pieces(note, "ja")
+    assert rule.replace("\u00a0", " ") not in captions.pieces(note.replace("\u00a0", " "), "ja")
+    for width, count in ((4.0, 3), (style.NOTE_MIN_W, 2)):  # the rule whole on the first line
+        lines = wrapped(note, width, "ja", style.LABEL_SIZE)
+        assert len(lines) == count and lines[0].text.startswith(rule.strip()), lines

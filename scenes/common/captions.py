@@ -39,8 +39,10 @@ CUE_CHARS_PER_SECOND = {"zh": ZH.cue_cps, "en": EN.cue_cps}  # the fastest a cue
 _SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this much longer than it needs
 
 # a piece never split: a bracketed vector; a word (Latin with its accents, Greek, Cyrillic: café, größe,
-# слово), number or formula with its sign, decimals and percent; a run of spaces; any other character
-_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
+# слово; full-width Latin letters too, Ｗide: never one alone at a line's end), number or formula with its
+# sign, decimals and percent; a run of spaces; any other character
+_LETTERS = ("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
+            "\uff21-\uff3a\uff41-\uff5a")
 _UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?"
                    rf"|[\[(]?[+\-−]?[{_LETTERS}0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
@@ -48,6 +50,7 @@ _SENTENCE, _CLAUSE, _COMMA = set("。！？.!?"), set("；：;:"), set("，、,"
 _NO_START = set("，。；：！？、,.;:!?)]）」』”’'…%")  # never begins a line
 _NO_END = set("([（「『“‘")  # never ends one
 _INFIX = set("=→")  # never at a line's end or start
+_NO_BREAK = set("\u00a0\u202f\u2060")  # no-break spaces and the word joiner: glue what they stand between
 _PARTICLES = set("的了着地得吗呢吧")  # a Chinese line should not begin with one
 _EN_BEFORE = {"and", "or", "but", "so", "while", "because", "of", "to", "in", "on", "at", "by", "for", "with",
               "from", "into", "over", "than", "that", "which", "where", "when"}  # good to break before
@@ -123,8 +126,8 @@ def _phrase_cuts(text: str) -> set[int]:
 
 def _may_break(text: str, at: int) -> bool:
     before, after = text[:at].rstrip(), text[at:]
-    if not before or after[:1].isspace():  # spaces stay with the piece before them
-        return False
+    if not before or after[:1].isspace() or text[at - 1] in _NO_BREAK:  # spaces stay with the piece
+        return False  # before them; a no-break space with the one after it too
     nxt = after.lstrip()[:1]
     return not (before[-1] in _NO_END or before[-1] in _INFIX or nxt in _NO_START or nxt in _INFIX)
 
