@@ -1,0 +1,120 @@
+"""What the command line says to a zh or ja teacher beyond a lesson's errors: click's own words for a bad
+command line (Usage, Error, No such option, Missing option, extra arguments), in the language `words
+check` speaks (--lang when built in, else $ATTENTION_LESSON_LANG's, else English), exit status 2, no
+traceback; the core's CLICK table (every entry in zh and ja with click's placeholders, each English one
+click's own message)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from attention_core.messages import MESSAGES
+from attention_core.messages_cli import CLICK
+from attention_lesson.cli import main
+from attention_lesson.cli.click_words import said_lang
+
+FIELDS = re.compile(r"{(\w+)(![rsa])?}")
+
+
+def run(*args: str, env: dict | None = None) -> tuple[int, list[str]]:
+    r = CliRunner().invoke(main, list(args), env={"ATTENTION_LESSON_LANG": "", **(env or {})},
+                            prog_name="attention-lesson")
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "Traceback" not in r.output, r.output
+    return r.exit_code, r.output.splitlines()
+
+
+def clicks_messages() -> set:
+    """Every message click's sources ask gettext (a string) and ngettext (a pair) for."""
+    found = set()
+    for path in Path(click.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_", "ngettext"):
+                words = tuple(a.value for a in node.args if isinstance(a, ast.Constant))
+                if words:
+                    found.add(words[0] if node.func.id == "_" else words[:2])
+    return found
+
+
+def test_every_click_entry_is_clicks_own_and_in_every_language_with_its_placeholders():
+    assert set(CLICK["en"]) == set(CLICK["zh"]) == set(CLICK["ja"])
+    known = clicks_messages()
+    for code, entry in CLICK["en"].items():
+        assert ((entry["one"], entry["other"]) if isinstance(entry, dict) else entry) in known, code
+        fields = set(FIELDS.findall(entry["other"] if isinstance(entry, dict) else entry))
+        if isinstance(entry, dict):  # click fills the singular's and the plural's fields alike
+            fields |= set(FIELDS.findall(entry["one"]))
+        for lang in ("zh", "ja"):
+            said = CLICK[lang][code]
+            assert isinstance(said, str) and set(FIELDS.findall(said)) <= fields, (lang, code)
+            assert said.count("{") == len(FIELDS.findall(said)) and MESSAGES[lang][code] is said
+    for code in ("click_no_option", "click_extra", "click_not_choice", "click_invalid_for"):
+        for lang in ("zh", "ja"):
+            assert set(FIELDS.findall(CLICK[lang][code])) == set(FIELDS.findall(
+                CLICK["en"][code]["other"] if isinstance(CLICK["en"][code], dict) else CLICK["en"][code]))
+
+
+@pytest.mark.parametrize(("args", "env", "lang"), [
+    (["lesson", "--lang", "ja", "--fsp", "3"], {}, "ja"),
+    (["lesson", "--fps", "x", "--lang=zh"], {"ATTENTION_LESSON_LANG": "ja"}, "zh"),
+    (["words", "export", "--lang", "fr"], {"ATTENTION_LESSON_LANG": "ja"}, "ja"),
+    (["words", "export", "--lang", "fr"], {}, "en"),
+    (["numbers", "a"], {"ATTENTION_LESSON_LANG": "zh"}, "zh"),
+    (["numbers", "--", "--lang", "ja"], {}, "en"),
+])
+def test_the_language_of_clicks_words_is_the_one_words_check_speaks(args, env, lang):
+    assert said_lang(args, env) == lang
+
+
+ZH = {
+    ("lesson", "--lang", "zh", "--fsp", "3"): [
+        "用法: attention-lesson lesson [OPTIONS]", "用 'attention-lesson lesson --help' 查看帮助。", "",
+        "错误：没有选项 '--fsp'。 你是想写 '--fps' 吗？"],
+    ("lesson", "--lang", "zh", "--fps", "x"): [
+        "用法: attention-lesson lesson [OPTIONS]", "用 'attention-lesson lesson --help' 查看帮助。", "",
+        "错误：'--fps' 的值无效：'x' 不是有效的数（integer range）。"],
+    ("lesson", "--lang", "zh", "--mode", "max"): [
+        "用法: attention-lesson lesson [OPTIONS]", "用 'attention-lesson lesson --help' 查看帮助。", "",
+        "错误：'--mode' 的值无效：'max' 不是可选值之一：'scaled', 'unscaled', 'uniform'。"],
+}
+JA = {
+    ("words", "export", "--lang", "ja"): [
+        "使い方: attention-lesson words export [OPTIONS]",
+        "ヘルプは 'attention-lesson words export --help' で表示できます。", "",
+        "エラー：未指定のオプション '--out'."],
+    ("numbers", "river", "bank"): [
+        "使い方: attention-lesson numbers [OPTIONS]",
+        "ヘルプは 'attention-lesson numbers --help' で表示できます。", "",
+        "エラー：余分な引数があります（river bank）"],
+    ("lesson", "--lang", "ja", "--fps", "500"): [
+        "使い方: attention-lesson lesson [OPTIONS]",
+        "ヘルプは 'attention-lesson lesson --help' で表示できます。", "",
+        "エラー：'--fps' の値が不正です：500 は範囲 1<=x<=120 の外です。"],
+}
+
+
+@pytest.mark.parametrize("args", [*ZH, *JA])
+def test_a_bad_command_line_is_said_in_the_teachers_language_with_exit_status_2(args):
+    env = {"ATTENTION_LESSON_LANG": "ja"} if args in JA else {}
+    assert run(*args, env=env) == (2, (ZH | JA)[args])
+
+
+def test_english_stays_clicks_own_and_nothing_carries_over_from_a_chinese_run():
+    assert run("lesson", "--lang", "zh", "--fsp", "3")[1][-1].startswith("错误：")
+    assert run("lesson", "--fsp", "3") == (2, [
+        "Usage: attention-lesson lesson [OPTIONS]", "Try 'attention-lesson lesson --help' for help.", "",
+        "Error: No such option '--fsp'. Did you mean '--fps'?"])
+    code, lines = run("words", "export", "--lang", "fr")  # a language with no built-in words: English
+    assert (code, lines[-1]) == (2, "Error: Missing option '--out'.")
+
+
+def test_the_help_pages_headings_are_in_the_language():
+    code, lines = run("sheet", "--help", env={"ATTENTION_LESSON_LANG": "zh"})
+    assert code == 0 and lines[0] == "用法: attention-lesson sheet [OPTIONS]" and "选项:" in lines
+    assert any("[默认：4; 1<=x<=12]" in line.replace("\n", " ") for line in lines), lines
