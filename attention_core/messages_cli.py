@@ -1,11 +1,14 @@
-"""click's own words, in en, zh and ja: what every command says of a bad command line ("Usage:", "Error:
-No such option", "Missing option", "Try '... --help' for help.") and the headings of its --help.
+"""The words of the command line and the studio, in en, zh and ja.
 
-An entry's English is click's own message, word for word (click asks `gettext` for it; cli/click_words.py
-answers in the teacher's language); an entry with "one"/"other" is one click asks `ngettext` for. Its
-placeholders, {value!r} included, are click's: click fills them, so every language keeps them all (a
-test holds the three tables together, and each English entry to click's source). A message click has
-that is not here stays English.
+CLICK: click's own words, what every command says of a bad command line ("Usage:", "Error: No such
+option", "Missing option", "Try '... --help' for help.") and the headings of its --help. An entry's
+English is click's own message, word for word (click asks `gettext` for it; cli/click_words.py answers
+in the teacher's language); an entry with "one"/"other" is one click asks `ngettext` for. Its
+placeholders, {value!r} included, are click's: click fills them, so every language keeps them (a test
+holds the three tables together, and each English entry to click's source). A message click has that
+is not here stays English.
+
+STUDIO: the studio API's answers to a bad request, said through `errors.text` as the core's are.
 """
 
 from __future__ import annotations
@@ -124,4 +127,59 @@ CLICK: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "click_arguments": "位置引数",
     "click_default": "既定値：{default}",
     "click_env_var": "環境変数：{var}",
+}}
+
+# The studio's API: what it answers a bad request with ({"error": {"key", "line", "message"}}), in the
+# page's language (the session's: the studio's --lang, then the page's language bar).
+STUDIO: dict[str, dict[str, str | dict[str, str]]] = {"en": {
+    "studio_choice": "{key}: expected one of {choices}, found {found}",
+    "studio_no_text": "no text has passed yet: fix the lesson file first",
+    "studio_too_big": "a lesson file of at most {n} bytes",
+    "studio_not_utf8": "UTF-8 text (undecodable byte at {at})",
+    "studio_not_json": "expected a JSON object: {reason}",
+    "studio_not_object": "not an object",
+    "studio_scene_id": "scene: expected a scene's id, found {found}",
+    "studio_step_from_1": "n: expected a step number from 1, found {found}",
+    "studio_no_scene": "no such scene: {scene}",
+    "studio_step_number": "n must be a step number from 1, not {found}",
+    "studio_not_drawn": "{scene} is not drawn yet",
+    "studio_steps_drawn": "{scene} has {count} step(s) drawn, not {asked}",
+    "studio_no_line": "key: no narration line {key}",
+    "studio_redrawing": "the step is being redrawn with its new line: play it once it is drawn",
+    "studio_cannot_write": "cannot write {what}: {reason}",
+    "studio_the_words": "the words",
+}, "zh": {
+    "studio_choice": "{key}：应为 {choices} 之一，实际是 {found}",
+    "studio_no_text": "还没有通过检查的课件文本：请先改好课件文件",
+    "studio_too_big": "课件文件最多 {n} 字节",
+    "studio_not_utf8": "应为 UTF-8 文本（第 {at} 个字节无法解码）",
+    "studio_not_json": "应为一个 JSON 对象：{reason}",
+    "studio_not_object": "不是对象",
+    "studio_scene_id": "scene：应为场景的 id，实际是 {found}",
+    "studio_step_from_1": "n：应为从 1 开始的步骤号，实际是 {found}",
+    "studio_no_scene": "没有这个场景：{scene}",
+    "studio_step_number": "n 应为从 1 开始的步骤号，而不是 {found}",
+    "studio_not_drawn": "{scene} 还没有画好",
+    "studio_steps_drawn": "{scene} 已画好 {count} 步，没有第 {asked} 步",
+    "studio_no_line": "key：没有旁白句 {key}",
+    "studio_redrawing": "这一步正在用新的句子重画：画好后再播放",
+    "studio_cannot_write": "无法写入{what}：{reason}",
+    "studio_the_words": "文字",
+}, "ja": {
+    "studio_choice": "{key}：{choices} のいずれかが必要ですが、実際は {found}",
+    "studio_no_text": "まだチェックを通ったテキストがありません：先にレッスンファイルを直してください",
+    "studio_too_big": "レッスンファイルは {n} バイトまでです",
+    "studio_not_utf8": "UTF-8 のテキストが必要です（{at} バイト目を復号できません）",
+    "studio_not_json": "JSON オブジェクトが必要です：{reason}",
+    "studio_not_object": "オブジェクトではありません",
+    "studio_scene_id": "scene：シーンの id が必要ですが、実際は {found}",
+    "studio_step_from_1": "n：1 から始まるステップ番号が必要ですが、実際は {found}",
+    "studio_no_scene": "そのようなシーンはありません：{scene}",
+    "studio_step_number": "n は 1 から始まるステップ番号です（{found} ではありません）",
+    "studio_not_drawn": "{scene} はまだ描かれていません",
+    "studio_steps_drawn": "{scene} は {count} ステップまで描かれています（{asked} ステップ目はありません）",
+    "studio_no_line": "key：ナレーションの行 {key} はありません",
+    "studio_redrawing": "このステップは新しい行で描き直し中です：描き終わってから再生してください",
+    "studio_cannot_write": "{what}を書き込めません：{reason}",
+    "studio_the_words": "言葉",
 }}
