@@ -6,9 +6,12 @@ English is click's own message, word for word (click asks `gettext` for it; cli/
 in the teacher's language); an entry with "one"/"other" is one click asks `ngettext` for. Its
 placeholders, {value!r} included, are click's: click fills them, so every language keeps them (a test
 holds the three tables together, and each English entry to click's source). A message click has that
-is not here stays English.
+is not here stays English. CLICK is click's catalog, not joined into messages.py's tables (no
+`errors.text` says its entries): a zh or ja entry keeps the fields click fills, the plural's or the
+singular's ("{possibilities}" where English says "{possibility}" of one).
 
-STUDIO: the studio API's answers to a bad request, said through `errors.text` as the core's are.
+STUDIO: the studio API's answers to a bad request, joined into messages.py's tables and said through
+`errors.text` as the core's messages are.
 """
 
 from __future__ import annotations

@@ -14,7 +14,6 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from attention_core.messages import MESSAGES
 from attention_core.messages_cli import CLICK
 from attention_lesson.cli import main
 from attention_lesson.cli.click_words import said_lang
@@ -53,7 +52,7 @@ def test_every_click_entry_is_clicks_own_and_in_every_language_with_its_placehol
         for lang in ("zh", "ja"):
             said = CLICK[lang][code]
             assert isinstance(said, str) and set(FIELDS.findall(said)) <= fields, (lang, code)
-            assert said.count("{") == len(FIELDS.findall(said)) and MESSAGES[lang][code] is said
+            assert said.count("{") == len(FIELDS.findall(said))
     for code in ("click_no_option", "click_extra", "click_not_choice", "click_invalid_for"):
         for lang in ("zh", "ja"):
             assert set(FIELDS.findall(CLICK[lang][code])) == set(FIELDS.findall(
@@ -118,3 +117,28 @@ def test_the_help_pages_headings_are_in_the_language():
     code, lines = run("sheet", "--help", env={"ATTENTION_LESSON_LANG": "zh"})
     assert code == 0 and lines[0] == "用法: attention-lesson sheet [OPTIONS]" and "选项:" in lines
     assert any("[默认：4; 1<=x<=12]" in line.replace("\n", " ") for line in lines), lines
+
+
+def test_an_export_comments_in_its_language_and_a_new_language_in_english(tmp_path):
+    from attention_lesson.outputs.words import export
+    from scenes.common import words as W
+
+    for lang in ("ja", "zh", "fr"):
+        export(lang, tmp_path)
+    ja = (tmp_path / "ja" / "softmax.toml").read_text(encoding="utf-8").splitlines()
+    assert ja[:3] == ["# ja：シーン softmax「ソフトマックス：スコアが重みになる」。",
+                      "# どの行も編集できます。変えない行は消してかまいません"
+                      "（ないキーは組み込みの行のままです）。",
+                      "# チェック：attention-lesson words check DIR --lang ja"]
+    at = ja.index("[softmax.say]")
+    assert re.fullmatch(r"# ステップ to_weights のナレーション：音声、字幕、発表者ノート、steps\.json "
+                        r"\(scenes/softmax\.py:\d+\)。プレースホルダー \{scores\}, \{weights\}",
+                        ja[ja.index(next(x for x in ja[at:] if x.startswith("to_weights = "))) - 1])
+    zh = (tmp_path / "zh" / "deck.toml").read_text(encoding="utf-8").splitlines()
+    assert zh[0] == "# zh：幻灯片（HTML 和 PPTX）及其演讲者备注。" and zh[2].startswith("# 检查：")
+    assert re.fullmatch(r"# 幻灯片（HTML 和 PPTX）及其演讲者备注 "
+                        r"\(attention_lesson/outputs/deck\.py:\d+\)；没有占位符",
+                        zh[zh.index('explore = "动手试试这些数"') - 1]), zh[:8]
+    fr = (tmp_path / "fr" / "softmax.toml").read_text(encoding="utf-8")
+    assert fr.startswith("# fr: the scene softmax, “softmax: scores become weights”.\n# Edit any line")
+    assert W.problems(tmp_path, "ja") == W.problems(tmp_path, "zh") == []  # comments only: the lines parse

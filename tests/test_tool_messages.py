@@ -266,7 +266,7 @@ def test_the_studio_renders_every_built_in_language_and_the_words_folders(tmp_pa
     assert chosen == ["ja", "fr"]
     with pytest.raises(TextProblem) as e:
         render_request(studio, {"product": "html", "lang": "de"})
-    assert e.value.error["message"] == "lang: expected one of zh, en, ja, fr, found 'de'"
+    assert e.value.error["message"] == "lang：应为 zh、en、ja、fr 之一，实际是 'de'"
 
 
 def test_the_studios_line_check_says_its_problem_in_the_lines_language():

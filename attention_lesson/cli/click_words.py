@@ -19,7 +19,6 @@ import os
 from contextvars import ContextVar
 
 from attention_core.language import LANG_ENV, LANGS
-from attention_core.messages import MESSAGES
 from attention_core.messages_cli import CLICK
 
 # click's modules that ask gettext for a teacher's words (each binds `_` and `ngettext` at its import)
@@ -47,14 +46,14 @@ def said_lang(args: list[str], environ=None) -> str:
 
 def _gettext(message: str) -> str:
     code = _CODES.get(message)
-    return message if code is None or _LANG.get() == "en" else MESSAGES[_LANG.get()][code]
+    return message if code is None or _LANG.get() == "en" else CLICK[_LANG.get()][code]
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
     code = _CODES.get((singular, plural))
     if code is None or _LANG.get() == "en":
         return singular if n == 1 else plural
-    return MESSAGES[_LANG.get()][code]
+    return CLICK[_LANG.get()][code]
 
 
 def install() -> None:

@@ -130,9 +130,9 @@ def check(key: str, text, lang: str) -> None:
 
 def note(key: str, lang: str) -> str:
     """The comment over a key, as `words export` writes it."""
-    from ..outputs.words import comment
+    from ..outputs.words import comment, said_in
 
-    return comment(key, W.builtin_entries(lang)[key].value)
+    return comment(key, W.builtin_entries(lang)[key].value, said_in(lang))
 
 
 def header(lang: str) -> str:
