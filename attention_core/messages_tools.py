@@ -87,6 +87,14 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask dashboard: {link}",
     "batch_missing_here": "missing on this machine:",
     "batch_missing_workers": "missing on workers:",
+    "batch_no_scheduler": "no Dask scheduler answered at {address} within {seconds} s: start one there "
+                          "(dask scheduler) or check the address and port; without --scheduler the batch "
+                          "runs on this machine",
+    "batch_bad_address": "--scheduler {address}: not a Dask scheduler's address; write it as "
+                         "tcp://host:8786",
+    "batch_worker_died": "{what} failed in {variant}: every Dask worker that ran it died (out of memory? "
+                         "see the workers' logs)",
+    "batch_task_lost": "{what} failed in {variant}: the Dask scheduler lost it (did the scheduler stop?)",
     # a language, and a words folder, a command is given
     "lang_not_code": "{lang} is not a language code (two or three letters: fr, de, es, ko, pt-BR)",
     "lang_rtl": "{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
@@ -190,6 +198,13 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask 仪表板：{link}",
     "batch_missing_here": "本机缺少：",
     "batch_missing_workers": "工作进程上缺少：",
+    "batch_no_scheduler": "{address} 处的 Dask 调度器在 {seconds} 秒内没有应答："
+                          "请在那里启动一个（dask scheduler），或检查地址和端口；"
+                          "不加 --scheduler 时批量任务在本机运行",
+    "batch_bad_address": "--scheduler {address}：不是 Dask 调度器的地址；请写成 tcp://host:8786",
+    "batch_worker_died": "{what} 在 {variant} 中失败：运行它的每个 Dask 工作进程都退出了"
+                         "（内存不足？请查看工作进程的日志）",
+    "batch_task_lost": "{what} 在 {variant} 中失败：Dask 调度器丢失了这个任务（调度器停止了吗？）",
     "lang_not_code": "{lang} 不是语言代码（两三个字母：fr、de、es、ko、pt-BR）",
     "lang_rtl": "{lang}：还不支持从右往左书写的文字（画面上每一行都从左边排起）；请选从左往右书写的语言",
     "words_no_builtin": "--lang {language}：没有内置的 {language} 文字；请用 --words DIR 提供"
@@ -291,6 +306,15 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask ダッシュボード：{link}",
     "batch_missing_here": "このマシンに足りないもの：",
     "batch_missing_workers": "ワーカーに足りないもの：",
+    "batch_no_scheduler": "{address} の Dask スケジューラーが {seconds} 秒以内に応答しません：そこで起動する"
+                          "（dask scheduler）か、アドレスとポートを確かめてください。--scheduler なしなら"
+                          "このマシンで実行します",
+    "batch_bad_address": "--scheduler {address}：Dask スケジューラーのアドレスではありません。"
+                         "tcp://host:8786 のように書きます",
+    "batch_worker_died": "{variant} の {what} が失敗しました：実行したワーカーがすべて落ちました"
+                         "（メモリー不足？ワーカーのログを見てください）",
+    "batch_task_lost": "{variant} の {what} が失敗しました：Dask スケジューラーがタスクを失いました"
+                       "（スケジューラーは止まりましたか？）",
     "lang_not_code": "{lang} は言語コードではありません（2〜3 文字：fr、de、es、ko、pt-BR）",
     "lang_rtl": "{lang}：右から左に書く文字にはまだ対応していません（シーンはどの行も左から並べます）。"
                 "左から右に書く言語を選んでください",

@@ -142,3 +142,59 @@ def test_an_export_comments_in_its_language_and_a_new_language_in_english(tmp_pa
     fr = (tmp_path / "fr" / "softmax.toml").read_text(encoding="utf-8")
     assert fr.startswith("# fr: the scene softmax, “softmax: scores become weights”.\n# Edit any line")
     assert W.problems(tmp_path, "ja") == W.problems(tmp_path, "zh") == []  # comments only: the lines parse
+
+
+def test_a_scheduler_that_does_not_answer_or_a_bad_address_is_one_line_and_exit_2(tmp_path, monkeypatch):
+    from attention_lesson.pipeline import batch as B
+    from attention_lesson.pipeline.batch import client as C
+
+    monkeypatch.setattr(C, "CONNECT_SECONDS", 1)
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f'lessons = ["default"]\nscenes = ["softmax"]\nout = "{tmp_path / "out"}"\n',
+                    encoding="utf-8")
+    assert run("batch", str(plan), "--scheduler", "tcp://127.0.0.1:1", "--lang", "ja") == (2, [
+        "エラー：tcp://127.0.0.1:1 の Dask スケジューラーが 1 秒以内に応答しません：そこで起動する"
+        "（dask scheduler）か、アドレスとポートを確かめてください。"
+        "--scheduler なしならこのマシンで実行します"])
+    assert run("batch", str(plan), "--scheduler", "http://127.0.0.1:8786", "--lang", "zh") == (2, [
+        "错误：--scheduler http://127.0.0.1:8786：不是 Dask 调度器的地址；请写成 tcp://host:8786"])
+    for fine in ("tcp://10.0.0.2:8786", "tls://host:8786", "inproc://10.0.0.2/1/1"):
+        B.check_address(fine)
+    with pytest.raises(B.BatchError) as e:
+        B.check_address("host")  # no port
+    assert str(e.value) == "--scheduler host: not a Dask scheduler's address; write it as tcp://host:8786"
+
+
+def test_a_worker_that_dies_is_said_in_the_language_and_the_batch_exits_2(monkeypatch, capsys, tmp_path):
+    from types import SimpleNamespace
+
+    from distributed import KilledWorker
+
+    from attention_lesson.cli.report import execute_batch
+    from attention_lesson.pipeline import batch as B
+    from attention_lesson.pipeline.batch import client as C
+
+    died = KilledWorker("render-softmax", SimpleNamespace(address="tcp://10.0.0.2:40000"), 3)
+    future = SimpleNamespace(status="error", exception=lambda: died)
+    error = C._outcome(future, SimpleNamespace(what="softmax")).result.error  # as the run records it
+    lost = C._outcome(SimpleNamespace(status="cancelled"), SimpleNamespace(what="lesson")).result.error
+    report = C.BatchReport(failures=[C.Failure("default/river-scaled-zh-480p15", "softmax", error),
+                                     C.Failure("default/river-scaled-zh-480p15", "lesson", lost)])
+    monkeypatch.setattr(B, "execute", lambda *args, **kwargs: report)
+    work = SimpleNamespace(plan=SimpleNamespace(out=tmp_path, notes=[]), tasks=[1], fresh=[])
+    with pytest.raises(SystemExit) as e:
+        execute_batch(work, {}, "tcp://10.0.0.2:8786", 1, True, "zh")
+    assert e.value.code == 2 and capsys.readouterr().err.splitlines() == [
+        "softmax 在 default/river-scaled-zh-480p15 中失败：运行它的每个 Dask 工作进程都退出了"
+        "（内存不足？请查看工作进程的日志）",
+        "lesson 在 default/river-scaled-zh-480p15 中失败：Dask 调度器丢失了这个任务（调度器停止了吗？）"]
+    report.failures[1:] = [C.Failure("v", "mixing", "RuntimeError: the scene's own")]  # a scene's: exit 1
+    with pytest.raises(SystemExit) as e:
+        execute_batch(work, {}, None, 1, True, "ja")
+    assert e.value.code == 2 and capsys.readouterr().err.splitlines()[0].startswith(
+        "default/river-scaled-zh-480p15 の softmax が失敗しました：実行したワーカーがすべて落ちました")
+    report.failures[:1] = []
+    with pytest.raises(SystemExit) as e:
+        execute_batch(work, {}, None, 1, True, "ja")
+    assert (e.value.code, capsys.readouterr().err) == (
+        1, "v の mixing が失敗しました：RuntimeError: the scene's own\n")
