@@ -10,7 +10,8 @@ is not here stays English. CLICK is click's catalog, not joined into messages.py
 `errors.text` says its entries): a zh or ja entry keeps the fields click fills, the plural's or the
 singular's ("{possibilities}" where English says "{possibility}" of one).
 
-STUDIO: the studio API's answers to a bad request, joined into messages.py's tables and said through
+ANSWERS: the studio API's answers to a bad request, and the commands' own to a scene, context or lesson
+file they do not have; joined into messages.py's tables and said through
 `errors.text` as the core's messages are.
 """
 
@@ -134,7 +135,7 @@ CLICK: dict[str, dict[str, str | dict[str, str]]] = {"en": {
 
 # The studio's API: what it answers a bad request with ({"error": {"key", "line", "message"}}), in the
 # page's language (the session's: the studio's --lang, then the page's language bar).
-STUDIO: dict[str, dict[str, str | dict[str, str]]] = {"en": {
+ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_choice": "{key}: expected one of {choices}, found {found}",
     "studio_no_text": "no text has passed yet: fix the lesson file first",
     "studio_too_big": "a lesson file of at most {n} bytes",
@@ -151,6 +152,11 @@ STUDIO: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_redrawing": "the step is being redrawn with its new line: play it once it is drawn",
     "studio_cannot_write": "cannot write {what}: {reason}",
     "studio_the_words": "the words",
+    "cli_name_scenes": "name one or more scenes, or --all. Scenes: {scenes}",
+    "cli_scene_needs": "scene {scene} needs a lesson with {needs} ({lesson} has none)",
+    "cli_unknown_scene": "unknown scene {names}; valid ids: {scenes}",
+    "cli_no_context": "{context} is not a context of {lesson}; choose one of: {contexts}",
+    "cli_no_lesson_file": "{path}: no such lesson file; make one with: attention-lesson new {path}",
 }, "zh": {
     "studio_choice": "{key}：应为 {choices} 之一，实际是 {found}",
     "studio_no_text": "还没有通过检查的课件文本：请先改好课件文件",
@@ -168,6 +174,11 @@ STUDIO: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_redrawing": "这一步正在用新的句子重画：画好后再播放",
     "studio_cannot_write": "无法写入{what}：{reason}",
     "studio_the_words": "文字",
+    "cli_name_scenes": "请指定一个或多个场景，或用 --all。场景：{scenes}",
+    "cli_scene_needs": "场景 {scene} 需要带 {needs} 的课件（{lesson} 没有）",
+    "cli_unknown_scene": "未知的场景 {names}；可用的 id：{scenes}",
+    "cli_no_context": "{context} 不是 {lesson} 的语境；请从中选择：{contexts}",
+    "cli_no_lesson_file": "{path}：没有这个课件文件；可以这样新建：attention-lesson new {path}",
 }, "ja": {
     "studio_choice": "{key}：{choices} のいずれかが必要ですが、実際は {found}",
     "studio_no_text": "まだチェックを通ったテキストがありません：先にレッスンファイルを直してください",
@@ -185,4 +196,10 @@ STUDIO: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_redrawing": "このステップは新しい行で描き直し中です：描き終わってから再生してください",
     "studio_cannot_write": "{what}を書き込めません：{reason}",
     "studio_the_words": "言葉",
+    "cli_name_scenes": "シーンを一つ以上指定するか、--all を付けてください。シーン：{scenes}",
+    "cli_scene_needs": "シーン {scene} には {needs} のあるレッスンが必要です（{lesson} にはありません）",
+    "cli_unknown_scene": "不明なシーン {names}。使える id：{scenes}",
+    "cli_no_context": "{context} は {lesson} の文脈ではありません。選べるのは：{contexts}",
+    "cli_no_lesson_file": "{path}：そのようなレッスンファイルはありません。"
+                          "作るには：attention-lesson new {path}",
 }}

@@ -198,3 +198,19 @@ def test_a_worker_that_dies_is_said_in_the_language_and_the_batch_exits_2(monkey
         execute_batch(work, {}, None, 1, True, "ja")
     assert (e.value.code, capsys.readouterr().err) == (
         1, "v の mixing が失敗しました：RuntimeError: the scene's own\n")
+
+
+def test_a_scene_a_context_or_a_lesson_file_a_command_does_not_have_is_said_in_the_language(tmp_path):
+    from attention_lesson.studio.serve import StudioError, check_file
+
+    code, lines = run("render", "nosuch", "--lang", "zh", "--dry-run")
+    assert (code, lines[-1]) == (2, "错误：ID 的值无效：未知的场景 'nosuch'；可用的 id："
+                                    "overview、projection、scores、geometry、softmax、mixing、matrix、"
+                                    "contexts、lookup、normalizers、edge-cases、mistakes、cost")
+    code, lines = run("lesson", "--context", "sea", "--dry-run", env={"ATTENTION_LESSON_LANG": "ja"})
+    assert code == 2 and re.fullmatch(r"エラー：--context の値が不正です：'sea' は \S+default\.toml の"
+                                      r"文脈ではありません。選べるのは：river、savings", lines[-1]), lines
+    with pytest.raises(StudioError) as e:
+        check_file(tmp_path / "nope.toml", "zh")
+    nope = tmp_path / "nope.toml"
+    assert str(e.value) == f"{nope}：没有这个课件文件；可以这样新建：attention-lesson new {nope}"
