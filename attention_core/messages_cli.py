@@ -6,9 +6,12 @@ English is click's own message, word for word (click asks `gettext` for it; cli/
 in the teacher's language); an entry with "one"/"other" is one click asks `ngettext` for. Its
 placeholders, {value!r} included, are click's: click fills them, so every language keeps them (a test
 holds the three tables together, and each English entry to click's source). A message click has that
-is not here stays English. CLICK is click's catalog, not joined into messages.py's tables (no
-`errors.text` says its entries): a zh or ja entry keeps the fields click fills, the plural's or the
-singular's ("{possibilities}" where English says "{possibility}" of one).
+is not here stays English, and so are the words click fixes when an option is declared (a path's
+kind, "file" or "directory", is its metavar and a field of its errors; the --help option's and
+--version's help): the first command of a process would fix them in its language for every later one.
+CLICK is click's catalog, not joined into messages.py's tables (no `errors.text` says its entries): a
+zh or ja entry keeps the fields click fills, the plural's or the singular's ("{possibilities}" where
+English says "{possibility}" of one).
 
 ANSWERS: the studio API's answers to a bad request, and the commands' own to a scene, context or lesson
 file they do not have; joined into messages.py's tables and said through
@@ -47,9 +50,6 @@ CLICK: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "click_path_is_folder": "{name} {filename!r} is a directory.",
     "click_path_unreadable": "{name} {filename!r} is not readable.",
     "click_path_unwritable": "{name} {filename!r} is not writable.",
-    "click_file": "file",
-    "click_folder": "directory",
-    "click_path": "path",
     "click_cannot_open": "Could not open file {filename!r}: {message}",
     "click_aborted": "Aborted!",
     "click_options": "Options",
@@ -79,14 +79,11 @@ CLICK: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "click_not_number": "{value!r} 不是有效的数（{number_type}）。",
     "click_not_in_range": "{value} 不在范围 {range} 之内。",
     "click_not_boolean": "{value!r} 不是有效的布尔值。可用的值：{states}",
-    "click_no_path": "{name} {filename!r} 不存在。",
-    "click_path_is_file": "{name} {filename!r} 是一个文件。",
-    "click_path_is_folder": "{name} {filename!r} 是一个文件夹。",
-    "click_path_unreadable": "{name} {filename!r} 不可读。",
-    "click_path_unwritable": "{name} {filename!r} 不可写。",
-    "click_file": "文件",
-    "click_folder": "文件夹",
-    "click_path": "路径",
+    "click_no_path": "{filename!r}（{name}）不存在。",
+    "click_path_is_file": "{filename!r}（{name}）是一个文件。",
+    "click_path_is_folder": "{filename!r}（{name}）是一个文件夹。",
+    "click_path_unreadable": "{filename!r}（{name}）不可读。",
+    "click_path_unwritable": "{filename!r}（{name}）不可写。",
     "click_cannot_open": "无法打开文件 {filename!r}：{message}",
     "click_aborted": "已中止！",
     "click_options": "选项",
@@ -116,14 +113,11 @@ CLICK: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "click_not_number": "{value!r} は有効な数値（{number_type}）ではありません。",
     "click_not_in_range": "{value} は範囲 {range} の外です。",
     "click_not_boolean": "{value!r} は有効な真偽値ではありません。使える値：{states}",
-    "click_no_path": "{name} {filename!r} は存在しません。",
-    "click_path_is_file": "{name} {filename!r} はファイルです。",
-    "click_path_is_folder": "{name} {filename!r} はフォルダーです。",
-    "click_path_unreadable": "{name} {filename!r} を読めません。",
-    "click_path_unwritable": "{name} {filename!r} に書き込めません。",
-    "click_file": "ファイル",
-    "click_folder": "フォルダー",
-    "click_path": "パス",
+    "click_no_path": "{filename!r}（{name}）は存在しません。",
+    "click_path_is_file": "{filename!r}（{name}）はファイルです。",
+    "click_path_is_folder": "{filename!r}（{name}）はフォルダーです。",
+    "click_path_unreadable": "{filename!r}（{name}）を読めません。",
+    "click_path_unwritable": "{filename!r}（{name}）に書き込めません。",
     "click_cannot_open": "ファイル {filename!r} を開けません：{message}",
     "click_aborted": "中止しました！",
     "click_options": "オプション",

@@ -113,10 +113,18 @@ def test_english_stays_clicks_own_and_nothing_carries_over_from_a_chinese_run():
     assert (code, lines[-1]) == (2, "Error: Missing option '--out'.")
 
 
-def test_the_help_pages_headings_are_in_the_language():
+def test_the_help_pages_headings_are_in_the_language_and_nothing_is_fixed_in_it():
     code, lines = run("sheet", "--help", env={"ATTENTION_LESSON_LANG": "zh"})
     assert code == 0 and lines[0] == "用法: attention-lesson sheet [OPTIONS]" and "选项:" in lines
     assert any("[默认：4; 1<=x<=12]" in line.replace("\n", " ") for line in lines), lines
+    assert any(line.startswith("  --dest FILE ") for line in lines), lines  # a metavar: click's, aligned
+    code, lines = run("sheet", "--help")  # the same command objects, in English: nothing left Chinese
+    assert code == 0 and "Options:" in lines and any("[default: 4; 1<=x<=12]" in line for line in lines)
+    assert any(line.startswith("  --dest FILE ") for line in lines) and any("Show this message" in line
+                                                                          for line in lines)
+    code, lines = run("new", str(Path(__file__).parent), "--lang", "ja")
+    here = Path(__file__).parent
+    assert (code, lines[-1]) == (2, f"エラー：'FILE' の値が不正です：'{here}'（File）はフォルダーです。")
 
 
 def test_an_export_comments_in_its_language_and_a_new_language_in_english(tmp_path):
