@@ -105,6 +105,7 @@ def test_a_bad_command_line_is_said_in_the_teachers_language_with_exit_status_2(
 
 
 def test_english_stays_clicks_own_and_nothing_carries_over_from_a_chinese_run():
+    import attention_lesson.cli.list  # noqa: F401 - the package's `list` is this module once it ran
     assert run("lesson", "--lang", "zh", "--fsp", "3")[1][-1].startswith("错误：")
     assert run("lesson", "--fsp", "3") == (2, [
         "Usage: attention-lesson lesson [OPTIONS]", "Try 'attention-lesson lesson --help' for help.", "",

@@ -49,7 +49,7 @@ class LazyGroup(click.Group):
         (click_words.said_lang: --lang, else $ATTENTION_LESSON_LANG, else en)."""
         from .click_words import said_lang, speaking
 
-        args = list(sys.argv[1:] if args is None else args)
+        args = [*(sys.argv[1:] if args is None else args)]  # (`list` here is the list command's module)
         with speaking(said_lang(args)):
             return super().main(args, *rest, **kwargs)
 
