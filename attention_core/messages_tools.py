@@ -87,6 +87,14 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask dashboard: {link}",
     "batch_missing_here": "missing on this machine:",
     "batch_missing_workers": "missing on workers:",
+    "batch_no_scheduler": "no Dask scheduler answered at {address} within {seconds} s: start one there "
+                          "(dask scheduler) or check the address and port; without --scheduler the batch "
+                          "runs on this machine",
+    "batch_bad_address": "--scheduler {address}: not a Dask scheduler's address; write it as "
+                         "tcp://host:8786",
+    "batch_worker_died": "{what} failed in {variant}: every Dask worker that ran it died (out of memory? "
+                         "see the workers' logs)",
+    "batch_task_lost": "{what} failed in {variant}: the Dask scheduler lost it (did the scheduler stop?)",
     # a language, and a words folder, a command is given
     "lang_not_code": "{lang} is not a language code (two or three letters: fr, de, es, ko, pt-BR)",
     "lang_rtl": "{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
@@ -101,6 +109,25 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_more": "{first} (and {n} more: attention-lesson words check {folder} --lang {language})",
     # the studio's narration field
     "line_empty": "an empty line: write the step's narration, or restore the built-in line",
+    # words export: the comments over the exported files and keys
+    "export_head": "{language}: {what}.",
+    "export_edit": "Edit any line; delete the ones you keep as they are (a missing key keeps the built-in "
+                   "line).",
+    "export_check": "Check with: attention-lesson words check DIR --lang {language}",
+    "export_common": "shared: every scene, the decks, the handout and the pages",
+    "export_deck": "the slide decks (HTML and PPTX) and their speaker notes",
+    "export_handout": "the handout (HTML and PDF) and its exercises",
+    "export_explorer": "the explorer page",
+    "export_studio": "the studio page",
+    "export_speech": "how the draft voice reads numbers and symbols (heard, never shown)",
+    "export_scene": "the scene {scene}, “{title}”",
+    "export_words_of": "the words of {name}",
+    "export_say": "narration of step {step}: spoken, the subtitles, the speaker notes, steps.json",
+    "export_title": "the scene's title: its heading, the lesson's lists, the decks, the contact sheet",
+    "export_short": "the scene's name on the studio's timeline",
+    "export_on_screen": "on screen",
+    "export_takes": "{where}; placeholders {names}",
+    "export_takes_none": "{where}; no placeholders",
 }, "zh": {
     "words_not_toml": "不是合法的 TOML：{reason}",
     "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
@@ -171,6 +198,13 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask 仪表板：{link}",
     "batch_missing_here": "本机缺少：",
     "batch_missing_workers": "工作进程上缺少：",
+    "batch_no_scheduler": "{address} 处的 Dask 调度器在 {seconds} 秒内没有应答："
+                          "请在那里启动一个（dask scheduler），或检查地址和端口；"
+                          "不加 --scheduler 时批量任务在本机运行",
+    "batch_bad_address": "--scheduler {address}：不是 Dask 调度器的地址；请写成 tcp://host:8786",
+    "batch_worker_died": "{what} 在 {variant} 中失败：运行它的每个 Dask 工作进程都退出了"
+                         "（内存不足？请查看工作进程的日志）",
+    "batch_task_lost": "{what} 在 {variant} 中失败：Dask 调度器丢失了这个任务（调度器停止了吗？）",
     "lang_not_code": "{lang} 不是语言代码（两三个字母：fr、de、es、ko、pt-BR）",
     "lang_rtl": "{lang}：还不支持从右往左书写的文字（画面上每一行都从左边排起）；请选从左往右书写的语言",
     "words_no_builtin": "--lang {language}：没有内置的 {language} 文字；请用 --words DIR 提供"
@@ -181,6 +215,23 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_workers_or_scheduler": "--workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染",
     "words_more": "{first}（另有 {n} 处：attention-lesson words check {folder} --lang {language}）",
     "line_empty": "这一句是空的：请写上这一步的旁白，或恢复内置的句子",
+    "export_head": "{language}：{what}。",
+    "export_edit": "任何一句都可以改；不改的句子可以删掉（缺少的键沿用内置的句子）。",
+    "export_check": "检查：attention-lesson words check DIR --lang {language}",
+    "export_common": "共用：每个场景、幻灯片、讲义和各个页面",
+    "export_deck": "幻灯片（HTML 和 PPTX）及其演讲者备注",
+    "export_handout": "讲义（HTML 和 PDF）及其练习",
+    "export_explorer": "探索页",
+    "export_studio": "工作室页面",
+    "export_speech": "草稿配音怎样读数字和符号（只听到，不显示）",
+    "export_scene": "场景 {scene}，“{title}”",
+    "export_words_of": "{name} 的文字",
+    "export_say": "步骤 {step} 的旁白：配音、字幕、演讲者备注、steps.json",
+    "export_title": "场景的标题：标题栏、课程的列表、幻灯片、缩略图总览",
+    "export_short": "场景在工作室时间轴上的名字",
+    "export_on_screen": "画面上",
+    "export_takes": "{where}；占位符 {names}",
+    "export_takes_none": "{where}；没有占位符",
 }, "ja": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
     "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
@@ -255,6 +306,15 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_dashboard": "Dask ダッシュボード：{link}",
     "batch_missing_here": "このマシンに足りないもの：",
     "batch_missing_workers": "ワーカーに足りないもの：",
+    "batch_no_scheduler": "{address} の Dask スケジューラーが {seconds} 秒以内に応答しません：そこで起動する"
+                          "（dask scheduler）か、アドレスとポートを確かめてください。--scheduler なしなら"
+                          "このマシンで実行します",
+    "batch_bad_address": "--scheduler {address}：Dask スケジューラーのアドレスではありません。"
+                         "tcp://host:8786 のように書きます",
+    "batch_worker_died": "{variant} の {what} が失敗しました：実行したワーカーがすべて落ちました"
+                         "（メモリー不足？ワーカーのログを見てください）",
+    "batch_task_lost": "{variant} の {what} が失敗しました：Dask スケジューラーがタスクを失いました"
+                       "（スケジューラーは止まりましたか？）",
     "lang_not_code": "{lang} は言語コードではありません（2〜3 文字：fr、de、es、ko、pt-BR）",
     "lang_rtl": "{lang}：右から左に書く文字にはまだ対応していません（シーンはどの行も左から並べます）。"
                 "左から右に書く言語を選んでください",
@@ -268,6 +328,24 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                                   "クラスター自身のワーカーがレンダリングします",
     "words_more": "{first}（ほかに {n} 件：attention-lesson words check {folder} --lang {language}）",
     "line_empty": "行が空です：このステップのナレーションを書くか、組み込みの行に戻してください",
+    "export_head": "{language}：{what}。",
+    "export_edit": "どの行も編集できます。変えない行は消してかまいません"
+                   "（ないキーは組み込みの行のままです）。",
+    "export_check": "チェック：attention-lesson words check DIR --lang {language}",
+    "export_common": "共通：すべてのシーン、スライド、配布資料、各ページ",
+    "export_deck": "スライド（HTML と PPTX）とその発表者ノート",
+    "export_handout": "配布資料（HTML と PDF）とその練習問題",
+    "export_explorer": "エクスプローラーのページ",
+    "export_studio": "スタジオのページ",
+    "export_speech": "下書き音声が数字や記号をどう読むか（聞こえるだけで、表示されません）",
+    "export_scene": "シーン {scene}「{title}」",
+    "export_words_of": "{name} の言葉",
+    "export_say": "ステップ {step} のナレーション：音声、字幕、発表者ノート、steps.json",
+    "export_title": "シーンのタイトル：見出し、レッスンの一覧、スライド、サムネイル一覧",
+    "export_short": "スタジオのタイムラインでのシーン名",
+    "export_on_screen": "画面上",
+    "export_takes": "{where}。プレースホルダー {names}",
+    "export_takes_none": "{where}。プレースホルダーなし",
 }}
 
 # Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;

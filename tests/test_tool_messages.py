@@ -266,7 +266,7 @@ def test_the_studio_renders_every_built_in_language_and_the_words_folders(tmp_pa
     assert chosen == ["ja", "fr"]
     with pytest.raises(TextProblem) as e:
         render_request(studio, {"product": "html", "lang": "de"})
-    assert e.value.error["message"] == "lang: expected one of zh, en, ja, fr, found 'de'"
+    assert e.value.error["message"] == "lang：应为 zh、en、ja、fr 之一，实际是 'de'"
 
 
 def test_the_studios_line_check_says_its_problem_in_the_lines_language():
@@ -322,10 +322,10 @@ def test_a_missing_folder_and_a_language_no_command_can_take(tmp_path):
     assert run("words", "check", str(tmp_path / "nowhere"), "--lang", "ja") == (
         2, f"{tmp_path / 'nowhere'}：そのようなフォルダーはありません\n")
     code, out = run("words", "check", str(tmp_path), "--lang", "ar", env={"ATTENTION_LESSON_LANG": "ja"})
-    assert (code, out) == (2, "Error: ar：右から左に書く文字にはまだ対応していません（シーンはどの行も左から"
+    assert (code, out) == (2, "エラー：ar：右から左に書く文字にはまだ対応していません（シーンはどの行も左から"
                               "並べます）。左から右に書く言語を選んでください\n")
     code, out = run("render", "blink", "--lang", "fr", "--dry-run", env={"ATTENTION_LESSON_LANG": "zh"})
-    assert (code, out) == (2, "Error: --lang fr：没有内置的 fr 文字；请用 --words DIR 提供"
+    assert (code, out) == (2, "错误：--lang fr：没有内置的 fr 文字；请用 --words DIR 提供"
                               "（DIR/fr/*.toml：`attention-lesson words export --lang fr --out DIR` "
                               "会写出要翻译的英文句子）\n")
     lesson = tmp_path / "l.toml"
@@ -334,9 +334,9 @@ def test_a_missing_folder_and_a_language_no_command_can_take(tmp_path):
     code, out = run("render", "blink", "--lesson", str(lesson), "--lang", "ja", "--dry-run")
     assert (code, out) == (2, f"{lesson}:2: words：フォルダー {tmp_path / 'gone'} がありません\n")
     assert run("words", "export", "--lang", "ja", "--from", "xx", "--out", str(tmp_path))[1].endswith(
-        "Error: Invalid value for --from: 'xx' には組み込みの言葉がありません\n")  # (click's words before it)
+        "エラー：--from の値が不正です：'xx' には組み込みの言葉がありません\n")  # (click's words, in ja too)
     (tmp_path / "plan.toml").write_text('lessons = ["default"]\n', encoding="utf-8")
     code, out = run("batch", str(tmp_path / "plan.toml"), "--scheduler", "tcp://127.0.0.1:9",
                     "--workers", "2", "--lang", "zh")
     assert code == 2 and out.endswith(
-        "Error: --workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染\n")
+        "错误：--workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染\n")

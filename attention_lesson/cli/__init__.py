@@ -7,6 +7,7 @@ the pipeline and the outputs."""
 from __future__ import annotations
 
 import importlib
+import sys
 
 import click
 
@@ -42,6 +43,15 @@ class LazyGroup(click.Group):
             return None
         module, attr = COMMANDS[name]
         return getattr(importlib.import_module(f".{module}", __name__), attr)
+
+    def main(self, args=None, *rest, **kwargs):
+        """Run a command, click's own words (a usage error, --help's headings) in the teacher's language
+        (click_words.said_lang: --lang, else $ATTENTION_LESSON_LANG, else en)."""
+        from .click_words import said_lang, speaking
+
+        args = [*(sys.argv[1:] if args is None else args)]  # (`list` here is the list command's module)
+        with speaking(said_lang(args)):
+            return super().main(args, *rest, **kwargs)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

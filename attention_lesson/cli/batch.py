@@ -53,6 +53,11 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang):
         lang = B.message_lang(plan, lang)
     except LangError as e:
         raise LessonFileError(str(e)) from None
+    try:
+        if scheduler:
+            B.check_address(scheduler)
+    except B.BatchError as e:  # before a dry run asks it for its threads, too
+        raise LessonFileError(e.message(lang)) from None
     work = B.expand(plan, PRODUCTS)
     if dry_run:
         print_batch_plan(work, lang)

@@ -86,9 +86,11 @@ def check_context(lesson, context: str | None) -> str:
     try:
         return lesson.context_name(context)
     except LessonError:
-        raise click.BadParameter(
-            f"{context!r} is not a context of {lesson.source}; choose one of: " + ", ".join(lesson.contexts),
-            param_hint="--context") from None
+        from attention_core.errors import Choices, shown, text
+
+        raise click.BadParameter(text(message_lang(), "cli_no_context", context=shown(context),
+                                      lesson=lesson.source, contexts=Choices(lesson.contexts)),
+                                 param_hint="--context") from None
 
 
 class SharedOption:

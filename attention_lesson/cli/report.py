@@ -94,7 +94,7 @@ def execute_batch(work, products: dict, scheduler: str | None, workers: int, qui
                   lang: str = "en") -> None:
     """Run an expanded batch (pipeline.batch) with its bar, printing the plan's notes, the Dask
     dashboard, failures and a summary line (none of them but the failures when quiet), in `lang`; exit
-    1 if anything failed."""
+    1 if anything failed, 2 if the cluster did (no scheduler, a worker that died)."""
     from attention_core.errors import text
 
     from ..pipeline import batch as B
@@ -108,15 +108,26 @@ def execute_batch(work, products: dict, scheduler: str | None, workers: int, qui
         with BatchBar(quiet) as bar:
             report = B.execute(work, products, scheduler, workers, quiet, bar,
                                lambda link, waiting: quiet or _ready(link, waiting, lang))
-    except B.BatchError as e:
-        raise click.ClickException(e.message(lang)) from None
-    for f in report.failures:  # the error as the worker wrote it, lines and all
-        click.echo(text(lang, "batch_failed", what=f.what, variant=f.variant, error=_ERROR).replace(
-            _ERROR, f.error), err=True)
+    except B.BatchError as e:  # no scheduler at that address, a worker without the tools: exit 2
+        raise LessonFileError(e.message(lang)) from None
+    for f in report.failures:
+        click.echo(failure_line(f, lang), err=True)
     if not quiet:
         click.echo(batch_summary(report, out, lang))
-    if report.failures:
-        raise SystemExit(1)
+    if report.failures:  # 2 when the cluster failed (a worker died, the scheduler lost a task)
+        raise SystemExit(2 if any(B.cluster_failure(f.error) for f in report.failures) else 1)
+
+
+def failure_line(f, lang: str) -> str:
+    """What failed where, in `lang`: the error as the worker wrote it (lines and all), or, for the
+    cluster's failures (a worker that died, a task lost), what happened in the teacher's words."""
+    from attention_core.errors import text
+
+    from ..pipeline.batch import cluster_failure
+
+    if code := cluster_failure(f.error):
+        return text(lang, code, what=f.what, variant=f.variant)
+    return text(lang, "batch_failed", what=f.what, variant=f.variant, error=_ERROR).replace(_ERROR, f.error)
 
 
 _ERROR = "\ue00f"  # where a failure's error goes, after the line is tidied (its newlines kept)

@@ -8,21 +8,27 @@ import click
 def pick_scenes(ids: tuple[str, ...], all_: bool, lesson=None):
     """The scenes named (in the order named), or every scene of the lesson with all_; a usage error
     otherwise, and for a scene of a feature the lesson lacks (the mask scene, a lesson with no mask)."""
+    from attention_core.errors import shown, text
+    from attention_core.messages import MESSAGES
     from scenes.registry import NEEDS_KEY, available, existing
 
-    by_id = {s.id: s for s in available(lesson)}
+    from .options import message_lang
+
+    by_id, lang = {s.id: s for s in available(lesson)}, message_lang()
+    every = MESSAGES[lang]["list_sep"].join(by_id)  # every one, however many (not cut as a message's list)
     if all_ or not ids:
         if not all_:
-            raise click.UsageError("name one or more scenes, or --all. Scenes: " + ", ".join(by_id))
+            raise click.UsageError(text(lang, "cli_name_scenes", scenes=every))
         return list(by_id.values())
     lacking = [s for s in existing() if s.id in ids and s.id not in by_id]
     if lacking:
-        raise click.BadParameter(f"scene {lacking[0].id!r} needs a lesson with {NEEDS_KEY[lacking[0].needs]}"
-                                 f" ({getattr(lesson, 'source', 'this lesson')} has none)", param_hint="ID")
-    unknown = [i for i in ids if i not in by_id]
-    if unknown:
-        raise click.BadParameter(f"unknown scene {', '.join(map(repr, unknown))}; "
-                                 f"valid ids: {', '.join(by_id)}", param_hint="ID")
+        raise click.BadParameter(text(lang, "cli_scene_needs", scene=shown(lacking[0].id),
+                                      needs=NEEDS_KEY[lacking[0].needs],
+                                      lesson=getattr(lesson, "source", "this lesson")), param_hint="ID")
+    if unknown := [i for i in ids if i not in by_id]:
+        raise click.BadParameter(text(lang, "cli_unknown_scene", scenes=every,
+                                      names=MESSAGES[lang]["list_sep"].join(map(repr, unknown))),
+                                 param_hint="ID")
     return [by_id[i] for i in ids]
 
 

@@ -3,7 +3,9 @@
 One TOML file per catalog file (scenes/i18n/<lang>/<name>.toml -> DIR/<lang>/<name>.toml), the same
 tables and keys, every key under a comment saying where it appears (what shows it, and the source line
 that asks for it when one does by name) and which placeholders it takes. The files are read back by
-scenes/common/words.py; an untouched export overrides nothing (its lines are the built-in ones).
+scenes/common/words.py; an untouched export overrides nothing (its lines are the built-in ones). The
+comments are in the exported language when it is built in (zh, en, ja), else in English (the language a
+new one is translated from); their words are the core's (messages_tools.py, `export_*`).
 """
 
 from __future__ import annotations
@@ -15,19 +17,14 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from attention_core.errors import text
+from attention_core.language import LANGS
 from scenes.common import words as W
 from scenes.registry import HERE as SCENES_DIR
 from scenes.registry import SCENES
 
 ROOT = SCENES_DIR.parent
-PAGES = {  # catalog file -> what shows its lines
-    "common": "shared: every scene, the decks, the handout and the pages",
-    "deck": "the slide decks (HTML and PPTX) and their speaker notes",
-    "handout": "the handout (HTML and PDF) and its exercises",
-    "explorer": "the explorer page",
-    "studio": "the studio page",
-    "speech": "how the draft voice reads numbers and symbols (heard, never shown)",
-}
+PAGES = ("common", "deck", "handout", "explorer", "studio", "speech")  # catalog files of a page, not a scene
 # where a table's keys are asked for by name (a scene's: its own file)
 SEARCHED = {
     "common": ("scenes/common/*.py", "scenes/*.py", "attention_lesson/outputs/*.py"),
@@ -62,46 +59,52 @@ def used_at(key: str, table: str) -> list[str]:
     return _index(table).get(key.rsplit(".", 1)[-1], [])[:2]
 
 
-def where(key: str) -> str:
-    """What shows a key's line, in a few words."""
+def said_in(lang: str) -> str:
+    """The language of an export's comments: `lang` when built in, else English."""
+    return lang if lang in LANGS else "en"
+
+
+def where(key: str, lang: str = "en") -> str:
+    """What shows a key's line, in a few words (in `lang`, zh, en or ja)."""
     table, rest = key.split(".", 1)
     if table in PAGES:
-        what = PAGES[table]
+        what = text(lang, f"export_{table}")
     elif rest.startswith("say."):
-        what = f"narration of step {rest[4:]}: spoken, the subtitles, the speaker notes, steps.json"
-    elif rest == "title":
-        what = "the scene's title: its heading, the lesson's lists, the decks, the contact sheet"
-    elif rest == "short":
-        what = "the scene's name on the studio's timeline"
+        what = text(lang, "export_say", step=rest[4:])
+    elif rest in ("title", "short"):
+        what = text(lang, f"export_{rest}")
     else:
-        what = "on screen"
+        what = text(lang, "export_on_screen")
     at = used_at(key, table)
     return what + (f" ({', '.join(at)})" if at else "")
 
 
-def comment(key: str, value) -> str:
+def comment(key: str, value, lang: str = "en") -> str:
+    """The comment over an exported key: where it appears and which placeholders it takes (in `lang`)."""
     try:
         names = W.placeholders(value)
     except ValueError:
         names = set()
-    takes = "placeholders " + ", ".join("{" + n + "}" for n in sorted(names)) if names else "no placeholders"
-    return f"# {where(key)}; {takes}"
+    if not names:
+        return "# " + text(lang, "export_takes_none", where=where(key, lang))
+    names = ", ".join(f"{{{n}}}" for n in sorted(names))
+    return "# " + text(lang, "export_takes", where=where(key, lang), names=names)
 
 
 def _name(k: str) -> str:
     return k if _BARE.match(k) else json.dumps(k, ensure_ascii=False)
 
 
-def _table(prefix: str, table: dict, out: list[str]) -> None:
-    """A table's keys (each under its comment), then its tables."""
+def _table(prefix: str, table: dict, out: list[str], lang: str) -> None:
+    """A table's keys (each under its comment, in `lang`), then its tables."""
     plain = {k: v for k, v in table.items() if not isinstance(v, dict)}
     if plain:
         out += ["", f"[{prefix}]"]
         for k, v in plain.items():
-            out += [comment(f"{prefix}.{k}", v), f"{_name(k)} = {json.dumps(v, ensure_ascii=False)}"]
+            out += [comment(f"{prefix}.{k}", v, lang), f"{_name(k)} = {json.dumps(v, ensure_ascii=False)}"]
     for k, v in table.items():
         if isinstance(v, dict):
-            _table(f"{prefix}.{_name(k)}", v, out)
+            _table(f"{prefix}.{_name(k)}", v, out, lang)
 
 
 def export(lang: str, out: str | Path, source: str | None = None) -> list[Path]:
@@ -111,23 +114,29 @@ def export(lang: str, out: str | Path, source: str | None = None) -> list[Path]:
     folder = resources.files("scenes") / "i18n" / source
     target = Path(out) / lang
     target.mkdir(parents=True, exist_ok=True)
-    written = []
+    written, said = [], said_in(lang)
     for f in sorted(folder.iterdir(), key=lambda p: p.name):
         if not f.name.endswith(".toml"):
             continue
-        lines = [f"# {lang}: {PAGES.get(f.name[:-5], _scene_line(f.name[:-5]))}.",
-                 "# Edit any line; delete the ones you keep as they are (a missing key keeps the built-in",
-                 "# line).",
-                 "# Check with: attention-lesson words check DIR --lang " + lang]
+        lines = [f"# {line}" for line in _head(f.name[:-5], lang, said)]
         for name, table in tomllib.loads(f.read_text(encoding="utf-8")).items():
-            _table(_name(name), table, lines)
+            _table(_name(name), table, lines, said)
         path = target / f.name
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         written.append(path)
     return written
 
 
-def _scene_line(name: str) -> str:
+def _head(name: str, lang: str, said: str) -> list[str]:
+    """A file's first comment lines: what shows its lines, that any may be edited, how to check them."""
+    what = text(said, f"export_{name}") if name in PAGES else _scene_line(name, said)
+    return [text(said, "export_head", language=lang, what=what), text(said, "export_edit"),
+            text(said, "export_check", language=lang)]
+
+
+def _scene_line(name: str, lang: str) -> str:
     scene = next((s for s in SCENES if s.module == name), None)
-    title = W.builtin_entries("en").get(f"{name}.title")
-    return f"the scene {scene.id}, “{title.value}”" if scene and title else f"the words of {name}"
+    title = W.builtin_entries(lang).get(f"{name}.title")
+    if scene and title:
+        return text(lang, "export_scene", scene=scene.id, title=title.value)
+    return text(lang, "export_words_of", name=name)

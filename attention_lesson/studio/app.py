@@ -39,6 +39,9 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from attention_core.errors import shown
+from attention_core.errors import text as said
+
 from ..pipeline.plan import MEDIA, RenderOptions
 from . import assets, line_api
 from .guard import Guard, cookie_name, error_body
@@ -119,36 +122,35 @@ class Studio:
         return run
 
 
-async def body_text(request: Request) -> str:
+async def body_text(request: Request, lang: str) -> str:
+    """The request's body as text; TextProblem, in the page's language, for one too long or not UTF-8."""
     raw = await request.body()
     if len(raw) > MAX_TEXT:
-        raise TextProblem({"key": None, "line": None,
-                           "message": f"a lesson file of at most {MAX_TEXT} bytes"})
+        raise TextProblem.saying(lang, None, "studio_too_big", n=MAX_TEXT)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise TextProblem({"key": None, "line": None,
-                           "message": f"UTF-8 text (undecodable byte at {e.start})"}) from None
+        raise TextProblem.saying(lang, None, "studio_not_utf8", at=e.start) from None
 
 
-async def json_object(request: Request) -> dict:
-    """The request's body as a JSON object (empty: {}); ValueError saying what is wrong."""
+async def json_object(request: Request, lang: str) -> dict:
+    """The request's body as a JSON object (empty: {}); ValueError saying, in `lang`, what is wrong."""
     try:
         body = json.loads(await request.body() or b"{}")
     except UnicodeDecodeError as e:
-        raise ValueError(f"undecodable byte at {e.start}") from None
+        raise ValueError(said(lang, "studio_not_utf8", at=e.start)) from None
     if not isinstance(body, dict):
-        raise ValueError("not an object")
+        raise ValueError(said(lang, "studio_not_object"))
     return body
 
 
-def focus_of(body: dict) -> tuple[str, int]:
-    """A focus request's scene and step, checked; ValueError naming what is wrong."""
+def focus_of(body: dict, lang: str) -> tuple[str, int]:
+    """A focus request's scene and step, checked; ValueError naming what is wrong (in `lang`)."""
     scene, n = body.get("scene"), body.get("n", 1)
     if not isinstance(scene, str) or not scene:
-        raise ValueError(f"scene: expected a scene's id, found {scene!r}")
+        raise ValueError(said(lang, "studio_scene_id", found=shown(scene)))
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"n: expected a step number from 1, found {n!r}")
+        raise ValueError(said(lang, "studio_step_from_1", found=shown(n)))
     return scene, n
 
 
@@ -157,6 +159,10 @@ class Api:
 
     def __init__(self, studio: Studio):
         self.studio, self.s = studio, studio.session
+
+    def refuse(self, status: int, code: str, key: str | None = None, **fields) -> JSONResponse:
+        """A bad request's answer, in the page's language: the core's entry `code`, filled."""
+        return error(status, said(self.s.lang, code, **fields), key)
 
     async def page(self, request: Request) -> Response:
         response = HTMLResponse(assets.page(self.s.lang))
@@ -176,9 +182,9 @@ class Api:
         `clip` event when they are."""
         scene, n = request.query_params.get("scene", ""), request.query_params.get("n")
         if self.studio.drawer is None or self.s.lesson is None:
-            return error(409, "no text has passed yet: nothing to play", "scene")
+            return self.refuse(409, "studio_no_text", "scene")
         if n is not None and not (n.isdigit() and int(n) >= 1):
-            return error(400, f"n must be a step number from 1, not {n!r}", "n")
+            return self.refuse(400, "studio_step_number", "n", found=shown(n))
         try:
             return JSONResponse(await asyncio.to_thread(self.studio.drawer.clip, scene,
                                                         None if n is None else int(n)))
@@ -192,10 +198,10 @@ class Api:
     async def view(self, request: Request) -> Response:
         """The page's language, context, normalizer and theme: the numbers' and the frames' from now on."""
         try:
-            body = await json_object(request)
+            body = await json_object(request, self.s.lang)
             self.s.view(body.get("context"), body.get("mode"), body.get("theme"), body.get("lang"))
         except ValueError as e:
-            return error(400, f"expected a JSON object: {e}")
+            return self.refuse(400, "studio_not_json", reason=str(e))
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
         run = self.studio.draw()
@@ -205,12 +211,12 @@ class Api:
     async def focus(self, request: Request) -> Response:
         """The step on the page's screen (a new selection): its scene's frames go before the others'."""
         try:
-            scene, n = focus_of(await json_object(request))
+            scene, n = focus_of(await json_object(request, self.s.lang), self.s.lang)
         except ValueError as e:
-            return error(400, f"expected a JSON object {{\"scene\", \"n\"}}: {e}", "scene")
+            return self.refuse(400, "studio_not_json", "scene", reason=str(e))
         drawer = self.studio.drawer
         if drawer is not None and scene not in {s.id for s in drawer.scenes}:
-            return error(404, f"no such scene: {scene}", "scene")
+            return self.refuse(404, "studio_no_scene", "scene", scene=scene)
         if drawer is not None:
             drawer.look(scene, n)
         self.studio.focus, self.studio.step = scene, n
@@ -222,7 +228,7 @@ class Api:
             self.studio.focus = q["focus"]
             self.studio.step = int(q["n"]) if q.get("n", "").isdigit() and int(q["n"]) >= 1 else None
         try:
-            numbers = s.accept(await body_text(request))
+            numbers = s.accept(await body_text(request, s.lang))
         except TextProblem as p:
             bus.publish("problem", {"error": p.error})
             return JSONResponse({"error": p.error, "saved": s.saved}, status_code=422)
@@ -234,12 +240,12 @@ class Api:
     async def save(self, request: Request) -> Response:
         s = self.s
         try:
-            text = await body_text(request)
+            text = await body_text(request, s.lang)
             s.save(text or None)
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
         except OSError as e:
-            return error(500, f"cannot write {s.path}: {e.strerror or e}", "path")
+            return self.refuse(500, "studio_cannot_write", "path", what=s.path, reason=e.strerror or e)
         self.studio.bus.publish("saved", {"path": str(s.path), "saved": s.saved})
         return JSONResponse({"path": str(s.path), "saved": s.saved})
 
@@ -259,9 +265,9 @@ class Api:
 
     async def render(self, request: Request) -> Response:
         try:
-            req = render_request(self.studio, await json_object(request))
+            req = render_request(self.studio, await json_object(request, self.s.lang))
         except ValueError as e:
-            return error(400, f"expected a JSON object: {e}")
+            return self.refuse(400, "studio_not_json", reason=str(e))
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
         job = await asyncio.to_thread(self.studio.renders.start, req)  # starting a process takes a moment

@@ -24,6 +24,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from attention_core.errors import shown
+from attention_core.errors import text as said
+
 from ..pipeline.plan import MEDIA
 from . import narration as N
 from .guard import error_body
@@ -36,14 +39,17 @@ def refused(p: N.LineProblem) -> JSONResponse:
     return JSONResponse(error_body(p.message, p.key), status_code=p.status)
 
 
-async def _body(request: Request) -> dict:
-    """The request's JSON object; LineProblem (400) saying what is wrong."""
+async def _body(request: Request, lang: str) -> dict:
+    """The request's JSON object; LineProblem (400) saying what is wrong, in the page's language."""
     try:
         body = json.loads(await request.body() or b"{}")
-    except (UnicodeDecodeError, ValueError) as e:
-        raise N.LineProblem(400, f"expected a JSON object: {e}") from None
+    except UnicodeDecodeError as e:
+        raise N.LineProblem(400, said(lang, "studio_not_json",
+                                      reason=said(lang, "studio_not_utf8", at=e.start))) from None
+    except ValueError as e:
+        raise N.LineProblem(400, said(lang, "studio_not_json", reason=str(e))) from None
     if not isinstance(body, dict):
-        raise N.LineProblem(400, "expected a JSON object: not an object")
+        raise N.LineProblem(400, said(lang, "studio_not_json", reason=said(lang, "studio_not_object")))
     return body
 
 
@@ -54,8 +60,9 @@ def routes(studio) -> list[Route]:
             Route("/api/line/voice", line.voice, methods=["POST"])]
 
 
-def not_written(e: OSError) -> JSONResponse:
-    return JSONResponse(error_body(f"cannot write the words: {e.strerror or e}", "file"), status_code=500)
+def not_written(e: OSError, lang: str) -> JSONResponse:
+    message = said(lang, "studio_cannot_write", what=said(lang, "studio_the_words"), reason=e.strerror or e)
+    return JSONResponse(error_body(message, "file"), status_code=500)
 
 
 class LineApi:
@@ -65,7 +72,7 @@ class LineApi:
     def _place(self) -> N.Place:
         s = self.studio.session
         if s.lesson is None:
-            raise N.LineProblem(409, "no text has passed yet: fix the lesson file first")
+            raise N.LineProblem(409, said(s.lang, "studio_no_text"))
         return N.place_of(s.lesson, s.path, s.lang)
 
     def line(self, scene: str, n: str) -> dict:
@@ -73,17 +80,18 @@ class LineApi:
         a step not drawn yet."""
         from .drawing import frames_folder, steps_of
 
-        place, drawer = self._place(), self.studio.drawer
+        place, drawer, lang = self._place(), self.studio.drawer, self.studio.session.lang
         if drawer is None or scene not in {s.id for s in drawer.scenes}:
-            raise N.LineProblem(404, f"no such scene: {scene!r}", "scene")
+            raise N.LineProblem(404, said(lang, "studio_no_scene", scene=shown(scene)), "scene")
         if not (n.isdigit() and int(n) >= 1):
-            raise N.LineProblem(400, f"n must be a step number from 1, not {n!r}", "n")
+            raise N.LineProblem(400, said(lang, "studio_step_number", found=shown(n)), "n")
         try:
             steps = steps_of(frames_folder(drawer.asked.options), scene)
         except (AttributeError, OSError, ValueError):
-            raise N.LineProblem(409, f"{scene} is not drawn yet", "scene") from None
+            raise N.LineProblem(409, said(lang, "studio_not_drawn", scene=scene), "scene") from None
         if int(n) > len(steps):  # a scene drawn again with more steps, not done yet
-            raise N.LineProblem(409, f"{scene} has {len(steps)} step(s) drawn, not {n}", "n")
+            raise N.LineProblem(409, said(lang, "studio_steps_drawn", scene=scene, count=len(steps), asked=n),
+                                "n")
         return N.describe(place, scene, steps[int(n) - 1], int(n), self.studio.session.path)
 
     async def get(self, request: Request) -> Response:
@@ -100,7 +108,7 @@ class LineApi:
     async def put(self, request: Request) -> Response:
         s = self.studio.session
         try:
-            body = await _body(request)
+            body = await _body(request, s.lang)
             place = self._place()
             N.check(body.get("key"), body.get("text"), s.lang)
             if not place.named:  # the first edit: the folder, and the lesson file's line naming it
@@ -112,7 +120,7 @@ class LineApi:
         except EditError as e:
             return JSONResponse(error_body(f"{s.path}: {e}", "words"), status_code=409)
         except OSError as e:
-            return not_written(e)
+            return not_written(e, s.lang)
         return self._changed(path, lesson=not place.named)
 
     def _changed(self, path, lesson: bool) -> Response:
@@ -124,14 +132,14 @@ class LineApi:
     async def revert(self, request: Request) -> Response:
         s = self.studio.session
         try:
-            key = (await _body(request)).get("key")
+            key = (await _body(request, s.lang)).get("key")
             place = self._place()
             N.check(key, N.texts(None, s.lang).get(key) if isinstance(key, str) else None, s.lang)
             path = N.remove(place, key) if place.named else place.file(key)
         except N.LineProblem as p:
             return refused(p)
         except OSError as e:
-            return not_written(e)
+            return not_written(e, s.lang)
         return self._changed(path, lesson=False)
 
     async def voice(self, request: Request) -> Response:
@@ -142,11 +150,10 @@ class LineApi:
 
         s = self.studio.session
         try:
-            body = await _body(request)
+            body = await _body(request, s.lang)
             line = self.line(str(body.get("scene", "")), str(body.get("n", "")))
             if line["key"] is not None and not line["current"]:
-                raise N.LineProblem(409, "the step is being redrawn with its new line: play it once it is "
-                                         "drawn", "scene")
+                raise N.LineProblem(409, said(s.lang, "studio_redrawing"), "scene")
             text = speakable(line["said"], s.lang)
             out = VOICES / f"{hashlib.sha256(f'{s.lang}|{text}'.encode()).hexdigest()[:20]}.wav"
             if not out.is_file():

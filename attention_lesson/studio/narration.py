@@ -116,12 +116,13 @@ def describe(place: Place, scene: str, step: dict, n: int, lesson_path: Path) ->
 
 def check(key: str, text, lang: str) -> None:
     """LineProblem (422, words check's message) for a line the lesson cannot take."""
+    from attention_core.errors import shown
+    from attention_core.errors import text as said
+
     builtin = W.builtin_entries(lang)
     if not isinstance(key, str) or ".say." not in key or key not in builtin:
-        raise LineProblem(404, f"key: no narration line {key!r}", "key")
+        raise LineProblem(404, said(lang, "studio_no_line", key=shown(key)), "key")
     if not isinstance(text, str) or not text.strip():
-        from attention_core.errors import text as said
-
         raise LineProblem(422, said(lang, "line_empty"), "text")
     if (problem := W.line_problem(key, text, builtin, lang)) is not None:
         raise LineProblem(422, problem, "text")
@@ -129,9 +130,9 @@ def check(key: str, text, lang: str) -> None:
 
 def note(key: str, lang: str) -> str:
     """The comment over a key, as `words export` writes it."""
-    from ..outputs.words import comment
+    from ..outputs.words import comment, said_in
 
-    return comment(key, W.builtin_entries(lang)[key].value)
+    return comment(key, W.builtin_entries(lang)[key].value, said_in(lang))
 
 
 def header(lang: str) -> str:

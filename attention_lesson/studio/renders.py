@@ -176,7 +176,7 @@ def render_request(studio, body: dict) -> RenderRequest:
 
     s = studio.session
     if s.lesson is None:
-        raise TextProblem(s.error or {"key": None, "line": None, "message": "no text has passed yet"})
+        raise s.none_passed()
     choices = {"product": PRODUCTS, "quality": QUALITIES, "lang": tuple(render_langs(studio)),
                "voice": VOICES, "theme": tuple(THEMES), "context": tuple(s.lesson.contexts), "mode": MODES}
     # as the commands do: a handout prints light
@@ -186,9 +186,7 @@ def render_request(studio, body: dict) -> RenderRequest:
     given |= {k: body[k] for k in choices if k in body}
     for key, allowed in choices.items():
         if given.get(key) not in allowed:
-            raise TextProblem({"key": key, "line": None,
-                               "message": f"{key}: expected one of {', '.join(allowed)}, "
-                                          f"found {given.get(key)!r}"})
+            raise TextProblem.choice(s.lang, key, allowed, given.get(key))
     if (problem := _words_problem(studio, given["lang"])) is not None:
         raise TextProblem({"key": "lang", "line": None, "message": problem})
     return RenderRequest(given["product"], given["quality"], given["lang"], given["voice"],

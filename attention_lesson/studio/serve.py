@@ -55,9 +55,11 @@ def missing() -> list[str]:
     return [] if FFMPEG.found() else [FFMPEG.hint()]
 
 
-def check_file(path: Path) -> None:
+def check_file(path: Path, lang: str = "en") -> None:
     if not path.is_file():
-        raise StudioError(f"{path}: no such lesson file; make one with: attention-lesson new {path}")
+        from attention_core.errors import text
+
+        raise StudioError(text(lang, "cli_no_lesson_file", path=path))
     if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
         raise StudioError(f"{path}: the studio saves by replacing the file, and this folder or file is "
                           "not writable")
@@ -91,7 +93,7 @@ def prepare(args: StudioArgs):
     from ..pipeline.plan import RenderOptions
     from .session import Session, TextProblem
 
-    check_file(args.path)
+    check_file(args.path, args.lang)
     try:
         session = Session.open(args.path, args.context, args.mode, args.lang)
     except (LessonError, TextProblem) as e:  # a context the lesson lacks (a broken file opens as it is)

@@ -18,6 +18,8 @@ from attention_core import (
     loads,
     numbers_json,
 )
+from attention_core.errors import Choices, shown
+from attention_core.errors import text as said
 from attention_core.lines import error_line
 from scenes.common.i18n import catalog
 
@@ -44,6 +46,16 @@ class TextProblem(Exception):
     def __init__(self, error: dict):
         super().__init__(error["message"])
         self.error = error
+
+    @classmethod
+    def saying(cls, lang: str, at: str | None, code: str, **fields) -> TextProblem:
+        """A request the studio refuses, its key `at`, in the page's language: the core's entry `code`."""
+        return cls({"key": at, "line": None, "message": said(lang, code, **fields)})
+
+    @classmethod
+    def choice(cls, lang: str, key: str, choices, found) -> TextProblem:
+        """`key: expected one of a, b, c, found 'x'`, in the page's language."""
+        return cls.saying(lang, key, "studio_choice", key=key, choices=Choices(choices), found=shown(found))
 
 
 def problem(text: str, e: LessonError, lang: str = "en") -> dict:
@@ -108,19 +120,10 @@ class Session:
         TextProblem naming what is wrong."""
         from scenes.common.style import THEMES
 
-        if lang is not None and lang not in LANGS:
-            raise TextProblem({"key": "lang", "line": None,
-                               "message": f"lang: expected one of {', '.join(LANGS)}"})
-        if mode is not None and mode not in MODES:
-            raise TextProblem({"key": "mode", "line": None,
-                               "message": f"mode: expected one of {', '.join(MODES)}"})
-        if theme is not None and theme not in THEMES:
-            raise TextProblem({"key": "theme", "line": None,
-                               "message": f"theme: expected one of {', '.join(THEMES)}"})
-        if context is not None and self.lesson is not None and context not in self.lesson.contexts:
-            names = ", ".join(self.lesson.contexts)
-            raise TextProblem({"key": "context", "line": None,
-                               "message": f"context: expected one of {names}, found {context!r}"})
+        for key, value, choices in (("lang", lang, LANGS), ("mode", mode, MODES), ("theme", theme, THEMES),
+                                    ("context", context, self.lesson.contexts if self.lesson else None)):
+            if value is not None and choices is not None and value not in choices:
+                raise TextProblem.choice(self.lang, key, list(choices), value)
         self.context = context if context is not None else self.context
         self.mode, self.theme, self.lang = mode or self.mode, theme or self.theme, lang or self.lang
 
@@ -150,13 +153,18 @@ class Session:
         self.edits += 1
         return self.numbers()
 
+    def none_passed(self) -> TextProblem:
+        """No text has passed the checks yet: the last one's problem, or that none has come."""
+        if self.error:
+            return TextProblem(self.error)
+        return TextProblem.saying(self.lang, None, "studio_no_text")
+
     def numbers(self, context: str | None = None, mode: str | None = None) -> dict:
         """`numbers --json` of the working lesson for a context and normalizer (the studio's by default)."""
         if self.lesson is None:
-            raise TextProblem(self.error or {"key": None, "line": None, "message": "no text has passed yet"})
+            raise self.none_passed()
         if (mode or self.mode) not in MODES:
-            raise TextProblem({"key": "mode", "line": None,
-                               "message": f"mode: expected one of {', '.join(MODES)}"})
+            raise TextProblem.choice(self.lang, "mode", MODES, mode or self.mode)
         try:
             return numbers_json(self.lesson, context or self.context, mode or self.mode)
         except LessonError as e:

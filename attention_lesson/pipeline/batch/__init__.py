@@ -28,8 +28,8 @@ from .planfile import SCENES, BatchPlan, PlanError, error_lang, read_plan
 from .tasks import QUIET_WORKER, worker_problems
 
 __all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchProgress", "BatchReport",
-           "PlanError", "describe", "error_lang", "execute", "expand", "message_lang", "note_line",
-           "read_plan", "shown"]
+           "PlanError", "check_address", "cluster_failure", "describe", "error_lang", "execute", "expand",
+           "message_lang", "note_line", "read_plan", "shown"]
 
 
 def message_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:
@@ -60,6 +60,8 @@ def execute(work: Batch, products: dict, scheduler: str | None, workers: int, qu
     it cannot start; on_ready(dashboard link or None, whether the scheduler has no workers yet)."""
     from . import client as C
 
+    if scheduler is not None:
+        check_address(scheduler)
     formats, join, wanted = _needs(work, products)
     if scheduler is None and (problems := worker_problems(formats, join, wanted)):
         raise BatchError.missing("batch_missing_here", problems)
@@ -84,3 +86,30 @@ def critical_path(work: Batch, scheduler: str | None, workers: int, lang: str = 
     if found:
         return describe_path(work, known, found, "path_threads_now", lang)
     return describe_path(work, known, workers, "path_no_workers" if found == 0 else "path_no_answer", lang)
+
+
+def check_address(scheduler: str) -> None:
+    """BatchError for what Dask cannot take as a scheduler's address ("foo", "http://host:8786"):
+    said before a Client is made of it (one made of a bad address raises, then hangs in its cleanup)."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, where = parse_address(scheduler)
+        if scheme not in backends:
+            raise ValueError(scheme)
+        if scheme not in ("inproc", "ucx"):
+            parse_host_port(where)
+    except ValueError:
+        raise BatchError.saying("batch_bad_address", address=scheduler) from None
+
+
+def cluster_failure(error: str) -> str | None:
+    """The catalog code of a failure that is the cluster's, not the scene's (a task whose workers all
+    died, one the scheduler lost), said in the teacher's language; None for the others."""
+    from .client import LOST
+
+    if error.startswith("KilledWorker:"):
+        return "batch_worker_died"
+    return "batch_task_lost" if error.endswith(LOST) else None

@@ -37,11 +37,19 @@ from .tasks import (
 class BatchError(Exception):
     """The batch cannot start (no scheduler, a worker without the tools); one line each. `said`: the
     catalog code of the line over the problems (batch_missing_here...), said in the teacher's language,
-    the problems themselves (`problems`) as the tools name them."""
+    the problems themselves (`problems`) as the tools name them; `fields`: the line's fields, when it
+    is the whole message (batch_no_scheduler...)."""
 
-    def __init__(self, message: str, said: str = "", problems: list[str] | None = None):
+    def __init__(self, message: str, said: str = "", problems: list[str] | None = None, **fields):
         super().__init__(message)
-        self.said, self.problems = said, problems or []
+        self.said, self.problems, self.fields = said, problems or [], fields
+
+    @classmethod
+    def saying(cls, said: str, **fields) -> BatchError:
+        """One line of the catalog (its code and fields), in English until said in a language."""
+        made = cls("", said, None, **fields)
+        made.args = (made.message("en"),)
+        return made
 
     @classmethod
     def missing(cls, said: str, problems: list[str]) -> BatchError:
@@ -55,7 +63,7 @@ class BatchError(Exception):
             return str(self)
         from attention_core.errors import text
 
-        return "\n  ".join([text(lang, self.said), *self.problems])
+        return "\n  ".join([text(lang, self.said, **self.fields), *self.problems])
 
 
 class BatchProgress(Protocol):
@@ -135,14 +143,17 @@ def _quieten(quiet: bool) -> int:
     return level
 
 
+CONNECT_SECONDS = 10  # how long a scheduler is given to answer
+
+
 @contextmanager
 def _remote(scheduler: str):
     from distributed import Client
 
     try:
-        client = Client(scheduler, timeout="10s", set_as_default=False)
-    except (OSError, TimeoutError) as e:
-        raise BatchError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        client = Client(scheduler, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+    except (OSError, TimeoutError):
+        raise BatchError.saying("batch_no_scheduler", address=scheduler, seconds=CONNECT_SECONDS) from None
     try:
         services = client.scheduler_info().get("services", {})
         yield client, (client.dashboard_link if "dashboard" in services else None)
@@ -233,7 +244,10 @@ def _outcome(future, task: Task) -> Output:
     if future.status == "error":
         e = future.exception()
         return Output(Result(task.what, False, [], f"{type(e).__name__}: {e}"))
-    return Output(Result(task.what, False, [], f"task {future.status} (was the scheduler lost?)"))
+    return Output(Result(task.what, False, [], f"task {future.status} {LOST}"))
+
+
+LOST = "(was the scheduler lost?)"  # the end of the error of a task the scheduler lost
 
 
 def _submit_scene(client, t: Task, n: int, args: tuple, priority: float, futures: dict) -> None:

@@ -1,0 +1,77 @@
+"""click's own words (its usage errors, "Usage:", "Try '... --help' for help.", the headings of --help)
+in the teacher's language: click asks `gettext` and `ngettext` for each (`from gettext import gettext as
+_` in each of its modules); `speaking(lang)` answers them from the core's table (messages_cli.py) for
+as long as a command runs, and gives click back its own answers after.
+
+The language is the one `words check` speaks: the command line's `--lang` when it is built in (zh, en,
+ja), else $ATTENTION_LESSON_LANG's when it names a built-in one, else English (the command has not been
+parsed yet: a usage error can come before --lang is read, so it is read from the words themselves).
+A message click adds in a later version and the table lacks stays English; so does a language with no
+built-in words.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext
+import importlib
+import os
+from contextvars import ContextVar
+
+from attention_core.language import LANG_ENV, LANGS
+from attention_core.messages_cli import CLICK
+
+# click's modules that ask gettext for a teacher's words (each binds `_` and `ngettext` at its import)
+MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "types", "termui")
+_LANG: ContextVar[str] = ContextVar("click_lang", default="en")
+_CODES = {(e["one"], e["other"]) if isinstance(e, dict) else e: code for code, e in CLICK["en"].items()}
+
+
+def said_lang(args: list[str], environ=None) -> str:
+    """The language of click's words for a command line: its --lang (the last one) when built in, else
+    $ATTENTION_LESSON_LANG's when built in, else en."""
+    given = None
+    for i, word in enumerate(args):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(args):
+            given = args[i + 1]
+        elif word.startswith("--lang="):
+            given = word[len("--lang="):]
+    if given in LANGS:
+        return given
+    env = (os.environ if environ is None else environ).get(LANG_ENV, "")
+    return env if env in LANGS else "en"
+
+
+def _gettext(message: str) -> str:
+    code = _CODES.get(message)
+    return message if code is None or _LANG.get() == "en" else CLICK[_LANG.get()][code]
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    code = _CODES.get((singular, plural))
+    if code is None or _LANG.get() == "en":
+        return singular if n == 1 else plural
+    return CLICK[_LANG.get()][code]
+
+
+def install() -> None:
+    """Point click's `_` and `ngettext` at this module's (once; English is still click's own words)."""
+    for name in MODULES:
+        module = importlib.import_module(f"click.{name}")
+        if getattr(module, "_", None) is gettext.gettext:
+            module._ = _gettext
+        if getattr(module, "ngettext", None) is gettext.ngettext:
+            module.ngettext = _ngettext
+
+
+@contextlib.contextmanager
+def speaking(lang: str):
+    """click's words in `lang` (zh, en or ja) inside the block."""
+    install()
+    token = _LANG.set(lang if lang in LANGS else "en")
+    try:
+        yield
+    finally:
+        _LANG.reset(token)
