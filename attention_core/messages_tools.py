@@ -104,6 +104,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_no_folder": "words: no folder {folder}",
     "words_not_a_folder": "{folder}: no such folder",
     "words_from": "{source} has no built-in words",
+    "out_blocked": "{folder} cannot be made: {blocker} is not a folder",
+    "out_not_writable": "{folder}: {blocker} cannot be written in",
     "batch_workers_or_scheduler": "--workers sizes the local cluster; with --scheduler the cluster's own "
                                   "workers render",
     "words_more": "{first} (and {n} more: attention-lesson words check {folder} --lang {language})",
@@ -212,6 +214,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_no_folder": "words：没有文件夹 {folder}",
     "words_not_a_folder": "{folder}：没有这个文件夹",
     "words_from": "{source} 没有内置的文字",
+    "out_blocked": "无法建立 {folder}：{blocker} 不是文件夹",
+    "out_not_writable": "{folder}：无法写入 {blocker}",
     "batch_workers_or_scheduler": "--workers 决定本机集群的大小；用 --scheduler 时由集群自己的工作进程渲染",
     "words_more": "{first}（另有 {n} 处：attention-lesson words check {folder} --lang {language}）",
     "line_empty": "这一句是空的：请写上这一步的旁白，或恢复内置的句子",
@@ -324,6 +328,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_no_folder": "words：フォルダー {folder} がありません",
     "words_not_a_folder": "{folder}：そのようなフォルダーはありません",
     "words_from": "{source} には組み込みの言葉がありません",
+    "out_blocked": "{folder} を作れません：{blocker} はフォルダーではありません",
+    "out_not_writable": "{folder}：{blocker} に書き込めません",
     "batch_workers_or_scheduler": "--workers はローカルクラスターの大きさです。--scheduler のときは"
                                   "クラスター自身のワーカーがレンダリングします",
     "words_more": "{first}（ほかに {n} 件：attention-lesson words check {folder} --lang {language}）",

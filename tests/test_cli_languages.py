@@ -223,3 +223,21 @@ def test_a_scene_a_context_or_a_lesson_file_a_command_does_not_have_is_said_in_t
         check_file(tmp_path / "nope.toml", "zh")
     nope = tmp_path / "nope.toml"
     assert str(e.value) == f"{nope}：没有这个课件文件；可以这样新建：attention-lesson new {nope}"
+
+
+@pytest.mark.parametrize("args, lang", [(("explorer",), "en"), (("handout", "--lang", "zh"), "zh"),
+                                        (("lesson", "--dry-run", "--lang", "ja"), "ja"),
+                                        (("voice", "script"), "en"),
+                                        (("words", "export", "--lang", "ja"), "ja")])
+def test_an_out_that_cannot_be_made_is_one_line_and_nothing_is_made(args, lang, tmp_path):
+    """--out under a file (the nearest part of it that exists is no folder): one line in the teacher's
+    language naming both, exit 2, before any work (before, a traceback from the manifest's first write)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    out = blocker / "lesson" / ("script.txt" if "voice" in args else "out")
+    code, lines = run(*args, "--out", str(out))
+    said = {"en": f"{out} cannot be made: {blocker} is not a folder",
+            "zh": f"无法建立 {out}：{blocker} 不是文件夹",
+            "ja": f"{out} を作れません：{blocker} はフォルダーではありません"}[lang]
+    assert code == 2 and lines[-1].endswith(said), lines
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"] and blocker.read_text() == ""

@@ -66,6 +66,11 @@ def install() -> None:
             module.ngettext = _ngettext
 
 
+def spoken() -> str:
+    """The language click's words are said in now (a check of ours said with them keeps to it)."""
+    return _LANG.get()
+
+
 @contextlib.contextmanager
 def speaking(lang: str):
     """click's words in `lang` (zh, en or ja) inside the block."""

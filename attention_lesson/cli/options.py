@@ -13,6 +13,8 @@ from attention_core.checks import language_gaps
 from attention_core.language import LANG_ENV, LangError, chosen_lang, declared_lang, default_lang
 from attention_core.lesson import resolve
 
+from .out_path import out_option
+
 
 class LessonFileError(click.ClickException):
     """A bad lesson file: one clear line, exit status 2 (like a usage error), no traceback. `bare`: the
@@ -180,13 +182,6 @@ def quality_option(default: str = "low", help: str = "low 480p15, medium 720p30,
 
     return click.option("--quality", type=click.Choice(list(QUALITIES)), default=default, show_default=True,
                         help=help)
-
-
-def out_option(help: str = "Output folder (default: media/<lesson>/<context>-<mode>-<lang>-<quality>).",
-               file: bool = False):
-    """--out: a folder, or with `file` a file to write."""
-    kind = click.Path(dir_okay=False) if file else click.Path(file_okay=False)
-    return click.option("--out", type=kind, default=None, help=help)
 
 
 jobs_option = SharedOption("-j", "--jobs", type=click.IntRange(1, 64), default=None,

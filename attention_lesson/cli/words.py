@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .options import LessonFileError
+from .out_path import writable
 
 
 def _lang(ctx, param, value: str) -> str:
@@ -29,7 +30,7 @@ def words():
               help="The language to write (zh, en, ja, or a new one: fr).")
 @click.option("--from", "source", default=None,
               help="Whose lines to start from (default: the language's own, en for a new language).")
-@click.option("--out", required=True, type=click.Path(file_okay=False),
+@click.option("--out", required=True, type=click.Path(file_okay=False), callback=writable,
               help="The words folder (DIR/<lang>/).")
 def export(lang, source, out):
     """Write every line as DIR/<lang>/<name>.toml, one file per scene and page, each key under a comment
