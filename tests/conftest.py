@@ -11,7 +11,7 @@ from attention_core import load
 from scenes import registry
 from scenes.registry import SceneInfo
 
-pytest_plugins = ["tests.ordering"]  # the longest work first (tests/ordering.py)
+pytest_plugins = ["tests.ordering", "tests.busy"]  # the longest work first; how busy the cores were
 
 LESSONS = Path(__file__).parent / "lessons"
 CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by scripts/setup.sh; Playwright never downloads one
