@@ -4,11 +4,13 @@ terminal, and typing in its editor as a teacher would."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
 import queue
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -140,3 +142,16 @@ def watch_console(page) -> list[str]:
     page.on("console", lambda m: m.type in ("error", "warning") and "422" not in m.text
             and problems.append(m.text))
     return problems
+
+
+@contextlib.contextmanager
+def tiny_studio(folder: Path, lang: str, scenes: str):
+    """A studio on a copy of tests/lessons/tiny.toml in folder (lesson.toml), in lang, its scenes drawn
+    once (idle): (client, url); stopped after, exit 0, no traceback, no process left."""
+    shutil.copy(Path(__file__).parent / "lessons" / "tiny.toml", folder / "lesson.toml")
+    proc, url = start(folder, "lesson.toml", "--lang", lang, scenes=scenes)
+    client = Client(url)
+    wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
+    yield client, url
+    code, out, err, left = stop(proc)
+    assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)

@@ -7,12 +7,10 @@ the fixture scene blink."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
-from .conftest import LESSONS
-from .studio_helpers import Client, start, stop, wait_for
+from .studio_helpers import tiny_studio
 from .test_studio_workspace import open_page
 
 pytestmark = pytest.mark.xdist_group("studio")
@@ -22,13 +20,8 @@ pytestmark = pytest.mark.xdist_group("studio")
 def zh_studio(tmp_path_factory):
     """A studio on tiny.toml in Chinese, the fixture scene blink drawn once."""
     folder = tmp_path_factory.mktemp("zh")
-    shutil.copy(LESSONS / "tiny.toml", folder / "lesson.toml")
-    proc, url = start(folder, "lesson.toml", "--lang", "zh", scenes="blink")
-    client = Client(url)
-    wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
-    yield folder, client, url
-    code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
+    with tiny_studio(folder, "zh", "blink") as (client, url):
+        yield folder, client, url
 
 
 def refusals(client) -> list[tuple[int, str | None, str]]:

@@ -9,7 +9,6 @@ is no catalog line)."""
 from __future__ import annotations
 
 import json
-import shutil
 import time
 import tomllib
 import wave
@@ -22,7 +21,7 @@ from attention_lesson.studio import toml_edit as T
 from scenes.common.words import builtin_entries
 
 from .conftest import LESSONS
-from .studio_helpers import Client, start, stop, wait_for
+from .studio_helpers import tiny_studio
 from .test_studio_stage import words
 from .test_studio_workspace import open_page
 
@@ -37,13 +36,8 @@ BUILTIN = builtin_entries("en")[KEY].value
 def said(tmp_path_factory):
     """A studio on tiny.toml in English, the fixture scenes overview and blink drawn once."""
     folder = tmp_path_factory.mktemp("words")
-    shutil.copy(LESSONS / "tiny.toml", folder / "lesson.toml")
-    proc, url = start(folder, "lesson.toml", "--lang", "en", scenes="overview,blink")
-    client = Client(url)
-    wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
-    yield folder, client, url
-    code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
+    with tiny_studio(folder, "en", "overview,blink") as (client, url):
+        yield folder, client, url
 
 
 def drawn(folder):
