@@ -2,7 +2,7 @@
 /proc/stat, read by the controller at the start and the end): the CPU of every process counts, the
 browsers', renders' and servers' that no test waits for included. `time make test` counts only the
 processes its children waited for (a worker's chromium, a Dask worker or a forked render's children are
-missed), and once said a quarter of the cores idle when /proc/stat had them 97 % busy.
+missed), so it says the cores idle when they are not.
 
 The machine's, not the suite's: anything else running counts too (docs/develop/tests.md: Its time)."""
 
