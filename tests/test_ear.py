@@ -32,7 +32,10 @@ LINES = {
            "ソフトマックスは、スコアを合計が一になる重みに変えます。",
            "最後に、よくある間違いを四つ見ていきます。"],
 }
-BOUND = {"zh": 0.30, "en": 0.15, "ja": 0.25}  # the neural voice's CER (zh, ja) or WER (en), at most
+# the neural voice's CER (zh, ja) or WER (en), at most. The same voice and ear give other figures on
+# another CPU (the synthesis's and the ear's kernels follow the instruction set: Chinese 0.272 on one
+# machine, 0.358 on an AVX-512 one): each bound sits above the spread measured (docs/voices.md)
+BOUND = {"zh": 0.40, "en": 0.15, "ja": 0.25}
 
 
 @pytest.fixture(scope="session")
