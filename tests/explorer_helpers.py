@@ -4,6 +4,7 @@ every request outside its folder refused (`Page`), its numbers read back."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +77,20 @@ class Page:
     def close(self) -> list[str]:
         self.ctx.close()
         return self.problems
+
+
+NOT_FINITE = re.compile(r'"\\u0000(-?Infinity|NaN)"')  # how evaluate_json marks them
+
+
+def evaluate_json(page, fn: str, arg):
+    """page.evaluate(fn, arg) for large arguments and results: each crosses as one JSON string, not as
+    Playwright's tree of typed values (whose checking in Python costs more than the work itself). JSON
+    writes a double's shortest exact form, so the numbers keep their bits; ±Infinity and NaN, which JSON
+    lacks, cross as marked words and come back as floats."""
+    text = page.evaluate(f"""arg => JSON.stringify(({fn})(JSON.parse(arg)),
+      (_, v) => (typeof v === 'number' && !Number.isFinite(v) ? `\\0${{v}}` : v))""",
+                         json.dumps(arg, allow_nan=False))
+    return json.loads(NOT_FINITE.sub(r"\1", text))
 
 
 def same(got, want) -> None:
