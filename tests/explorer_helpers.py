@@ -34,26 +34,59 @@ def build(tmp_path: Path, lesson: str = "default", lang: str = "zh", *extra: str
     return out / "explorer" / "index.html"
 
 
-class Page:
-    """A page opened offline: every request that is not a file (or data/blob) is refused and recorded,
-    as are console errors and page errors."""
+class Tab:
+    """The one browser tab a worker's explorer pages open in, one after another: a context and a page
+    cost a new renderer process (about a second of CPU), a page loaded into a tab a third of that. Every
+    request that is not a file (or data/blob) is refused and recorded for the page it serves."""
 
-    def __init__(self, browser, index: Path, width: int = 1280, hash_: str = ""):
-        self.ctx = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
-        self.problems: list[str] = []
+    tabs: dict = {}  # browser -> its Tab
+
+    def __init__(self, browser):
+        self.ctx = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+        self.owner: Page | None = None
         self.ctx.route("**/*", self._route)
         self.p = self.ctx.new_page()
-        self.p.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(m.text))
-        self.p.on("pageerror", lambda e: self.problems.append(str(e)))
-        self.p.on("requestfailed", lambda r: self.problems.append(f"failed {r.url}"))
-        self.p.goto(index.as_uri() + hash_)
-        self.p.wait_for_selector("#matrix td")
 
     def _route(self, route):
         if route.request.url.startswith(("file:", "data:", "blob:")):
             return route.continue_()
-        self.problems.append(f"network {route.request.url}")
+        if self.owner:
+            self.owner.problems.append(f"network {route.request.url}")
         return route.abort()
+
+    @classmethod
+    def take(cls, browser, owner: Page) -> Tab:
+        """The browser's shared tab for `owner`; a tab of its own while the shared one is taken."""
+        tab = cls.tabs.get(browser)
+        if tab is None or tab.p.is_closed():
+            tab = cls.tabs[browser] = cls(browser)
+        if tab.owner is not None:
+            tab = cls(browser)
+        tab.owner = owner
+        return tab
+
+
+class Page:
+    """A page opened offline, a new document in the worker's tab: every request that is not a file (or
+    data/blob) is refused and recorded, as are console errors and page errors."""
+
+    def __init__(self, browser, index: Path, width: int = 1280, hash_: str = ""):
+        self.problems: list[str] = []
+        self.tab = Tab.take(browser, self)
+        self.ctx, self.p = self.tab.ctx, self.tab.p
+        self.listeners = {
+            "console": lambda m: m.type in ("error", "warning") and self.problems.append(m.text),
+            "pageerror": lambda e: self.problems.append(str(e)),
+            "requestfailed": lambda r: self.problems.append(f"failed {r.url}"),
+        }
+        for event, listener in self.listeners.items():
+            self.p.on(event, listener)
+        self.p.set_viewport_size({"width": width, "height": 900})
+        url = index.as_uri()
+        if self.p.url.split("#")[0] == url:
+            self.p.goto("about:blank")  # the same file with a new hash would stay the same document
+        self.p.goto(url + hash_)
+        self.p.wait_for_selector("#matrix td")
 
     def values(self, selector: str) -> list[float]:
         return [float(v) for v in self.p.eval_on_selector_all(selector,
@@ -75,7 +108,13 @@ class Page:
         return m
 
     def close(self) -> list[str]:
-        self.ctx.close()
+        """The page's problems; its tab free for the next page (a tab of its own closed)."""
+        for event, listener in self.listeners.items():
+            self.p.remove_listener(event, listener)
+        if any(t is self.tab for t in Tab.tabs.values()):
+            self.tab.owner = None
+        else:
+            self.ctx.close()
         return self.problems
 
 
