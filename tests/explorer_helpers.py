@@ -132,6 +132,42 @@ def evaluate_json(page, fn: str, arg):
     return json.loads(NOT_FINITE.sub(r"\1", text))
 
 
+# every view of a walk, in one call: each control pressed as a click would (the page draws each view as
+# the event comes); one missing, hidden or disabled stops the walk with an error naming it
+VISIT_JS = """({langs, contexts, modes, mask, heads}) => {
+  const press = (selector, value) => {
+    const e = document.querySelector(selector);
+    if (!e || !e.getClientRects().length || e.disabled) throw new Error(`cannot press ${selector}`);
+    if (value === undefined) return e.click();
+    e.value = value;  // a choice in a <select>, which the page reads on input
+    if (e.value !== value) throw new Error(`no ${value} in ${selector}`);
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  for (const lang of langs) {
+    press(`button[data-lang=${lang}]`);
+    for (const context of contexts) {
+      press('#context', context);
+      for (const mode of modes) {
+        press(`input[name=mode][value=${mode}]`);
+        if (mask) press('#mask');
+        for (const head of heads.length ? heads : [null]) {
+          if (head) press(`[role=tab][data-head=${head}]`);
+          const n = document.querySelectorAll('#tokens button.token').length;
+          for (let i = 0; i < n; i++) press(`#tokens button.token[data-query='${i}']`);
+        }
+      }
+    }
+  }
+}"""
+
+
+def visit(page: Page, lesson, modes=("scaled", "unscaled", "uniform"), mask: bool = False) -> None:
+    """Both languages, every context, every normalizer of `modes` (the mask switched at each when `mask`),
+    every head and every query of the lesson."""
+    page.p.evaluate(VISIT_JS, {"langs": ["zh", "en"], "contexts": list(lesson.contexts), "modes": list(modes),
+                               "mask": mask, "heads": [h.key for h in lesson.heads]})
+
+
 def same(got, want) -> None:
     got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
     assert got.shape == want.shape and np.allclose(got, want, rtol=1e-12, atol=1e-12), (got, want)
