@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from attention_core import attend, attend_tokens, hard_lookup, load
 from attention_lesson.cli import main
 
-from .explorer_helpers import LESSONS, Page, build, eight_by_eight, same
+from .explorer_helpers import LESSONS, Page, build, eight_by_eight, same, visit
 
 pytestmark = pytest.mark.xdist_group("explorer")
 
@@ -302,18 +302,6 @@ def test_the_light_theme(browser, tmp_path):
 EVERY_BAD = "#lang=xx&context=lake&query=zz&mode=cosine&x.nope=1,2,3,4&x.bank=1,2&w_q=1,2;3,4&foo=1"
 
 
-def visit_every_view(page: Page) -> None:
-    """Both languages, every context, normalizer and query of the default lesson."""
-    for lang in ("zh", "en"):
-        page.p.click(f"button[data-lang={lang}]")
-        for context in load("default").contexts:
-            page.p.select_option("#context", context)
-            for mode in ("scaled", "unscaled", "uniform"):  # uniform: every claim a tie
-                page.p.check(f"input[name=mode][value={mode}]")
-                for i in range(page.p.locator("#tokens button.token").count()):
-                    page.p.click(f"#tokens button.token[data-query='{i}']")
-
-
 def test_no_word_is_missing_from_any_view(browser, tmp_path):
     """Every catalog key and {field} the page asks for is there (shared.js records a missing one in
     AL.missing and warns on the console, which Page counts as a problem): every view in both languages,
@@ -326,7 +314,7 @@ def test_no_word_is_missing_from_any_view(browser, tmp_path):
         page.p.focus("input[data-matrix=x][data-r=river][data-c='0']")
         page.p.fill("input[data-matrix=x][data-r=river][data-c='0']", "-1.5")
         assert page.p.get_attribute("#claims li[data-context=river]", "data-holds") == "false"
-        visit_every_view(page)
+        visit(page, load("default"))
         assert page.p.evaluate("AL.missing") == []
         assert page.close() == []
     view = index.with_name("view.html")
@@ -334,7 +322,7 @@ def test_no_word_is_missing_from_any_view(browser, tmp_path):
         "AttentionCore);", "AttentionCore, { editable: false });"), encoding="utf-8")
     page = Page(browser, view)
     assert page.p.locator("#inputs").count() == 0
-    visit_every_view(page)
+    visit(page, load("default"))
     assert page.p.evaluate("AL.missing") == []
     assert page.close() == []
 

@@ -21,7 +21,7 @@ from attention_core.multihead import attend_heads
 from attention_lesson.cli import main
 from attention_lesson.outputs.explorer import lesson_data
 
-from .explorer_helpers import Page, build, same
+from .explorer_helpers import Page, build, same, visit
 from .random_next_lessons import random_next_lesson
 from .test_explorer import CLIP_JS, OVERFLOW_JS
 from .test_explorer_export import NUMBER, download
@@ -213,28 +213,12 @@ def test_the_lesson_file_written_anew_keeps_the_heads_and_the_mask(browser, tmp_
     assert [getattr(fresh, t) for t in tables] == [getattr(lesson, t) for t in tables]
 
 
-def visit(page: Page, lesson) -> None:
-    """Both languages, every context, normalizer, mask, head and query."""
-    for lang in ("zh", "en"):
-        page.p.click(f"button[data-lang={lang}]")
-        for context in lesson.contexts:
-            page.p.select_option("#context", context)
-            for mode in ("scaled", "uniform"):
-                page.p.check(f"input[name=mode][value={mode}]")
-                page.p.click("#mask")
-                for key in [h.key for h in lesson.heads] or [None]:
-                    if key:
-                        page.p.click(f"[role=tab][data-head={key}]")
-                    for i in range(page.p.locator("#tokens button.token").count()):
-                        page.p.click(f"#tokens button.token[data-query='{i}']")
-
-
 @pytest.mark.parametrize("name", ["two_heads", "causal"])
 def test_no_word_is_missing_from_the_next_lessons_views(browser, tmp_path, name):
     index = build(tmp_path, name, "zh")
     lesson = load(name)
     page = Page(browser, index)
-    visit(page, lesson)
+    visit(page, lesson, ("scaled", "uniform"), mask=True)
     assert page.p.evaluate("AL.missing") == []
     assert page.close() == []
     view = index.with_name("view.html")  # the view the studio shows: no number fields, W_O as numbers
@@ -244,7 +228,7 @@ def test_no_word_is_missing_from_the_next_lessons_views(browser, tmp_path, name)
     assert page.p.locator("input[type=number]").count() == 0
     if lesson.heads:
         same(page.values("#w-o .num"), lesson.w_o.ravel())
-    visit(page, lesson)
+    visit(page, lesson, ("scaled", "uniform"), mask=True)
     assert page.p.evaluate("AL.missing") == []
     assert page.close() == []
 

@@ -17,6 +17,7 @@ from attention_core.attention import MODES, softmax
 from attention_core.geometry import picture, picture_json
 from attention_core.multihead import attend_heads
 
+from .explorer_helpers import evaluate_json
 from .random_lessons import random_lesson
 from .random_next_lessons import random_next_lesson
 
@@ -67,11 +68,14 @@ def lessons(tmp_path_factory):
     return [load(p) for p in [*sorted(folder.glob("*.toml")), *LESSONS]] + [load("default")]
 
 
+ATTEND_JS = """cases => cases.map(([l, t, m]) => {
+  const a = AttentionCore.attendTokens(l, t, m); return [a, AttentionCore.hardLookup(a)]; })"""
+
+
 def test_every_intermediate_agrees_with_the_core(page, tmp_path_factory):
     cases = [(les, ctx, mode) for les in lessons(tmp_path_factory) for ctx in les.contexts for mode in MODES]
-    js = page.evaluate("cases => cases.map(([l, t, m]) => { const a = AttentionCore.attendTokens(l, t, m);"
-                       " return [a, AttentionCore.hardLookup(a)]; })",
-                       [[as_js(les), list(les.context(ctx)), mode] for les, ctx, mode in cases])
+    js = evaluate_json(page, ATTEND_JS, [[as_js(les), list(les.context(ctx)), mode]
+                                         for les, ctx, mode in cases])
     assert len(js) == len(cases) > 90  # 16 lessons, their contexts, three normalizers
     for (les, ctx, mode), (att_js, hard_js) in zip(cases, js):
         att = attend(les, ctx, mode)
@@ -116,7 +120,7 @@ def test_the_plane_agrees_with_the_core(page, tmp_path_factory):
     attention_core.geometry's, for every context and normalizer."""
     cases = [(les, ctx, mode) for les in geometry_lessons(tmp_path_factory) for ctx in les.contexts
              for mode in MODES]
-    js = page.evaluate(PICTURE_JS, [[as_js(les), ctx, mode] for les, ctx, mode in cases])
+    js = evaluate_json(page, PICTURE_JS, [[as_js(les), ctx, mode] for les, ctx, mode in cases])
     assert len(js) == len(cases) > 100
     shares = set()
     for (les, ctx, mode), (got, weighted, length) in zip(cases, js):
@@ -248,7 +252,7 @@ def test_the_mask_and_every_head_agree_with_the_core(page):
     cases = [(les, ctx, mode, masked, head) for les in next_lessons() for ctx in les.contexts
              for mode in MODES for masked in (None, True, False)
              for head in (None, *(h.key for h in les.heads))]
-    js = page.evaluate(NEXT_JS, [[lesson_data(les), list(les.context(ctx)), mode, masked, head]
+    js = evaluate_json(page, NEXT_JS, [[lesson_data(les), list(les.context(ctx)), mode, masked, head]
                                  for les, ctx, mode, masked, head in cases])
     assert len(js) == len(cases) > 900
     for (les, ctx, mode, masked, head), (att_js, hard_js) in zip(cases, js):
@@ -277,7 +281,7 @@ def test_the_heads_together_agree_with_the_core(page):
 
     cases = [(les, ctx, mode, masked) for les in next_lessons() if les.heads for ctx in les.contexts
              for mode in MODES for masked in (None, True, False)]
-    js = page.evaluate(HEADS_JS, [[lesson_data(les), list(les.context(ctx)), mode, masked]
+    js = evaluate_json(page, HEADS_JS, [[lesson_data(les), list(les.context(ctx)), mode, masked]
                                   for les, ctx, mode, masked in cases])
     assert len(js) == len(cases) > 150
     assert {len(les.heads) for les, *_ in cases} == {2, 3, 4}

@@ -13,6 +13,7 @@ import pytest
 from attention_core import load, loads
 from attention_core.attention import MODES
 
+from .explorer_helpers import evaluate_json
 from .random_lessons import random_lesson
 from .random_next_lessons import random_next_lesson
 from .test_web_core import close, close_masked, core_page
@@ -114,7 +115,7 @@ def test_learning_positions_and_tiles_agree_with_the_core(page):
 
     lessons = featured_lessons()
     cases = [(trainable(les, ctx), ctx, mode) for les in lessons for ctx in les.contexts for mode in MODES]
-    js = page.evaluate(FEATURES_JS, [[lesson_data(les), list(les.context(ctx)), mode]
+    js = evaluate_json(page, FEATURES_JS, [[lesson_data(les), list(les.context(ctx)), mode]
                                      for les, ctx, mode in cases])
     assert len(js) == len(cases) > 50
     kinds, trained = set(), 0
