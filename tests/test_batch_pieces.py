@@ -52,9 +52,17 @@ def assert_equals_render(batch_folder: Path, serial: Path) -> None:
     assert not [p for p in batch_folder.iterdir() if p.name.startswith(".")]
 
 
-def render_serial(out: str) -> Path:
-    cli("render", "pulse", "--context", "river", "--quality", "medium", "-j", "1", "--out", out, "-q")
-    return Path(out).resolve()
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory) -> Path:
+    """`render -j 1`'s pulse, the one both real batches are compared with (drawn once for the module)."""
+    from scenes import registry
+
+    folder = tmp_path_factory.mktemp("serial")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(registry, "SCENES", (BLINK, PULSE))
+        mp.chdir(folder)
+        cli("render", "pulse", "--context", "river", "--quality", "medium", "-j", "1", "--out", "s", "-q")
+    return folder / "s"
 
 
 # -- the plan, nothing rendered --------------------------------------------------------------------
@@ -138,14 +146,14 @@ def pieces_started(address: str) -> int:
 
 
 @pytest.mark.render
-def test_a_split_batch_equals_render(fixtures, split_calls):
+def test_a_split_batch_equals_render(fixtures, split_calls, serial):
     """One scene on a LocalCluster of two workers: drawn in three pieces, the segments sent as bytes to
     the join; the same frames, subtitles, steps and manifest entry as `render -j 1`."""
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["pulse"],
                       qualities=["medium"], out="b")
     cli("batch", str(plan), "--workers", "2", "-q")
     assert split_calls == [("pulse", [(0, 1), (1, 2), (2, None)])]
-    assert_equals_render(fixtures / "b" / FOLDER, render_serial("s"))
+    assert_equals_render(fixtures / "b" / FOLDER, serial)
 
 
 @pytest.fixture
@@ -173,7 +181,7 @@ WITH_PULSE = ("import sys; from scenes import registry; from tests.conftest impo
 
 
 @pytest.mark.render
-def test_a_piece_whose_worker_dies_is_drawn_again(fixtures, two_workers, tmp_path):
+def test_a_piece_whose_worker_dies_is_drawn_again(fixtures, two_workers, tmp_path, serial):
     """Through a shared staging folder: a worker drawing a piece is killed (SIGKILL); Dask gives the
     piece to the other worker, the join finds every segment, and the scene equals `render`'s."""
     address, procs, env = two_workers
@@ -190,5 +198,5 @@ def test_a_piece_whose_worker_dies_is_drawn_again(fixtures, two_workers, tmp_pat
                              "-q"], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     kill_mid_batch(proc, procs, lambda: piece_worker(address), 120)
     assert pieces_started(address) >= 3  # two pieces, one of them twice
-    assert_equals_render(tmp_path / "d" / FOLDER, render_serial("s"))
+    assert_equals_render(tmp_path / "d" / FOLDER, serial)
     assert list((tmp_path / "stage").iterdir()) == []

@@ -24,7 +24,7 @@ from scenes.common.i18n import catalog
 from scenes.common.mobjects import number_text
 
 from .cli_helpers import cli
-from .test_handout_fill import blank_pages
+from .test_handout_fill import blank_among, check_fill
 
 pytestmark = pytest.mark.render
 TINY = str(Path(__file__).parent / "lessons" / "tiny.toml")
@@ -38,22 +38,31 @@ MIN_PT = 6.0  # every text in a frame on paper (a cap height of 1.5 mm)
 def pdf_pages(path: Path) -> list[str]:
     """Each page's text as pypdf reads it (a second read of the same file is the first's: one reading
     of a sixteen-page CJK handout costs seconds, and the default handout is read five ways)."""
-    stat = path.stat()
-    return list(_pdf_text(str(path), stat.st_mtime_ns, stat.st_size))
+    return list(_pdf_read(path)[0])
 
 
-@functools.lru_cache(maxsize=8)
-def _pdf_text(path: str, _mtime: int, _size: int) -> tuple[str, ...]:
-    from pypdf import PdfReader
-
-    # NFKC: the CJK font maps some characters to their radicals' code points (力 read as ⼒)
-    return tuple(unicodedata.normalize("NFKC", p.extract_text()) for p in PdfReader(path).pages)
+def pdf_page_images(path: Path) -> list[int]:
+    """How many images each page holds, from the same one reading."""
+    return list(_pdf_read(path)[1])
 
 
 def pdf_images(path: Path) -> int:
+    return sum(pdf_page_images(path))
+
+
+def _pdf_read(path: Path) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    stat = path.stat()
+    return _pdf_read_once(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=8)
+def _pdf_read_once(path: str, _mtime: int, _size: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
     from pypdf import PdfReader
 
-    return sum(len(p.images) for p in PdfReader(str(path)).pages)
+    pages = PdfReader(path).pages
+    # NFKC: the CJK font maps some characters to their radicals' code points (力 read as ⼒)
+    return (tuple(unicodedata.normalize("NFKC", p.extract_text()) for p in pages),
+            tuple(len(p.images) for p in pages))
 
 
 def qr_on_first_page(pdf: Path) -> str:
@@ -96,12 +105,6 @@ def page_luminance(pdf: Path) -> list[float]:
             for p in sorted(pdf.parent.glob("grey-*.png"))]
 
 
-def pdf_page_images(path: Path) -> list[int]:
-    from pypdf import PdfReader
-
-    return [len(p.images) for p in PdfReader(str(path)).pages]
-
-
 @pytest.fixture(scope="module")
 def default_zh(tmp_path_factory):
     """The default handout of the whole default lesson (light frames, key frames, medium quality)."""
@@ -121,7 +124,7 @@ def check_a_page_per_scene(default_zh):
     pages, images = pdf_pages(default_zh / "handout.pdf"), pdf_page_images(default_zh / "handout.pdf")
     scenes = list(available())
     assert len(pages) == 1 + len(scenes) + 2 <= MAX_PAGES, len(pages)
-    assert blank_pages(default_zh / "handout.pdf") == []
+    assert blank_among(pages, images) == []
     for n, (info, text, found) in enumerate(zip(scenes, pages[1:], images[1:]), start=1):
         steps = json.loads((default_zh / "frames" / f"{info.id}.json").read_text(encoding="utf-8"))["steps"]
         assert text.startswith(f"{n + 1} / {len(pages)}"), text[:20]  # the page's number, printed
@@ -189,7 +192,7 @@ def check_answers(default_zh):
 
 def test_another_lesson_in_english(tmp_path, monkeypatch):
     """Every step's frame large, in the dark theme: the frames' pages take ink (the luminance check tells
-    them from the light ones)."""
+    them from the light ones); spread over pages none less than a third full (test_handout_fill's)."""
     monkeypatch.chdir(tmp_path)
     out, url = tmp_path / "h", "https://example.org/x"
     args = ("handout", SCENE, "--lesson", TINY, "--lang", "en", "--quality", "low", "--out", str(out),
@@ -215,9 +218,10 @@ def test_another_lesson_in_english(tmp_path, monkeypatch):
     assert all(x.answer.split()[-1].strip("()") in pages[-1].replace("\n", " ") for x in exs)
     assert pdf_images(out / "handout.pdf") == len(list((out / "frames").glob("*.png"))) == 4
     pdf = out / "handout.pdf"
-    assert blank_pages(pdf) == []
+    assert blank_among(pages, pdf_page_images(pdf)) == []
     ink = [lum for lum, n in zip(page_luminance(pdf), pdf_page_images(pdf)) if n]
     assert ink and max(ink) < MIN_LUMINANCE, ink
+    check_fill(pdf, "en", (SCENE,), spreads=True)  # the second table no longer alone on a page
 
 
 def check_html_in_chromium(default_zh, browser):

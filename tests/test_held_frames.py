@@ -24,6 +24,7 @@ from scenes.common.style import FAST
 from scenes.registry import SceneInfo
 
 from .cli_helpers import cli
+from .test_render import probe
 
 pytestmark = pytest.mark.render
 
@@ -172,6 +173,9 @@ def test_a_held_step_shows_its_last_drawn_frame(blink, monkeypatch):
 
     monkeypatch.setattr(held_frames, "converted", spy)
     cli("render", "blink", "--voice", "draft", "--format", "mov", "--transparent", "--out", "v", "-q")
+    codec = probe(blink / "v" / "blink.mov")["streams"][0]  # --transparent mov: ProRes 4444, with alpha
+    assert codec["codec_name"] == "prores" and codec["codec_tag_string"] == "ap4h"
+    assert codec["pix_fmt"].startswith("yuva444p")
     steps = json.loads((blink / "v" / "blink.steps.json").read_text(encoding="utf-8"))["steps"]
     assert len(list(saved.iterdir())) == len(steps)  # one hold a step, each converted once
     video, fps = frames(blink / "v" / "blink.mov", alpha=True, decoder=[]), 15
@@ -189,15 +193,20 @@ def test_holds_change_nothing_in_a_render(blink, monkeypatch, fmt):
     """Converted once: the same frames as manim's path. Repeated (mp4, the default): as many frames,
     as long, each within half a level on average (x264 no longer refines a held picture). VP9 with
     alpha (webm's default converts once: nothing else applies there, so "encode" is not drawn again;
-    plain VP9's packets are test_same_packets_as_manims_path's)."""
+    plain VP9's packets are test_same_packets_as_manims_path's), in English: a see-through background,
+    opaque drawing, its title the English lesson's."""
     ext = fmt[0]
     modes = ("", "encode", "manim") if ext == "mp4" else ("", "manim")
     out = {}
     for mode in modes:
         monkeypatch.setenv(held_frames.ENV, mode)
         cli("render", "blink", "--voice", "draft", "--format", *fmt, "--fps", "5",
-            "--out", f"out-{mode or 'repeat'}", "-q")
+            *(["--lang", "en"] if ext == "webm" else []), "--out", f"out-{mode or 'repeat'}", "-q")
         out[mode] = blink / f"out-{mode or 'repeat'}" / f"blink.{ext}"
+    if ext == "webm":
+        assert probe(out[""])["streams"][0]["codec_name"] == "vp9"
+        assert probe(out[""], "format_tags=title")["format"]["tags"]["title"] == \
+            "The attention mechanism – Blink"
     got = {m: frames(out[m], alpha="--transparent" in fmt) for m in modes}
     default, each = got[""], got["manim"]
     once = got.get("encode", default)  # webm: the default is converted once
