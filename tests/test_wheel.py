@@ -38,12 +38,14 @@ class Installed:
         # the dependencies: the project's venv, added as a plain path (its .pth files, the editable
         # install of this tree among them, are not read)
         (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        # pip without PYTHONPATH: a tree on it (with the egg-info the build leaves) would count as the
+        # package installed already, and pip would install nothing
         subprocess.run([sys.executable, "-m", "pip", "--python", str(self.venv / "bin" / "python"), "install",
                         "--no-deps", "--no-index", "--quiet", "--disable-pip-version-check", str(self.wheel)],
-                       check=True)
+                       check=True, env=self.env)
         self.site = site
         self.work.mkdir()
-        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
         self.env["PATH"] = f"{self.venv / 'bin'}:{os.environ['PATH']}"
 
     def run(self, *args: str, ok: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
