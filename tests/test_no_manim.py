@@ -107,7 +107,8 @@ def test_rerun_with_nothing_to_do_loads_no_manim_and_rewrites_nothing(tmp_path):
     NOT_ON_A_NOOP), nothing written, the same files with the same mtimes; and `voice script` twice. Every
     run a process of its own; the re-runs come after every first run."""
     script = ("voice", "script", "--format", "csv", "--guide", "draft")
-    first = run_each(tmp_path, [(tmp_path, (*args, "-q")) for args in OUTPUTS] + [(tmp_path, script)])
+    once = [(tmp_path, (*args, "-q", "-j", "1")) for args in OUTPUTS]  # one scene: one worker
+    first = run_each(tmp_path, once + [(tmp_path, script)])
     for args, (out, loaded) in zip(OUTPUTS, first):
         assert set(loaded) <= {"manim_slides"}, (args, out)  # its deck converters, no manim
     before = {f: (tmp_path / f).stat().st_mtime_ns for files in OUTPUTS.values() for f in files}

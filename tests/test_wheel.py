@@ -21,7 +21,8 @@ from .studio_helpers import watch_console
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "lessons" / "tiny.toml"
-SMALL = ("--lesson", "lesson.toml", "--quality", "low", "--fps", "1", "-q")
+# one scene a command: one worker
+SMALL = ("--lesson", "lesson.toml", "--quality", "low", "--fps", "1", "-q", "-j", "1")
 pytestmark = [pytest.mark.render, pytest.mark.xdist_group("wheel")]
 
 
@@ -129,12 +130,14 @@ def test_the_light_commands(installed):
 
 def test_renders_decks_handout_and_explorer(installed, browser):
     (installed.work / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
-    installed.run("render", "softmax", *SMALL, "--out", "out")
+    # the videos and decks in English (no Chinese word segmenter to load: 0.7 s of CPU a worker), the
+    # handout in Chinese
+    installed.run("render", "softmax", *SMALL, "--lang", "en", "--out", "out")
     assert (installed.work / "out" / "softmax.mp4").stat().st_size > 1000
-    installed.run("slides", "softmax", *SMALL, "--to", "html", "--out", "out")
-    installed.run("slides", "softmax", *SMALL, "--to", "pptx", "--out", "out")
+    installed.run("slides", "softmax", *SMALL, "--lang", "en", "--to", "html", "--out", "out")
+    installed.run("slides", "softmax", *SMALL, "--lang", "en", "--to", "pptx", "--out", "out")
     assert (installed.work / "out" / "deck.pptx").stat().st_size > 1000
-    installed.run("handout", "softmax", "--lesson", "lesson.toml", "-q", "--out", "out")
+    installed.run("handout", "softmax", "--lesson", "lesson.toml", "-q", "-j", "1", "--out", "out")
     assert (installed.work / "out" / "handout.pdf").read_bytes().startswith(b"%PDF")
     installed.run("explorer", "--lesson", "lesson.toml", "--out", "out")
     page = browser.new_page()
@@ -160,7 +163,8 @@ def test_the_whole_lesson_and_its_sheet(installed, tmp_path):
     env = installed.env | {"ATTENTION_PROBE": str(tmp_path / "loaded.json")}
     for args in (("lesson", "--out", "whole", "--fps", "1"), ("sheet", "--dest", "sheet.png")):
         r = subprocess.run([str(installed.venv / "bin" / "python"), "-m", "tests.fixtures.cli_probe", *args,
-                            "-q"], cwd=installed.work, env=env, capture_output=True, text=True, timeout=300)
+                            "-q", "-j", "1"], cwd=installed.work, env=env, capture_output=True, text=True,
+                           timeout=300)
         assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr[-3000:])
         assert "manim" not in json.loads((tmp_path / "loaded.json").read_text(encoding="utf-8"))
     assert (installed.work / "whole" / "lesson.mp4").stat().st_size > 1000
