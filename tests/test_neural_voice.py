@@ -40,7 +40,8 @@ def test_the_bundled_english_voice_speaks_in_step(two_scenes):  # noqa: F811
     assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
     cache = two_scenes / "media" / ".cache" / "voice"
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
-    cli("render", "blink", "--lang", "en", "--voice", "neural", "--out", "n", "-q", "--force")
+    # drawn again, at one frame a second (the frames are not what is checked: its voices are)
+    cli("render", "blink", "--lang", "en", "--voice", "neural", "--fps", "1", "--out", "n", "-q", "--force")
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before  # nothing synthesised again
 
 
@@ -103,7 +104,8 @@ def test_kokoro_speaks_chinese_in_step_at_the_level_and_is_cached(two_scenes):  
     assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
     cache = two_scenes / "media" / ".cache" / "voice"
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
-    cli("render", "blink", "--voice", "neural", "--out", "n", "-q", "--force")
+    # drawn again, at one frame a second (the frames are not what is checked: its voices are)
+    cli("render", "blink", "--voice", "neural", "--fps", "1", "--out", "n", "-q", "--force")
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before  # nothing synthesised again
 
 
