@@ -218,10 +218,11 @@ def test_doctor_names_a_missing_tool_and_how_to_install_it(installed, tmp_path):
 def test_the_studio_serves_its_page_editor_and_frames(installed, browser):
     (installed.work / "studio").mkdir(exist_ok=True)
     (installed.work / "studio" / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
+    # in English, as the videos above: the Chinese handout has drawn from the wheel already
     proc = subprocess.Popen([str(installed.venv / "bin" / "attention-lesson"), "studio", "lesson.toml",
-                             "--no-browser", "--port", "0", "-j", "1"], cwd=installed.work / "studio",
-                            env=installed.env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                             "--no-browser", "--port", "0", "-j", "1", "--lang", "en"],
+                            cwd=installed.work / "studio", env=installed.env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         url = proc.stdout.readline().strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]{20,}", url), url
