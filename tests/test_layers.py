@@ -7,6 +7,7 @@ functions that draw, in worker processes (tests/test_no_manim.py runs the comman
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,11 @@ def module_name(path: Path) -> str:
 
 def imports(path: Path) -> list[tuple[int, str]]:
     """(line, absolute module) of every import in a file, relative imports resolved."""
+    return list(_imports(path, ROOT))
+
+
+@functools.cache  # three checks read every file: each parsed once (per ROOT: the checks' tests move it)
+def _imports(path: Path, root: Path) -> tuple[tuple[int, str], ...]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     package = module_name(path).split(".")
     if path.name != "__init__.py":
@@ -63,7 +69,7 @@ def imports(path: Path) -> list[tuple[int, str]]:
                 mod = node.module or ""
             found.append((node.lineno, mod))
             found += [(node.lineno, f"{mod}.{a.name}") for a in node.names]  # `from pkg import mod`
-    return found
+    return tuple(found)
 
 
 def sources(package: str) -> list[Path]:
@@ -124,6 +130,11 @@ def test_the_check_names_the_offending_import(tmp_path, monkeypatch, module, tex
 def module_imports(path: Path) -> list[tuple[int, str]]:
     """The imports a module runs when it is imported: at module level and in class bodies, in ifs and
     trys, but not inside functions."""
+    return list(_module_imports(path, ROOT))
+
+
+@functools.cache  # every chain walks the same files: each parsed once (per ROOT: the checks' tests move it)
+def _module_imports(path: Path, root: Path) -> tuple[tuple[int, str], ...]:
     found, package = [], module_name(path).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
@@ -143,12 +154,17 @@ def module_imports(path: Path) -> list[tuple[int, str]]:
                 visit(ast.iter_child_nodes(node))
 
     visit(ast.parse(path.read_text(encoding="utf-8")).body)
-    return found
+    return tuple(found)
 
 
 def project_file(module: str) -> Path | None:
     """The file of a project module (a package's __init__.py), or None for a name that is not one."""
-    base = ROOT.joinpath(*module.split("."))
+    return _project_file(module, ROOT)
+
+
+@functools.cache  # asked tens of thousands of times by the chains' walks, of a tree that does not change
+def _project_file(module: str, root: Path) -> Path | None:
+    base = root.joinpath(*module.split("."))
     for p in (base.with_suffix(".py"), base / "__init__.py"):
         if p.is_file():
             return p

@@ -27,8 +27,8 @@ pytestmark = [pytest.mark.render,
 
 
 def test_the_bundled_english_voice_speaks_in_step(two_scenes):  # noqa: F811
-    cli("render", "blink", "--lang", "en", "--voice", "neural", "--sections", "--out", "n", "-q")
-    cli("render", "blink", "--lang", "en", "--voice", "draft", "--out", "d", "-q")
+    cli("render", "blink", "--lang", "en", "--voice", "neural", "--sections", "--out", "n", "-q", "-j", "1")
+    cli("render", "blink", "--lang", "en", "--voice", "draft", "--out", "d", "-q", "-j", "1")
     folder = two_scenes / "n"
     # AAC at 48 kHz, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
     check_scene_and_clips(folder)
@@ -40,7 +40,9 @@ def test_the_bundled_english_voice_speaks_in_step(two_scenes):  # noqa: F811
     assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
     cache = two_scenes / "media" / ".cache" / "voice"
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
-    cli("render", "blink", "--lang", "en", "--voice", "neural", "--out", "n", "-q", "--force")
+    # drawn again, at one frame a second (the frames are not what is checked: its voices are)
+    cli("render", "blink", "--lang", "en", "--voice", "neural", "--fps", "1", "--out", "n", "-q", "--force",
+        "-j", "1")
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before  # nothing synthesised again
 
 
@@ -95,15 +97,16 @@ JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jm_kumo: a Japanese speake
 def test_kokoro_speaks_chinese_in_step_at_the_level_and_is_cached(two_scenes):  # noqa: F811
     assert speaker_for("neural", "zh").label == JAPANESE_READING_MANDARIN
     assert speaker_for("neural", "ja").label == "the neural voice (Kokoro jf_alpha)"  # a native speaker
-    cli("render", "blink", "--voice", "neural", "--sections", "--out", "n", "-q")
-    cli("render", "blink", "--voice", "draft", "--out", "d", "-q")
+    cli("render", "blink", "--voice", "neural", "--sections", "--out", "n", "-q", "-j", "1")
+    cli("render", "blink", "--voice", "draft", "--out", "d", "-q", "-j", "1")
     folder = two_scenes / "n"
     check_scene_and_clips(folder)  # AAC, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
     a, b = samples(folder / "blink.mp4"), samples(two_scenes / "d" / "blink.mp4")
     assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
     cache = two_scenes / "media" / ".cache" / "voice"
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
-    cli("render", "blink", "--voice", "neural", "--out", "n", "-q", "--force")
+    # drawn again, at one frame a second (the frames are not what is checked: its voices are)
+    cli("render", "blink", "--voice", "neural", "--fps", "1", "--out", "n", "-q", "--force", "-j", "1")
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before  # nothing synthesised again
 
 
@@ -219,7 +222,8 @@ def test_recordings_then_the_neural_voice_then_the_draft(two_scenes):  # noqa: F
     if kokoro.missing("zh"):
         expected = ("draft", "the draft voice")
     assert [(x["state"], x["engine"]) for x in json.loads(r.stdout)][1] == expected
-    r = CliRunner().invoke(main, ["render", "blink", "--voice", str(rec), "--lang", "en", "--out", "r", "-q"])
+    r = CliRunner().invoke(main, ["render", "blink", "--voice", str(rec), "--lang", "en", "--out", "r", "-q",
+                                  "-j", "1"])
     assert r.exit_code == 0, r.output
     assert ("no recording for 1 steps, the neural voice (en_US-joe-medium) speaks them: blink/02-weights"
             in r.stderr)

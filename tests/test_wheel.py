@@ -21,7 +21,8 @@ from .studio_helpers import watch_console
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "tests" / "lessons" / "tiny.toml"
-SMALL = ("--lesson", "lesson.toml", "--quality", "low", "--fps", "1", "-q")
+# one scene a command: one worker
+SMALL = ("--lesson", "lesson.toml", "--quality", "low", "--fps", "1", "-q", "-j", "1")
 pytestmark = [pytest.mark.render, pytest.mark.xdist_group("wheel")]
 
 
@@ -38,12 +39,14 @@ class Installed:
         # the dependencies: the project's venv, added as a plain path (its .pth files, the editable
         # install of this tree among them, are not read)
         (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
+        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+        # pip without PYTHONPATH: a tree on it (with the egg-info the build leaves) would count as the
+        # package installed already, and pip would install nothing
         subprocess.run([sys.executable, "-m", "pip", "--python", str(self.venv / "bin" / "python"), "install",
                         "--no-deps", "--no-index", "--quiet", "--disable-pip-version-check", str(self.wheel)],
-                       check=True)
+                       check=True, env=self.env)
         self.site = site
         self.work.mkdir()
-        self.env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
         self.env["PATH"] = f"{self.venv / 'bin'}:{os.environ['PATH']}"
 
     def run(self, *args: str, ok: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
@@ -127,12 +130,14 @@ def test_the_light_commands(installed):
 
 def test_renders_decks_handout_and_explorer(installed, browser):
     (installed.work / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
-    installed.run("render", "softmax", *SMALL, "--out", "out")
+    # the videos and decks in English (no Chinese word segmenter to load: 0.7 s of CPU a worker), the
+    # handout in Chinese
+    installed.run("render", "softmax", *SMALL, "--lang", "en", "--out", "out")
     assert (installed.work / "out" / "softmax.mp4").stat().st_size > 1000
-    installed.run("slides", "softmax", *SMALL, "--to", "html", "--out", "out")
-    installed.run("slides", "softmax", *SMALL, "--to", "pptx", "--out", "out")
+    installed.run("slides", "softmax", *SMALL, "--lang", "en", "--to", "html", "--out", "out")
+    installed.run("slides", "softmax", *SMALL, "--lang", "en", "--to", "pptx", "--out", "out")
     assert (installed.work / "out" / "deck.pptx").stat().st_size > 1000
-    installed.run("handout", "softmax", "--lesson", "lesson.toml", "-q", "--out", "out")
+    installed.run("handout", "softmax", "--lesson", "lesson.toml", "-q", "-j", "1", "--out", "out")
     assert (installed.work / "out" / "handout.pdf").read_bytes().startswith(b"%PDF")
     installed.run("explorer", "--lesson", "lesson.toml", "--out", "out")
     page = browser.new_page()
@@ -158,7 +163,8 @@ def test_the_whole_lesson_and_its_sheet(installed, tmp_path):
     env = installed.env | {"ATTENTION_PROBE": str(tmp_path / "loaded.json")}
     for args in (("lesson", "--out", "whole", "--fps", "1"), ("sheet", "--dest", "sheet.png")):
         r = subprocess.run([str(installed.venv / "bin" / "python"), "-m", "tests.fixtures.cli_probe", *args,
-                            "-q"], cwd=installed.work, env=env, capture_output=True, text=True, timeout=300)
+                            "-q", "-j", "1"], cwd=installed.work, env=env, capture_output=True, text=True,
+                           timeout=300)
         assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr[-3000:])
         assert "manim" not in json.loads((tmp_path / "loaded.json").read_text(encoding="utf-8"))
     assert (installed.work / "whole" / "lesson.mp4").stat().st_size > 1000
@@ -174,7 +180,8 @@ def test_voice_script_and_status(installed):
     assert script.startswith("file,scene,step,line,seconds") and "en/softmax/01-" in script
     assert all(float(row.split(",")[-1]) > 1 for row in script.splitlines()[1:])
     (installed.work / "takes").mkdir(exist_ok=True)
-    status = installed.run("voice", "status", "softmax", "--lesson", "lesson.toml", "--voice", "takes").stdout
+    status = installed.run("voice", "status", "softmax", "--lesson", "lesson.toml", "--lang", "en", "--voice",
+                           "takes").stdout  # the steps `voice script` built
     assert "softmax" in status
 
 
@@ -211,10 +218,11 @@ def test_doctor_names_a_missing_tool_and_how_to_install_it(installed, tmp_path):
 def test_the_studio_serves_its_page_editor_and_frames(installed, browser):
     (installed.work / "studio").mkdir(exist_ok=True)
     (installed.work / "studio" / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
+    # in English, as the videos above: the Chinese handout has drawn from the wheel already
     proc = subprocess.Popen([str(installed.venv / "bin" / "attention-lesson"), "studio", "lesson.toml",
-                             "--no-browser", "--port", "0", "-j", "1"], cwd=installed.work / "studio",
-                            env=installed.env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                             "--no-browser", "--port", "0", "-j", "1", "--lang", "en"],
+                            cwd=installed.work / "studio", env=installed.env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         url = proc.stdout.readline().strip()
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[\w-]{20,}", url), url
