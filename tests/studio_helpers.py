@@ -155,3 +155,38 @@ def tiny_studio(folder: Path, lang: str, scenes: str):
     yield client, url
     code, out, err, left = stop(proc)
     assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
+
+
+class Tab:
+    """One chromium page for the tests of one studio server: each test opens the studio again in it, as a
+    fresh page would be (the origin's stored selection and drafts cleared, its console watched anew). A
+    navigation costs about a third of the CPU of a new page (a new renderer process each)."""
+
+    def __init__(self, browser):
+        self.page = browser.new_page()
+        self.problems = watch_console(self.page)
+        # leaving a page with typed, unsaved edits asks first: the next test's navigation goes on
+        self.page.on("dialog", lambda d: d.accept() if d.type == "beforeunload" else d.dismiss())
+
+    def open(self, url: str, width: int = 1280, height: int = 800):
+        """The studio at url in this page, at width × height, nothing of an earlier test stored;
+        (page, the list its console's problems go to from now on)."""
+        page = self.page
+        page.unroute_all()
+        origin = url.split("/?", 1)[0]
+        if page.url.startswith(origin):  # (a first open has nothing stored)
+            page.goto(f"{origin}/static/studio.css")  # the studio's page unloaded: its storage written
+            page.evaluate("localStorage.clear(); sessionStorage.clear()")
+        page.set_viewport_size({"width": width, "height": height})
+        self.problems.clear()
+        page.goto(url)
+        return page, self.problems
+
+
+@contextlib.contextmanager
+def one_tab(browser):
+    tab = Tab(browser)
+    try:
+        yield tab
+    finally:
+        tab.page.close()
