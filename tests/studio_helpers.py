@@ -190,3 +190,40 @@ def one_tab(browser):
         yield tab
     finally:
         tab.page.close()
+
+
+DEFAULT = ROOT / "attention_core" / "lessons" / "default.toml"
+_shared: dict = {}  # the default lesson's studio while a module uses it: its process, what it gives, users
+
+
+@contextlib.contextmanager
+def default_studio(tmp_path_factory):
+    """A studio on a copy of the default lesson with blink and hush, in English (the API's messages as
+    the tests read them): one server for every module that asks (a session fixture in each: the server
+    starts once, and stops when the last lets it go). Each module gets the default lesson as its saved and
+    edited text, every scene drawn (idle); a module that changes the context puts it back."""
+    run = 0
+    if not _shared:
+        folder = tmp_path_factory.mktemp("studio")
+        shutil.copy(DEFAULT, folder / "lesson.toml")
+        proc, url = start(folder, "--lang", "en")
+        _shared.update(proc=proc, given=(folder, Client(url), url), users=0)
+    elif (text := DEFAULT.read_text(encoding="utf-8")) != (client := _shared["given"][1]).request(
+            "GET", "/api/lesson")[1]["text"]:  # an earlier module's edits undone and saved
+        status, body = client.request("PUT", "/api/lesson", text)
+        assert status == 200 and client.request("POST", "/api/save", text)[0] == 200, body
+        run = body["run"]
+    _shared["users"] += 1
+    folder, client, _ = _shared["given"]
+    wait_for(client.events(), lambda e, d: e == "idle" and d["run"] >= run, timeout=120)
+    try:
+        yield _shared["given"]
+    finally:
+        _shared["users"] -= 1
+        if not _shared["users"]:
+            code, out, err, left = stop(_shared.pop("proc"))
+            _shared.clear()
+            assert code == 0 and "studio stopped" in out, (code, out, err)
+            assert not left, f"processes left running: {left}"
+            assert "Traceback" not in err, err
+            assert not list((folder / "media").rglob(".tmp-*")), "a temporary folder was left"

@@ -16,23 +16,28 @@ import tomllib
 
 import pytest
 
-from .studio_helpers import BANK_ROW, ROOT, Client, Tab, one_tab, start, stop, wait_for, watch_console
+from .studio_helpers import (
+    BANK_ROW,
+    DEFAULT,
+    ROOT,
+    Client,
+    Tab,
+    default_studio,
+    one_tab,
+    start,
+    stop,
+    wait_for,
+    watch_console,
+)
 
 pytestmark = pytest.mark.xdist_group("studio")
-DEFAULT = ROOT / "attention_core" / "lessons" / "default.toml"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def studio(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("workspace")
-    shutil.copy(DEFAULT, folder / "lesson.toml")
-    proc, url = start(folder)
-    client = Client(url)
-    events = client.events()
-    wait_for(events, lambda e, d: e == "idle", timeout=120)  # the first frames drawn
-    yield folder, client, url
-    code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
+    """The default lesson's studio (shared with test_studio.py), every scene drawn."""
+    with default_studio(tmp_path_factory) as given:
+        yield given
 
 
 @pytest.fixture(scope="module")
