@@ -144,19 +144,6 @@ def watch_console(page) -> list[str]:
     return problems
 
 
-@contextlib.contextmanager
-def tiny_studio(folder: Path, lang: str, scenes: str):
-    """A studio on a copy of tests/lessons/tiny.toml in folder (lesson.toml), in lang, its scenes drawn
-    once (idle): (client, url); stopped after, exit 0, no traceback, no process left."""
-    shutil.copy(Path(__file__).parent / "lessons" / "tiny.toml", folder / "lesson.toml")
-    proc, url = start(folder, "lesson.toml", "--lang", lang, scenes=scenes)
-    client = Client(url)
-    wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
-    yield client, url
-    code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
-
-
 class Tab:
     """One chromium page for the tests of one studio server: each test opens the studio again in it, as a
     fresh page would be (the origin's stored selection and drafts cleared, its console watched anew). A
@@ -193,37 +180,76 @@ def one_tab(browser):
 
 
 DEFAULT = ROOT / "attention_core" / "lessons" / "default.toml"
-_shared: dict = {}  # the default lesson's studio while a module uses it: its process, what it gives, users
+TINY_SCENES = "overview,blink"
+_shared: dict[str, dict] = {}  # a server modules share, while one uses it: its process, what it gives, users
 
 
 @contextlib.contextmanager
+def shared(key: str, begin, again):
+    """The server `key` for a module (a session fixture in each: one server, started by begin() ->
+    (process, what it gives) for the first module that asks, stopped, exit 0, no traceback and no process
+    left, when the last lets it go); again(what it gives) makes it as a module expects before each
+    later one."""
+    if key not in _shared:
+        proc, given = begin()
+        _shared[key] = {"proc": proc, "given": given, "users": 0}
+    else:
+        again(_shared[key]["given"])
+    _shared[key]["users"] += 1
+    try:
+        yield _shared[key]["given"]
+    finally:
+        _shared[key]["users"] -= 1
+        if not _shared[key]["users"]:
+            code, out, err, left = stop(_shared.pop(key)["proc"])
+            assert code == 0 and "studio stopped" in out and "Traceback" not in err, (code, out, err)
+            assert not left, f"processes left running: {left}"
+
+
 def default_studio(tmp_path_factory):
     """A studio on a copy of the default lesson with blink and hush, in English (the API's messages as
-    the tests read them): one server for every module that asks (a session fixture in each: the server
-    starts once, and stops when the last lets it go). Each module gets the default lesson as its saved and
-    edited text, every scene drawn (idle); a module that changes the context puts it back."""
-    run = 0
-    if not _shared:
+    the tests read them), shared: each module gets the default lesson as its saved and edited text, every
+    scene drawn (idle); a module that changes the context puts it back."""
+    def begin():
         folder = tmp_path_factory.mktemp("studio")
         shutil.copy(DEFAULT, folder / "lesson.toml")
         proc, url = start(folder, "--lang", "en")
-        _shared.update(proc=proc, given=(folder, Client(url), url), users=0)
-    elif (text := DEFAULT.read_text(encoding="utf-8")) != (client := _shared["given"][1]).request(
-            "GET", "/api/lesson")[1]["text"]:  # an earlier module's edits undone and saved
-        status, body = client.request("PUT", "/api/lesson", text)
-        assert status == 200 and client.request("POST", "/api/save", text)[0] == 200, body
-        run = body["run"]
-    _shared["users"] += 1
-    folder, client, _ = _shared["given"]
-    wait_for(client.events(), lambda e, d: e == "idle" and d["run"] >= run, timeout=120)
-    try:
-        yield _shared["given"]
-    finally:
-        _shared["users"] -= 1
-        if not _shared["users"]:
-            code, out, err, left = stop(_shared.pop("proc"))
-            _shared.clear()
-            assert code == 0 and "studio stopped" in out, (code, out, err)
-            assert not left, f"processes left running: {left}"
-            assert "Traceback" not in err, err
-            assert not list((folder / "media").rglob(".tmp-*")), "a temporary folder was left"
+        client = Client(url)
+        wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
+        return proc, (folder, client, url)
+
+    def again(given):
+        folder, client, _ = given
+        text = DEFAULT.read_text(encoding="utf-8")
+        assert not list((folder / "media").rglob(".tmp-*")), "a temporary folder was left"
+        if client.request("GET", "/api/lesson")[1]["text"] != text:  # an earlier module's edits undone, saved
+            status, body = client.request("PUT", "/api/lesson", text)
+            assert status == 200 and client.request("POST", "/api/save", text)[0] == 200, body
+            wait_for(client.events(), lambda e, d: e == "idle" and d["run"] >= body["run"], timeout=120)
+    return shared("default", begin, again)
+
+
+def tiny_shared(tmp_path_factory, lang: str):
+    """A studio on a copy of tests/lessons/tiny.toml with the fixture scenes overview and blink, started in
+    zh, shared: each module gets it in `lang` (the page's language bar's choice), every scene drawn."""
+    def begin():
+        folder = tmp_path_factory.mktemp("tiny")
+        shutil.copy(Path(__file__).parent / "lessons" / "tiny.toml", folder / "lesson.toml")
+        proc, url = start(folder, "lesson.toml", "--lang", "zh", scenes=TINY_SCENES)
+        client = Client(url)
+        wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
+        _tiny_lang[0] = "zh"
+        again((folder, client, url))
+        return proc, (folder, client, url)
+
+    def again(given):
+        client = given[1]
+        if _tiny_lang[0] != lang:
+            status, body = client.request("POST", "/api/view", json.dumps({"lang": lang}))
+            assert status == 200 and body["lang"] == lang, body
+            wait_for(client.events(), lambda e, d: e == "idle" and d["run"] >= body["run"], timeout=120)
+            _tiny_lang[0] = lang
+    return shared("tiny", begin, again)
+
+
+_tiny_lang = ["zh"]  # the shared tiny studio's language now (a module that changes it puts it back)

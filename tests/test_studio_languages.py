@@ -2,7 +2,7 @@
 language bar): a bad mode, theme, context, scene, step or render choice gets its JSON error in zh or ja,
 the key it names, and the page shows it (chromium: a render of a quality the form does not offer is
 refused in the render list, in Chinese). The server is real (tests/studio_helpers.py), on tiny.toml with
-the fixture scene blink."""
+the fixture scenes overview and blink."""
 
 from __future__ import annotations
 
@@ -10,18 +10,18 @@ import json
 
 import pytest
 
-from .studio_helpers import one_tab, tiny_studio
+from .studio_helpers import one_tab, tiny_shared
 from .test_studio_workspace import open_page
 
 pytestmark = pytest.mark.xdist_group("studio")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def zh_studio(tmp_path_factory):
-    """A studio on tiny.toml in Chinese, the fixture scene blink drawn once."""
-    folder = tmp_path_factory.mktemp("zh")
-    with tiny_studio(folder, "zh", "blink") as (client, url):
-        yield folder, client, url
+    """A studio on tiny.toml started in Chinese (shared with test_studio_words.py), its fixture scenes
+    drawn once."""
+    with tiny_shared(tmp_path_factory, "zh") as given:
+        yield given
 
 
 @pytest.fixture(scope="module")

@@ -21,7 +21,7 @@ from attention_lesson.studio import toml_edit as T
 from scenes.common.words import builtin_entries
 
 from .conftest import LESSONS
-from .studio_helpers import one_tab, tiny_studio
+from .studio_helpers import one_tab, tiny_shared
 from .test_studio_stage import words
 from .test_studio_workspace import open_page
 
@@ -32,12 +32,12 @@ SAID = "In my own words: “cat” listens to the whole sentence."  # tiny.toml'
 BUILTIN = builtin_entries("en")[KEY].value
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def said(tmp_path_factory):
-    """A studio on tiny.toml in English, the fixture scenes overview and blink drawn once."""
-    folder = tmp_path_factory.mktemp("words")
-    with tiny_studio(folder, "en", "overview,blink") as (client, url):
-        yield folder, client, url
+    """A studio on tiny.toml in English (shared with test_studio_languages.py), the fixture scenes
+    overview and blink drawn once."""
+    with tiny_shared(tmp_path_factory, "en") as given:
+        yield given
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +49,7 @@ def tab(browser):
 
 def drawn(folder):
     """The overview step's frames index entry and its frame's pixels, as the studio drew them last."""
-    index = next(folder.glob("media/studio/*/*/frames/overview.json"))
+    index = next(folder.glob("media/studio/*/*-en-*/frames/overview.json"))
     step = json.loads(index.read_text(encoding="utf-8"))["steps"][0]
     return step["narration"], np.asarray(Image.open(index.parent.parent / step["frame"]).convert("RGB"))
 
