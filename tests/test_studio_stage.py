@@ -65,42 +65,32 @@ def test_the_page_opens_on_the_first_step_with_every_scenes_steps_counted(cold, 
     assert problems == []
 
 
+def test_an_edit_during_the_first_drawing_draws_the_step_on_screen_first(cold):
+    folder, client, _ = cold
+    events = client.events()
+    wait_for(events, lambda e, d: e == "plan", timeout=30)  # the first drawing has begun (cold workers)
+    text = (folder / "lesson.toml").read_text(encoding="utf-8")
+    status, body = client.request("PUT", "/api/lesson?focus=hush&n=1",
+                                  text.replace(W_Q_ROW, "[2.0, 2.1, 0.0, 0.0, 0.0, -0.4],"))
+    assert status == 200
+    run = body["run"]
+    _, first = wait_for(events, lambda e, d: e in ("step", "frames") and d.get("run") == run, timeout=120)
+    assert first["scene"] == "hush"
+
+
 @pytest.fixture(scope="module")
-def started(tmp_path_factory):
-    """A studio just started on wide.toml (its first drawing under way when the first test that asks
-    for it begins), and a file of edits kept from a last session."""
+def drawn(tmp_path_factory):
+    """A studio on wide.toml whose first drawing is done, and a file of edits kept from a last session."""
     folder = tmp_path_factory.mktemp("stage")
     shutil.copy(LESSONS / "wide.toml", folder / "lesson.toml")
     kept = (LESSONS / "wide.toml").read_text(encoding="utf-8") + "\n# kept from last time\n"
     (folder / ".lesson.unsaved.toml").write_text(kept, encoding="utf-8")
     proc, url = start(folder, "lesson.toml", scenes=SCENES)
-    yield folder, Client(url), url
+    client = Client(url)
+    wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
+    yield folder, client, url
     code, out, err, left = stop(proc)
     assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
-
-
-@pytest.fixture
-def drawn(started):
-    """That studio once its newest drawing is done."""
-    wait_for(started[1].events(), lambda e, d: e == "idle", timeout=120)
-    return started
-
-
-def test_an_edit_during_the_first_drawing_draws_the_step_on_screen_first(started):
-    folder, client, _ = started
-    events = client.events()
-    wait_for(events, lambda e, d: e == "plan", timeout=30)  # the first drawing has begun (cold workers)
-    text = (folder / "lesson.toml").read_text(encoding="utf-8")
-    try:
-        status, body = client.request("PUT", "/api/lesson?focus=hush&n=1",
-                                      text.replace(W_Q_ROW, "[2.0, 2.1, 0.0, 0.0, 0.0, -0.4],"))
-        assert status == 200
-        run = body["run"]
-        _, first = wait_for(events, lambda e, d: e in ("step", "frames") and d.get("run") == run,
-                            timeout=120)
-        assert first["scene"] == "hush"
-    finally:  # the file's text again, for the tests on the drawn studio
-        assert client.request("PUT", "/api/lesson", text)[0] == 200
 
 
 @pytest.fixture(scope="module")

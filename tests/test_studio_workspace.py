@@ -169,6 +169,8 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
         assert page.title() == words["page_title"].format(title="注意力机制")  # the lesson's title now
     finally:
         page.close()
+        if sys.exc_info()[1] is not None:  # a failure leaves no server running
+            stop(proc)
     code, out, err, _ = stop(proc)
     recovery = tmp_path / ".lesson.unsaved.toml"
     assert code == 0 and f"unsaved edits kept in {recovery.name}" in out, (out, err)
