@@ -144,14 +144,119 @@ def watch_console(page) -> list[str]:
     return problems
 
 
+class Tab:
+    """One chromium page for the tests of one studio server: each test opens the studio again in it, as a
+    fresh page would be (the origin's stored selection and drafts cleared, its console watched anew). A
+    navigation costs about a third of the CPU of a new page (a new renderer process each)."""
+
+    def __init__(self, browser):
+        self.page = browser.new_page()
+        self.problems = watch_console(self.page)
+        # leaving a page with typed, unsaved edits asks first: the next test's navigation goes on
+        self.page.on("dialog", lambda d: d.accept() if d.type == "beforeunload" else d.dismiss())
+
+    def open(self, url: str, width: int = 1280, height: int = 800):
+        """The studio at url in this page, at width × height, nothing of an earlier test stored;
+        (page, the list its console's problems go to from now on)."""
+        page = self.page
+        page.unroute_all()
+        origin = url.split("/?", 1)[0]
+        if page.url.startswith(origin):  # (a first open has nothing stored)
+            # the studio's page unloaded (its storage written) for an empty one of its origin, made here (a
+            # document of the server's would ask for a favicon: a 404 on the next test's console)
+            page.route(f"{origin}/blank", lambda r: r.fulfill(content_type="text/html",
+                                                              body="<link rel=icon href='data:,'>"))
+            page.goto(f"{origin}/blank")
+            page.evaluate("localStorage.clear(); sessionStorage.clear()")
+            page.unroute_all()
+        page.set_viewport_size({"width": width, "height": height})
+        self.problems.clear()
+        page.goto(url)
+        return page, self.problems
+
+
 @contextlib.contextmanager
-def tiny_studio(folder: Path, lang: str, scenes: str):
-    """A studio on a copy of tests/lessons/tiny.toml in folder (lesson.toml), in lang, its scenes drawn
-    once (idle): (client, url); stopped after, exit 0, no traceback, no process left."""
-    shutil.copy(Path(__file__).parent / "lessons" / "tiny.toml", folder / "lesson.toml")
-    proc, url = start(folder, "lesson.toml", "--lang", lang, scenes=scenes)
-    client = Client(url)
-    wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
-    yield client, url
-    code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
+def one_tab(browser):
+    tab = Tab(browser)
+    try:
+        yield tab
+    finally:
+        tab.page.close()
+
+
+DEFAULT = ROOT / "attention_core" / "lessons" / "default.toml"
+TINY_SCENES = "overview,blink"
+_shared: dict[str, dict] = {}  # a server modules share, while one uses it: its process, what it gives, users
+
+
+@contextlib.contextmanager
+def shared(key: str, begin, again):
+    """The server `key` for a module (a session fixture in each: one server, started by begin() ->
+    (process, what it gives) for the first module that asks, stopped, exit 0, no traceback and no process
+    left, when the last lets it go); again(what it gives) makes it as a module expects before each
+    later one."""
+    if key not in _shared:
+        proc, given = begin()
+        _shared[key] = {"proc": proc, "given": given, "users": 0}
+    else:
+        again(_shared[key]["given"])
+    _shared[key]["users"] += 1
+    given = _shared[key]["given"]
+    try:
+        yield given
+    finally:
+        _shared[key]["users"] -= 1
+        if not _shared[key]["users"]:
+            code, out, err, left = stop(_shared.pop(key)["proc"])
+            assert code == 0 and "studio stopped" in out and "Traceback" not in err, (code, out, err)
+            assert not left, f"processes left running: {left}"
+            folder = given[0]
+            assert not list((folder / "media").rglob(".tmp-*")), "a temporary folder was left"
+
+
+def default_studio(tmp_path_factory):
+    """A studio on a copy of the default lesson with blink and hush, in English (the API's messages as
+    the tests read them), shared: each module gets the default lesson as its saved and edited text, every
+    scene drawn (idle); a module that changes the context puts it back."""
+    def begin():
+        folder = tmp_path_factory.mktemp("studio")
+        shutil.copy(DEFAULT, folder / "lesson.toml")
+        proc, url = start(folder, "--lang", "en")
+        client = Client(url)
+        wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
+        return proc, (folder, client, url)
+
+    def again(given):
+        client = given[1]
+        text = DEFAULT.read_text(encoding="utf-8")
+        if client.request("GET", "/api/lesson")[1]["text"] != text:  # an earlier module's edits undone, saved
+            status, body = client.request("PUT", "/api/lesson", text)
+            assert status == 200 and client.request("POST", "/api/save", text)[0] == 200, body
+            wait_for(client.events(), lambda e, d: e == "idle" and d["run"] >= body["run"], timeout=120)
+    return shared("default", begin, again)
+
+
+def tiny_shared(tmp_path_factory, lang: str):
+    """A studio on a copy of tests/lessons/tiny.toml with the fixture scenes overview and blink, started in
+    zh, shared: each module gets it in `lang` (the page's language bar's choice), every scene drawn."""
+    def begin():
+        folder = tmp_path_factory.mktemp("tiny")
+        shutil.copy(Path(__file__).parent / "lessons" / "tiny.toml", folder / "lesson.toml")
+        proc, url = start(folder, "lesson.toml", "--lang", "zh", scenes=TINY_SCENES)
+        client = Client(url)
+        wait_for(client.events(), lambda e, d: e == "idle", timeout=120)
+        _tiny_lang[0] = "zh"
+        again((folder, client, url))
+        return proc, (folder, client, url)
+
+    def again(given):
+        client = given[1]
+        if _tiny_lang[0] != lang:
+            status, body = client.request("POST", "/api/view", json.dumps({"lang": lang}))
+            assert status == 200 and body["lang"] == lang, body
+            wait_for(client.events(), lambda e, d: e == "idle" and d["run"] >= body["run"], timeout=120)
+            _tiny_lang[0] = lang
+    return shared("tiny", begin, again)
+
+
+_tiny_lang = ["zh"]  # the shared tiny studio's language now (a module that changes it puts it back)

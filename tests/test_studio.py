@@ -16,23 +16,16 @@ import pytest
 
 from attention_core import load, loads, numbers_json
 
-from .studio_helpers import BANK_ROW, ROOT, Client, edit_row, start, stop, wait_for, watch_console
+from .studio_helpers import BANK_ROW, ROOT, default_studio, edit_row, wait_for, watch_console
 
 pytestmark = pytest.mark.xdist_group("studio")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def studio(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("studio")
-    shutil.copy(ROOT / "attention_core" / "lessons" / "default.toml", folder / "lesson.toml")
-    proc, url = start(folder, "--lang", "en")  # the API's messages in English, as the tests read them
-    client = Client(url)
-    yield folder, client, url
-    code, out, err, left = stop(proc)
-    assert code == 0 and "studio stopped" in out, (code, out, err)
-    assert not left, f"processes left running: {left}"
-    assert "Traceback" not in err, err
-    assert not list((folder / "media").rglob(".tmp-*")), "a temporary folder was left"
+    """The default lesson's studio, in English (shared with test_studio_workspace.py)."""
+    with default_studio(tmp_path_factory) as given:
+        yield given
 
 
 def test_an_edit_answers_with_the_cores_numbers(studio):

@@ -2,7 +2,7 @@
 language bar): a bad mode, theme, context, scene, step or render choice gets its JSON error in zh or ja,
 the key it names, and the page shows it (chromium: a render of a quality the form does not offer is
 refused in the render list, in Chinese). The server is real (tests/studio_helpers.py), on tiny.toml with
-the fixture scene blink."""
+the fixture scenes overview and blink."""
 
 from __future__ import annotations
 
@@ -10,18 +10,25 @@ import json
 
 import pytest
 
-from .studio_helpers import tiny_studio
+from .studio_helpers import one_tab, tiny_shared
 from .test_studio_workspace import open_page
 
 pytestmark = pytest.mark.xdist_group("studio")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def zh_studio(tmp_path_factory):
-    """A studio on tiny.toml in Chinese, the fixture scene blink drawn once."""
-    folder = tmp_path_factory.mktemp("zh")
-    with tiny_studio(folder, "zh", "blink") as (client, url):
-        yield folder, client, url
+    """A studio on tiny.toml started in Chinese (shared with test_studio_words.py), its fixture scenes
+    drawn once."""
+    with tiny_shared(tmp_path_factory, "zh") as given:
+        yield given
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One page for the module's tests on the studio, each opening it anew."""
+    with one_tab(browser) as shared:
+        yield shared
 
 
 def refusals(client) -> list[tuple[int, str | None, str]]:
@@ -76,20 +83,17 @@ def test_a_bad_request_is_answered_in_the_pages_language(zh_studio):
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-def test_a_chinese_page_shows_a_refused_render_in_chinese(zh_studio, browser, width):
+def test_a_chinese_page_shows_a_refused_render_in_chinese(zh_studio, tab, width):
     _, _, url = zh_studio
-    page, problems = open_page(browser, url, width=width)
-    try:
-        page.click("#tab-render")
-        page.eval_on_selector("#render-form select[name=quality] option", "o => { o.value = '8k'; }")
-        page.eval_on_selector("#render-form select[name=quality]", "s => { s.selectedIndex = 0; }")
-        page.click("#render")
-        item = page.locator("#renders li[data-state=failed] .what")
-        item.wait_for(timeout=10000)
-        said = item.inner_text()
-        assert said.endswith("quality：应为 low、medium、high 之一，实际是 '8k'"), said
-        box = item.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width  # on the screen
-    finally:
-        page.close()
+    page, problems = open_page(tab, url, width=width)
+    page.click("#tab-render")
+    page.eval_on_selector("#render-form select[name=quality] option", "o => { o.value = '8k'; }")
+    page.eval_on_selector("#render-form select[name=quality]", "s => { s.selectedIndex = 0; }")
+    page.click("#render")
+    item = page.locator("#renders li[data-state=failed] .what")
+    item.wait_for(timeout=10000)
+    said = item.inner_text()
+    assert said.endswith("quality：应为 low、medium、high 之一，实际是 '8k'"), said
+    box = item.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width  # on the screen
     assert [p for p in problems if "422" not in p] == []

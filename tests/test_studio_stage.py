@@ -15,7 +15,7 @@ import tomllib
 import pytest
 
 from .conftest import LESSONS
-from .studio_helpers import ROOT, Client, start, stop, wait_for
+from .studio_helpers import ROOT, Client, one_tab, start, stop, wait_for
 from .test_studio_workspace import box, open_page, replace_text
 
 pytestmark = pytest.mark.xdist_group("studio")
@@ -93,9 +93,16 @@ def drawn(tmp_path_factory):
     assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
 
 
-def test_one_set_of_choices_and_no_what_if_mask(drawn, browser):
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One page for the tests on the drawn studio, each opening it anew."""
+    with one_tab(browser) as shared:
+        yield shared
+
+
+def test_one_set_of_choices_and_no_what_if_mask(drawn, tab):
     _, client, url = drawn
-    page, problems = open_page(browser, url)
+    page, problems = open_page(tab, url)
     try:
         page.click("#tab-numbers")
         page.wait_for_function("document.querySelectorAll('#scores .num.weight').length === 8")
@@ -117,84 +124,75 @@ def test_one_set_of_choices_and_no_what_if_mask(drawn, browser):
         assert page.eval_on_selector("#render-form select[name=lang]", "s => s.value") == "en"
         assert client.request("GET", "/api/numbers")[0] == 200
     finally:
-        page.close()
         client.request("POST", "/api/view", json.dumps({"lang": "zh", "context": "walk"}))
     assert problems == []
     assert "|causal" not in json.dumps(list(client.request("GET", "/api/page")[1]["page"]["passes"]))
 
 
-def test_a_banner_keeps_the_timeline_in_the_window(drawn, browser):
+def test_a_banner_keeps_the_timeline_in_the_window(drawn, tab):
     _, _, url = drawn
-    page, problems = open_page(browser, url)
-    try:
-        assert page.is_visible("#recovery")  # the edits kept last time, offered
-        preview, timeline = box(page, "#preview-img"), box(page, "#timeline")
-        assert timeline["y"] + timeline["h"] <= 800
-        assert page.evaluate("document.documentElement.scrollHeight") <= 800
-        assert min(preview["w"], preview["h"] * 16 / 9) >= 640  # the frame as drawn, letterboxed
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    assert page.is_visible("#recovery")  # the edits kept last time, offered
+    preview, timeline = box(page, "#preview-img"), box(page, "#timeline")
+    assert timeline["y"] + timeline["h"] <= 800
+    assert page.evaluate("document.documentElement.scrollHeight") <= 800
+    assert min(preview["w"], preview["h"] * 16 / 9) >= 640  # the frame as drawn, letterboxed
     assert problems == []
 
 
-def test_the_timeline_names_scenes_shortly_with_their_titles_in_tooltips(drawn, browser):
+def test_the_timeline_names_scenes_shortly_with_their_titles_in_tooltips(drawn, tab):
     """The lesson's own scenes' names, in the page's timeline at 1280 px: none cut, each block's tooltip
     its whole title."""
     from scenes.registry import SCENES as REAL
 
     _, _, url = drawn
-    page, problems = open_page(browser, url)
-    try:  # the lesson's scenes are not this server's (the fixtures): the page's focus is answered here
-        page.route("**/api/focus", lambda r: r.fulfill(status=200, body="{}", content_type="text/json"))
-        page.route("**/api/line?*", lambda r: r.fulfill(status=200, body='{"drawn": false}',
-                                                         content_type="text/json"))
-        for lang in ("zh", "en"):
-            plan = {"run": 10**6, "scenes": [{"id": s.id, "title": s.title(lang), "short": s.short(lang),
-                                              "stale": True, "steps": 4} for s in REAL if not s.needs]}
-            page.evaluate("async plan => (await import('/static/studio-timeline.js')).onPlan(plan)", plan)
-            names = page.eval_on_selector_all("#timeline .block", """els => els.map(e => {
-                const name = e.querySelector('.name');
-                return [e.title, name.textContent, name.scrollWidth <= name.clientWidth + 1,
-                        e.getBoundingClientRect().right <= 1280]; })""")
-            want = [[s["title"], s["short"], True, True] for s in plan["scenes"]]
-            assert names == want
-            assert all(len(s["short"]) < len(s["title"]) for s in plan["scenes"] if ":" in s["title"])
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    # the lesson's scenes are not this server's (the fixtures): the page's focus is answered here
+    page.route("**/api/focus", lambda r: r.fulfill(status=200, body="{}", content_type="text/json"))
+    page.route("**/api/line?*", lambda r: r.fulfill(status=200, body='{"drawn": false}',
+                                                     content_type="text/json"))
+    for lang in ("zh", "en"):
+        plan = {"run": 10**6, "scenes": [{"id": s.id, "title": s.title(lang), "short": s.short(lang),
+                                          "stale": True, "steps": 4} for s in REAL if not s.needs]}
+        page.evaluate("async plan => (await import('/static/studio-timeline.js')).onPlan(plan)", plan)
+        names = page.eval_on_selector_all("#timeline .block", """els => els.map(e => {
+            const name = e.querySelector('.name');
+            return [e.title, name.textContent, name.scrollWidth <= name.clientWidth + 1,
+                    e.getBoundingClientRect().right <= 1280]; })""")
+        want = [[s["title"], s["short"], True, True] for s in plan["scenes"]]
+        assert names == want
+        assert all(len(s["short"]) < len(s["title"]) for s in plan["scenes"] if ":" in s["title"])
     assert problems == []
 
 
-def test_a_steps_clip_goes_before_the_other_scenes_frames_and_play_says_what_it_waits_for(drawn, browser):
+def test_a_steps_clip_goes_before_the_other_scenes_frames_and_play_says_what_it_waits_for(drawn, tab):
     folder, client, url = drawn
-    page, problems = open_page(browser, url)
-    try:
-        events = client.events()
-        _, before = wait_for(events, lambda e, d: e == "plan")  # the newest run's, replayed
-        page.locator("#timeline .block[data-scene=blink] .seg").nth(1).click()  # blink's step 2
-        replace_text(page, W_Q_ROW, "[2.2, 2.1, 0.0, 0.0, 0.0, -0.4],")
-        page.wait_for_timeout(300)  # Play 0.3 s after the edit, as a teacher's trial did
-        page.click("#play")
-        w = words()
-        assert page.inner_text("#play") == w["play_waiting"].format(n=2)  # it says what it waits for
-        playing(page)
-        assert page.inner_text("#play") == w["play"]
-        _, plan = wait_for(events, lambda e, d: e == "plan" and d["run"] > before["run"])
-        order = []
-        while True:  # the edit's run: blink's frames (on screen), its step's clip, then the others' frames
-            event, d = wait_for(events, lambda e, d: e in ("frames", "clip", "idle")
-                                and d.get("run", plan["run"]) == plan["run"], timeout=120)
-            if event == "idle":
-                break
-            order.append(f"{event}:{d['scene']}")
-        assert order.index("clip:blink") < min(order.index("frames:pulse"), order.index("frames:hush")), order
-        assert page.get_attribute("#preview-video", "src") == f"/files/{new_clip(client)}"
-        replace_text(page, "[2.2, 2.1,", "[2.3, 2.1,")
-        page.evaluate("document.querySelector('#play').click()")  # in the edit's task: before its answer,
-        assert page.inner_text("#play") == w["play_waiting"].format(n=2)  # the press waits for the new clip
-        playing(page)
-        assert page.get_attribute("#preview-video", "src") == f"/files/{new_clip(client)}"
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    events = client.events()
+    _, before = wait_for(events, lambda e, d: e == "plan")  # the newest run's, replayed
+    page.locator("#timeline .block[data-scene=blink] .seg").nth(1).click()  # blink's step 2
+    replace_text(page, W_Q_ROW, "[2.2, 2.1, 0.0, 0.0, 0.0, -0.4],")
+    page.wait_for_timeout(300)  # Play 0.3 s after the edit, as a teacher's trial did
+    page.click("#play")
+    w = words()
+    assert page.inner_text("#play") == w["play_waiting"].format(n=2)  # it says what it waits for
+    playing(page)
+    assert page.inner_text("#play") == w["play"]
+    _, plan = wait_for(events, lambda e, d: e == "plan" and d["run"] > before["run"])
+    order = []
+    while True:  # the edit's run: blink's frames (on screen), its step's clip, then the others' frames
+        event, d = wait_for(events, lambda e, d: e in ("frames", "clip", "idle")
+                            and d.get("run", plan["run"]) == plan["run"], timeout=120)
+        if event == "idle":
+            break
+        order.append(f"{event}:{d['scene']}")
+    assert order.index("clip:blink") < min(order.index("frames:pulse"), order.index("frames:hush")), order
+    assert page.get_attribute("#preview-video", "src") == f"/files/{new_clip(client)}"
+    replace_text(page, "[2.2, 2.1,", "[2.3, 2.1,")
+    page.evaluate("document.querySelector('#play').click()")  # in the edit's task: before its answer,
+    assert page.inner_text("#play") == w["play_waiting"].format(n=2)  # the press waits for the new clip
+    playing(page)
+    assert page.get_attribute("#preview-video", "src") == f"/files/{new_clip(client)}"
     assert problems == []
 
 

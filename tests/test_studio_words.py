@@ -21,7 +21,7 @@ from attention_lesson.studio import toml_edit as T
 from scenes.common.words import builtin_entries
 
 from .conftest import LESSONS
-from .studio_helpers import tiny_studio
+from .studio_helpers import one_tab, tiny_shared
 from .test_studio_stage import words
 from .test_studio_workspace import open_page
 
@@ -32,87 +32,91 @@ SAID = "In my own words: “cat” listens to the whole sentence."  # tiny.toml'
 BUILTIN = builtin_entries("en")[KEY].value
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def said(tmp_path_factory):
-    """A studio on tiny.toml in English, the fixture scenes overview and blink drawn once."""
-    folder = tmp_path_factory.mktemp("words")
-    with tiny_studio(folder, "en", "overview,blink") as (client, url):
-        yield folder, client, url
+    """A studio on tiny.toml in English (shared with test_studio_languages.py), the fixture scenes
+    overview and blink drawn once."""
+    with tiny_shared(tmp_path_factory, "en") as given:
+        yield given
+
+
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One page for the module's tests on the studio, each opening it anew."""
+    with one_tab(browser) as shared:
+        yield shared
 
 
 def drawn(folder):
     """The overview step's frames index entry and its frame's pixels, as the studio drew them last."""
-    index = next(folder.glob("media/studio/*/*/frames/overview.json"))
+    index = next(folder.glob("media/studio/*/*-en-*/frames/overview.json"))
     step = json.loads(index.read_text(encoding="utf-8"))["steps"][0]
     return step["narration"], np.asarray(Image.open(index.parent.parent / step["frame"]).convert("RGB"))
 
 
-def test_an_edit_reaches_the_words_file_the_lesson_file_and_the_frame(said, browser):
+def test_an_edit_reaches_the_words_file_the_lesson_file_and_the_frame(said, tab):
     from .axe import violations
 
     folder, client, url = said
     lesson_text = (folder / "lesson.toml").read_text(encoding="utf-8")
     w = words("en")
-    page, problems = open_page(browser, url)
-    try:
-        page.wait_for_selector("#line-form[data-state=builtin]", timeout=30000)
-        assert page.input_value("#line-text") == BUILTIN
-        assert page.inner_text("#line-kind") == w["line_builtin"]
-        assert violations(page) == []  # the field has its label, the buttons their names
-        before_said, before = drawn(folder)
-        assert before_said == BUILTIN.replace("{focus}", "“cat”")
-        # by keyboard (the field comes right after Play): a broken placeholder is refused, the text kept
-        # in the field, nothing written
-        page.focus("#play")
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.id") == "line-text"
-        page.keyboard.press("Control+A")
-        page.keyboard.type("In my own words: {focus listens.")
-        page.keyboard.press("Control+Enter")
-        page.wait_for_selector("#line-problem:not([hidden])")
-        assert "a broken placeholder" in page.inner_text("#line-problem")
-        assert page.input_value("#line-text") == "In my own words: {focus listens."
-        assert not (folder / "words").exists()
-        page.locator("#timeline .block[data-scene=blink] .seg").first.click()  # another step, and back:
-        page.wait_for_selector("#line-form[data-state=fixed]")  # (blink's line is no catalog line)
-        assert page.is_disabled("#line-text") and page.input_value("#line-text") == "scores: the cat"
-        page.locator("#timeline .block[data-scene=overview] .seg").first.click()
-        page.wait_for_selector("#line-form[data-state=builtin]")
-        assert page.input_value("#line-text") == "In my own words: {focus listens."  # the text typed, kept
-        assert (folder / "lesson.toml").read_text(encoding="utf-8") == lesson_text
-        page.fill("#line-text", LINE)
-        page.click("#line-save")
-        page.wait_for_function(f"document.querySelector('#narration').textContent === {json.dumps(SAID)}",
-                               timeout=60000)
-        assert page.get_attribute("#line-form", "data-state") == "own" and page.is_hidden("#line-problem")
-        assert page.inner_text("#line-kind") == w["line_own"].format(file="words/en/overview.toml")
-        own = (folder / "words" / "en" / "overview.toml").read_text(encoding="utf-8")
-        assert tomllib.loads(own) == {"overview": {"say": {"idea": LINE}}}
-        assert "# narration of step idea" in own  # the comment `words export` writes over the key
-        new_lesson = (folder / "lesson.toml").read_text(encoding="utf-8")
-        assert tomllib.loads(new_lesson) == tomllib.loads(lesson_text) | {"words": "words"}
-        kept = [x for x in new_lesson.splitlines() if not x.startswith("words = ")]
-        assert kept == lesson_text.splitlines()  # one line more, every other line as it was
-        assert page.evaluate("window.studio.editor.state.doc.toString()") == new_lesson  # the editor has it
-        after_said, after = drawn(folder)
-        assert after_said == SAID and after.shape == before.shape and (after != before).any()
-        page.click("#line-voice")  # the line as drawn, in the draft voice
-        page.wait_for_function("document.querySelector('#line-audio').src.endsWith('.wav')", timeout=30000)
-        audio = page.eval_on_selector("#line-audio", "e => e.getAttribute('src')").removeprefix("/files/")
-        with wave.open(str(folder / "media" / audio)) as wav:
-            assert wav.getnframes() / wav.getframerate() > 1.0
-        page.click("#line-revert")  # the built-in line, and its very frame, back; the folder stays named
-        page.wait_for_function("document.querySelector('#narration').textContent === "
-                               f"{json.dumps(before_said)}", timeout=60000)
-        assert page.get_attribute("#line-form", "data-state") == "builtin"
-        assert page.input_value("#line-text") == BUILTIN
-        kept = tomllib.loads((folder / "words" / "en" / "overview.toml").read_text(encoding="utf-8"))
-        assert kept == {"overview": {"say": {}}}  # the key gone, its file and table there
-        assert (folder / "lesson.toml").read_text(encoding="utf-8") == new_lesson
-        reverted_said, reverted = drawn(folder)
-        assert reverted_said == before_said and (reverted == before).all()
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    page.wait_for_selector("#line-form[data-state=builtin]", timeout=30000)
+    assert page.input_value("#line-text") == BUILTIN
+    assert page.inner_text("#line-kind") == w["line_builtin"]
+    assert violations(page) == []  # the field has its label, the buttons their names
+    before_said, before = drawn(folder)
+    assert before_said == BUILTIN.replace("{focus}", "“cat”")
+    # by keyboard (the field comes right after Play): a broken placeholder is refused, the text kept
+    # in the field, nothing written
+    page.focus("#play")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "line-text"
+    page.keyboard.press("Control+A")
+    page.keyboard.type("In my own words: {focus listens.")
+    page.keyboard.press("Control+Enter")
+    page.wait_for_selector("#line-problem:not([hidden])")
+    assert "a broken placeholder" in page.inner_text("#line-problem")
+    assert page.input_value("#line-text") == "In my own words: {focus listens."
+    assert not (folder / "words").exists()
+    page.locator("#timeline .block[data-scene=blink] .seg").first.click()  # another step, and back:
+    page.wait_for_selector("#line-form[data-state=fixed]")  # (blink's line is no catalog line)
+    assert page.is_disabled("#line-text") and page.input_value("#line-text") == "scores: the cat"
+    page.locator("#timeline .block[data-scene=overview] .seg").first.click()
+    page.wait_for_selector("#line-form[data-state=builtin]")
+    assert page.input_value("#line-text") == "In my own words: {focus listens."  # the text typed, kept
+    assert (folder / "lesson.toml").read_text(encoding="utf-8") == lesson_text
+    page.fill("#line-text", LINE)
+    page.click("#line-save")
+    page.wait_for_function(f"document.querySelector('#narration').textContent === {json.dumps(SAID)}",
+                           timeout=60000)
+    assert page.get_attribute("#line-form", "data-state") == "own" and page.is_hidden("#line-problem")
+    assert page.inner_text("#line-kind") == w["line_own"].format(file="words/en/overview.toml")
+    own = (folder / "words" / "en" / "overview.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(own) == {"overview": {"say": {"idea": LINE}}}
+    assert "# narration of step idea" in own  # the comment `words export` writes over the key
+    new_lesson = (folder / "lesson.toml").read_text(encoding="utf-8")
+    assert tomllib.loads(new_lesson) == tomllib.loads(lesson_text) | {"words": "words"}
+    kept = [x for x in new_lesson.splitlines() if not x.startswith("words = ")]
+    assert kept == lesson_text.splitlines()  # one line more, every other line as it was
+    assert page.evaluate("window.studio.editor.state.doc.toString()") == new_lesson  # the editor has it
+    after_said, after = drawn(folder)
+    assert after_said == SAID and after.shape == before.shape and (after != before).any()
+    page.click("#line-voice")  # the line as drawn, in the draft voice
+    page.wait_for_function("document.querySelector('#line-audio').src.endsWith('.wav')", timeout=30000)
+    audio = page.eval_on_selector("#line-audio", "e => e.getAttribute('src')").removeprefix("/files/")
+    with wave.open(str(folder / "media" / audio)) as wav:
+        assert wav.getnframes() / wav.getframerate() > 1.0
+    page.click("#line-revert")  # the built-in line, and its very frame, back; the folder stays named
+    page.wait_for_function("document.querySelector('#narration').textContent === "
+                           f"{json.dumps(before_said)}", timeout=60000)
+    assert page.get_attribute("#line-form", "data-state") == "builtin"
+    assert page.input_value("#line-text") == BUILTIN
+    kept = tomllib.loads((folder / "words" / "en" / "overview.toml").read_text(encoding="utf-8"))
+    assert kept == {"overview": {"say": {}}}  # the key gone, its file and table there
+    assert (folder / "lesson.toml").read_text(encoding="utf-8") == new_lesson
+    reverted_said, reverted = drawn(folder)
+    assert reverted_said == before_said and (reverted == before).all()
     assert problems == []
 
 
@@ -139,7 +143,7 @@ def test_bad_requests_get_a_status_and_a_json_error(said):
     assert status == 200 and blink["key"] is None and blink["said"] == "scores: the cat"
 
 
-def test_the_render_form_offers_every_language_named_in_itself(said, browser):
+def test_the_render_form_offers_every_language_named_in_itself(said, tab):
     """zh, en and ja, and fr from the lesson's words folder (its name the browser's, in French), the page's
     language chosen; the choice is said under the form and sent with the render."""
     folder, client, url = said
@@ -155,37 +159,34 @@ def test_the_render_form_offers_every_language_named_in_itself(said, browser):
     while client.request("GET", "/api/page")[1]["page"]["render_langs"] != ["zh", "en", "ja", "fr"]:
         assert time.monotonic() < end, "the words folder's fr is not offered"
         time.sleep(0.2)
-    page, problems = open_page(browser, url)
+    page, problems = open_page(tab, url)
     sent = []
 
     def render(route):
         sent.append(json.loads(route.request.post_data))
         route.fulfill(status=202, content_type="application/json", body='{"job": "seen"}')
 
-    try:
-        page.click("#tab-render")
-        offered = page.eval_on_selector_all("#render-lang option",
-                                            "os => os.map(o => [o.value, o.text, o.selected])")
-        assert offered == [["zh", "中文", False], ["en", "English", True], ["ja", "日本語", False],
-                           ["fr", "Français", False]]
-        lead = words("en")["render_with"].split("{")[0]  # "Rendered with this page's choices: "
-        assert page.inner_text("#render-with").startswith(lead + "English,")
-        page.select_option("#render-lang", "ja")
-        assert "日本語, the" in page.inner_text("#render-with")
-        page.route("**/api/render", render)  # what the page sends (the server's side: test_tool_messages)
-        page.click("#render")
-        page.wait_for_selector('#renders li[data-job="seen"]')
-        assert sent == [{"product": "lesson", "lang": "ja", "quality": "low", "voice": "none"}]
-        page.unroute("**/api/render")
-        page.select_option("#render-lang", "fr")  # fr's folder lacks keys: the server refuses, the list says
-        page.click("#render")
-        page.wait_for_selector("#renders li[data-state=failed]")
-        refused = page.inner_text("#renders li[data-state=failed]")
-        assert refused.startswith(f"the lesson video failed: {named / 'fr'}/") and "missing key" in refused \
-            and f"more: attention-lesson words check {named} --lang fr)" in refused, refused
-        assert page.is_hidden("#problem")  # the lesson's text is fine
-    finally:
-        page.close()
+    page.click("#tab-render")
+    offered = page.eval_on_selector_all("#render-lang option",
+                                        "os => os.map(o => [o.value, o.text, o.selected])")
+    assert offered == [["zh", "中文", False], ["en", "English", True], ["ja", "日本語", False],
+                       ["fr", "Français", False]]
+    lead = words("en")["render_with"].split("{")[0]  # "Rendered with this page's choices: "
+    assert page.inner_text("#render-with").startswith(lead + "English,")
+    page.select_option("#render-lang", "ja")
+    assert "日本語, the" in page.inner_text("#render-with")
+    page.route("**/api/render", render)  # what the page sends (the server's side: test_tool_messages)
+    page.click("#render")
+    page.wait_for_selector('#renders li[data-job="seen"]')
+    assert sent == [{"product": "lesson", "lang": "ja", "quality": "low", "voice": "none"}]
+    page.unroute("**/api/render")
+    page.select_option("#render-lang", "fr")  # fr's folder lacks keys: the server refuses, the list says
+    page.click("#render")
+    page.wait_for_selector("#renders li[data-state=failed]")
+    refused = page.inner_text("#renders li[data-state=failed]")
+    assert refused.startswith(f"the lesson video failed: {named / 'fr'}/") and "missing key" in refused \
+        and f"more: attention-lesson words check {named} --lang fr)" in refused, refused
+    assert page.is_hidden("#problem")  # the lesson's text is fine
     assert problems == []
 
 

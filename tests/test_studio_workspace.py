@@ -16,31 +16,46 @@ import tomllib
 
 import pytest
 
-from .studio_helpers import BANK_ROW, ROOT, Client, start, stop, wait_for, watch_console
+from .studio_helpers import (
+    BANK_ROW,
+    DEFAULT,
+    ROOT,
+    Client,
+    Tab,
+    default_studio,
+    one_tab,
+    start,
+    stop,
+    wait_for,
+    watch_console,
+)
 
 pytestmark = pytest.mark.xdist_group("studio")
-DEFAULT = ROOT / "attention_core" / "lessons" / "default.toml"
+
+
+@pytest.fixture(scope="session")
+def studio(tmp_path_factory):
+    """The default lesson's studio (shared with test_studio.py), every scene drawn."""
+    with default_studio(tmp_path_factory) as given:
+        yield given
 
 
 @pytest.fixture(scope="module")
-def studio(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("workspace")
-    shutil.copy(DEFAULT, folder / "lesson.toml")
-    proc, url = start(folder)
-    client = Client(url)
-    events = client.events()
-    wait_for(events, lambda e, d: e == "idle", timeout=120)  # the first frames drawn
-    yield folder, client, url
-    code, out, err, left = stop(proc)
-    assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
+def tab(browser):
+    """One page for the module's tests on the studio, each opening it anew."""
+    with one_tab(browser) as shared:
+        yield shared
 
 
 def open_page(browser, url, width=1280, height=800, frames=True):
     """The studio's page, ready (with its timeline's steps, unless `frames` is False: a broken file has
-    none); the list its console's problems go to."""
-    page = browser.new_page(viewport={"width": width, "height": height})
-    problems = watch_console(page)
-    page.goto(url)
+    none), in a new page of `browser` or in a module's shared Tab; the list its console's problems go to."""
+    if isinstance(browser, Tab):
+        page, problems = browser.open(url, width, height)
+    else:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        problems = watch_console(page)
+        page.goto(url)
     page.wait_for_selector("body[data-ready=true]")
     if frames:
         page.wait_for_function("document.querySelectorAll('#timeline .seg').length > 0", timeout=60000)
@@ -52,77 +67,65 @@ def box(page, selector):
                                  " return {x: r.x, y: r.y, w: r.width, h: r.height}; }")
 
 
-def test_the_workspace_fits_a_laptop_and_stacks_on_a_tablet(studio, browser):
+def test_the_workspace_fits_a_laptop_and_stacks_on_a_tablet(studio, tab):
     _, _, url = studio
-    page, problems = open_page(browser, url)
-    try:
-        assert page.evaluate("document.documentElement.scrollHeight") <= 800
-        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
-        editor, preview, timeline = (box(page, s) for s in (".cm-editor", "#preview-img", "#timeline"))
-        assert preview["w"] >= 640 and preview["y"] + preview["h"] <= 800
-        assert editor["x"] + editor["w"] <= preview["x"]  # the editor on the left
-        assert timeline["y"] >= preview["y"] + preview["h"] and timeline["y"] + timeline["h"] <= 800
-        # every scene a block, its steps segments as wide as they last
-        widths = page.eval_on_selector_all("#timeline .block[data-scene=blink] .seg",
-                                           "els => els.map(e => e.getBoundingClientRect().width)")
-        assert len(widths) >= 2 and all(w > 4 for w in widths)
-        page.set_viewport_size({"width": 880, "height": 1000})
-        editor, preview = box(page, ".cm-editor"), box(page, "#preview-img")
-        assert preview["y"] >= editor["y"] + editor["h"] and preview["w"] >= 800  # stacked
-        assert page.evaluate("document.documentElement.scrollWidth") <= 880
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 800
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    editor, preview, timeline = (box(page, s) for s in (".cm-editor", "#preview-img", "#timeline"))
+    assert preview["w"] >= 640 and preview["y"] + preview["h"] <= 800
+    assert editor["x"] + editor["w"] <= preview["x"]  # the editor on the left
+    assert timeline["y"] >= preview["y"] + preview["h"] and timeline["y"] + timeline["h"] <= 800
+    # every scene a block, its steps segments as wide as they last
+    widths = page.eval_on_selector_all("#timeline .block[data-scene=blink] .seg",
+                                       "els => els.map(e => e.getBoundingClientRect().width)")
+    assert len(widths) >= 2 and all(w > 4 for w in widths)
+    page.set_viewport_size({"width": 880, "height": 1000})
+    editor, preview = box(page, ".cm-editor"), box(page, "#preview-img")
+    assert preview["y"] >= editor["y"] + editor["h"] and preview["w"] >= 800  # stacked
+    assert page.evaluate("document.documentElement.scrollWidth") <= 880
     assert problems == []
 
 
-def test_selecting_a_step_shows_its_frame_and_narration_and_keys_move(studio, browser):
+def test_selecting_a_step_shows_its_frame_and_narration_and_keys_move(studio, tab):
     folder, client, url = studio
-    page, problems = open_page(browser, url)
-    try:
-        where = "[document.querySelector('#stage').dataset.scene, document.querySelector('#stage').dataset.n]"
-        page.locator("#timeline .block[data-scene=blink] .seg").first.click()
-        page.keyboard.press("ArrowRight")
-        assert page.evaluate(where) == ["blink", "2"]
-        index = json.loads(next((folder / "media" / "studio").rglob("frames/blink.json")).read_text("utf-8"))
-        assert page.inner_text("#narration") == index["steps"][1]["narration"]
-        page.wait_for_function("document.querySelector('#preview-img').naturalWidth > 0")
-        assert "blink-02-" in page.get_attribute("#preview-img", "src")
-        page.keyboard.press("End")
-        assert page.evaluate(where) == ["hush", "1"]
-        page.keyboard.press("Home")
-        assert page.evaluate(where) == ["blink", "1"]
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    where = "[document.querySelector('#stage').dataset.scene, document.querySelector('#stage').dataset.n]"
+    page.locator("#timeline .block[data-scene=blink] .seg").first.click()
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate(where) == ["blink", "2"]
+    index = json.loads(next((folder / "media" / "studio").rglob("frames/blink.json")).read_text("utf-8"))
+    assert page.inner_text("#narration") == index["steps"][1]["narration"]
+    page.wait_for_function("document.querySelector('#preview-img').naturalWidth > 0")
+    assert "blink-02-" in page.get_attribute("#preview-img", "src")
+    page.keyboard.press("End")
+    assert page.evaluate(where) == ["hush", "1"]
+    page.keyboard.press("Home")
+    assert page.evaluate(where) == ["blink", "1"]
     assert problems == []
 
 
-def test_an_edit_marks_the_stale_steps_at_once_and_each_turns_fresh(studio, browser):
+def test_an_edit_marks_the_stale_steps_at_once_and_each_turns_fresh(studio, tab):
     folder, client, url = studio
-    page, problems = open_page(browser, url)
-    try:
-        replace_text(page, "[2.3, 2.3, 0.0, 0.0]", "[2.2, 2.3, 0.0, 0.0]")  # bank's query: both scenes redraw
-        page.wait_for_function("/stale|drawing/.test(document.body.dataset.timeline)", timeout=5000)
-        states = page.eval_on_selector_all("#timeline .seg", "els => els.map(e => e.dataset.state)")
-        assert set(states) <= {"stale", "drawing", "fresh"} and {"stale", "drawing"} & set(states)
-        page.wait_for_function("document.body.dataset.timeline === 'blink:fresh hush:fresh'", timeout=90000)
-        assert set(page.eval_on_selector_all("#timeline .seg",
-                                             "els => els.map(e => e.dataset.state)")) == {"fresh"}
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    replace_text(page, "[2.3, 2.3, 0.0, 0.0]", "[2.2, 2.3, 0.0, 0.0]")  # bank's query: both scenes redraw
+    page.wait_for_function("/stale|drawing/.test(document.body.dataset.timeline)", timeout=5000)
+    states = page.eval_on_selector_all("#timeline .seg", "els => els.map(e => e.dataset.state)")
+    assert set(states) <= {"stale", "drawing", "fresh"} and {"stale", "drawing"} & set(states)
+    page.wait_for_function("document.body.dataset.timeline === 'blink:fresh hush:fresh'", timeout=90000)
+    assert set(page.eval_on_selector_all("#timeline .seg",
+                                         "els => els.map(e => e.dataset.state)")) == {"fresh"}
     assert problems == []
 
 
-def test_play_gives_a_video_that_advances(studio, browser):
+def test_play_gives_a_video_that_advances(studio, tab):
     _, _, url = studio
-    page, problems = open_page(browser, url)
-    try:
-        page.locator("#timeline .block[data-scene=blink] .seg").first.click()
-        page.click("#play")
-        page.wait_for_function("(() => { const v = document.querySelector('#preview-video');"
-                               " return !v.hidden && v.currentTime > 0.2; })()", timeout=90000)
-        assert "/blink-01-" in page.get_attribute("#preview-video", "src")
-    finally:
-        page.close()
+    page, problems = open_page(tab, url)
+    page.locator("#timeline .block[data-scene=blink] .seg").first.click()
+    page.click("#play")
+    page.wait_for_function("(() => { const v = document.querySelector('#preview-video');"
+                           " return !v.hidden && v.currentTime > 0.2; })()", timeout=90000)
+    assert "/blink-01-" in page.get_attribute("#preview-video", "src")
     assert problems == []
 
 
@@ -155,7 +158,7 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
     try:
         assert page.get_attribute("#problem", "data-line") == str(line)
         words = assert_opened_at_its_problem(page, line)
-        assert_no_serious_violation_on_a_phone(browser, url)  # the timeline empty: nothing passed yet
+        assert_no_serious_violation_on_a_phone(page)  # the timeline empty: nothing passed yet
         replace_text(page, "  [2.3, 2.3, 0.0],", BANK_ROW)  # fixed in the studio: its numbers and frames come
         page.wait_for_function("document.querySelectorAll('#scores .num.weight').length > 0", timeout=20000)
         assert page.is_hidden("#problem")
@@ -166,6 +169,8 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
         assert page.title() == words["page_title"].format(title="注意力机制")  # the lesson's title now
     finally:
         page.close()
+        if sys.exc_info()[1] is not None:  # a failure leaves no server running
+            stop(proc)
     code, out, err, _ = stop(proc)
     recovery = tmp_path / ".lesson.unsaved.toml"
     assert code == 0 and f"unsaved edits kept in {recovery.name}" in out, (out, err)
@@ -193,14 +198,18 @@ def assert_opened_at_its_problem(page, line: int) -> dict:
     return words
 
 
-def assert_no_serious_violation_on_a_phone(browser, url) -> None:
+def assert_no_serious_violation_on_a_phone(page) -> None:
+    """The page at a phone's width (the same page narrowed: a second page would cost a renderer), then
+    back at its own."""
     from .axe import violations
 
-    phone, _ = open_page(browser, url, width=360, height=800, frames=False)
+    size = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 800})
     try:
-        assert not violations(phone), violations(phone)
+        found = violations(page)
+        assert page.evaluate("document.documentElement.clientWidth") == 360 and not found, found
     finally:
-        phone.close()
+        page.set_viewport_size(size)
 
 
 def test_startup_without_the_extra_and_without_the_token(tmp_path, studio):
@@ -218,24 +227,21 @@ def test_startup_without_the_extra_and_without_the_token(tmp_path, studio):
     assert client.request("GET", "/api/lesson", token=False)[0] == 403  # the API stays JSON
 
 
-def test_leaving_with_unsaved_edits_asks_first(studio, browser):
+def test_leaving_with_unsaved_edits_asks_first(studio, tab):
     _, _, url = studio
-    page, _ = open_page(browser, url)
-    try:
-        page.locator(".cm-line").first.click()
-        page.keyboard.press("Control+Home")
-        page.keyboard.type("# typed, not saved\n")  # typing is the gesture beforeunload needs
-        page.wait_for_function("document.querySelector('#status').className === 'unsaved'")
-        # the page's beforeunload handler asks (a synthetic event: headless chromium shows no prompt to a
-        # page closed by the test driver); once saved it lets the page go
-        leaving = "(() => { const e = new Event('beforeunload', {cancelable: true});" \
-                  " window.dispatchEvent(e); return e.defaultPrevented; })()"
-        assert page.evaluate(leaving) is True
-        page.click("#save")
-        page.wait_for_function("document.querySelector('#status').className === 'saved'")
-        assert page.evaluate(leaving) is False
-    finally:
-        page.close()
+    page, _ = open_page(tab, url)
+    page.locator(".cm-line").first.click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.type("# typed, not saved\n")  # typing is the gesture beforeunload needs
+    page.wait_for_function("document.querySelector('#status').className === 'unsaved'")
+    # the page's beforeunload handler asks (a synthetic event: headless chromium shows no prompt to a
+    # page closed by the test driver); once saved it lets the page go
+    leaving = "(() => { const e = new Event('beforeunload', {cancelable: true});" \
+              " window.dispatchEvent(e); return e.defaultPrevented; })()"
+    assert page.evaluate(leaving) is True
+    page.click("#save")
+    page.wait_for_function("document.querySelector('#status').className === 'saved'")
+    assert page.evaluate(leaving) is False
 
 
 def replace_text(page, old: str, new: str) -> None:
@@ -247,31 +253,28 @@ def replace_text(page, old: str, new: str) -> None:
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-def test_axe_finds_no_serious_violation_on_any_tab(studio, browser, width):
+def test_axe_finds_no_serious_violation_on_any_tab(studio, tab, width):
     from .axe import violations
 
     _, _, url = studio
-    page, problems = open_page(browser, url, width=width, height=900)
-    try:
-        found = []
-        for tab in ("frames", "numbers", "render"):
-            page.click(f"#tab-{tab}")
-            found += [f"{tab}: {v}" for v in violations(page)]
-        assert found == []
-        page.click("#tab-frames")
-        page.keyboard.press("Tab")  # every control on the way takes a visible focus ring
-        ring = """(() => { const a = document.activeElement;
-            if (a === document.body) return 'body';
-            const s = getComputedStyle(a.closest('.cm-editor') || a);  // the editor rings as a whole
-            return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()"""
-        for _ in range(12):
-            shown = page.evaluate(ring)
-            if shown == "body":  # past the last control
-                break
-            assert shown, page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
-            page.keyboard.press("Tab")
-    finally:
-        page.close()
+    page, problems = open_page(tab, url, width=width, height=900)
+    found = []
+    for tab in ("frames", "numbers", "render"):
+        page.click(f"#tab-{tab}")
+        found += [f"{tab}: {v}" for v in violations(page)]
+    assert found == []
+    page.click("#tab-frames")
+    page.keyboard.press("Tab")  # every control on the way takes a visible focus ring
+    ring = """(() => { const a = document.activeElement;
+        if (a === document.body) return 'body';
+        const s = getComputedStyle(a.closest('.cm-editor') || a);  // the editor rings as a whole
+        return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()"""
+    for _ in range(12):
+        shown = page.evaluate(ring)
+        if shown == "body":  # past the last control
+            break
+        assert shown, page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+        page.keyboard.press("Tab")
     assert problems == []
 
 

@@ -54,39 +54,41 @@ def test_a_new_run_answers_the_waiting_jobs_of_the_old_one_at_once(tmp_path, job
         pool.close()
 
 
-def test_an_urgent_job_stops_one_that_matters_less_which_is_drawn_again_after_it(tmp_path, jobs):
-    pool = WarmPool(1, tmp_path / "cache", priority=lambda t: (0,) if t.urgent else (1,),
-                    preemptible=lambda t: t.kind == "frames")
-    try:
-        q, done = answers()
-        run = pool.cancel()
-        pool.submit(jobs[0], run, done("frames"))  # taken by the (cold) worker, which is still starting
-        pool.submit(jobs[1], run, done("play"), kind="step", urgent=True)
-        order = [q.get(timeout=120) for _ in range(2)]
-        assert [name for _, name, _ in order] == ["play", "frames"]
-        assert all(r.ok for _, _, r in order), [r.error for _, _, r in order]  # the stopped one drawn whole
-        assert q.empty()  # and told once
-    finally:
-        pool.close()
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory):
+    """One worker, with the studio's kind of priority and preemption, for the tests below in turn (a
+    worker's start, manim imported, is most of what each costs): cold when the first of them begins."""
+    pool = WarmPool(1, tmp_path_factory.mktemp("warm") / "cache",
+                    priority=lambda t: (0,) if t.urgent else (1,), preemptible=lambda t: t.kind == "frames")
+    yield pool
+    pool.close()
 
 
-def test_a_worker_over_its_budget_is_replaced_between_jobs(tmp_path, jobs):
-    pool = WarmPool(1, tmp_path / "cache")
-    try:
-        q, done = answers()
-        run = pool.cancel()
-        pool.submit(jobs[0], run, done("first"))
-        assert q.get(timeout=120)[2].ok
-        first = pool.slots[0].process
-        pool.settle(growth_mb=-10**6)  # a budget every worker is over (after its next job)
-        assert pool.budget_mb is not None and pool.budget_mb < 0
-        pool.submit(jobs[1], run, done("second"))
-        assert q.get(timeout=120)[2].ok
-        assert pool.recycled == 1 and pool.slots[0].process is not first
-        first.join(30)
-        assert first.exitcode == 0  # it exited as a process should, between jobs
-        pool.budget_mb = None
-        pool.submit(jobs[2], run, done("third"))  # the new worker draws
-        assert q.get(timeout=120)[2].ok and pool.recycled == 1
-    finally:
-        pool.close()
+def test_an_urgent_job_stops_one_that_matters_less_which_is_drawn_again_after_it(pool, jobs):
+    q, done = answers()
+    run = pool.cancel()
+    pool.submit(jobs[0], run, done("frames"))  # taken by the (cold) worker, which is still starting
+    pool.submit(jobs[1], run, done("play"), kind="step", urgent=True)
+    order = [q.get(timeout=120) for _ in range(2)]
+    assert [name for _, name, _ in order] == ["play", "frames"]
+    assert all(r.ok for _, _, r in order), [r.error for _, _, r in order]  # the stopped one drawn whole
+    assert q.empty()  # and told once
+
+
+def test_a_worker_over_its_budget_is_replaced_between_jobs(pool, jobs):
+    q, done = answers()
+    run = pool.cancel()
+    recycled = pool.recycled
+    pool.submit(jobs[0], run, done("first"))
+    assert q.get(timeout=120)[2].ok
+    first = pool.slots[0].process
+    pool.settle(growth_mb=-10**6)  # a budget every worker is over (after its next job)
+    assert pool.budget_mb is not None and pool.budget_mb < 0
+    pool.submit(jobs[1], run, done("second"))
+    assert q.get(timeout=120)[2].ok
+    assert pool.recycled == recycled + 1 and pool.slots[0].process is not first
+    first.join(30)
+    assert first.exitcode == 0  # it exited as a process should, between jobs
+    pool.budget_mb = None
+    pool.submit(jobs[2], run, done("third"))  # the new worker draws
+    assert q.get(timeout=120)[2].ok and pool.recycled == recycled + 1
