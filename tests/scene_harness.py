@@ -33,9 +33,10 @@ class Watch:
     cjk_in_math: list[str] = field(default_factory=list)
 
     def __call__(self, scene, step: str) -> None:
-        self.problems += [f"{step}: {p}" for p in layout_problems(scene)]
-        self.texts[step] = [t.text for t in visible_texts(scene) if isinstance(t, Text)]
-        self.formulas[step] = [t.typst_code for t in visible_texts(scene) if isinstance(t, Typst)]
+        shown = visible_texts(scene)  # once a step: finding them bounds every text
+        self.problems += [f"{step}: {p}" for p in layout_problems(scene, shown)]
+        self.texts[step] = [t.text for t in shown if isinstance(t, Text)]
+        self.formulas[step] = [t.typst_code for t in shown if isinstance(t, Typst)]
         self.cjk_in_math += [s.typst_code for m in scene.mobjects for s in m.get_family()
                              if isinstance(s, Typst) and CJK.search(s.typst_code)]
         if self.keyframes is not None:

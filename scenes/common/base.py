@@ -269,8 +269,12 @@ class LessonScene(Scene):
         """How to make m fill the body area, centred: (scale, about which point, then what shift). The
         scale makes m as large as the area allows (up or down), but no text in it larger than the
         title (style.FILL_MAX_TEXT): a short line of text does not become a banner."""
-        x0, y0, x1, y1 = self.fill_area()
-        box = ink_box([m])
+        return self._fill_transform(m, self.fill_area(), ink_box([m]))
+
+    @staticmethod
+    def _fill_transform(m, area, box) -> tuple[float, np.ndarray, np.ndarray]:
+        """fill_transform, given the fill area and m's ink box (room needs them too)."""
+        x0, y0, x1, y1 = area
         if box is None:  # nothing drawn: nothing to fill
             return 1.0, np.zeros(3), np.zeros(3)
         w, h = max(box[2] - box[0], 1e-9), max(box[3] - box[1], 1e-9)
@@ -340,9 +344,9 @@ class LessonScene(Scene):
         then how large it can be (its scale, to 0.1 %), then how much it fills (a share of the width or
         the height, whichever is more). A way that fills the screen beats one that does not; of two that
         do, the one whose parts can be larger."""
-        k, _, _ = self.fill_transform(m)
-        x0, y0, x1, y1 = self.fill_area()
-        box = ink_box([m])
+        area, box = self.fill_area(), ink_box([m])
+        k, _, _ = self._fill_transform(m, area, box)
+        x0, y0, x1, y1 = area
         if box is None:
             return 0.0, k, 0.0
         share = k * max((box[2] - box[0]) / (x1 - x0), (box[3] - box[1]) / (y1 - y0))

@@ -65,7 +65,43 @@ def label(s: str, size: float = style.LABEL_SIZE, color: ManimColor | None = Non
     key = ("label", s, float(size), str(color), tuple(sorted(kw.items())))
     key += (style.FONT,
             ) if style.FONT != style.DEFAULT_FONT else ()  # (the default's keys as they always were)
-    return _made(key, lambda: _light(Text(s, font=style.FONT, font_size=size, color=color, **kw)))
+    if kw or not _exact(color):
+        return _made(key, lambda: _light(Text(s, font=style.FONT, font_size=size, color=color, **kw)))
+    glyphs = ("any colour", *key[1:3], *key[4:])
+    return _made(key, lambda: _recoloured(stored.load_or_make(glyphs, lambda: _light(
+        Text(s, font=style.FONT, font_size=size, color=_ANY))), ManimColor(color)))
+
+
+# The colour a label is first made in (kept on disk only, stored.py), to be recoloured to the one asked
+# for: the same text in another colour is the same glyphs (Pango draws the shapes whatever their fill),
+# and making them is most of a label's time. A colour no label is drawn in, so that no other colour in a
+# label is taken for it.
+_ANY = ManimColor("#123456")
+
+
+def _exact(color) -> bool:
+    """Whether the colour is what its hex code reads (a label's glyphs take their fill from the SVG
+    Pango writes, in hex; the Text itself takes the colour as given): a colour mixed from others may
+    not be, and is made as it is."""
+    c = ManimColor(color)
+    return np.array_equal(ManimColor(c.to_hex()).to_rgba(), c.to_rgba())
+
+
+def _recoloured(m: Mobject, color: ManimColor) -> Mobject:
+    """m, made in _ANY, as it would have been made in `color`: every fill and stroke of _ANY in its
+    family (the glyphs' fills, the Text's own colours) in `color` instead."""
+    was, now = ManimColor(_ANY).to_rgb(), color.to_rgb()
+    for sub in m.get_family():
+        for name in ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas"):
+            rgbas = sub.__dict__.get(name)
+            if isinstance(rgbas, np.ndarray) and len(rgbas):
+                rgbas = rgbas.copy()
+                rgbas[(rgbas[:, :3] == was).all(axis=1), :3] = now
+                sub.__dict__[name] = rgbas
+        for name, value in list(sub.__dict__.items()):
+            if isinstance(value, ManimColor) and value == _ANY:
+                sub.__dict__[name] = color
+    return m
 
 
 def word(s: str, size: float = style.LABEL_SIZE, color: ManimColor | None = None) -> VGroup:

@@ -42,11 +42,21 @@ def _visible(m) -> bool:
 def _texts(m, out):
     """The outermost text mobjects in m's family (a Text's glyphs are not texts of their own)."""
     if isinstance(m, TEXT_TYPES):
-        if _visible(m) and m.width > 0:
+        if _visible(m) and _width(m) > 0:
             out.append(m)
         return
     for sub in m.submobjects:
         _texts(sub, out)
+
+
+def _width(m) -> float:
+    """m.width, as manim measures it (every point of its family, handles too), in one numpy pass: manim
+    takes Python's max and min over each member's points, one number at a time."""
+    xs = [s.points[:, 0] for s in m.get_family() if len(s.points)]
+    if not xs:
+        return 0.0
+    every = np.concatenate(xs)
+    return float(every.max() - every.min())
 
 
 def _box(m):
@@ -80,14 +90,16 @@ def _name(m) -> str:
     return f"{type(m).__name__}({getattr(m, 'text', getattr(m, 'typst_code', ''))!r})"
 
 
-def layout_problems(scene) -> list[str]:
+def layout_problems(scene, texts: list | None = None) -> list[str]:
     """What is wrong with the frame as it stands: anything reaching off the frame, any two text labels
     overlapping (beyond TOLERANCE) or touching on one line (crowded), any text scaled below MIN_FONT_SIZE
     or nearer the frame's edge than SAFE_MARGIN; and, for a lesson scene at the end of a step, a body that
     does not fill the screen (fill_problems). One line per problem, naming the text (or the scene, the
-    step and the figure)."""
+    step and the figure). `texts`: visible_texts(scene), when the caller has them already (finding them
+    walks every mobject and bounds each text)."""
     problems = []
-    for t in visible_texts(scene):
+    texts = visible_texts(scene) if texts is None else texts
+    for t in texts:
         size = getattr(t, "font_size", None)
         if size is not None and size < MIN_FONT_SIZE:
             problems.append(f"too small: {_name(t)} at font size {size:.1f} (at least {MIN_FONT_SIZE})")
@@ -102,7 +114,7 @@ def layout_problems(scene) -> list[str]:
             _texts(top, texts)
             what = _name(texts[0]) if texts else type(top).__name__
             problems.append(f"off frame: {what} spans x {x0:.2f}..{x1:.2f}, y {y0:.2f}..{y1:.2f}")
-    boxed = [(t, _box(t)) for t in visible_texts(scene)]  # each box once: get_corner walks every point
+    boxed = [(t, _box(t)) for t in texts]  # each box once: get_corner walks every point
     for t, (x0, y0, x1, y1) in boxed:
         edge = min(x0 + half_w, half_w - x1, y0 + half_h, half_h - y1)
         if -TOLERANCE <= edge < SAFE_MARGIN - TOLERANCE:  # (beyond the frame is reported above)
