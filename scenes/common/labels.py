@@ -74,9 +74,8 @@ def label(s: str, size: float = style.LABEL_SIZE, color: ManimColor | None = Non
 
 # The colour a label is first made in (kept on disk only, stored.py), to be recoloured to the one asked
 # for: the same text in another colour is the same glyphs (Pango draws the shapes whatever their fill),
-# and making them is most of a label's time. A colour no label is drawn in, so that no other colour in a
-# label is taken for it.
-_ANY = ManimColor("#123456")
+# and making them is most of a label's time.
+_ANY = ManimColor(style.UNMADE_COLOUR)
 
 
 def _exact(color) -> bool:

@@ -157,6 +157,10 @@ def text_on(fill) -> Color:
 # -- type ---------------------------------------------------------------------------------------
 FONT = "Noto Sans CJK SC"  # covers Chinese and Latin; Chinese never goes into a formula (labels.math)
 DEFAULT_FONT = FONT  # zh's and en's; a scene in another language draws in its own (languages.font)
+# The colour a label's glyphs are first made in, then recoloured to the one asked for (labels.label):
+# not a theme's colour, never on screen, and none that a label is drawn in, so that no other colour in
+# a label is taken for it.
+UNMADE_COLOUR = "#123456"
 
 
 def use_font(family: str) -> None:
