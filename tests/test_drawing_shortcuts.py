@@ -137,23 +137,30 @@ def test_an_updater_leaves_plays_to_manim(monkeypatch):
 
 
 def test_a_label_made_by_one_process_is_loaded_by_the_next(monkeypatch, tmp_path):
-    """scenes/common/stored.py: a label made once is kept on disk; a process with nothing in memory (the
-    memory emptied here) loads it instead of making it, equal to the one made, and a broken file is
-    made again."""
+    """scenes/common/stored.py: a label made once is kept on disk, and so are its glyphs in the colour
+    labels are first made in; a process with nothing in memory (the memory emptied here) loads it
+    instead of making it, equal to the one made; the same text in another colour is its glyphs
+    recoloured, not made again; a broken file is made again."""
     from manim import tempconfig
 
-    from scenes.common import labels, stored
+    from scenes.common import labels, stored, style
 
     monkeypatch.setattr(stored, "_folder", tmp_path / "mobjects")
     monkeypatch.setattr(labels, "_MADE", stored.Recent(2**20))
     with tempconfig({"media_dir": str(tmp_path / "media")}):
         made = labels.label("银行 0.42")
-        (kept,) = (tmp_path / "mobjects").glob("*.pickle")
+        kept = sorted((tmp_path / "mobjects").glob("*.pickle"))
+        assert len(kept) == 2  # the label, and its glyphs in labels._ANY
         labels._MADE.clear()
         monkeypatch.setattr(labels, "Text", None)  # making it again would fail
         loaded = labels.label("银行 0.42")
         same(made, loaded, {})
-        kept.write_bytes(b"not a pickle")
+        dim = labels.label("银行 0.42", color=style.DIM)  # its glyphs loaded and recoloured
+        assert len(list((tmp_path / "mobjects").glob("*.pickle"))) == 3
+        glyph_colours = {m.get_fill_color().to_hex() for m in dim.family_members_with_points()}
+        assert glyph_colours == {labels.ManimColor(style.DIM).to_hex()} != {made.get_fill_color().to_hex()}
+        for k in kept:
+            k.write_bytes(b"not a pickle")
         labels._MADE.clear()
         monkeypatch.undo()
         monkeypatch.setattr(stored, "_folder", tmp_path / "mobjects")
