@@ -53,7 +53,7 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt
   # torch (the tests' reference) must be a CPU build, which PyPI does not have (its Linux build brings
   # CUDA, several GB). Where pip is told where to find wheels (PIP_FIND_LINKS, or find-links in pip's
   # settings: this machine keeps the CPU build there) uv is told the same and installs it with the rest
-  # (a new test set in 23 s instead of 41: uv unpacks and compiles in parallel); else pip installs it
+  # (the test set-up 27 s instead of 41: uv unpacks and compiles in parallel); else pip installs it
   # first, from whatever pip is set to use, and uv finds it installed.
   links=${PIP_FIND_LINKS:-$(.venv/bin/python -m pip config get global.find-links 2>/dev/null || true)}
   if [ -n "$links" ]; then

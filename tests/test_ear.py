@@ -32,9 +32,8 @@ LINES = {
            "ソフトマックスは、スコアを合計が一になる重みに変えます。",
            "最後に、よくある間違いを四つ見ていきます。"],
 }
-# the neural voice's CER (zh, ja) or WER (en), at most. The same voice and ear give other figures on
-# another CPU (the synthesis's and the ear's kernels follow the instruction set: Chinese 0.272 on one
-# machine, 0.358 on an AVX-512 one): each bound sits above the spread measured (docs/voices.md)
+# the neural voice's CER (zh, ja) or WER (en), at most: above the spread measured across CPUs, whose
+# instruction sets change the synthesis's and the ear's kernels and so what is heard (docs/voices.md)
 BOUND = {"zh": 0.40, "en": 0.15, "ja": 0.25}
 
 
@@ -60,11 +59,10 @@ def heard(source: str, lang: str, tmp_path, lines: list[str]) -> list[tuple[str,
 
 
 def fresh_piper(seed: int) -> None:
-    """Piper's voices draw noise inside the model (ONNX Runtime's random ops, seeded when a session is
-    made and advancing with each line): the same line read twice sounds a little different, and what
-    the process read before changes what it reads next. Unseeded, the ear once heard the first line as
-    "Uniforming nor is the scores" (0.16, worse than the draft voice's 0.11); seeded afresh, eight seeds
-    were heard without an error on it. A new voice, seeded, makes the test's clips the same each run."""
+    """A new Piper voice, its noise seeded: Piper's voices draw noise inside the model (ONNX Runtime's
+    random ops, seeded when a session is made and advancing with each line), so unseeded the same line
+    sounds a little different each run and what the process read before changes what it reads next; a
+    test of what the ear hears must hear the same clips each run (docs/voices.md)."""
     import onnxruntime
 
     speakers._voice.cache_clear()
@@ -83,7 +81,7 @@ def neural_heard(whisper, tmp_path_factory):
             pytest.skip("piper-tts: scripts/setup.sh")
         if lang not in found:
             assert speaker_for("neural", lang).kind == ("piper" if lang == "en" else "kokoro")
-            if lang == "en":  # the same clips every run (below)
+            if lang == "en":  # the same clips every run (fresh_piper)
                 fresh_piper(seed=0)
             found[lang] = heard("neural", lang, tmp_path_factory.mktemp(lang), LINES[lang])
         return found[lang]
