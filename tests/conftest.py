@@ -72,6 +72,19 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(scope="module")
+def tab(browser):
+    """One chromium page for a studio test module's tests, each opening the studio anew in it
+    (studio_helpers.Tab: a navigation costs a third of a new page)."""
+    from .studio_helpers import Tab
+
+    shared = Tab(browser)
+    try:
+        yield shared
+    finally:
+        shared.page.close()
+
+
 @pytest.fixture
 def fixture_scenes():
     """The scenes `fixtures` registers: a module overrides this fixture (or parametrizes it) for others."""

@@ -175,18 +175,19 @@ class Tab:
         return page, self.problems
 
 
-@contextlib.contextmanager
-def one_tab(browser):
-    tab = Tab(browser)
-    try:
-        yield tab
-    finally:
-        tab.page.close()
-
-
 DEFAULT = ROOT / "attention_core" / "lessons" / "default.toml"
 TINY_SCENES = "overview,blink"
 _shared: dict[str, dict] = {}  # a server modules share, while one uses it: its process, what it gives, users
+
+
+def drawn_out(folder: Path, timeout: float = 60.0) -> None:
+    """Wait until no job is drawing in the studio of `folder` (each keeps a private folder, .tmp-*, while
+    it draws); fail if one is still there after `timeout`. A run's `idle` is not the end of drawing: the
+    scene on the page's screen then has its step clips drawn for Play (studio/drawing.py)."""
+    deadline = time.monotonic() + timeout
+    while list((folder / "media").rglob(".tmp-*")):
+        assert time.monotonic() < deadline, "a drawing an earlier module started did not end"
+        time.sleep(0.2)
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from .studio_helpers import one_tab, tiny_shared
+from .studio_helpers import tiny_shared
 from .test_studio_workspace import open_page
 
 pytestmark = pytest.mark.xdist_group("studio")
@@ -23,12 +23,6 @@ def zh_studio(tmp_path_factory):
     with tiny_shared(tmp_path_factory, "zh") as given:
         yield given
 
-
-@pytest.fixture(scope="module")
-def tab(browser):
-    """One page for the module's tests on the studio, each opening it anew."""
-    with one_tab(browser) as shared:
-        yield shared
 
 
 def refusals(client) -> list[tuple[int, str | None, str]]:

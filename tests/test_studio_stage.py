@@ -15,7 +15,7 @@ import tomllib
 import pytest
 
 from .conftest import LESSONS
-from .studio_helpers import ROOT, Client, one_tab, start, stop, wait_for
+from .studio_helpers import ROOT, Client, start, stop, wait_for
 from .test_studio_workspace import box, open_page, replace_text
 
 pytestmark = pytest.mark.xdist_group("studio")
@@ -92,12 +92,6 @@ def drawn(tmp_path_factory):
     code, out, err, left = stop(proc)
     assert code == 0 and "Traceback" not in err and not left, (code, out, err, left)
 
-
-@pytest.fixture(scope="module")
-def tab(browser):
-    """One page for the tests on the drawn studio, each opening it anew."""
-    with one_tab(browser) as shared:
-        yield shared
 
 
 def test_one_set_of_choices_and_no_what_if_mask(drawn, tab):

@@ -21,7 +21,7 @@ from attention_lesson.studio import toml_edit as T
 from scenes.common.words import builtin_entries
 
 from .conftest import LESSONS
-from .studio_helpers import one_tab, tiny_shared
+from .studio_helpers import tiny_shared
 from .test_studio_stage import words
 from .test_studio_workspace import open_page
 
@@ -39,12 +39,6 @@ def said(tmp_path_factory):
     with tiny_shared(tmp_path_factory, "en") as given:
         yield given
 
-
-@pytest.fixture(scope="module")
-def tab(browser):
-    """One page for the module's tests on the studio, each opening it anew."""
-    with one_tab(browser) as shared:
-        yield shared
 
 
 def drawn(folder):

@@ -23,7 +23,6 @@ from .studio_helpers import (
     Client,
     Tab,
     default_studio,
-    one_tab,
     start,
     stop,
     wait_for,
@@ -39,12 +38,6 @@ def studio(tmp_path_factory):
     with default_studio(tmp_path_factory) as given:
         yield given
 
-
-@pytest.fixture(scope="module")
-def tab(browser):
-    """One page for the module's tests on the studio, each opening it anew."""
-    with one_tab(browser) as shared:
-        yield shared
 
 
 def open_page(browser, url, width=1280, height=800, frames=True):
