@@ -9,6 +9,7 @@ import numpy as np
 from manim import VGroup
 
 from attention_core import geometry as G
+from attention_core.claims import quotes_of_run
 from attention_core.next.training import train
 from scenes.common import style
 from scenes.common.arrows import Plane, name_tips, plane_arrow
@@ -20,6 +21,7 @@ MARK_PAD = 0.25  # the target's bar: its outline this many gaps out
 PLANE_W = 5.0  # the turn step's plane: its longer side, scene units (then scaled with the body)
 PLANE_PAD, PLANE_LEAST = 0.15, 0.6  # around its arrows; its shorter side's least share (geometry.bounds)
 MOST_BARS = 9  # the descent's charts show at most this many steps (the first and the last among them)
+ANGLE_PLACES = 1  # degrees, in the turn step's table and its lines alike
 
 
 class Learning(Panels, LessonScene):
@@ -28,21 +30,18 @@ class Learning(Panels, LessonScene):
     def setup(self):
         super().setup()
         self.run = train(self.lesson, self.context_name, self.att.scale)
-        n = len(self.run.steps)
-        self.shown = sorted({int(round(x)) for x in np.linspace(0, n - 1, min(n, MOST_BARS))})
+        self.quotes = quotes_of_run(self.run)  # the numbers its lines quote, from the core
+        self.shown = shown_steps(len(self.run.steps))
 
     def fields(self) -> dict:
-        r, first, last = self.run, self.run.steps[0], self.run.steps[-1]
+        r, v = self.run, self.quotes
+        (a, b) = self.lesson.geometry.get("qk", (0, 1))
         return {**super().fields(), "query": self.token(r.query), "target": self.token(r.target),
                 "rate": number_text(r.learning_rate), "steps": len(r.steps) - 1,
-                "loss0": number_text(first.loss), "loss1": number_text(last.loss),
-                "w0": percent_text(first.weights[r.target]), "w1": percent_text(last.weights[r.target]),
-                "choice": self.token(r.hard.choice), "angle0": f"{first.angle:.0f}",
-                "angle1": f"{last.angle:.0f}"}  # whole degrees
-
-    def variants(self) -> list[str]:
-        """The hard lookup picks the target already (nothing to learn either way) or another key."""
-        return ["picks_target"] if self.run.hard.choice == self.run.target else []
+                "choice": self.token(r.hard.choice), "a": a + 1, "b": b + 1,
+                **{k: number_text(v[k]) for k in ("loss0", "loss1", "q0", "q1", "k0", "k1")},
+                "w0": percent_text(v["w0"]), "w1": percent_text(v["w1"]),
+                "angle0": number_text(v["angle0"], ANGLE_PLACES), "angle1": number_text(v["angle1"], ANGLE_PLACES)}
 
     def construct(self):
         self.show_heading()
@@ -93,10 +92,12 @@ class Learning(Panels, LessonScene):
         names = [word(self.t(key, **self.fields()), style.LABEL_SIZE, color) for color, key in looks]
         leaders = name_tips(plane, names, points)  # the names moved beside the tips; lines to far ones
         when = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
-        angles = table([[ends[0].angle], [ends[1].angle]], when, [self.t("angle")],
-                       cell_w=cell_width_for([self.t("angle")]))
-        self.side_by_side(VGroup(plane, arrows, VGroup(*names), leaders), angles,
-                          note=self.t("turn_note", **self.fields()))
+        v, cols = self.quotes, [self.t("angle"), self.t("length_q"), self.t("length_k")]
+        angles = table([[round(v[f"angle{e}"], ANGLE_PLACES), v[f"q{e}"], v[f"k{e}"]] for e in "01"], when, cols,
+                       cell_w=cell_width_for(cols))  # score = |q| |k| cos θ: the lengths beside the angle
+        note = " ".join(filter(None, (self.t("turn_note", **self.fields()),
+                                      self.t("plane_note_projected", **self.fields()))))
+        self.side_by_side(VGroup(plane, arrows, VGroup(*names), leaders), angles, note=note)
 
     def show_after(self):
         """The query's weights before the first step and after the last."""
@@ -113,3 +114,12 @@ class Learning(Panels, LessonScene):
                      self.att.tokens)
         self.panel(titled(self.t("slopes_title", **self.fields()), VGroup(grid, mark_cells(grid, [
             (1, j) for j in range(len(h.slopes))], style.WRONG))), note=self.t("hard_note", **self.fields()))
+
+
+def shown_steps(n: int) -> list[int]:
+    """The records the descent's charts show: every one, or every k-th at one stride (so equal spacing
+    means equal steps) and the last, at most MOST_BARS in all."""
+    if n <= MOST_BARS:
+        return list(range(n))
+    stride = -(-(n - 1) // (MOST_BARS - 1))  # ceil: the last comes at or before the (MOST_BARS)th
+    return sorted(set(range(0, n - 1, stride)) | {n - 1})

@@ -22,6 +22,11 @@ WORDS_W = 4.5  # the codes step's words beside the table wrap to this width
 GAP_PLACES = 6  # a difference that should be 0 is written with this many decimals: rounding shows, or not
 
 
+def sub(i: int) -> str:
+    """A column's index as subscript digits: θ₀, PE₁₀ (the formula's i and column, from 0)."""
+    return str(i).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
 class Positions(Panels, LessonScene):
     scene_id = "positions"
 
@@ -79,10 +84,10 @@ class Positions(Panels, LessonScene):
         rows = [f"{p}: {t}" for p, t in enumerate(self.att.tokens)]
         if self.kind == "sinusoidal":
             values = sinusoidal(n, self.att.x.shape[1], pos.base)
-            cols = [f"PE{j + 1}" for j in range(values.shape[1])]
+            cols = [f"PE{sub(j)}" for j in range(values.shape[1])]  # from 0, as the formula counts
         else:
             values = rope_angles(n, self.att.d_k, pos.base)
-            cols = [f"θ{i + 1}" for i in range(values.shape[1])]
+            cols = [f"θ{sub(i)}" for i in range(values.shape[1])]  # θ_i: the pair (2i, 2i+1), radians
         parts = (("", style.EMPHASIS), ("_formula", style.TEXT), ("_note", style.TEXT))
         words = VGroup(*(wrapped(self.t(f"codes_{self.kind}{part}", **self.fields()), WORDS_W, self.lang,
                                  style.LABEL_SIZE, color) for part, color in parts))

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 from manim import DOWN, Rectangle, VGroup
 
-from attention_core.next.tiling import tile
+from attention_core.claims import tile_quotes
+from attention_core.next.tiling import largest_rescale, tile
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import text_line
@@ -31,23 +32,17 @@ class Tiles(Panels, LessonScene):
     def setup(self):
         super().setup()
         self.tiles = tile(self.att, self.lesson.tiling.block)
-        alpha = self.tiles.alpha[1:, self.focus]  # the first block rescales nothing (α 0: nothing before)
-        self.jump = int(np.argmin(alpha)) + 1 if len(alpha) and alpha.min() < 1 else None
+        self.jump = largest_rescale(self.tiles, self.focus)
 
     def fields(self) -> dict:
         t, f = self.tiles, self.focus
-        tiled, full = t.memory
-        out = {**super().fields(), "block": t.block, "blocks": len(t.spans), "tiled": tiled, "full": full,
+        out = {**super().fields(), "block": t.block, "blocks": len(t.spans), **tile_quotes(t, self.att),
                "gap": number_text(float(np.abs(t.output - self.att.output).max()), GAP_PLACES)}
         if self.jump is not None:
             b = self.jump
             out |= {"at": b + 1, "m_old": number_text(t.m[b - 1, f]), "m_new": number_text(t.m[b, f]),
                     "alpha": number_text(t.alpha[b, f])}
         return out
-
-    def variants(self) -> list[str]:
-        """The focus's largest score in the first block: m never rises, nothing is rescaled."""
-        return [] if self.jump is not None else ["no_rise"]
 
     def construct(self):
         self.show_heading()
@@ -90,7 +85,7 @@ class Tiles(Panels, LessonScene):
         self.panel(VGroup(grid, marks), note=self.narration_note())
 
     def narration_note(self) -> str:
-        return self.t("rescale_note" if self.jump is not None else "rescale_no_rise", **self.fields())
+        return self.t("rescale_note", **self.fields())  # or rescale_no_rise: attention_core.claims
 
     def show_equal(self):
         """o / l after the last block beside the full softmax's output: the same numbers."""

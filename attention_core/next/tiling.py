@@ -52,6 +52,13 @@ def online_softmax(scaled: np.ndarray, v: np.ndarray, block: int) -> Tiles:
                  o / total[:, None])
 
 
+def largest_rescale(t: Tiles, query: int) -> int | None:
+    """The block (from 0) where the query's running maximum rises most (its α smallest), or None when it
+    never rises after the first block (the first rescales nothing: nothing came before it)."""
+    alpha = t.alpha[1:, query]
+    return int(np.argmin(alpha)) + 1 if len(alpha) and alpha.min() < 1 else None
+
+
 def tile(att: AttentionPass, block: int) -> Tiles:
     return online_softmax(att.scaled, att.v, block)
 

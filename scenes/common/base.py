@@ -31,6 +31,7 @@ import numpy as np
 from manim import DOWN, RIGHT, UL, UP, FadeIn, FadeOut, Group, Mobject, Scene, VGroup, config
 
 from attention_core import Lesson, attend, hard_lookup, load
+from attention_core.claims import Facts, said
 
 from ..registry import FRAME_BODY, FRAME_MIN_CAP, step_file
 from . import style
@@ -57,6 +58,7 @@ class Step:
     start: float
     end: float = 0.0
     voice: float | None = None  # (a future of it until the step ends)
+    key: str = ""  # the catalog key of the line said (attention_core.claims chose it), "" for none
 
 
 class LessonScene(Scene):
@@ -90,6 +92,7 @@ class LessonScene(Scene):
         self.context_name = self.lesson.context_name(self.settings.context)
         self.att = attend(self.lesson, self.context_name, self.settings.mode)
         self.hard = hard_lookup(self.att)
+        self.facts = Facts(self.lesson, self.context_name, self.settings.mode)  # what the lines may claim
         self.lang = self.settings.lang
         use_words(self.settings.words)  # every line of this scene, and the titles and lists it borrows
         style.use_font(font(self.lang))  # the language's own glyphs (Noto Sans CJK JP for ja)
@@ -104,21 +107,30 @@ class LessonScene(Scene):
 
     # -- text ----------------------------------------------------------------------------------
     def t(self, key: str, **fields) -> str:
-        """A catalog entry of this scene ("key") or of another table ("table.key")."""
+        """A catalog entry of this scene ("key") or of another table ("table.key"); a line that claims
+        something of the numbers only where they make it true, else its alternative, else ""."""
         own = f"{self.scene_id.replace('-', '_')}.{key}"
-        return self.tr(own if own in self.tr else key, **fields)
+        chosen = self.said_key(own if own in self.tr else key)
+        return self.tr(chosen, **fields) if chosen else ""
+
+    def said_key(self, key: str) -> str | None:
+        """The catalog key said for `key` (attention_core.claims: itself, its alternative, or None)."""
+        return said(key, self.facts)
 
     def variants(self) -> list[str]:
         """Narration variants that fit this render's data, most specific first (e.g. "uniform"):
         a step's line `say.<step>_<variant>` replaces `say.<step>` where the catalog has one."""
         return []
 
-    def narration(self, step: str) -> str:
+    def narration_key(self, step: str) -> str | None:
+        """The catalog key of the step's line: its variant's or its own, then as the claims allow."""
         own = self.scene_id.replace("-", "_")
-        for v in self.variants():
-            if f"{own}.say.{step}_{v}" in self.tr:
-                return self.t(f"say.{step}_{v}", **self.fields())
-        return self.t(f"say.{step}", **self.fields())
+        keys = [f"{own}.say.{step}_{v}" for v in self.variants()] + [f"{own}.say.{step}"]
+        return self.said_key(next(k for k in keys if k in self.tr or k == keys[-1]))
+
+    def narration(self, step: str) -> str:
+        key = self.narration_key(step)
+        return self.tr(key, **self.fields()) if key else ""
 
     def fields(self) -> dict:
         """Values a catalog line may name: {focus}, {context}, ... Scenes add their own."""
@@ -155,7 +167,7 @@ class LessonScene(Scene):
         self.step_keys.append(key)
         voice = self.voice(self.scene_id, len(self.step_keys), key, line) if self.voice else None
         self.open_step(key, line, loop and voice is None)  # a spoken step plays once, at its voice's pace
-        self._step = Step(key, line, self.renderer.time, voice=voice)
+        self._step = Step(key, line, self.renderer.time, voice=voice, key=self.narration_key(key) or "")
         if self.on_step is not None:
             self.on_step(self.scene_id, key)
         if self._pending_heading is not None:  # the heading opens the first step
@@ -239,11 +251,14 @@ class LessonScene(Scene):
 
     def heading_tags(self) -> list[str]:
         """What the heading says of the lesson besides its sentence: the head a scene of one head shows
-        (a lesson of several heads), the causal mask (a lesson with one)."""
+        (a lesson of several heads), the causal mask (a lesson with one), and "without positions" where
+        a lesson has positions but the scene's numbers are those without (every scene but positions)."""
         heads = self.lesson.heads if self.one_head else ()
         focus = next((h for h in heads if h.key == self.lesson.focus_head), None)
+        unplaced = self.lesson.positions is not None and self.scene_id != "positions"  # its numbers: none
         return ([self.t("common.head_tag", head=focus.name(self.lang))] if focus else []) + \
-            ([self.t("common.mask_tag")] if self.lesson.mask == "causal" else [])
+            ([self.t("common.mask_tag")] if self.lesson.mask == "causal" else []) + \
+            ([self.t("common.positions_tag")] if unplaced else [])
 
     def show_heading(self, key: str = "title", text: str | None = None) -> VGroup:
         """Show the heading; called before the first step, it fades in as that step begins."""

@@ -129,7 +129,7 @@ def _sections(job: Job, folder: Path, tmp: Path, title: str, steps, sound=None) 
 
 def _steps(job: Job, scene, tmp: Path) -> Path:
     """A sidecar naming each step and its narration (for chapters, slides and speaker notes)."""
-    steps = [{"step": s.step, "narration": s.narration, "start": s.start, "end": s.end}
+    steps = [{"step": s.step, "key": s.key, "narration": s.narration, "start": s.start, "end": s.end}
              | ({"voice": s.voice} if s.voice is not None else {}) for s in scene.steps]
     data = {"id": job.id, "title": job.scene.title(job.options.lang), "lang": job.options.lang,
             "duration": scene.renderer.time, "steps": steps}

@@ -1,0 +1,309 @@
+"""Claims: a line that states a fact about the lesson's numbers is said only where the numbers make it true.
+
+A claim is a catalog key (`scene.say.step`, `scene.note`: the same in every language) with the
+predicates it states (`CLAIMS`); a predicate is a small function of one lesson, context and mode
+(`PREDICATES`), computed here from the core's numbers, never in a scene. A scene asks `said(key, facts)`
+for every line it shows or speaks: the key itself when its predicates hold, else its alternative's
+(`Claim.otherwise`, itself a claim), else None: nothing is said.
+
+    facts = Facts(lesson, "river", "scaled")
+    said("learning.say.descent", facts)   # "learning.say.descent_rises" where the loss rises
+
+The numbers a claim quotes come from the same places: `quotes` gives the ones of the learning, positions
+and tiles scenes (the learning run's losses, angles and lengths; the tiles' memory), which the scenes
+format and the tests hold against an independent reference. numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .attention import attend
+from .lesson import Lesson
+
+FLAT = 0.05  # a loss that moves by less than this share of its first value has barely moved
+TURN = 1.0  # degrees: an angle that shrinks by less has not turned
+SAME = 1e-9  # two numbers that should be equal, up to rounding
+
+
+@dataclass(frozen=True)
+class Claim:
+    needs: tuple[str, ...]  # the predicates the line states (all must hold)
+    otherwise: str | None = None  # the key said instead when one does not (a claim itself), else nothing
+
+
+class Facts:
+    """What the predicates read, for one lesson, context and mode: each computed once, when first asked."""
+
+    def __init__(self, lesson: Lesson, context: str | None = None, mode: str = "scaled"):
+        self.lesson, self.context, self.mode = lesson, lesson.context_name(context), mode
+
+    def __call__(self, name: str) -> bool:
+        return bool(PREDICATES[name](self))
+
+    @cached_property
+    def att(self):
+        return attend(self.lesson, self.context, self.mode)
+
+    @cached_property
+    def run(self):
+        from .next.training import train
+
+        return train(self.lesson, self.context, self.att.scale)
+
+    @cached_property
+    def study(self):
+        from .next.positions import study
+
+        return study(self.lesson, self.context, self.mode)
+
+    @cached_property
+    def tiles(self):
+        from .next.tiling import tile
+
+        return tile(self.att, self.lesson.tiling.block)
+
+    @cached_property
+    def starts(self) -> list[np.ndarray]:
+        """The focus's input row and query in every context, positions applied: [x | q] each."""
+        from .next.positions import attend_positioned
+
+        out = []
+        for name in self.lesson.contexts:
+            p = (attend_positioned(self.lesson, self.lesson.context(name), self.mode)
+                 if self.lesson.positions else attend(self.lesson, name, self.mode))
+            f = p.tokens.index(self.lesson.focus)
+            out.append(np.concatenate([p.x[f], p.q[f]]))
+        return out
+
+
+# -- the predicates ------------------------------------------------------------------------------------
+def _several_contexts(f: Facts) -> bool:
+    return len(f.lesson.contexts) >= 2
+
+
+def _same_start(f: Facts) -> bool:
+    """The focus enters every context with the same vector and the same query (no position moves it)."""
+    return _several_contexts(f) and all(np.allclose(s, f.starts[0], atol=SAME) for s in f.starts)
+
+
+def _loss_falls(f: Facts) -> bool:
+    """Step after step: every step's loss at most the one before, the last clearly below the first."""
+    losses = [s.loss for s in f.run.steps]
+    return all(b <= a for a, b in zip(losses, losses[1:])) and losses[-1] < (1 - FLAT) * losses[0]
+
+
+def _loss_falls_unevenly(f: Facts) -> bool:
+    first, last = f.run.steps[0].loss, f.run.steps[-1].loss
+    return not _loss_falls(f) and last < (1 - FLAT) * first
+
+
+def _loss_rises(f: Facts) -> bool:
+    first, last = f.run.steps[0].loss, f.run.steps[-1].loss
+    return last > (1 + FLAT) * first + SAME
+
+
+def _angle_shrinks(f: Facts) -> bool:
+    return f.run.steps[-1].angle < f.run.steps[0].angle - TURN
+
+
+def _score_grows(f: Facts) -> bool:
+    """The target's score, |q| |k| cos θ, is larger after the last step than before the first."""
+    return quotes_of_run(f.run)["score1"] > quotes_of_run(f.run)["score0"] + SAME
+
+
+def _hard_misses(f: Facts) -> bool:
+    return f.run.hard.choice != f.run.target
+
+
+def _plain_equivariant(f: Facts) -> bool:
+    """Without positions, the reversed sentence's outputs are the outputs reversed (no causal mask)."""
+    return f.study.plain_gap < SAME
+
+
+def _placed_differs(f: Facts) -> bool:
+    return f.study.placed_gap >= SAME
+
+
+def _focus_row_moves(f: Facts) -> bool:
+    """The focus's weights with positions differ from those without (as the table writes them)."""
+    s, k = f.study, f.att.index(f.lesson.focus)
+    return float(np.abs(s.placed.weights[k] - s.plain.weights[k]).max()) >= 0.005
+
+
+def _shift_keeps_scores(f: Facts) -> bool:
+    return f.study.shift_gap < SAME * max(1.0, float(np.abs(f.study.placed.scores[np.isfinite(
+        f.study.placed.scores)]).max()))
+
+
+def _m_rises(f: Facts) -> bool:
+    from .next.tiling import largest_rescale
+
+    return largest_rescale(f.tiles, f.att.index(f.lesson.focus)) is not None
+
+
+PREDICATES: dict[str, Callable[[Facts], bool]] = {
+    "several_contexts": _several_contexts,
+    "same_start": _same_start,
+    "no_positions": lambda f: f.lesson.positions is None,
+    "has_positions": lambda f: f.lesson.positions is not None,
+    "not_tiled": lambda f: f.lesson.tiling is None,
+    "tiled": lambda f: f.lesson.tiling is not None,
+    "unmasked": lambda f: f.lesson.mask != "causal",
+    "masked": lambda f: f.lesson.mask == "causal",
+    "loss_falls": _loss_falls,
+    "loss_falls_unevenly": _loss_falls_unevenly,
+    "loss_rises": _loss_rises,
+    "angle_shrinks": _angle_shrinks,
+    "score_grows": _score_grows,
+    "plane_projected": lambda f: f.att.d_k > 2,
+    "hard_misses": _hard_misses,
+    "plain_equivariant": _plain_equivariant,
+    "placed_differs": _placed_differs,
+    "focus_row_moves": _focus_row_moves,
+    "shift_keeps_scores": _shift_keeps_scores,
+    "m_rises": _m_rises,
+}
+
+
+def _loss_flat(f: Facts) -> bool:
+    first, last = f.run.steps[0].loss, f.run.steps[-1].loss
+    return abs(last - first) <= FLAT * first + SAME
+
+
+def _query_both_meanings(f: Facts) -> bool:
+    """The lesson text's "responds to content words of both meanings": in two contexts or more (no
+    positions), the focus's query scores its strongest other key positive, and that key differs."""
+    if f.lesson.positions is not None or not _several_contexts(f):
+        return False
+    tops = set()
+    for name in f.lesson.contexts:
+        att = attend(f.lesson, name, f.mode)
+        k = att.index(f.lesson.focus)
+        row = np.where(np.arange(att.n) == k, -np.inf, att.scores[k])  # its own key left out
+        if not np.isfinite(row).any() or row.max() <= 0:
+            return False
+        tops.add(att.tokens[int(np.argmax(row))])
+    return len(tops) == len(f.lesson.contexts)
+
+
+def _target_top_after(f: Facts) -> bool:
+    """After the last step the target has the query's largest weight, alone."""
+    w = f.run.steps[-1].weights
+    return bool(np.sum(w >= w[f.run.target] - SAME) == 1)
+
+
+PREDICATES |= {
+    "loss_flat": _loss_flat,
+    "target_weak_before": lambda f: f.run.steps[0].weights[f.run.target] < 0.5,
+    "target_strong_before": lambda f: f.run.steps[0].weights[f.run.target] >= 0.5,
+    "target_top_after": _target_top_after,
+    "angle_stalls": lambda f: not _angle_shrinks(f),
+    "hard_picks_target": lambda f: not _hard_misses(f),
+    "plain_differs": lambda f: not _plain_equivariant(f),
+    "placed_same": lambda f: not _placed_differs(f),
+    "focus_row_stays": lambda f: not _focus_row_moves(f),
+    "m_stays": lambda f: not _m_rises(f),
+    "tiles_equal": lambda f: float(np.abs(f.tiles.output - f.att.output).max()) < SAME * max(
+        1.0, float(np.abs(f.att.output).max())),
+    "outputs_differ": lambda f: _several_contexts(f) and any(
+        not np.allclose(attend(f.lesson, n, f.mode).output[attend(f.lesson, n, f.mode).index(f.lesson.focus)],
+                        f.att.output[f.att.index(f.lesson.focus)], atol=SAME) for n in f.lesson.contexts),
+    "two_contexts": lambda f: len(f.lesson.contexts) == 2,
+    "query_both_meanings": _query_both_meanings,
+}
+
+
+def _c(*needs: str, otherwise: str | None = None) -> Claim:
+    return Claim(tuple(needs), otherwise)
+
+
+# Every line that states a fact about the numbers: the key (as the catalogs write it), what it states, and
+# the line said where that does not hold. A line not here states nothing a lesson's numbers could break.
+CLAIMS: dict[str, Claim] = {
+    # overview: one focus, several sentences
+    "overview.say.two_sentences_story": _c("same_start", "outputs_differ", "two_contexts",
+                                           otherwise="overview.say.two_sentences"),
+    "overview.say.two_sentences": _c("same_start", "outputs_differ",
+                                     otherwise="overview.say.two_sentences_placed"),
+    "overview.say.two_sentences_placed": _c("several_contexts", "has_positions", "outputs_differ",
+                                            otherwise="overview.say.two_sentences_one"),
+    "overview.same_embedding": _c("same_start", otherwise="overview.focus_embedding"),
+    # projection: what the focus's query responds to
+    "projection.say.query_product": _c("query_both_meanings", otherwise="projection.say.query_product_plain"),
+    # cost: what this lesson shows
+    "cost.optimised": _c("not_tiled", otherwise="cost.optimised_tiled"),
+    "cost.say.complexity": _c("not_tiled", otherwise="cost.say.complexity_tiled"),
+    # learning: does the descent do what the line says?
+    "learning.say.loss": _c("target_weak_before", otherwise="learning.say.loss_strong"),
+    "learning.say.descent": _c("loss_falls", otherwise="learning.say.descent_uneven"),
+    "learning.say.descent_uneven": _c("loss_falls_unevenly", otherwise="learning.say.descent_rises"),
+    "learning.say.descent_rises": _c("loss_rises", otherwise="learning.say.descent_flat"),
+    "learning.say.descent_flat": _c("loss_flat"),
+    "learning.say.turn": _c("angle_shrinks", otherwise="learning.say.turn_stalls"),
+    "learning.say.turn_stalls": _c("angle_stalls"),
+    "learning.turn_note": _c("angle_shrinks", otherwise="learning.turn_note_stalls"),
+    "learning.turn_note_stalls": _c("angle_stalls"),
+    "learning.plane_note_projected": _c("plane_projected"),
+    "learning.say.after": _c("target_top_after", otherwise="learning.say.after_not_top"),
+    "learning.after_note": _c("target_top_after", otherwise="learning.after_note_not_top"),
+    "learning.say.hard": _c("hard_misses", otherwise="learning.say.hard_picks_target"),
+    "learning.say.hard_picks_target": _c("hard_picks_target"),
+    # positions: what reversing and shifting do
+    "positions.say.plain": _c("plain_equivariant", "unmasked", otherwise="positions.say.plain_masked"),
+    "positions.say.plain_masked": _c("plain_differs", "masked", otherwise="positions.say.plain_compare"),
+    "positions.plain_note": _c("plain_equivariant", otherwise="positions.plain_note_masked"),
+    "positions.plain_note_masked": _c("plain_differs"),
+    "positions.say.placed": _c("placed_differs", otherwise="positions.say.placed_same"),
+    "positions.say.placed_same": _c("placed_same"),
+    "positions.placed_note": _c("placed_differs", otherwise="positions.placed_note_same"),
+    "positions.placed_note_same": _c("placed_same"),
+    "positions.say.focus_row": _c("focus_row_moves", otherwise="positions.say.focus_row_stays"),
+    "positions.say.focus_row_stays": _c("focus_row_stays"),
+    "positions.say.shift": _c("shift_keeps_scores"),
+    "positions.shift_note": _c("shift_keeps_scores"),
+    # tiles: does the maximum rise, is the output the same
+    "tiles.say.rescale": _c("m_rises", otherwise="tiles.say.rescale_no_rise"),
+    "tiles.say.rescale_no_rise": _c("m_stays"),
+    "tiles.rescale_note": _c("m_rises", otherwise="tiles.rescale_no_rise"),
+    "tiles.rescale_no_rise": _c("m_stays"),
+    "tiles.full_memory": _c("unmasked", otherwise="tiles.full_memory_masked"),
+    "tiles.say.equal": _c("tiles_equal"),
+    "tiles.equal_note": _c("tiles_equal"),
+}
+
+
+def said(key: str, facts: Facts) -> str | None:
+    """The key to say for `key`: itself where its claim holds (or it claims nothing), else its alternative's
+    choice, else None (nothing is said)."""
+    seen: set[str] = set()
+    while key is not None and key not in seen:
+        seen.add(key)
+        claim = CLAIMS.get(key)
+        if claim is None or all(facts(n) for n in claim.needs):
+            return key
+        key = claim.otherwise
+    return None
+
+
+def quotes_of_run(run) -> dict[str, float]:
+    """The numbers the learning scene quotes: loss, target weight, angle (degrees), |q|, |k| of the target
+    and the target's score |q| |k| cos θ (times the scale: what the softmax reads), before and after."""
+    out = {}
+    for end, s in (("0", run.steps[0]), ("1", run.steps[-1])):
+        q, k = np.linalg.norm(s.q), np.linalg.norm(s.k[run.target])
+        out |= {f"loss{end}": s.loss, f"w{end}": float(s.weights[run.target]), f"angle{end}": s.angle,
+                f"q{end}": float(q), f"k{end}": float(k), f"score{end}": float(run.scale * (s.k[run.target] @ s.q))}
+    return out
+
+
+def tile_quotes(tiles, att) -> dict[str, int]:
+    """The numbers the tiles scene's memory step quotes: scores held at once (n × block, n × n, of them
+    not masked), and the running numbers m, l and o every query keeps (n × (d_v + 2))."""
+    tiled, full = tiles.memory
+    visible = int(np.isfinite(att.scaled).sum())
+    return {"tiled": tiled, "full": full, "visible": visible, "running": att.n * (att.v.shape[1] + 2)}
