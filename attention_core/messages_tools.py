@@ -18,6 +18,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "string_list": "a list of strings",
     "words_broken": "{key}: a broken placeholder ({reason}); write a brace as {{{{ or }}}}",
     "words_unknown_placeholder": "{key}: unknown placeholder {names}; this line takes {takes}",
+    "words_bad_placeholder": "{key}: placeholder {field} not allowed; a line writes a name alone: {{name}}, "
+                             "{{name!s}} or {{name_pct:.0%}}",
     "no_placeholders": "none",
     "words_lost_placeholder": "{key}: placeholder {names} missing",
     "words_none_here": "no words for {lang} here (expected {folder}/<name>.toml, as "
@@ -137,6 +139,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "string_list": "一列字符串",
     "words_broken": "{key}：占位符写坏了（{reason}）；花括号本身请写成 {{{{ 或 }}}}",
     "words_unknown_placeholder": "{key}：未知的占位符 {names}；这一句可用的是 {takes}",
+    "words_bad_placeholder": "{key}：不允许的占位符 {field}；一句话里只能写名字本身：{{name}}、{{name!s}} 或 "
+                             "{{name_pct:.0%}}",
     "no_placeholders": "无",
     "words_lost_placeholder": "{key}：缺少占位符 {names}",
     "words_none_here": "这里没有 {lang} 的文字（应为 {folder}/<name>.toml，"
@@ -244,6 +248,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_broken": "{key}：プレースホルダーが壊れています（{reason}）。"
                     "波かっこそのものは {{{{ または }}}} と書きます",
     "words_unknown_placeholder": "{key}：不明なプレースホルダー {names}。この行で使えるのは {takes}",
+    "words_bad_placeholder": "{key}：使えないプレースホルダー {field}。行に書けるのは名前だけです："
+                             "{{name}}、{{name!s}}、{{name_pct:.0%}}",
     "no_placeholders": "なし",
     "words_lost_placeholder": "{key}：プレースホルダー {names} がありません",
     "words_none_here": "ここには {lang} の言葉がありません（`attention-lesson words export --lang {lang}` "

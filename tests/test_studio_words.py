@@ -122,6 +122,7 @@ def test_bad_requests_get_a_status_and_a_json_error(said):
         (put(json.dumps({"key": "overview.say.nope", "text": "x"})), 404, "no narration line"),
         (put(json.dumps({"key": "overview.title", "text": "x"})), 404, "no narration line"),
         (put(json.dumps({"key": KEY, "text": "{focus} and {tip}"})), 422, "unknown placeholder {tip}"),
+        (put(json.dumps({"key": KEY, "text": "{focus.__class__}"})), 422, "{focus.__class__} not allowed"),
         (put(json.dumps({"key": KEY, "text": " "})), 422, "an empty line"),
         (client.request("GET", "/api/line?scene=nope&n=1"), 404, "no such scene"),
         (client.request("GET", "/api/line?scene=overview&n=x"), 400, "step number"),

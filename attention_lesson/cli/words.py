@@ -55,7 +55,8 @@ def export(lang, source, out):
               help="The language of the folder to check (DIR/<lang>/).")
 def check(folder, lang):
     """List what is wrong in DIR/<lang>/ as FILE:LINE: message (exit 2): keys no line has, placeholders
-    broken, unknown or dropped, and for a language with no built-in words the keys it lacks. Said in
+    broken, unknown, dropped or more than a name ({focus.attr}, {focus!r}), and for a language with no
+    built-in words the keys it lacks. Said in
     --lang when it is zh, en or ja, else in $ATTENTION_LESSON_LANG's language, else in English."""
     from attention_core.errors import text
     from scenes.common.words import built_in, files, message_lang, problems

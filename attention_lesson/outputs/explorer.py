@@ -25,6 +25,7 @@ from attention_core import LANGS, Lesson, attend
 from attention_core.diagnostics import TIE
 from scenes.common import style
 from scenes.common.i18n import catalog, lesson_title
+from scenes.common.words import fill
 
 from ..pipeline.manifest import swap_folder
 from .files import EXPLORER_ASSETS as ASSETS
@@ -142,7 +143,7 @@ INDEX_HTML = """<!doctype html>
 def write_folder(folder: Path, data: dict) -> None:
     """index.html, data.js and the web assets into an empty folder."""
     lang = data["start"]["lang"]
-    title = data["words"][lang]["page_title"].format(title=data["titles"][lang])
+    title = fill(data["words"][lang]["page_title"], title=data["titles"][lang])  # words.fill's rules
     scripts = "\n".join(f'<script src="{name}"></script>' for name in SCRIPTS)
     index = INDEX_HTML.format(lang=lang, title=html.escape(title), scripts=scripts)
     (folder / "index.html").write_text(index, encoding="utf-8")

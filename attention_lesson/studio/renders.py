@@ -195,15 +195,17 @@ def render_request(studio, body: dict) -> RenderRequest:
 
 
 def _words_problem(studio, lang: str) -> str | None:
-    """Why the words folder cannot render `lang` (one with no built-in words: every key is needed), the
-    first of words check's lines and how many more, in the page's language; None when it can."""
+    """Why the words folder cannot render `lang` (one with no built-in words: every key is needed; any:
+    a line words check refuses, as a render from the command line does), the first of words check's
+    lines and how many more, in the page's language; None when it can."""
     from attention_core.errors import text
     from scenes.common import words as W
 
-    if W.built_in(lang):
+    folder = studio.words()
+    if W.built_in(lang) and (folder is None or not W.files(folder, lang)):
         return None
-    found = W.problems(studio.words(), lang, studio.session.lang)
+    found = W.problems(folder, lang, studio.session.lang)
     if len(found) < 2:
         return found[0] if found else None
-    return text(studio.session.lang, "words_more", first=found[0], n=len(found) - 1, folder=studio.words(),
+    return text(studio.session.lang, "words_more", first=found[0], n=len(found) - 1, folder=folder,
                 language=lang)

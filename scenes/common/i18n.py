@@ -29,12 +29,15 @@ class Token(str):
         return self
 
     def __format__(self, spec: str) -> str:
-        return format(str(self), spec) if spec else self.mark.format(token=str(self))
+        return format(str(self), spec) if spec else W.fill(self.mark, token=str(self))
 
 
 class Catalog:
-    def __init__(self, lang: str, entries: dict[str, str | list[str]]):
-        self.lang, self.entries = lang, entries
+    """A language's lines by key; `folder`: the words folder whose lines won over the built-in ones (a
+    refused field is said at its FILE:LINE)."""
+
+    def __init__(self, lang: str, entries: dict[str, str | list[str]], folder: str | None = None):
+        self.lang, self.entries, self.folder = lang, entries, folder
 
     def __call__(self, key: str, **fields) -> str:
         try:
@@ -43,7 +46,7 @@ class Catalog:
             raise KeyError(f"catalog {self.lang!r} has no entry {key!r}") from None
         if not fields:
             return value
-        text = value.format(**fields)
+        text = self._fill(key, value, fields)
         return _BRACKET_SPACE.sub("", text) if language(self.lang).tight else text
 
     def token(self, text: str) -> Token:
@@ -51,12 +54,27 @@ class Catalog:
         is written in Chinese characters (a Chinese sentence writes a Latin token bare, as the lesson's
         text writes bank, and sets 苹果 off in 「」 so it does not run into the words around it)."""
         cjk = _CJK.search(text) and "common.token_cjk" in self.entries
-        return Token(text, self.entries["common.token_cjk" if cjk else "common.token"])
+        key = "common.token_cjk" if cjk else "common.token"
+        self._fill(key, self.entries[key], {"token": text})  # a mark it may not have: said at its own line
+        return Token(text, self.entries[key])
 
     def lines(self, key: str, **fields) -> list[str]:
         value = self.entries[key]
         items = value if isinstance(value, list) else [value]
-        return [s.format(**fields) if fields else s for s in items]
+        return [self._fill(key, s, fields) if fields else s for s in items]
+
+    def _fill(self, key: str, line: str, fields: dict) -> str:
+        """A line filled by the one formatter (words.fill); a field it may not have (a words folder's
+        line read without words check) is a WordsError at the line's FILE:LINE, never the field filled."""
+        try:
+            return W.fill(line, **fields)
+        except W.PlaceholderError as e:
+            own = W.overrides(self.folder, self.lang).get(key)
+            if own is None and isinstance(e, KeyError):
+                raise  # a built-in line's field the program does not give (a variant for other data)
+            entry = own or W.builtin_entries(self.lang).get(key)
+            file, line_no = (entry.file, entry.line) if entry else (f"{self.lang}:{key}", 1)
+            raise W.WordsError(file, line_no, e.phrase(key)) from None
 
     def __contains__(self, key: str) -> bool:
         return key in self.entries
@@ -139,4 +157,4 @@ def _builtin(lang: str) -> Catalog:
 @lru_cache(maxsize=16)
 def _merged(lang: str, folder: str, own: tuple) -> Catalog:
     given = {k: list(v) if isinstance(v, tuple) else v for k, v in own}
-    return Catalog(lang, {**_builtin(lang).entries, **given})
+    return Catalog(lang, {**_builtin(lang).entries, **given}, folder)

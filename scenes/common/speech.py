@@ -218,19 +218,19 @@ def _numbers(line: str, lang: str) -> str:
 
     def vector(m):
         items = w["list_sep"].join(number(x, lang) for x in _NUMBER.findall(m.group()))
-        return w["vector"].format(items=items)
+        return W.fill(w["vector"], items=items)
 
     def slash(m):
         a, b = m.group(1), m.group(2)
         if not m.string[m.end():].lstrip().startswith("=") and a.isdigit() and b.isdigit():
-            return w["fraction"].format(a=number(a, lang), b=number(b, lang))
-        return w["divided"].format(a=number(a, lang), b=number(b, lang))
+            return W.fill(w["fraction"], a=number(a, lang), b=number(b, lang))
+        return W.fill(w["divided"], a=number(a, lang), b=number(b, lang))
 
     line = _VECTOR.sub(vector, line)
-    line = _BIG_O.sub(lambda m: w["big_o"].format(x=m.group(1)), line)
-    line = _PERCENT.sub(lambda m: w["percent"].format(n=say(m, 1)), line)
+    line = _BIG_O.sub(lambda m: W.fill(w["big_o"], x=m.group(1)), line)
+    line = _PERCENT.sub(lambda m: W.fill(w["percent"], n=say(m, 1)), line)
     line = _SLASH.sub(slash, line)
-    line = _BY.sub(lambda m: w["by"].format(a=say(m, 1), b=say(m, 2)), line)
+    line = _BY.sub(lambda m: W.fill(w["by"], a=say(m, 1), b=say(m, 2)), line)
     if w["measure_words"]:
         measure = "|".join(map(re.escape, w["measure_words"]))
         line = re.sub(rf"(?<![\d.第])(?<!第 )2(?![\d.])(?=\s*(?:{measure}))", w["two_counted"], line)

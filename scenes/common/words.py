@@ -5,7 +5,9 @@ A words folder holds one folder per language, each with TOML files shaped like s
 For a built-in language every key is optional (a key it lacks keeps the built-in line); for any other
 language the folder must hold every key of the reference language (en). Either way a key no line of the
 lesson has is an error, and so is a placeholder ({focus}, {top_pct:.0%}) that no built-in version of
-the line takes, or one that every built-in version takes and the line drops.
+the line takes, one that every built-in version takes and the line drops, and one written as no line
+may write it (`fields`: a bare name, {top!s} or {top_pct:.0%}; never {focus.attr}, {focus[0]}, {focus!r}
+or {focus:>9}). Every line is filled by `fill`, which holds it to the same rules.
 
 Which folder is in use is process-wide (`use_words`): the pipeline sets it from the render options, a
 scene from its settings; `catalog` and everything built on it then read through it. No manim import.
@@ -159,15 +161,96 @@ def _read(folder: str, lang: str, fingerprint: tuple) -> dict[str, Entry]:
 
 
 # -- placeholders -----------------------------------------------------------------------------------
+# A words file changes what is said and nothing else: a {field} is a bare name the line is given,
+# written as the built-in lines write one (tests/test_words_safety.py holds these to scenes/i18n/):
+# {top} (a token marked), {top!s} (bare: i18n.Token) or {top_pct:.0%} (a share, as a whole percentage).
+# No attribute, no index, no other conversion or spec: `{focus.__class__}` would reach the program's
+# objects, `{focus:>300000000}` would fill the memory.
+CONVERSIONS = (None, "s")
+PERCENT, SHARE = ".0%", "_pct"  # the one spec, on a placeholder named *_pct (a number)
+_LONGEST = 60  # a refused field is shown cut to this many characters
+
+
+class PlaceholderError(ValueError):
+    """A line's {field} refused, or a line that is no format string: what words check says of it once
+    it knows the key (`phrase(key)`)."""
+
+    def __init__(self, code: str, **fields):
+        self.code, self.fields = code, fields
+        super().__init__(tidy("en", say("en", ph(code, key="", **fields))).removeprefix(": "))
+
+    def phrase(self, key: str) -> Phrase:
+        return ph(self.code, key=key, **self.fields)
+
+
+class MissingField(PlaceholderError, KeyError):
+    """A field the line names and the program does not give: a KeyError too, as str.format's was (a
+    scene tries a variant for data its lesson may lack)."""
+
+    __str__ = Exception.__str__
+
+
+def _written(name: str, conversion: str | None, spec: str) -> str:
+    """A field as the line wrote it, cut short: "{focus!z}"."""
+    field = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+    return field if len(field) <= _LONGEST else field[:_LONGEST - 2] + "…}"
+
+
+def field_allowed(name: str, conversion: str | None, spec: str) -> bool:
+    """Whether a line may write this field: a bare name, `!s`, or `:.0%` on a *_pct name."""
+    if not name.isidentifier() or conversion not in CONVERSIONS:
+        return False
+    return spec == "" or (spec == PERCENT and conversion is None and name.endswith(SHARE))
+
+
+def fields(text: str) -> list[tuple[str, str | None, str]]:
+    """A line's fields as (name, conversion, spec); PlaceholderError for a line that is no format string
+    or a field no line may write."""
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as err:
+        raise PlaceholderError("words_broken", reason=FormatReason(str(err))) from None
+    out = [(name, conv, spec) for _, name, spec, conv in parsed if name is not None]
+    for name, conv, spec in out:
+        if not field_allowed(name, conv, spec):
+            raise PlaceholderError("words_bad_placeholder", field=_written(name, conv, spec))
+    return out
+
+
+class LineFormatter(string.Formatter):
+    """Fills a catalog line with the fields it is given and nothing else (the rules of `fields`, which
+    words check applies): every catalog line, on screen or said, is filled by `fill`."""
+
+    def parse(self, format_string):
+        fields(format_string)
+        return super().parse(format_string)
+
+    def get_field(self, field_name, args, kwargs):
+        if field_name not in kwargs:  # a line is given its fields by name, all of them
+            raise MissingField("words_unknown_placeholder", names=_names([field_name]), takes=_names(kwargs))
+        return kwargs[field_name], field_name
+
+    def convert_field(self, value, conversion):
+        return str(value) if conversion == "s" else value
+
+    def format_field(self, value, format_spec):
+        if format_spec and (isinstance(value, bool) or not isinstance(value, (int, float))):  # a *_pct
+            raise PlaceholderError("words_bad_placeholder", field="{" + f":{format_spec}" + "}")
+        return format(value, format_spec)
+
+
+_FILLER = LineFormatter()
+
+
+def fill(text: str, **given) -> str:
+    """A catalog line, its fields filled; PlaceholderError for a field it may not have."""
+    return _FILLER.vformat(text, (), given)
+
 
 def placeholders(value: str | list[str]) -> set[str]:
-    """The names a line's {fields} take ("{top_pct:.0%}" -> top_pct); ValueError for a broken one."""
-    names = set()
-    for s in value if isinstance(value, list) else [value]:
-        for _, name, _, _ in string.Formatter().parse(s):
-            if name is not None:
-                names.add(re.split(r"[.\[]", name)[0])
-    return names
+    """The names a line's {fields} take ("{top_pct:.0%}" -> top_pct); PlaceholderError (a ValueError)
+    for a broken one or one no line may write."""
+    return {name for s in (value if isinstance(value, list) else [value]) for name, _, _ in fields(s)}
 
 
 @lru_cache(maxsize=None)
@@ -205,8 +288,8 @@ def _line_phrase(key: str, value, reference: dict[str, Entry]) -> Phrase | None:
         return ph("words_kind", key=key, kind=ph("string_list" if isinstance(want, list) else "a_string"))
     try:
         found = placeholders(value)
-    except ValueError as err:
-        return ph("words_broken", key=key, reason=FormatReason(str(err)))
+    except PlaceholderError as err:
+        return err.phrase(key)
     some, every = _allowed().get(key, (frozenset(), frozenset()))
     if extra := sorted(found - some):
         return ph("words_unknown_placeholder", key=key, names=_names(extra), takes=_names(some))
