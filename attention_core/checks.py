@@ -72,10 +72,29 @@ def language_gaps(lesson, lang: str, text: str | None = None) -> list[LessonWarn
     return found if text is None else [w._replace(line=locate(text, w.key)) for w in found]
 
 
+def descents(lesson) -> list[LessonWarning]:
+    """One warning a context whose [training] loss rises or barely moves (attention_core.claims): the
+    learning scene's point, that the projections learn, falls apart there; at the learning rate's line."""
+    from .claims import Facts
+    from .magnitudes import scientific
+
+    out = []
+    for name in lesson.contexts if lesson.training is not None else ():
+        facts = Facts(lesson, name)
+        said = "descent_rises" if facts("loss_rises") else "descent_flat" if facts("loss_flat") else None
+        if said is not None:
+            first, last = facts.run.steps[0].loss, facts.run.steps[-1].loss
+            words = [scientific(v, 2) or f"{v:.3g}" for v in (first, last)]
+            out.append(LessonWarning(lesson.source, "training.learning_rate",
+                                     ph(said, context=name, first=words[0], last=words[1])))
+    return out
+
+
 def lesson_warnings(lesson, text: str | None = None, lang: str | None = None) -> list[LessonWarning]:
     """Every warning about a lesson that passed, in order (with `lang`, the words it lacks in that
     language too); with the lesson's text, each with its line."""
-    found = [*ties(lesson), *large_values(lesson), *(language_gaps(lesson, lang) if lang else [])]
+    found = [*ties(lesson), *large_values(lesson), *descents(lesson),
+             *(language_gaps(lesson, lang) if lang else [])]
     if text is None:
         return found
     return [w._replace(line=locate(text, w.key)) for w in found]

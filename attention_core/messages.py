@@ -106,6 +106,11 @@ EN: dict[str, str | dict[str, str]] = {
     "scores": "the scores Q Kᵀ",
     "output": "the output (weights V)",
     # warnings
+    "descent_rises": "in context {context}, the [training] loss rises, from {first} to {last}: the "
+                     "learning scene then shows a descent that fails; with a smaller learning_rate it falls",
+    "descent_flat": "in context {context}, the [training] loss barely moves, from {first} to {last}: the "
+                    "learning scene then shows almost nothing learned; a larger learning_rate or more steps "
+                    "move it",
     "tie": "in context {context}, {focus}'s largest weight is shared by {tied}; the hard lookup takes the "
            "first, {first}",
     "large": "in context {context}, an entry of {what} is {value}: {why}",
@@ -223,6 +228,12 @@ ZH: dict[str, str | dict[str, str]] = {
     "v": "V = X W_V",
     "scores": "分数 Q Kᵀ",
     "output": "输出（权重 V）",
+    "descent_rises": "语境 {context} 中，[training] 的损失不降反升，从 {first} 到 {last}："
+                     "学习场景展示的会是失败的下降；"
+                     "调小 learning_rate 才会下降",
+    "descent_flat": "语境 {context} 中，[training] 的损失几乎不动，从 {first} 到 {last}："
+                    "学习场景几乎看不到学习；"
+                    "调大 learning_rate 或增加 steps",
     "tie": "语境 {context} 中，{focus} 的最大权重由 {tied} 并列；硬查找取第一个：{first}",
     "large": "语境 {context} 中，{what} 有一项是 {value}：{why}",
     "large_matrix": "{what} 有一项是 {value}：{why}",

@@ -93,6 +93,11 @@ JA: dict[str, str | dict[str, str]] = {
     "v": "V = X W_V",
     "scores": "スコア Q Kᵀ",
     "output": "出力（重み V）",
+    "descent_rises": "文脈 {context} で、[training] の損失が {first} から {last} へ上がります。学習の場面は"
+                     "失敗する降下を見せることになります。learning_rate を小さくすると下がります",
+    "descent_flat": "文脈 {context} で、[training] の損失が {first} から {last} へとほとんど動きません。"
+                    "学習の場面はほとんど何も学ばないところを見せます。"
+                    "learning_rate を大きくするか steps を増やしてください",
     "tie": "文脈 {context} で、{focus} の最大の重みを {tied} が分け合っています。"
            "ハードな検索は最初の {first} を選びます",
     "large": "文脈 {context} で、{what} の成分が {value} です。{why}",

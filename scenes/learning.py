@@ -21,7 +21,7 @@ MARK_PAD = 0.25  # the target's bar: its outline this many gaps out
 PLANE_W = 5.0  # the turn step's plane: its longer side, scene units (then scaled with the body)
 PLANE_PAD, PLANE_LEAST = 0.15, 0.6  # around its arrows; its shorter side's least share (geometry.bounds)
 MOST_BARS = 9  # the descent's charts show at most this many steps (the first and the last among them)
-ANGLE_PLACES = 1  # degrees, in the turn step's table and its lines alike
+ANGLE_PLACES = 2  # degrees, in the turn step's table and its lines alike
 
 
 class Learning(Panels, LessonScene):
@@ -41,7 +41,7 @@ class Learning(Panels, LessonScene):
                 "choice": self.token(r.hard.choice), "a": a + 1, "b": b + 1,
                 **{k: number_text(v[k]) for k in ("loss0", "loss1", "q0", "q1", "k0", "k1")},
                 "w0": percent_text(v["w0"]), "w1": percent_text(v["w1"]),
-                "angle0": number_text(v["angle0"], ANGLE_PLACES), "angle1": number_text(v["angle1"], ANGLE_PLACES)}
+                **{k: number_text(v[k], ANGLE_PLACES) for k in ("angle0", "angle1")}}
 
     def construct(self):
         self.show_heading()
@@ -93,7 +93,7 @@ class Learning(Panels, LessonScene):
         leaders = name_tips(plane, names, points)  # the names moved beside the tips; lines to far ones
         when = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
         v, cols = self.quotes, [self.t("angle"), self.t("length_q"), self.t("length_k")]
-        angles = table([[round(v[f"angle{e}"], ANGLE_PLACES), v[f"q{e}"], v[f"k{e}"]] for e in "01"], when, cols,
+        angles = table([[v[f"angle{e}"], v[f"q{e}"], v[f"k{e}"]] for e in "01"], when, cols,
                        cell_w=cell_width_for(cols))  # score = |q| |k| cos θ: the lengths beside the angle
         note = " ".join(filter(None, (self.t("turn_note", **self.fields()),
                                       self.t("plane_note_projected", **self.fields()))))

@@ -1,0 +1,100 @@
+"""An independent reference for what the lines claim (tests/test_claims.py): every predicate of
+attention_core/claims.py computed again, another way, from a lesson's inputs only (its embeddings and
+projections: the data, not the core's intermediates). Training is PyTorch's autograd and SGD; RoPE is a
+complex rotation; the tiles' running maximum is read off the scores block by block; attention is torch's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+SAME = 1e-9
+
+
+def attention(x, wq, wk, wv, masked: bool, scale: float):
+    """(scores [n, n], weights, output) of scaled dot-product attention, in float64 torch."""
+    q, k, v = (torch.as_tensor(x) @ torch.as_tensor(w) for w in (wq, wk, wv))
+    return torch_pass(q, k, v, masked, scale)
+
+
+def torch_pass(q, k, v, masked: bool, scale: float):
+    s = q @ k.T
+    scaled = s * scale
+    if masked:
+        scaled = scaled.masked_fill(torch.triu(torch.ones_like(s, dtype=torch.bool), 1), -math.inf)
+    w = torch.softmax(scaled, dim=1)
+    return s.numpy(), w.numpy(), (w @ v).numpy(), scaled.numpy()
+
+
+def placed(lesson, tokens, start: int = 0):
+    """(scores, weights, output) with the lesson's positions: sines added to X, or Q and K turned as
+    complex numbers, pair (2i, 2i+1) by p · base^(-2i/d_k)."""
+    x = lesson.embed(tokens).astype(float)
+    wq, wk, wv = lesson.projections()
+    n, kind, base = len(tokens), lesson.positions.kind, lesson.positions.base
+    p = np.arange(start, start + n)[:, None]
+    if kind == "sinusoidal":
+        d = x.shape[1]
+        pe = np.array([[math.sin(pp / base ** (2 * (j // 2) / d)) if j % 2 == 0 else
+                        math.cos(pp / base ** (2 * (j // 2) / d)) for j in range(d)] for pp in p[:, 0]])
+        x = x + pe
+    q, k, v = x @ wq, x @ wk, x @ wv
+    if kind == "rope":
+        turn = np.exp(1j * p * base ** (-np.arange(0, q.shape[1], 2) / q.shape[1]))
+        q, k = (_real(_complex(m) * turn) for m in (q, k))
+    return torch_pass(*(torch.as_tensor(m) for m in (q, k, v)), lesson.mask == "causal",
+                      1 / math.sqrt(q.shape[1]))[:3]
+
+
+def _complex(m):
+    return m[:, 0::2] + 1j * m[:, 1::2]
+
+
+def _real(c):
+    out = np.empty((c.shape[0], 2 * c.shape[1]))
+    out[:, 0::2], out[:, 1::2] = c.real, c.imag
+    return out
+
+
+def descent(lesson, context: str) -> list[dict]:
+    """The [training] run with torch.optim.SGD: each step's loss, target weight, angle, |q|, |k| and the
+    target's softmax input, before its update; the last record is where the descent ends."""
+    plan, tokens = lesson.training, lesson.context(context)
+    x = torch.as_tensor(lesson.embed(tokens), dtype=torch.float64)
+    wq, wk, _ = (torch.tensor(w, dtype=torch.float64, requires_grad=True) for w in lesson.projections())
+    qi, ti, scale = tokens.index(plan.query), tokens.index(plan.target), 1 / math.sqrt(wq.shape[1])
+    opt, out = torch.optim.SGD([wq, wk], lr=plan.learning_rate), []
+    for _ in range(plan.steps + 1):
+        q, k = x[qi] @ wq, x @ wk
+        s = scale * (k @ q)
+        if lesson.mask == "causal":
+            s = s.masked_fill(torch.arange(len(tokens)) > qi, -math.inf)
+        logw = torch.log_softmax(s, 0)
+        cos = torch.dot(q, k[ti]) / (q.norm() * k[ti].norm())
+        out.append({"loss": float(-logw[ti].detach()), "weights": logw.exp().detach().numpy(),
+                    "angle": math.degrees(math.acos(max(-1.0, min(1.0, float(cos.detach()))))),
+                    "q": float(q.norm().detach()), "k": float(k[ti].norm().detach()),
+                    "s": s.detach().numpy()})
+        opt.zero_grad()
+        (-logw[ti]).backward()
+        opt.step()
+    return out
+
+
+def block_maxima(row: np.ndarray, block: int) -> list[float]:
+    return [float(np.max(row[lo:lo + block])) for lo in range(0, len(row), block)]
+
+
+def rescale(row: np.ndarray, block: int) -> dict | None:
+    """The block (from 1) where the running maximum rises most after the first, its old and new m, α."""
+    best, m = None, -math.inf
+    for b, top in enumerate(block_maxima(row, block)):
+        new = max(m, top)
+        alpha = math.exp(m - new) if math.isfinite(m) else 0.0
+        if b > 0 and alpha < 1 and (best is None or alpha < best["alpha"]):
+            best = {"at": b + 1, "m_old": m, "m_new": new, "alpha": alpha}
+        m = new
+    return best
