@@ -112,11 +112,6 @@ def _angle_shrinks(f: Facts) -> bool:
     return f.run.steps[-1].angle < f.run.steps[0].angle - TURN
 
 
-def _score_grows(f: Facts) -> bool:
-    """The target's score, |q| |k| cos θ, is larger after the last step than before the first."""
-    return quotes_of_run(f.run)["score1"] > quotes_of_run(f.run)["score0"] + SAME
-
-
 def _hard_misses(f: Facts) -> bool:
     return f.run.hard.choice != f.run.target
 
@@ -145,30 +140,6 @@ def _m_rises(f: Facts) -> bool:
     from .next.tiling import largest_rescale
 
     return largest_rescale(f.tiles, f.att.index(f.lesson.focus)) is not None
-
-
-PREDICATES: dict[str, Callable[[Facts], bool]] = {
-    "several_contexts": _several_contexts,
-    "same_start": _same_start,
-    "no_positions": lambda f: f.lesson.positions is None,
-    "has_positions": lambda f: f.lesson.positions is not None,
-    "not_tiled": lambda f: f.lesson.tiling is None,
-    "tiled": lambda f: f.lesson.tiling is not None,
-    "unmasked": lambda f: f.lesson.mask != "causal",
-    "masked": lambda f: f.lesson.mask == "causal",
-    "loss_falls": _loss_falls,
-    "loss_falls_unevenly": _loss_falls_unevenly,
-    "loss_rises": _loss_rises,
-    "angle_shrinks": _angle_shrinks,
-    "score_grows": _score_grows,
-    "plane_projected": lambda f: f.att.d_k > 2,
-    "hard_misses": _hard_misses,
-    "plain_equivariant": _plain_equivariant,
-    "placed_differs": _placed_differs,
-    "focus_row_moves": _focus_row_moves,
-    "shift_keeps_scores": _shift_keeps_scores,
-    "m_rises": _m_rises,
-}
 
 
 def _loss_flat(f: Facts) -> bool:
@@ -205,7 +176,25 @@ def _target_top_after(f: Facts) -> bool:
     return bool(np.sum(w >= w[f.run.target] - SAME) == 1)
 
 
-PREDICATES |= {
+PREDICATES: dict[str, Callable[[Facts], bool]] = {
+    "several_contexts": _several_contexts,
+    "same_start": _same_start,
+    "has_positions": lambda f: f.lesson.positions is not None,
+    "not_tiled": lambda f: f.lesson.tiling is None,
+    "unmasked": lambda f: f.lesson.mask != "causal",
+    "masked": lambda f: f.lesson.mask == "causal",
+    "loss_falls": _loss_falls,
+    "loss_falls_unevenly": _loss_falls_unevenly,
+    "loss_rises": _loss_rises,
+    "angle_shrinks": _angle_shrinks,
+    "plane_projected": lambda f: f.att.d_k > 2,
+    "hard_misses": _hard_misses,
+    "plain_equivariant": _plain_equivariant,
+    "placed_differs": _placed_differs,
+    "focus_row_moves": _focus_row_moves,
+    "shift_keeps_scores": _shift_keeps_scores,
+    "m_rises": _m_rises,
+
     "loss_flat": _loss_flat,
     "target_weak_before": lambda f: f.run.steps[0].weights[f.run.target] < 0.5,
     "target_strong_before": lambda f: f.run.steps[0].weights[f.run.target] >= 0.5,
@@ -216,6 +205,7 @@ PREDICATES |= {
     "placed_same": lambda f: not _placed_differs(f),
     "focus_row_stays": lambda f: not _focus_row_moves(f),
     "m_stays": lambda f: not _m_rises(f),
+    "shift_moves_scores": lambda f: f.study.shift_gap >= VISIBLE,
     "tiles_equal": lambda f: float(np.abs(f.tiles.output - f.att.output).max()) < SAME * max(
         1.0, float(np.abs(f.att.output).max())),
     "outputs_differ": _outputs_differ,
@@ -270,8 +260,10 @@ CLAIMS: dict[str, Claim] = {
     "positions.placed_note_same": _c("placed_same"),
     "positions.say.focus_row": _c("focus_row_moves", otherwise="positions.say.focus_row_stays"),
     "positions.say.focus_row_stays": _c("focus_row_stays"),
-    "positions.say.shift": _c("shift_keeps_scores"),
-    "positions.shift_note": _c("shift_keeps_scores"),
+    "positions.say.shift": _c("shift_keeps_scores", otherwise="positions.say.shift_moves"),
+    "positions.say.shift_moves": _c("shift_moves_scores", otherwise="positions.say.shift_compare"),
+    "positions.shift_note": _c("shift_keeps_scores", otherwise="positions.shift_note_moves"),
+    "positions.shift_note_moves": _c("shift_moves_scores", otherwise="positions.shift_note_compare"),
     # tiles: does the maximum rise, is the output the same
     "tiles.say.rescale": _c("m_rises", otherwise="tiles.say.rescale_no_rise"),
     "tiles.say.rescale_no_rise": _c("m_stays"),
@@ -298,13 +290,12 @@ def said(key: str, facts: Facts) -> str | None:
 
 def quotes_of_run(run) -> dict[str, float]:
     """The numbers the learning scene quotes: loss, target weight, angle (degrees), |q|, |k| of the target
-    and the target's score |q| |k| cos θ (times the scale: what the softmax reads), before and after."""
+    before the first step and after the last."""
     out = {}
     for end, s in (("0", run.steps[0]), ("1", run.steps[-1])):
         q, k = np.linalg.norm(s.q), np.linalg.norm(s.k[run.target])
         out |= {f"loss{end}": s.loss, f"w{end}": float(s.weights[run.target]), f"angle{end}": s.angle,
-                f"q{end}": float(q), f"k{end}": float(k),
-                f"score{end}": float(run.scale * (s.k[run.target] @ s.q))}
+                f"q{end}": float(q), f"k{end}": float(k)}
     return out
 
 

@@ -1,8 +1,9 @@
 """positions: where each token is (a lesson with [positions]). Without positions, reversing the sentence
 reverses the output rows and nothing else (permutation equivariance); what the positions add (the
 sinusoidal table added to X, or RoPE's angles); with them the reversed sentence's rows are no longer the
-same rows reversed; the focus's weights without and with positions; with RoPE, every position shifted
-and the scores unchanged. Every number from the core (attention_core/next/positions.py)."""
+same rows reversed; the focus's weights without and with positions; every position shifted: with RoPE
+the scores unchanged, with sinusoidal positions changed. Every number from the core
+(attention_core/next/positions.py)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ class Positions(Panels, LessonScene):
         mirrored = s.order.index(f)  # where the focus is in the reversed sentence
         return {**super().fields(), "kind": self.t(f"kind_{self.kind}"), "shift": SHIFT,
                 "plain_gap": number_text(s.plain_gap, GAP_PLACES), "placed_gap": number_text(s.placed_gap),
-                "shift_gap": number_text(s.shift_gap, GAP_PLACES),
+                "shift_gap": number_text(s.shift_gap, GAP_PLACES), "shift_moved": number_text(s.shift_gap),
                 "reversed": " ".join(s.plain_shuffled.tokens),
                 "top_plain": self.tops(s.plain.weights[f]),
                 "share_plain": percent_text(s.plain.weights[f].max()),
@@ -58,8 +59,7 @@ class Positions(Panels, LessonScene):
 
     def construct(self):
         self.show_heading()
-        steps = ["plain", "codes", "placed", "focus_row"] + (["shift"] if self.kind == "rope" else [])
-        for name in steps:
+        for name in ("plain", "codes", "placed", "focus_row", "shift"):
             self.step(name)
             getattr(self, f"show_{name}")()
 
@@ -106,7 +106,8 @@ class Positions(Panels, LessonScene):
                    note=self.t("focus_note", **self.fields()))
 
     def show_shift(self):
-        """RoPE: every position moved by SHIFT, the scores the same."""
+        """Every position moved by SHIFT: RoPE's scores the same, sinusoidal's not (attention_core.claims
+        says which)."""
         s, toks = self.study, self.att.tokens
         here = table(s.placed.scores, toks, toks, main=False)  # two whole matrices, read as equal
         there = table(s.shifted.scores, toks, toks, main=False)

@@ -217,6 +217,10 @@ class Reference:
         here, there = (R.placed(self.lesson, self.tokens, start)[0] for start in (0, 3))
         return float(np.abs(here - there).max()) < 1e-9 * max(1.0, float(np.abs(here).max()))
 
+    def _shift_moves_scores(self):
+        here, there = (R.placed(self.lesson, self.tokens, start)[0] for start in (0, 3))
+        return float(np.abs(here - there).max()) >= 0.005
+
     # tiles
     def jump(self):
         return R.rescale(self.plain[3][self.f], self.lesson.tiling.block)
@@ -243,15 +247,16 @@ class Reference:
             return out | (self.jump() or {})
         if scene_id == "positions":
             placed = R.placed(self.lesson, self.tokens)[1][self.f]
-            return {"share_plain": self.plain[1][self.f].max(), "share_placed": placed.max()}
+            here, there = (R.placed(self.lesson, self.tokens, start)[0] for start in (0, 3))
+            return {"share_plain": self.plain[1][self.f].max(), "share_placed": placed.max(),
+                    "shift_gap": float(np.abs(here - there).max()),
+                    "shift_moved": float(np.abs(here - there).max())}
         return {}
 
 
 _FLAGS = {
-    "no_positions": lambda lesson: lesson.positions is None,
     "has_positions": lambda lesson: lesson.positions is not None,
     "not_tiled": lambda lesson: lesson.tiling is None,
-    "tiled": lambda lesson: lesson.tiling is not None,
     "unmasked": lambda lesson: lesson.mask != "causal",
     "masked": lambda lesson: lesson.mask == "causal",
     "tiles_equal": lambda lesson: True,  # the tiled output against the full one: checked as a quote below

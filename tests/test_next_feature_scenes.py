@@ -145,7 +145,7 @@ def test_positions_scene(case, built):
     assert watch.problems == [], "\n".join(watch.problems)
     s = study(lesson, context)
     rope = lesson.positions.kind == "rope"
-    assert scene.step_keys == ["plain", "codes", "placed", "focus_row"] + (["shift"] if rope else [])
+    assert scene.step_keys == ["plain", "codes", "placed", "focus_row", "shift"]
     assert missing([s.plain.output, s.plain_shuffled.output], watch.texts["plain"]) == []
     assert missing([s.placed.output, s.placed_shuffled.output], watch.texts["placed"]) == []
     np.testing.assert_allclose(s.plain_shuffled.output, s.plain.output[list(s.order)], atol=1e-12)
@@ -153,6 +153,7 @@ def test_positions_scene(case, built):
     assert missing([s.plain.weights[f], s.placed.weights[f]], watch.texts["focus_row"]) == []
     if rope:
         assert missing([s.placed.scores], watch.texts["shift"]) == [] and s.shift_gap < 1e-9
+    assert missing([s.placed.scores, s.shifted.scores], watch.texts["shift"]) == []
     tr = catalog(lang)
     assert lines(scene)["codes"] == tr(f"positions.say.codes_{lesson.positions.kind}", **scene.fields())
     formulas_drawn(watch, {"codes": {'"base"^(-2i slash d_k)'} if rope else {"sin(", "cos("}})
