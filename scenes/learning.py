@@ -12,7 +12,7 @@ from attention_core import geometry as G
 from attention_core.claims import quotes_of_run
 from attention_core.next.training import train
 from scenes.common import style
-from scenes.common.arrows import Plane, name_tips, plane_arrow
+from scenes.common.arrows import ARROW_STROKE, Plane, name_tips, plane_arrow
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import cell_width_for, number_text, outline, percent_text, word
 from scenes.common.panels import Panels, bars, mark_cells, table, titled
@@ -22,6 +22,8 @@ PLANE_W = 5.0  # the turn step's plane: its longer side, scene units (then scale
 PLANE_PAD, PLANE_LEAST = 0.15, 0.6  # around its arrows; its shorter side's least share (geometry.bounds)
 MOST_BARS = 9  # the descent's charts show at most this many steps (the first and the last among them)
 ANGLE_PLACES = 1  # degrees, in the turn step's table and its lines alike
+K_UNDER = 2.4  # the turn step's key arrows: this much wider than the queries', drawn under them (a query
+# that ends along its key shows as a line inside the key's band, not hidden under it)
 
 
 class Learning(Panels, LessonScene):
@@ -88,7 +90,9 @@ class Learning(Panels, LessonScene):
         plane = Plane(box, PLANE_W / span, G.grid_step(span), [f"d{a + 1}", f"d{b + 1}"])
         looks = [(style.DIM, "q_before"), (style.Q_COLOR, "q_after"), (style.DIM, "k_before"),
                  (style.K_COLOR, "k_after")]
-        arrows = VGroup(*(plane_arrow(plane, (0, 0), p, color) for p, (color, _) in zip(points, looks)))
+        widths = [ARROW_STROKE, ARROW_STROKE, ARROW_STROKE * K_UNDER, ARROW_STROKE * K_UNDER]
+        arrows = VGroup(*(plane_arrow(plane, (0, 0), points[i], looks[i][0], widths[i])
+                          for i in (2, 3, 0, 1)))  # the keys first (under), then the queries over them
         names = [word(self.t(key, **self.fields()), style.LABEL_SIZE, color) for color, key in looks]
         leaders = name_tips(plane, names, points)  # the names moved beside the tips; lines to far ones
         when = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
