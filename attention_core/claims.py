@@ -297,7 +297,8 @@ def quotes_of_run(run) -> dict[str, float]:
     for end, s in (("0", run.steps[0]), ("1", run.steps[-1])):
         q, k = np.linalg.norm(s.q), np.linalg.norm(s.k[run.target])
         out |= {f"loss{end}": s.loss, f"w{end}": float(s.weights[run.target]), f"angle{end}": s.angle,
-                f"q{end}": float(q), f"k{end}": float(k), f"score{end}": float(run.scale * (s.k[run.target] @ s.q))}
+                f"q{end}": float(q), f"k{end}": float(k),
+                f"score{end}": float(run.scale * (s.k[run.target] @ s.q))}
     return out
 
 
