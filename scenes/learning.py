@@ -12,16 +12,18 @@ from attention_core import geometry as G
 from attention_core.claims import quotes_of_run
 from attention_core.next.training import train
 from scenes.common import style
-from scenes.common.arrows import Plane, name_tips, plane_arrow
+from scenes.common.arrows import ARROW_STROKE, Plane, name_tips, plane_arrow
 from scenes.common.base import LessonScene
 from scenes.common.mobjects import cell_width_for, number_text, outline, percent_text, word
-from scenes.common.panels import Panels, bars, mark_cells, table, titled
+from scenes.common.panels import Panels, bars, mark_cells, table
 
 MARK_PAD = 0.25  # the target's bar: its outline this many gaps out
 PLANE_W = 5.0  # the turn step's plane: its longer side, scene units (then scaled with the body)
 PLANE_PAD, PLANE_LEAST = 0.15, 0.6  # around its arrows; its shorter side's least share (geometry.bounds)
 MOST_BARS = 9  # the descent's charts show at most this many steps (the first and the last among them)
 ANGLE_PLACES = 2  # degrees, in the turn step's table and its lines alike
+K_UNDER = 2.4  # the turn step's key arrows: this much wider than the queries', drawn under them (a query
+# that ends along its key shows as a line inside the key's band, not hidden under it)
 
 
 class Learning(Panels, LessonScene):
@@ -55,15 +57,15 @@ class Learning(Panels, LessonScene):
         chart = bars(r.steps[0].weights, self.att.tokens)
         frame = VGroup(chart.bar(r.target), chart.token_labels[r.target])
         mark = outline(frame, style.HIGHLIGHT, buff=style.GAP * MARK_PAD, corner=style.CORNER)
-        self.panel(titled(self.t("weights_title", **self.fields()), VGroup(chart, mark)),
+        self.panel(self.titled(self.t("weights_title", **self.fields()), VGroup(chart, mark)),
                    note=self.t("loss_note", **self.fields()))
 
     def show_gradient(self):
         """The gradients of W_Q and W_K at the first step, side by side."""
         first, dims = self.run.steps[0], self.lesson.model_dim_names(self.lang)
         cols = [str(j + 1) for j in range(first.grad_w_q.shape[1])]
-        self.side_by_side(titled(self.t("grad_q"), table(first.grad_w_q, dims, cols), style.Q_COLOR),
-                          titled(self.t("grad_k"), table(first.grad_w_k, [], cols),
+        self.side_by_side(self.titled(self.t("grad_q"), table(first.grad_w_q, dims, cols), style.Q_COLOR),
+                          self.titled(self.t("grad_k"), table(first.grad_w_k, [], cols),
                                  style.K_COLOR),  # W_Q's rows
                           note=self.t("update_note", **self.fields()))
 
@@ -72,8 +74,8 @@ class Learning(Panels, LessonScene):
         r, names = self.run, [str(i) for i in self.shown]
         loss = bars([r.steps[i].loss for i in self.shown], names, style.WRONG, narrow=True)
         weight = bars([r.steps[i].weights[r.target] for i in self.shown], names, style.V_COLOR, narrow=True)
-        self.side_by_side(titled(self.t("loss_title"), loss), titled(self.t("weight_title", **self.fields()),
-                                                                     weight),
+        self.side_by_side(self.titled(self.t("loss_title"), loss),
+                          self.titled(self.t("weight_title", **self.fields()), weight),
                           note=self.t("descent_note", **self.fields()))
 
     def show_turn(self):
@@ -88,16 +90,18 @@ class Learning(Panels, LessonScene):
         plane = Plane(box, PLANE_W / span, G.grid_step(span), [f"d{a + 1}", f"d{b + 1}"])
         looks = [(style.DIM, "q_before"), (style.Q_COLOR, "q_after"), (style.DIM, "k_before"),
                  (style.K_COLOR, "k_after")]
-        arrows = VGroup(*(plane_arrow(plane, (0, 0), p, color) for p, (color, _) in zip(points, looks)))
+        widths = [ARROW_STROKE, ARROW_STROKE, ARROW_STROKE * K_UNDER, ARROW_STROKE * K_UNDER]
+        arrows = VGroup(*(plane_arrow(plane, (0, 0), points[i], looks[i][0], widths[i])
+                          for i in (2, 3, 0, 1)))  # the keys first (under), then the queries over them
         names = [word(self.t(key, **self.fields()), style.LABEL_SIZE, color) for color, key in looks]
         leaders = name_tips(plane, names, points)  # the names moved beside the tips; lines to far ones
         when = [self.t("before"), self.t("after_row", steps=len(r.steps) - 1)]
         v, cols = self.quotes, [self.t("angle"), self.t("length_q"), self.t("length_k")]
         angles = table([[v[f"angle{e}"], v[f"q{e}"], v[f"k{e}"]] for e in "01"], when, cols,
                        cell_w=cell_width_for(cols))  # score = |q| |k| cos θ: the lengths beside the angle
-        note = " ".join(filter(None, (self.t("turn_note", **self.fields()),
-                                      self.t("plane_note_projected", **self.fields()))))
-        self.side_by_side(VGroup(plane, arrows, VGroup(*names), leaders), angles, note=note)
+        notes = [self.t("turn_note", **self.fields()), self.t("plane_note_projected", **self.fields())]
+        self.side_by_side(VGroup(plane, arrows, VGroup(*names), leaders), angles,
+                          note=[n for n in notes if n])  # a line each
 
     def show_after(self):
         """The query's weights before the first step and after the last."""
@@ -112,7 +116,7 @@ class Learning(Panels, LessonScene):
         h = self.run.hard
         grid = table(np.vstack([h.soft_slopes, h.slopes]), [self.t("soft_row"), self.t("hard_row")],
                      self.att.tokens)
-        self.panel(titled(self.t("slopes_title", **self.fields()), VGroup(grid, mark_cells(grid, [
+        self.panel(self.titled(self.t("slopes_title", **self.fields()), VGroup(grid, mark_cells(grid, [
             (1, j) for j in range(len(h.slopes))], style.WRONG))), note=self.t("hard_note", **self.fields()))
 
 

@@ -17,7 +17,7 @@ from attention_core import attend
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import lesson_title
-from scenes.common.labels import attention_formula, label, label_line, word
+from scenes.common.labels import attention_formula, cell_width_for, label, label_line, word
 from scenes.common.mobjects import TokenChip, TokenRow, WeightBars, vector, weight_arrow
 
 
@@ -109,8 +109,9 @@ class Overview(LessonScene):
         ("table"). Sets emb_g, rows (tokens, arrow, output) and names (the contexts', in the table)."""
         table = kind == "table" and self.lesson.d_model == self.lesson.d_v
         named = self.lesson.d_model == self.lesson.d_v  # the names are the value dimensions
+        cw = cell_width_for(self.dims)  # the outputs' cells (and the embedding's) hold their names apart
         emb = vector(self.lesson.vocab[self.lesson.focus], style.X_COLOR,
-                     col_labels=self.dims if named and not table else None)
+                     col_labels=self.dims if named and not table else None, cell_w=cw)
         emb_t = label(self.t("same_embedding", focus=self.lesson.focus), style.LABEL_SIZE, style.DIM)
         self.emb_g = emb_g = VGroup(emb_t, emb)
         self.rows, self.names = rows, names = VGroup(), VGroup()
@@ -119,7 +120,7 @@ class Overview(LessonScene):
             f = att.index(self.lesson.focus)
             tokens = TokenRow(att.tokens, size=style.LABEL_SIZE)
             tokens.chip(f).frame.set_stroke(style.EMPHASIS)
-            out = vector(att.output[f], style.V_COLOR, col_labels=None if table else self.dims)
+            out = vector(att.output[f], style.V_COLOR, col_labels=None if table else self.dims, cell_w=cw)
             rows.add(VGroup(tokens, Arrow(LEFT, RIGHT, stroke_color=style.DIM, buff=0), out))
             if table:
                 names.add(word(self.lesson.context_label(name, self.lang), style.LABEL_SIZE, style.DIM))

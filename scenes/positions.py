@@ -17,7 +17,7 @@ from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
 from scenes.common.labels import wrapped
 from scenes.common.mobjects import cell_width_for, number_text, percent_text
-from scenes.common.panels import Panels, mark_cells, table, titled
+from scenes.common.panels import Panels, mark_cells, table
 
 WORDS_W = 4.5  # the codes step's words beside the table wrap to this width
 GAP_PLACES = 6  # a difference that should be 0 is written with this many decimals: rounding shows, or not
@@ -70,8 +70,8 @@ class Positions(Panels, LessonScene):
         w = cell_width_for(dims)
         first, second = (table(p.output, p.tokens, dims, cell_w=w, main=False) for p in (one, two))
         row = range(len(dims))
-        return (titled(self.t("in_order"), VGroup(first, mark_cells(first, [(f, j) for j in row]))),
-                titled(self.t("reversed"), VGroup(second, mark_cells(second, [(g, j) for j in row],
+        return (self.titled(self.t("in_order"), VGroup(first, mark_cells(first, [(f, j) for j in row]))),
+                self.titled(self.t("reversed"), VGroup(second, mark_cells(second, [(g, j) for j in row],
                                                                      style.EMPHASIS))))
 
     def show_plain(self):
@@ -102,7 +102,7 @@ class Positions(Panels, LessonScene):
         s, f = self.study, self.focus
         grid = table(np.vstack([s.plain.weights[f], s.placed.weights[f]]),
                      [self.t("without"), self.t("with", **self.fields())], self.att.tokens, heat=True)
-        self.panel(titled(self.t("focus_title", **self.fields()), grid),
+        self.panel(self.titled(self.t("focus_title", **self.fields()), grid),
                    note=self.t("focus_note", **self.fields()))
 
     def show_shift(self):
@@ -111,5 +111,6 @@ class Positions(Panels, LessonScene):
         s, toks = self.study, self.att.tokens
         here = table(s.placed.scores, toks, toks, main=False)  # two whole matrices, read as equal
         there = table(s.shifted.scores, toks, toks, main=False)
-        self.side_by_side(titled(self.t("at_zero"), here), titled(self.t("at_shift", **self.fields()), there),
+        self.side_by_side(self.titled(self.t("at_zero"), here),
+                          self.titled(self.t("at_shift", **self.fields()), there),
                           note=self.t("shift_note", **self.fields()))

@@ -16,13 +16,14 @@ from scenes.common.base import LessonScene
 from scenes.common.labels import text_line
 from scenes.common.masked import masked_format
 from scenes.common.mobjects import number_text, outline
-from scenes.common.panels import Panels, mark_cells, table, titled
+from scenes.common.panels import Panels, mark_cells, table
 
 COLORS = ("Q_COLOR", "K_COLOR", "V_COLOR", "EMPHASIS")  # the blocks' outlines, in turn
 ROW_ZOOM = 1.5  # the focus's row of inputs: cells this much larger than a table's (one row fills the frame)
 SQUARE = 0.3  # the memory step's cells
 SQUARE_OPACITY = 0.25
-FRAME_PAD = 0.2  # a block's outline: this many gaps out
+FRAME_PAD = 0.2  # a block's outline: this many gaps above and below its cells
+FRAME_INSET = 0.2  # and this many gaps inside its first and last cells: neighbouring blocks' outlines apart
 GAP_PLACES = 6  # a difference that should be 0 is written with this many decimals
 
 
@@ -58,9 +59,10 @@ class Tiles(Panels, LessonScene):
         grid = table(row[None, :], [str(self.lesson.focus)], self.att.tokens, formatter=masked_format(row),
                      **zoom)
         frames = VGroup(*(outline(VGroup(*(grid.cell(0, j) for j in range(lo, hi))),
-                                  getattr(style, COLORS[b % len(COLORS)]), buff=style.GAP * FRAME_PAD,
+                                  getattr(style, COLORS[b % len(COLORS)]),
+                                  buff=(-style.GAP * FRAME_INSET, style.GAP * FRAME_PAD),
                                   corner=style.CORNER) for b, (lo, hi) in enumerate(self.tiles.spans)))
-        self.panel(titled(self.t("blocks_title", **self.fields()), VGroup(grid, frames)),
+        self.panel(self.titled(self.t("blocks_title", **self.fields()), VGroup(grid, frames)),
                    note=self.t("blocks_note", **self.fields()))
 
     def running_table(self):
@@ -90,16 +92,16 @@ class Tiles(Panels, LessonScene):
     def show_equal(self):
         """o / l after the last block beside the full softmax's output: the same numbers."""
         toks, cols = self.att.tokens, [f"o{j + 1}" for j in range(len(self.dims))]
-        self.side_by_side(titled(self.t("tiled_output"), table(self.tiles.output, toks, cols, main=False)),
-                          titled(self.t("full_output"), table(self.att.output, toks, cols, main=False)),
-                          note=self.t("equal_note", **self.fields()))
+        parts = (self.titled(self.t(key), table(m, toks, cols, main=False))
+                 for key, m in (("tiled_output", self.tiles.output), ("full_output", self.att.output)))
+        self.side_by_side(*parts, note=self.t("equal_note", **self.fields()))
 
     def show_memory(self):
         """The scores held at once: an n × block strip against the n × n matrix."""
         n, block = self.att.n, min(self.tiles.block, self.att.n)
         full, strip = self.squares(n, n, style.DIM), self.squares(n, block, style.HIGHLIGHT)
-        self.side_by_side(titled(self.t("full_memory", **self.fields()), full),
-                          titled(self.t("tiled_memory", **self.fields()), strip),
+        self.side_by_side(self.titled(self.t("full_memory", **self.fields()), full),
+                          self.titled(self.t("tiled_memory", **self.fields()), strip),
                           note=self.t("memory_note", **self.fields()))
 
     @staticmethod

@@ -2,14 +2,14 @@
 subtitle line may be (42 characters in English, 16 in Chinese, where a Latin letter or digit counts
 half), and timed so that a viewer can read them. No manim import.
 
-Where a line may break: never inside a bracketed vector, a number with its sign and decimals, a Latin
-word or formula (O(n²d), √dₖ); never before punctuation nor after an opening bracket, never beside an
-`=` or an arrow; in Chinese only between words as jieba (dictionary-based) cuts them, never inside one
-of `TERMS`; in English never inside a run of Chinese characters (a token's name). Of the places left,
-the fewest cues that fit are chosen (or up to two more where that spares awkward breaks), then the
-breaks that cost least: after a sentence, a clause, a comma, then anywhere else; dearer before a
-Chinese particle (的, 了...) or beside a one-character word, or after an English article or
-preposition; cues and their lines of about even length.
+Where a line may break: never inside a bracketed vector, a number with its sign and decimals (−∞
+too), a Latin word or formula (O(n²d), √dₖ); never before punctuation nor after an opening bracket,
+never beside an `=`, an arrow or a `×`; in Chinese only between words as jieba (dictionary-based)
+cuts them, never inside one of `TERMS`; in English never inside a run of Chinese characters (a token's
+name). Of the places left, the fewest cues that fit are chosen (or up to two more where that spares
+awkward breaks), then the breaks that cost least: after a sentence, a clause, a comma, then anywhere
+else; dearer before a Chinese particle (的, 了...) or beside a one-character word, or after an English
+article or preposition; cues and their lines of about even length.
 
 Timing (`timed`): the cues share their spoken span (the voice's, or the whole step's) in proportion to
 their length, as a voice reads at an even pace; no cue is shown for less than `MIN_CUE` or read
@@ -44,12 +44,12 @@ _SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this muc
 _LETTERS = ("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
             "\uff21-\uff3a\uff41-\uff5a")
 _UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?"
-                   rf"|[\[(]?[+\-−]?[{_LETTERS}0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()-]+[\]),.;:!?]?|\s+|.")
+                   rf"|[\[(]?[+\-−]?[{_LETTERS}0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()∞-]+[\]),.;:!?]?|\s+|.")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 _SENTENCE, _CLAUSE, _COMMA = set("。！？.!?"), set("；：;:"), set("，、,")
 _NO_START = set("，。；：！？、,.;:!?)]）」』”’'…%")  # never begins a line
 _NO_END = set("([（「『“‘")  # never ends one
-_INFIX = set("=→")  # never at a line's end or start
+_INFIX = set("=→←×")  # never at a line's end or start
 _NO_BREAK = set("\u00a0\u202f\u2060")  # no-break spaces and the word joiner: glue what they stand between
 _PARTICLES = set("的了着地得吗呢吧")  # a Chinese line should not begin with one
 _EN_BEFORE = {"and", "or", "but", "so", "while", "because", "of", "to", "in", "on", "at", "by", "for", "with",

@@ -13,6 +13,7 @@ import numpy as np
 from manim import (
     DOWN,
     LEFT,
+    ORIGIN,
     RIGHT,
     UP,
     ManimColor,
@@ -43,6 +44,10 @@ def _light(m: Mobject) -> Mobject:
 
 # (kind, its arguments) -> the mobject as first made: a lesson's every label (the default's 789: some
 # 16 MB of pickles, 55 MB in memory) and the newest numbers of the edits before; the older ones on disk
+MATH_SPACE = 1.4  # mixed_line: the space beside a formula, in word spaces
+CLOSE_SPACE = 0.15  # and where the line has none: set close, not touching
+WIDE_OPENING, WIDE_CLOSING = set("（「『“"), set("，。；：！？、）」』”")  # full-width marks: air on one side
+
 _MADE = stored.Recent(24 * 2**20)
 
 
@@ -288,19 +293,32 @@ def mixed_line(s: str, size: float = style.BODY_SIZE, color: ManimColor | None =
     """One line of text with formulas in it: "除以 $sqrt(d_k)$ = 2" -> label, math, label.
 
     Text between `$` signs goes to `math` (never put Chinese there), the rest to `label`; the math is
-    scaled along with the text size; text pieces are `word`s, so they share a baseline.
+    scaled along with the text size; text pieces are `word`s, so they share a baseline. The pieces are
+    spaced as the catalog writes them: a space where the line has one ("and $W_K$"), a word's space and
+    a little more beside a formula (its italic letters lean into the text), and set close where it has
+    none ("$W_K$;", "∂$W_Q$", "和$W_K$"); a full-width mark keeps the air its glyph has on one side
+    ("$W_K$；$W_V$": close before the ；, a space after it).
     """
     from manim import DEFAULT_FONT_SIZE
 
-    gap = label("x", size, color).width / 2
-    pieces = VGroup()
-    for i, part in enumerate(s.split("$")):
-        if part.strip():
-            pieces.add(math(part, color=color,
-                            scale=style.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
-                       else word(part.strip(), size, color))
+    space = label("x x", size, color).width - 2 * label("x", size, color).width  # a word space, ink to ink
+    pieces, gaps, parts = VGroup(), [], s.split("$")
+    for i, part in enumerate(parts):
+        if not part.strip():
+            continue
+        if len(pieces):  # the gap before this piece: is there white space between it and the one before?
+            spaced = (part[:1].isspace() or parts[i - 1][-1:].isspace() or part[:1] in WIDE_OPENING
+                      or parts[i - 1][-1:] in WIDE_CLOSING)  # a full-width mark's air is not in its ink
+            gaps.append(space * (MATH_SPACE if i % 2 or pieces[-1].is_math else 1.0) if spaced
+                        else space * CLOSE_SPACE)
+        piece = (math(part, color=color, scale=style.MIXED_MATH_SCALE * size / DEFAULT_FONT_SIZE) if i % 2
+                 else word(part.strip(), size, color))
+        piece.is_math = bool(i % 2)
+        pieces.add(piece)
+    for k, gap in enumerate(gaps):
+        pieces[k + 1].next_to(pieces[k], RIGHT, buff=gap)
     pieces.phrase = True  # one line read as one: the layout check lets its pieces sit this close
-    return pieces.arrange(RIGHT, buff=gap)
+    return pieces.move_to(ORIGIN)
 
 
 def text_line(s: str, size: float = style.BODY_SIZE, color: ManimColor | None = None) -> VGroup:

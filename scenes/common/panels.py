@@ -9,15 +9,19 @@ import numpy as np
 from manim import DOWN, ORIGIN, RIGHT, UP, FadeIn, LaggedStart, VGroup
 
 from . import style
-from .labels import even_labels, text_line
+from .labels import even_labels, text_line, wrapped
 from .mobjects import NumberGrid, WeightBars, outline
 
 STACK_GAIN = 1.15  # side_by_side stacks its parts only when that lets them be this much larger
 
 
-def titled(title: str, m, color=None, size: float = style.LABEL_SIZE) -> VGroup:
-    """A label over a mobject, centred on it (its `$...$` parts as formulas: `$W_Q$`)."""
-    words = text_line(title, size, color or style.EMPHASIS)
+def titled(title: str, m, color=None, size: float = style.LABEL_SIZE, lang: str | None = None) -> VGroup:
+    """A label over a mobject, centred on it (its `$...$` parts as formulas: `$W_Q$`). Given the `lang`,
+    a title longer than what it is over wraps to its width (NOTE_MIN_W at the least), as a note does:
+    a long title would set the picture's width, shrink what it names and run to the frame's edges."""
+    color = color or style.EMPHASIS
+    words = (wrapped(title, max(m.width, style.NOTE_MIN_W), lang, size, color, style.LINE_GAP / 2) if lang
+             else text_line(title, size, color))
     return VGroup(words, m).arrange(DOWN, buff=style.GAP)
 
 
@@ -44,14 +48,18 @@ def mark_cells(grid: NumberGrid, cells, color=None) -> VGroup:
 class Panels:
     """A LessonScene mixin: each step one picture, placed to fill the body and shown part by part."""
 
-    def panel(self, *parts, note: str | None = None):
+    def titled(self, title: str, m, color=None) -> VGroup:
+        """`titled` in the scene's language: a long title wraps to the width of what it is over."""
+        return titled(title, m, color, lang=self.lang)
+
+    def panel(self, *parts, note: str | Sequence[str] | None = None):
         """Clear the body, lay the parts out (one above the other, a note under them), fill the body with
         them and show them in order; the note (wrapped to their width) last."""
         self.clear_body()
         group = VGroup(*parts).arrange(DOWN, buff=style.BIG_GAP)
         return self._show(group, list(parts), note)
 
-    def side_by_side(self, *parts, note: str | None = None):
+    def side_by_side(self, *parts, note: str | Sequence[str] | None = None):
         """The parts beside each other or one above the other, whichever lets them be larger."""
         self.clear_body()
         row = VGroup(*parts)
@@ -65,10 +73,13 @@ class Panels:
         row.arrange(direction, buff=style.BIG_GAP, aligned_edge=DOWN if direction is RIGHT else ORIGIN)
         return self._show(VGroup(row), list(parts), note)
 
-    def _show(self, group: VGroup, parts: list, note: str | None):
-        shown = parts
-        if note:
-            words = self.note(note, group, style.LABEL_SIZE)
+    def _show(self, group: VGroup, parts: list, note: str | Sequence[str] | None):
+        """Place the group (and its note under it: a line, or several lines each wrapped on its own, one
+        under the other) and show them part by part."""
+        shown, notes = parts, [n for n in ([note] if isinstance(note, str) else note or []) if n]
+        if notes:
+            words = VGroup(*(self.note(n, group, style.LABEL_SIZE) for n in notes)).arrange(DOWN,
+                                                                                      buff=style.LINE_GAP)
             words.next_to(group, DOWN, buff=style.BIG_GAP)
             group.add(words)
             shown.append(words)
