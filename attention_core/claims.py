@@ -24,8 +24,8 @@ import numpy as np
 
 from .attention import attend
 from .lesson import Lesson
+from .next.training import descent
 
-FLAT = 0.05  # a loss that moves by less than this share of its first value has barely moved
 TURN = 1.0  # degrees: an angle that shrinks by less has not turned
 SAME = 1e-9  # two numbers that should be equal, up to rounding
 VISIBLE = 0.005  # two numbers written with 2 decimals differ on screen from this difference on
@@ -89,23 +89,11 @@ def _several_contexts(f: Facts) -> bool:
 
 def _same_start(f: Facts) -> bool:
     """The focus enters every context with the same vector and the same query (no position moves it)."""
-    return _several_contexts(f) and all(np.allclose(s, f.starts[0], atol=SAME) for s in f.starts)
+    return _several_contexts(f) and all(float(np.abs(s - f.starts[0]).max()) < SAME for s in f.starts)
 
 
-def _loss_falls(f: Facts) -> bool:
-    """Step after step: every step's loss at most the one before, the last clearly below the first."""
-    losses = [s.loss for s in f.run.steps]
-    return all(b <= a for a, b in zip(losses, losses[1:])) and losses[-1] < (1 - FLAT) * losses[0]
-
-
-def _loss_falls_unevenly(f: Facts) -> bool:
-    first, last = f.run.steps[0].loss, f.run.steps[-1].loss
-    return not _loss_falls(f) and last < (1 - FLAT) * first
-
-
-def _loss_rises(f: Facts) -> bool:
-    first, last = f.run.steps[0].loss, f.run.steps[-1].loss
-    return last > (1 + FLAT) * first + SAME
+def _descent(f: Facts) -> str:
+    return descent([s.loss for s in f.run.steps])
 
 
 def _angle_shrinks(f: Facts) -> bool:
@@ -140,11 +128,6 @@ def _m_rises(f: Facts) -> bool:
     from .next.tiling import largest_rescale
 
     return largest_rescale(f.tiles, f.att.index(f.lesson.focus)) is not None
-
-
-def _loss_flat(f: Facts) -> bool:
-    first, last = f.run.steps[0].loss, f.run.steps[-1].loss
-    return abs(last - first) <= FLAT * first + SAME
 
 
 def _outputs_differ(f: Facts) -> bool:
@@ -183,9 +166,9 @@ PREDICATES: dict[str, Callable[[Facts], bool]] = {
     "not_tiled": lambda f: f.lesson.tiling is None,
     "unmasked": lambda f: f.lesson.mask != "causal",
     "masked": lambda f: f.lesson.mask == "causal",
-    "loss_falls": _loss_falls,
-    "loss_falls_unevenly": _loss_falls_unevenly,
-    "loss_rises": _loss_rises,
+    "loss_falls": lambda f: _descent(f) == "falls",
+    "loss_falls_unevenly": lambda f: _descent(f) == "uneven",
+    "loss_rises": lambda f: _descent(f) == "rises",
     "angle_shrinks": _angle_shrinks,
     "plane_projected": lambda f: f.att.d_k > 2,
     "hard_misses": _hard_misses,
@@ -195,7 +178,7 @@ PREDICATES: dict[str, Callable[[Facts], bool]] = {
     "shift_keeps_scores": _shift_keeps_scores,
     "m_rises": _m_rises,
 
-    "loss_flat": _loss_flat,
+    "loss_flat": lambda f: _descent(f) == "flat",
     "target_weak_before": lambda f: f.run.steps[0].weights[f.run.target] < 0.5,
     "target_strong_before": lambda f: f.run.steps[0].weights[f.run.target] >= 0.5,
     "target_top_after": _target_top_after,

@@ -71,7 +71,7 @@ def close_rel(js, py, what: str, tol: float) -> None:
 def same_training(js: dict, py: dict, what: str) -> None:
     """Every step's loss, W_Q, W_K, gradients and the query's weights to 1e-9 (the descent compounds
     each step's rounding); the angle to 1e-6 degrees (arccos near 0°); the hard lookup's exactly."""
-    for f in ("query", "target", "query_index", "target_index", "learning_rate"):
+    for f in ("query", "target", "query_index", "target_index", "learning_rate", "descent"):
         assert js[f] == py[f], (what, f)
     close(js["scale"], py["scale"], what)
     assert len(js["steps"]) == len(py["steps"]), what

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 FD_STEP = 1e-6  # how far a score is nudged to measure the hard lookup's slope
+FLAT = 0.05  # a loss that moves by less than this share of its first value has barely moved
+SAME = 1e-9  # a loss above its first by no more than this has not risen (claims.SAME)
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,16 @@ def train(lesson, context: str | None = None, scale: float | None = None) -> Tra
                        hard_step(s, target, steps[0].weights))
 
 
+def descent(losses) -> str:
+    """How a descent went, from its losses (each step's, the last where it ends): "falls" step after
+    step, clearly (below 1 - FLAT of the first); "uneven" (clearly lower, but some step rose); "rises"
+    (above 1 + FLAT of the first); or "flat". The explorer's core.js says the same (`descent`)."""
+    first, last = losses[0], losses[-1]
+    if last < (1 - FLAT) * first:
+        return "falls" if all(b <= a for a, b in zip(losses, losses[1:])) else "uneven"
+    return "rises" if last > (1 + FLAT) * first + SAME else "flat"
+
+
 def training_json(run: TrainingRun) -> dict:
     keys = ("loss", "w_q", "w_k", "grad_w_q", "grad_w_k", "q", "weights", "angle")
     steps = [{k: (v.tolist() if isinstance(v, np.ndarray) else v) for k in keys for v in [getattr(s, k)]}
@@ -123,6 +135,6 @@ def training_json(run: TrainingRun) -> dict:
     h, zeros = run.hard, np.zeros_like(run.steps[0].w_q).tolist()  # the hard lookup's gradients
     return {"query": run.tokens[run.query], "target": run.tokens[run.target], "query_index": run.query,
             "target_index": run.target, "learning_rate": run.learning_rate, "scale": run.scale,
-            "steps": steps, "hard": {"choice": h.choice, "target_weight": h.target_weight,
-                                     "slopes": h.slopes.tolist(), "soft_slopes": h.soft_slopes.tolist(),
-                                     "grad_w_q": zeros, "grad_w_k": zeros}}
+            "steps": steps, "descent": descent([s.loss for s in run.steps]),
+            "hard": {"choice": h.choice, "target_weight": h.target_weight, "slopes": h.slopes.tolist(),
+                     "soft_slopes": h.soft_slopes.tolist(), "grad_w_q": zeros, "grad_w_k": zeros}}

@@ -268,6 +268,15 @@
   /** training.train + training_json: the lesson's [training] ({query, target, learning_rate, steps}) on
    *  a list of its tokens, through the focus head, its scores times the mode's scale; masked null: the
    *  lesson's mask. -> {query, target, query_index, target_index, learning_rate, scale, steps, hard}. */
+  const FLAT = 0.05;  // claims.FLAT: a loss within this share of its first value has barely moved
+
+  /** claims.descent: how a descent went, from its losses: "falls", "uneven", "rises" or "flat". */
+  function descent(losses) {
+    const [first, last] = [losses[0], losses[losses.length - 1]];
+    if (last < (1 - FLAT) * first) return losses.every((x, i) => i === 0 || x <= losses[i - 1]) ? "falls" : "uneven";
+    return last > (1 + FLAT) * first + 1e-9 ? "rises" : "flat";
+  }
+
   function train(lesson, tokens, mode = "scaled", masked = null) {
     const plan = lesson.training;
     if (!plan) throw new Error("this lesson has no [training] table");
@@ -289,7 +298,7 @@
       (seen[j] ? scale * row.reduce((acc, kj, a) => acc + kj * first.q[a], 0) : -Infinity));
     const zeros = first.w_q.map((row) => row.map(() => 0));
     return { query: tokens[query], target: tokens[target], query_index: query, target_index: target,
-      learning_rate: plan.learning_rate, scale, steps,
+      learning_rate: plan.learning_rate, scale, steps, descent: descent(steps.map((s) => s.loss)),
       hard: { ...hardStep(s, target, first.weights), grad_w_q: zeros, grad_w_k: zeros } };
   }
 
@@ -398,5 +407,5 @@
 
   root.AttentionCore = { MODES, sum, softmax, matmul, project, scaleFor, causalMask, dotProductAttention,
     projections, attendTokens, attendHeads, argmax, hardLookup, norm, unit, bestAxes, givenPlane, terms, planes, picture, pictureJson,
-    train, sinusoidal, ropeAngles, rotate, attendPositioned, positionsStudy, onlineSoftmax, tiles };
+    train, descent, sinusoidal, ropeAngles, rotate, attendPositioned, positionsStudy, onlineSoftmax, tiles };
 })(typeof globalThis !== "undefined" ? globalThis : this);

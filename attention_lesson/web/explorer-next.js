@@ -86,7 +86,7 @@
     const shown = stepOf(run);
     const first = run.steps[0];
     const last = run.steps[run.steps.length - 1];
-    const story = wordHtml("learn_story", { before: num(first.loss), after: num(last.loss), target: esc(run.target),
+    const story = wordHtml(run.descent === "falls" ? "learn_story" : `learn_story_${run.descent}`, { before: num(first.loss), after: num(last.loss), target: esc(run.target),
       w0: num(first.weights[run.target_index]), w1: num(last.weights[run.target_index]) });
     return `${title}<p class="learn-story">${story}</p><div class="pairs learn-grid"><div>${lossTableHtml(run, shown)}` +
       `</div><div>${stepHtml(run, shown, toks)}</div></div>${hardHtml(run, toks)}`;

@@ -48,6 +48,8 @@ interface AttentionCoreApi {
   pictureJson(p: Picture): Record<string, unknown>;
   /** numbers --json's training, positions and tiles (attention_core/next/), in their JSON's shape */
   train(lesson: Lesson, tokens: string[], mode?: string, masked?: boolean | null): any;
+  /** claims.descent: "falls", "uneven", "rises" or "flat", from each step's loss */
+  descent(losses: number[]): string;
   sinusoidal(n: number, d: number, base: number, start?: number): Matrix;
   ropeAngles(n: number, dK: number, base: number, start?: number): Matrix;
   rotate(m: Matrix, angles: Matrix): Matrix;
