@@ -153,14 +153,18 @@ def located(lang: str, file: str, line: int | None, said: Phrase | Said) -> str:
 
 class LessonError(ValueError):
     """A lesson file that cannot be used: names the file, the key, what was expected and found, and the
-    line once the text is known. `message(lang)` is the one line to show; str() is it in English."""
+    line once the text is known. `message(lang)` is the one line to show; str() is it in English.
+    `declared`: the `lang` the file itself declares, when it could be read that far (None: not known),
+    the language a command with no --lang says the error in."""
 
-    def __init__(self, file: str, key: str, expected: Phrase, found=None, line: int | None = None):
+    def __init__(self, file: str, key: str, expected: Phrase, found=None, line: int | None = None,
+                 declared: str | None = None):
         self.file, self.key, self.expected, self.found, self.line = file, key, expected, found, line
+        self.declared = declared
         super().__init__(file, key)
 
     def __reduce__(self):
-        return type(self), (self.file, self.key, self.expected, self.found, self.line)
+        return type(self), (self.file, self.key, self.expected, self.found, self.line, self.declared)
 
     def detail(self, lang: str = "en") -> str:
         """The problem without its file and line: "projections.w_k row 3: expected ..., found ..."."""

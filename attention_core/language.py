@@ -9,10 +9,10 @@ asked for this once and wins over both."""
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 
 from .errors import Choices, LessonError, ph
+from .files import MAX_LESSON_BYTES, FileProblem, read_text, shallow_toml
 
 LANGS = ("zh", "en", "ja")
 LANG_ENV = "ATTENTION_LESSON_LANG"
@@ -54,11 +54,17 @@ def parse_lang(file: str, data: dict) -> str | None:
     return value
 
 
+def lang_of(data) -> str | None:
+    """A lesson's parsed TOML's `lang` when it is one of LANGS, else None (no data, or a wrong value)."""
+    value = data.get("lang") if isinstance(data, dict) else None
+    return value if value in LANGS else None
+
+
 def declared_lang(path: str | Path | None) -> str | None:
     """A lesson file's `lang`, read without validating the rest (a file that does not load still says
-    its error in its own language); None where the file cannot be read or says none."""
+    its error in its own language); None where the file cannot be read (no file, no regular file, too
+    large, not UTF-8), is not TOML, or says none."""
     try:
-        value = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("lang")
-    except (OSError, TypeError, ValueError):  # no file, not UTF-8, not TOML
+        return lang_of(shallow_toml(read_text(Path(path), MAX_LESSON_BYTES)))
+    except (OSError, TypeError, ValueError, FileProblem):  # (a TOMLDecodeError is a ValueError)
         return None
-    return value if value in LANGS else None

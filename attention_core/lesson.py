@@ -14,9 +14,11 @@ import numpy as np
 
 from . import axes, keys, reading
 from .errors import Choices, LessonError, TomlReason, ph
+from .files import MAX_LESSON_BYTES, FileProblem, read_text, shallow_toml
+from .files import MAX_NESTING as MAX_NESTING  # (re-exported: its home was here)
 from .heads import Head, parse_heads, parse_mask
-from .language import LANGS, parse_lang
-from .lines import error_line, nesting, toml_line
+from .language import LANGS, lang_of, parse_lang
+from .lines import error_line, toml_line
 from .magnitudes import check_finite
 from .next.tables import (
     Positions,
@@ -37,7 +39,6 @@ NARRATION_KEYS = {"story": "the lesson's own story, told where the overview comp
 REQUIRED_TOP = keys.REQUIRED_TOP  # ("vocab", "projections", "contexts")
 PROJECTIONS = ("w_q", "w_k", "w_v")
 PACKAGED = Path(__file__).parent / "lessons"  # the packaged lessons (importlib.resources imports zipfile)
-MAX_NESTING = 16  # arrays and tables inside each other: a lesson needs 2 (a matrix), tomllib recurses
 
 
 @dataclass(frozen=True)
@@ -328,41 +329,38 @@ def _toml_error(file: str, text: str, message: str) -> LessonError:
 
 def _toml(text: str, file: str) -> dict:
     """The text's TOML, read only when its arrays and tables nest at most MAX_NESTING deep."""
-    if deep := nesting(text, MAX_NESTING):
-        raise LessonError(file, "", ph("shallow_toml", limit=MAX_NESTING), ph("nested", n=deep[1]), deep[0])
     try:
-        return tomllib.loads(text)
+        return shallow_toml(text)
     except tomllib.TOMLDecodeError as e:
         raise _toml_error(file, text, str(e)) from None
-    except RecursionError:  # nesting the scan did not see (it reads strings and comments as TOML does)
-        raise LessonError(file, "", ph("shallow_toml", limit=MAX_NESTING)) from None
+    except FileProblem as p:
+        raise LessonError(file, "", p.expected, p.found, p.line) from None
 
 
 def loads(text: str, file: str = "<lesson>") -> Lesson:
     """A lesson from the text of a lesson file (an editor's buffer): LessonError as `load` gives, with the
-    line of the text it points at (`e.line`, in every message: `FILE:LINE: ...`)."""
+    line of the text it points at (`e.line`, in every message: `FILE:LINE: ...`) and the language the
+    text declares, if it could be read that far (`e.declared`: the language its message is said in)."""
+    data = None
     try:
-        return parse(_toml(text, file), file)
+        data = _toml(text, file)
+        return parse(data, file)
     except LessonError as e:
         e.line = error_line(text, e)
+        e.declared = lang_of(data)
         raise
 
 
 def _read(path: Path) -> str:
-    """The text of a lesson file; LessonError if there is no such file, it cannot be read, or it is not
-    UTF-8."""
+    """The text of a lesson file; LessonError if there is no such file, it cannot be read, it is no
+    regular file (a folder, a device, a pipe), it is larger than MAX_LESSON_BYTES or it is not UTF-8."""
     try:
-        raw = path.read_bytes()
+        return read_text(path, MAX_LESSON_BYTES)
     except FileNotFoundError:
         raise LessonError(str(path), "", ph("lesson_file", names=Choices(packaged_lessons())),
                           ph("no_such_file")) from None
-    except OSError as e:
-        raise LessonError(str(path), "", ph("readable_file"),
-                          ph("os_error", text=e.strerror or str(e))) from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LessonError(str(path), "", ph("utf8"), ph("undecodable", n=e.start)) from None
+    except FileProblem as p:
+        raise LessonError(str(path), "", p.expected, p.found) from None
 
 
 def load(name_or_path: str | Path | None = None) -> Lesson:

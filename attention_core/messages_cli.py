@@ -136,6 +136,8 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_not_utf8": "UTF-8 text (undecodable byte at {at})",
     "studio_not_json": "expected a JSON object: {reason}",
     "studio_not_object": "not an object",
+    "studio_body_too_big": "a request of at most {n} bytes",
+    "studio_too_deep": "arrays or objects nested too deep",
     "studio_scene_id": "scene: expected a scene's id, found {found}",
     "studio_step_from_1": "n: expected a step number from 1, found {found}",
     "studio_no_scene": "no such scene: {scene}",
@@ -151,6 +153,8 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_unknown_scene": "unknown scene {names}; valid ids: {scenes}",
     "cli_no_context": "{context} is not a context of {lesson}; choose one of: {contexts}",
     "cli_no_lesson_file": "{path}: no such lesson file; make one with: attention-lesson new {path}",
+    "cli_bad_ip": "--ip {ip}: expected an IP address (127.0.0.1, ::1) or a name this machine resolves "
+                  "(localhost)",
 }, "zh": {
     "studio_choice": "{key}：应为 {choices} 之一，实际是 {found}",
     "studio_no_text": "还没有通过检查的课件文本：请先改好课件文件",
@@ -158,6 +162,8 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_not_utf8": "应为 UTF-8 文本（第 {at} 个字节无法解码）",
     "studio_not_json": "应为一个 JSON 对象：{reason}",
     "studio_not_object": "不是对象",
+    "studio_body_too_big": "请求最多 {n} 字节",
+    "studio_too_deep": "数组或对象嵌套太深",
     "studio_scene_id": "scene：应为场景的 id，实际是 {found}",
     "studio_step_from_1": "n：应为从 1 开始的步骤号，实际是 {found}",
     "studio_no_scene": "没有这个场景：{scene}",
@@ -173,6 +179,7 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_unknown_scene": "未知的场景 {names}；可用的 id：{scenes}",
     "cli_no_context": "{context} 不是 {lesson} 的语境；请从中选择：{contexts}",
     "cli_no_lesson_file": "{path}：没有这个课件文件；可以这样新建：attention-lesson new {path}",
+    "cli_bad_ip": "--ip {ip}：应为 IP 地址（127.0.0.1、::1）或本机能解析的名字（localhost）",
 }, "ja": {
     "studio_choice": "{key}：{choices} のいずれかが必要ですが、実際は {found}",
     "studio_no_text": "まだチェックを通ったテキストがありません：先にレッスンファイルを直してください",
@@ -180,6 +187,8 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_not_utf8": "UTF-8 のテキストが必要です（{at} バイト目を復号できません）",
     "studio_not_json": "JSON オブジェクトが必要です：{reason}",
     "studio_not_object": "オブジェクトではありません",
+    "studio_body_too_big": "リクエストは {n} バイトまでです",
+    "studio_too_deep": "配列またはオブジェクトの入れ子が深すぎます",
     "studio_scene_id": "scene：シーンの id が必要ですが、実際は {found}",
     "studio_step_from_1": "n：1 から始まるステップ番号が必要ですが、実際は {found}",
     "studio_no_scene": "そのようなシーンはありません：{scene}",
@@ -196,4 +205,6 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_no_context": "{context} は {lesson} の文脈ではありません。選べるのは：{contexts}",
     "cli_no_lesson_file": "{path}：そのようなレッスンファイルはありません。"
                           "作るには：attention-lesson new {path}",
+    "cli_bad_ip": "--ip {ip}：IP アドレス（127.0.0.1、::1）またはこのマシンが解決できる名前（localhost）"
+                  "が必要です",
 }}

@@ -46,7 +46,25 @@ def new(file, lang, force, heads, mask):
         raise click.UsageError(f"{path} exists; use --force to overwrite it")
     if not path.parent.exists():
         raise click.UsageError(f"no folder {path.parent} for {path.name}")
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(with_next(starter(lang, file), lang, heads, mask), encoding="utf-8")
-    tmp.replace(path)
+    write_new(path, with_next(starter(lang, file), lang, heads, mask), lang)
     click.echo(f"{path}: a starter lesson. Next: attention-lesson check {shlex.quote(str(path))}")
+
+
+def write_new(path: Path, text: str, lang: str) -> None:
+    """The text into `path` through a temporary file beside it (atomically); a folder that cannot be
+    written in is one line in `lang`, exit 2, and nothing left behind."""
+    from attention_core.errors import text as said
+
+    from .options import LessonFileError
+    from .out_path import write_problem
+
+    if problem := write_problem(path, file=True, lang=lang):
+        raise LessonFileError(problem)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise LessonFileError(said(lang, "studio_cannot_write", what=str(path), reason=e.strerror or e)) \
+            from None

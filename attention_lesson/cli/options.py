@@ -10,10 +10,9 @@ import click
 
 from attention_core import LANGS, MODES, LessonError, load
 from attention_core.checks import language_gaps
-from attention_core.language import LANG_ENV, LangError, chosen_lang, declared_lang, default_lang
-from attention_core.lesson import resolve
+from attention_core.language import LANG_ENV, LangError, chosen_lang, default_lang
 
-from .out_path import out_option
+from .out_path import check_out, out_option
 
 
 class LessonFileError(click.ClickException):
@@ -35,10 +34,11 @@ class LessonFileError(click.ClickException):
         click.echo(self.message, err=file is None, file=file)
 
 
-def message_lang(lang: str | None = None, path=None) -> str:
+def message_lang(lang: str | None = None, declared: str | None = None) -> str:
     """The language of a lesson's messages: `lang`, else the running command's --lang, else (a command
-    with --lang not given) the file's own `lang`, else ATTENTION_LESSON_LANG, else zh; a command with no
-    --lang, such as `numbers`, prints English."""
+    with --lang not given) the file's own `lang` (`declared`: as the error read it, LessonError.declared;
+    the file is not read again), else ATTENTION_LESSON_LANG, else zh; a command with no --lang, such as
+    `numbers`, prints English."""
     ctx = click.get_current_context(silent=True)
     params = ctx.params if ctx is not None else {}
     chosen = lang or params.get("lang")
@@ -47,7 +47,7 @@ def message_lang(lang: str | None = None, path=None) -> str:
     if "lang" not in params:
         return "en"
     try:
-        return declared_lang(resolve(path)) or default_lang()
+        return declared or default_lang()
     except LangError:  # the variable's own error comes once the lesson loads; this one is said in zh
         return LANGS[0]
 
@@ -58,7 +58,7 @@ def load_lesson(path, lang: str | None = None):
     try:
         return load(path)
     except LessonError as e:
-        raise LessonFileError(e.message(message_lang(lang, path)), bare=True) from None
+        raise LessonFileError(e.message(message_lang(lang, e.declared)), bare=True) from None
 
 
 def lesson_lang(lang: str | None, lesson=None) -> str:
@@ -376,7 +376,9 @@ def build_options(kind: str = "video", **fixed):
             run = Run(**{k: params.pop(k) for k in RUN_PARAMS if k in params})
             les = params.pop("lesson")
             les = les if hasattr(les, "source") else load_lesson(les)  # (lesson_options loads it)
-            return f(*args, lesson=les, options=make_options(les, kind, given), run=run, **params)
+            options = make_options(les, kind, given)
+            check_out(options, run)  # (out_path.py)
+            return f(*args, lesson=les, options=options, run=run, **params)
 
         return wrapper
 

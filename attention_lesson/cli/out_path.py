@@ -23,16 +23,40 @@ def writable(ctx, param, value: str | None) -> str | None:
     own folder, for a file) that this user may write in; else one line, exit 2, nothing made."""
     if value is None:
         return value
+    if problem := write_problem(value, param.type.file_okay):
+        raise click.BadParameter(problem)
+    return value
 
+
+def write_problem(value: str | Path, file: bool = False, lang: str | None = None) -> str | None:
+    """Why the folder `value` (with `file`, the file's folder) cannot be made or written in, one line in
+    `lang` (default: the language click's words are said in), or None when it can: the nearest part of
+    it that exists must be a folder this user may write in."""
     from attention_core.errors import text
 
     near = Path(value).absolute()
-    if param.type.file_okay:  # a file: its folder is what must be there or made
+    if file:  # a file: its folder is what must be there or made
         near = near.parent
     while not near.exists():
         near = near.parent
     if not near.is_dir():
-        raise click.BadParameter(text(spoken(), "out_blocked", folder=value, blocker=str(near)))
+        return text(lang or spoken(), "out_blocked", folder=str(value), blocker=str(near))
     if not os.access(near, os.W_OK | os.X_OK):
-        raise click.BadParameter(text(spoken(), "out_not_writable", folder=value, blocker=str(near)))
-    return value
+        return text(lang or spoken(), "out_not_writable", folder=str(value), blocker=str(near))
+    return None
+
+
+def check_out(options, run) -> None:
+    """The output folder (--out, else media/... where the command runs) and the workers' cache
+    (media/.cache, where the command runs, whatever --out says) checked before any work: one that cannot
+    be made or written in (a read-only current folder) is one line, exit 2, nothing made. A dry run
+    writes nothing: not checked."""
+    from ..pipeline.build import output_folder
+    from ..pipeline.plan import CACHE
+    from .options import LessonFileError
+
+    if run.dry_run:
+        return
+    for folder in (output_folder(options, run.out), CACHE):
+        if problem := write_problem(folder):
+            raise LessonFileError(problem)

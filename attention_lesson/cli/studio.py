@@ -28,7 +28,8 @@ from .options import (
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
               help="Port on 127.0.0.1 (0: any free one).")
 @click.option("--ip", default="127.0.0.1", show_default=True, metavar="ADDR",
-              help="Address to listen on. Another than 127.0.0.1 lets other machines in (with the token).")
+              help="Address (or name: localhost) to listen on. Another than 127.0.0.1 lets other machines "
+                   "in (with the token).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page; only print its address.")
 @jobs_option
 def studio(file, no_browser, jobs, **given):
@@ -38,10 +39,14 @@ def studio(file, no_browser, jobs, **given):
     address (with its token) on its first line; Ctrl-C stops it."""
     from attention_core.language import declared_lang
 
-    from ..studio.serve import StudioArgs, StudioError, serve
+    from ..studio.serve import StudioArgs, StudioError, address, serve
 
     # the language: --lang, else the file's own, else the default (a file that does not load yet says it too)
     lang = given.pop("lang") or declared_lang(file) or lesson_lang(None)
+    try:
+        given["ip"] = address(given["ip"], lang)
+    except StudioError as e:
+        raise LessonFileError(str(e)) from None
     if given["ip"] != "127.0.0.1":
         click.echo(f"warning: the studio listens on {given['ip']}: anyone who can reach it and has the token "
                    "can edit and save the lesson file", err=True)

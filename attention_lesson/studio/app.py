@@ -44,11 +44,12 @@ from attention_core.errors import text as said
 
 from ..pipeline.plan import MEDIA, RenderOptions
 from . import assets, line_api
+from .bodies import MAX_BODY, BodyProblem, capped, json_object, text_of
 from .guard import Guard, cookie_name, error_body
 from .renders import render_langs, render_request
 from .session import Session, TextProblem
 
-MAX_TEXT = 1_000_000  # bytes: a lesson file is a few kB
+MAX_TEXT = MAX_BODY  # bytes: a lesson file is a few kB (attention_core.files.MAX_LESSON_BYTES)
 
 
 def error(status: int, message: str, key: str | None = None, line: int | None = None) -> JSONResponse:
@@ -123,25 +124,12 @@ class Studio:
 
 
 async def body_text(request: Request, lang: str) -> str:
-    """The request's body as text; TextProblem, in the page's language, for one too long or not UTF-8."""
-    raw = await request.body()
-    if len(raw) > MAX_TEXT:
-        raise TextProblem.saying(lang, None, "studio_too_big", n=MAX_TEXT)
+    """The request's body as text; TextProblem, in the page's language, for one too long (read no
+    further than MAX_TEXT) or not UTF-8."""
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise TextProblem.saying(lang, None, "studio_not_utf8", at=e.start) from None
-
-
-async def json_object(request: Request, lang: str) -> dict:
-    """The request's body as a JSON object (empty: {}); ValueError saying, in `lang`, what is wrong."""
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except UnicodeDecodeError as e:
-        raise ValueError(said(lang, "studio_not_utf8", at=e.start)) from None
-    if not isinstance(body, dict):
-        raise ValueError(said(lang, "studio_not_object"))
-    return body
+        return text_of(await capped(request, lang, MAX_TEXT, "studio_too_big"), lang)
+    except BodyProblem as p:
+        raise TextProblem({"key": None, "line": None, "message": str(p)}) from None
 
 
 def focus_of(body: dict, lang: str) -> tuple[str, int]:
@@ -201,7 +189,7 @@ class Api:
             body = await json_object(request, self.s.lang)
             self.s.view(body.get("context"), body.get("mode"), body.get("theme"), body.get("lang"))
         except ValueError as e:
-            return self.refuse(400, "studio_not_json", reason=str(e))
+            return self.refuse(getattr(e, "status", 400), "studio_not_json", reason=str(e))
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
         run = self.studio.draw()
@@ -213,7 +201,7 @@ class Api:
         try:
             scene, n = focus_of(await json_object(request, self.s.lang), self.s.lang)
         except ValueError as e:
-            return self.refuse(400, "studio_not_json", "scene", reason=str(e))
+            return self.refuse(getattr(e, "status", 400), "studio_not_json", "scene", reason=str(e))
         drawer = self.studio.drawer
         if drawer is not None and scene not in {s.id for s in drawer.scenes}:
             return self.refuse(404, "studio_no_scene", "scene", scene=scene)
@@ -267,7 +255,7 @@ class Api:
         try:
             req = render_request(self.studio, await json_object(request, self.s.lang))
         except ValueError as e:
-            return self.refuse(400, "studio_not_json", reason=str(e))
+            return self.refuse(getattr(e, "status", 400), "studio_not_json", reason=str(e))
         except TextProblem as p:
             return JSONResponse({"error": p.error}, status_code=422)
         job = await asyncio.to_thread(self.studio.renders.start, req)  # starting a process takes a moment
@@ -300,8 +288,12 @@ class Api:
     async def files(self, request: Request) -> Response:
         root = MEDIA.resolve()
         rel = request.path_params["path"]
-        path = (root / rel).resolve()
-        if not path.is_relative_to(root) or not path.is_file():
+        try:
+            path = (root / rel).resolve()
+            found = path.is_relative_to(root) and path.is_file()
+        except (OSError, ValueError):  # a NUL byte (x%00.mp4), a name too long, a symlink loop
+            found = False
+        if not found:
             return error(404, f"no such file in the output folder: {rel}")
         return FileResponse(path)
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -29,6 +28,7 @@ from attention_core.errors import text as said
 
 from ..pipeline.plan import MEDIA
 from . import narration as N
+from .bodies import BodyProblem, json_object
 from .guard import error_body
 from .toml_edit import EditError
 
@@ -40,17 +40,12 @@ def refused(p: N.LineProblem) -> JSONResponse:
 
 
 async def _body(request: Request, lang: str) -> dict:
-    """The request's JSON object; LineProblem (400) saying what is wrong, in the page's language."""
+    """The request's JSON object (at most bodies.MAX_BODY bytes); LineProblem (400, 413 too large) saying
+    what is wrong, in the page's language."""
     try:
-        body = json.loads(await request.body() or b"{}")
-    except UnicodeDecodeError as e:
-        raise N.LineProblem(400, said(lang, "studio_not_json",
-                                      reason=said(lang, "studio_not_utf8", at=e.start))) from None
-    except ValueError as e:
-        raise N.LineProblem(400, said(lang, "studio_not_json", reason=str(e))) from None
-    if not isinstance(body, dict):
-        raise N.LineProblem(400, said(lang, "studio_not_json", reason=said(lang, "studio_not_object")))
-    return body
+        return await json_object(request, lang)
+    except BodyProblem as e:
+        raise N.LineProblem(e.status, said(lang, "studio_not_json", reason=str(e))) from None
 
 
 def routes(studio) -> list[Route]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import os
+import re
 import secrets
 import signal
 import socket
@@ -63,6 +64,26 @@ def check_file(path: Path, lang: str = "en") -> None:
     if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
         raise StudioError(f"{path}: the studio saves by replacing the file, and this folder or file is "
                           "not writable")
+
+
+def address(ip: str, lang: str = "en") -> str:
+    """--ip as the address to listen on: an IPv4 or IPv6 address as it is, a name (localhost, the
+    machine's) resolved, an IPv4 address first; StudioError, one line in `lang`, for what is neither (a
+    dotted number such as 999.1.1.1 is never looked up as a name)."""
+    from attention_core.errors import text
+
+    try:
+        return str(ipaddress.ip_address(ip))
+    except ValueError:
+        pass
+    if ip and not re.fullmatch(r"[\d.]+|.*:.*", ip):
+        try:
+            found = socket.getaddrinfo(ip, None, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            found = []
+        if found:
+            return min(found, key=lambda a: a[0] != socket.AF_INET)[4][0]
+    raise StudioError(text(lang, "cli_bad_ip", ip=ip))
 
 
 def bind(ip: str, port: int) -> socket.socket:

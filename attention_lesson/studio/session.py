@@ -48,7 +48,7 @@ class TextProblem(Exception):
         self.error = error
 
     @classmethod
-    def saying(cls, lang: str, at: str | None, code: str, **fields) -> TextProblem:
+    def saying(cls, lang: str, at: str | None, code: str, /, **fields) -> TextProblem:
         """A request the studio refuses, its key `at`, in the page's language: the core's entry `code`."""
         return cls({"key": at, "line": None, "message": said(lang, code, **fields)})
 
@@ -122,8 +122,9 @@ class Session:
 
         for key, value, choices in (("lang", lang, LANGS), ("mode", mode, MODES), ("theme", theme, THEMES),
                                     ("context", context, self.lesson.contexts if self.lesson else None)):
-            if value is not None and choices is not None and value not in choices:
-                raise TextProblem.choice(self.lang, key, list(choices), value)
+            wrong = not isinstance(value, str) or choices is not None and value not in choices
+            if value is not None and wrong:
+                raise TextProblem.choice(self.lang, key, list(choices or []), value)
         self.context = context if context is not None else self.context
         self.mode, self.theme, self.lang = mode or self.mode, theme or self.theme, lang or self.lang
 

@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from attention_core.errors import Choices, FormatReason, Phrase, TomlReason, located, ph, say, tidy
+from attention_core.files import MAX_WORDS_BYTES, FileProblem, read_text, shallow_toml
 from attention_core.language import LANG_ENV, LANGS
 from attention_core.lines import key_lines, toml_line
 
@@ -83,10 +84,17 @@ def _flatten(prefix: str, table: dict, out: dict) -> None:
 
 
 def read_file(path: Path, text: str | None = None) -> dict[str, Entry]:
-    """A catalog file's entries with their lines; WordsError (its line) for a file that is not TOML."""
-    text = path.read_text(encoding="utf-8") if text is None else text
+    """A catalog file's entries with their lines; WordsError (its line) for a file that cannot be read
+    as text (no regular file, a dangling or looping symlink, larger than MAX_WORDS_BYTES, not UTF-8) or
+    is not TOML (nested deeper than MAX_NESTING too)."""
     try:
-        data = tomllib.loads(text)
+        text = read_text(path, MAX_WORDS_BYTES) if text is None else text
+        data = shallow_toml(text)
+    except FileNotFoundError:  # (a file removed as it was read)
+        gone = FileProblem(ph("readable_file"), ph("no_such_file"))
+        raise WordsError(str(path), 1, gone.phrase()) from None
+    except FileProblem as p:
+        raise WordsError(str(path), p.line or 1, p.phrase()) from None
     except tomllib.TOMLDecodeError as e:
         line = toml_line(text, str(e)) or 1
         reason = TomlReason(re.sub(r" [(]at .*[)]$", "", str(e)))
@@ -141,7 +149,16 @@ def folder_langs(folder: str | Path | None) -> list[str]:
 
 
 def _fingerprint(folder: str | Path, lang: str) -> tuple:
-    return tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in files(folder, lang))
+    """Each file's path, time and size: what, changed, has the folder read again (a file that cannot be
+    looked at, a dangling or looping symlink, has none: read, and refused, each time)."""
+    return tuple((str(p), *_mark(p)) for p in files(folder, lang))
+
+
+def _mark(path: Path) -> tuple:
+    try:
+        return path.stat().st_mtime_ns, path.stat().st_size
+    except OSError:
+        return (None,)
 
 
 def overrides(folder: str | Path | None, lang: str) -> dict[str, Entry]:
@@ -342,10 +359,12 @@ def problems(folder: str | Path, lang: str, say_in: str | None = None) -> list[s
 
 def _table_line(path: Path, key: str) -> int:
     """Where a missing key belongs in its file: its table's header line, else 1."""
-    if not path.is_file():
+    try:
+        text = read_text(path, MAX_WORDS_BYTES)
+    except (OSError, FileProblem):
         return 1
     table = key.rsplit(".", 1)[0]
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, line in enumerate(text.splitlines(), start=1):
         if line.strip() == f"[{table}]":
             return n
     return 1
