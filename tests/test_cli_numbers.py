@@ -1,12 +1,14 @@
 """The light CLI commands through click's CliRunner."""
 
 import json
+import re
+import tomllib
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from attention_core import __version__, attend, load
+from attention_core import LANGS, __version__, attend, load
 from attention_lesson.cli import main
 
 
@@ -66,7 +68,7 @@ def test_bad_mode_is_usage_error():
     assert r.exit_code == 2 and "cubic" in r.output
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_new_writes_a_starter_that_passes_check(tmp_path, lang):
     path = tmp_path / "my-lesson.toml"
     out = run("new", str(path), "--lang", lang)
@@ -76,7 +78,7 @@ def test_new_writes_a_starter_that_passes_check(tmp_path, lang):
     checked = run("check", str(path), "--lang", "en")
     assert "OK" in checked and "warning" not in checked
     lesson = load(path)
-    assert len(lesson.contexts) == 2 and lesson.title["zh"] and lesson.title["en"]
+    assert len(lesson.contexts) == 2 and all(lesson.title[lang] for lang in LANGS)
     for name in lesson.contexts:  # the story it tells: the focus takes in a different meaning per context
         att = attend(lesson, name)
         f = att.index(lesson.focus)
@@ -132,7 +134,7 @@ def test_numbers_table_aligns_chinese_tokens_and_names_dimensions(tmp_path):
     assert blocks[1][1].split() == ["我", "吃", "一个", "苹果"]
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_starters_header_names_the_file_it_wrote(tmp_path, lang, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for name, shown in (("mine.toml", "mine.toml"), ("my lesson.toml", "'my lesson.toml'")):
@@ -141,3 +143,68 @@ def test_the_starters_header_names_the_file_it_wrote(tmp_path, lang, monkeypatch
         assert f"attention-lesson check {shown}\n" in header and "my-lesson.toml" not in header
         assert f"--lesson {shown}" in header
         assert "OK" in run("check", name, "--lang", "en")
+
+
+def test_every_language_has_a_starter_with_its_words_in_every_language():
+    """A language added to LANGS without attention_lesson/starters/<lang>.toml fails here (`new --lang`
+    would offer it and break); each starter gives the lesson's words in every language."""
+    from importlib import resources
+
+    from attention_core.lesson import parse
+
+    for lang in LANGS:
+        starter = resources.files("attention_lesson") / "starters" / f"{lang}.toml"
+        assert starter.is_file(), f"no starter for {lang}"
+        lesson = parse(tomllib.loads(starter.read_text(encoding="utf-8")), str(starter))
+        assert lesson.lang == lang
+        for other in LANGS:
+            assert lesson.title[other] and len(lesson.dimensions[other]) == lesson.d_v, (lang, other)
+            assert all(other in labels for labels in lesson.context_labels.values()), (lang, other)
+            assert lesson.narration[other]["story"], (lang, other)
+
+
+KANA = re.compile(r"[\u3041-\u309f\u30a1-\u30ff]")
+
+
+@pytest.mark.parametrize("how", ["--lang", "ATTENTION_LESSON_LANG"])
+def test_new_in_japanese_writes_japanese_comments_and_lang_ja(tmp_path, how):
+    path = tmp_path / "mine.toml"
+    args, env = (["--lang", "ja"], {}) if how == "--lang" else ([], {"ATTENTION_LESSON_LANG": "ja"})
+    r = CliRunner().invoke(main, ["new", str(path), *args], env=env)
+    assert r.exit_code == 0 and r.exception is None, r.output
+    text = path.read_text(encoding="utf-8")
+    prose = [line for line in text.splitlines()  # every comment but the header's commands and blank ones
+             if line.startswith("#") and line.strip("# ") and "attention-lesson " not in line]
+    assert len(prose) > 20 and [line for line in prose if not KANA.search(line)] == []
+    assert load(path).lang == "ja" and 'lang = "ja"\n' in text
+    checked = run("check", str(path))
+    assert "使用できます" in checked and "言語：ja" in checked
+
+
+def test_new_for_a_language_of_a_words_folder_copies_the_en_starter(tmp_path):
+    words = tmp_path / "words"
+    (words / "fr").mkdir(parents=True)
+    (words / "fr" / "overview.toml").write_text('[overview]\ntitle = "Attention : une recherche douce"\n',
+                                                encoding="utf-8")
+    path = tmp_path / "mine.toml"
+    r = CliRunner().invoke(main, ["new", str(path), "--lang", "fr", "--words", str(words)])
+    assert r.exit_code == 0 and r.exception is None, r.output
+    note = r.output.splitlines()[0]
+    assert note == (f'{path}: fr has no starter of its own: copied the en one (comments in en, lang = "en", '
+                    f'words = "words"); show it in fr with --lang fr')
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# A starter lesson") and 'lang = "en"\n' in text and 'words = "words"\n' in text
+    assert load(path).words == str(words.resolve())
+    assert "OK" in run("check", str(path), "--lang", "en")
+
+
+@pytest.mark.parametrize("words", [None, "empty"])
+def test_new_for_a_language_without_words_is_one_line(tmp_path, words):
+    """`--lang fr` with no folder, or a folder holding no fr words: one line, exit 2, nothing written."""
+    path = tmp_path / "mine.toml"
+    args = ["--words", str(tmp_path)] if words else []
+    r = CliRunner().invoke(main, ["new", str(path), "--lang", "fr", *args])
+    assert r.exit_code == 2 and isinstance(r.exception, SystemExit), r.output
+    assert "Traceback" not in r.output and len(r.output.strip().splitlines()) == 1, r.output
+    assert ("words export --lang fr" in r.output) if words is None else ("no words for fr" in r.output)
+    assert not path.exists()

@@ -35,7 +35,7 @@ def test_check_says_what_the_file_holds():
     assert "mask" not in cli("check", "default", "--lang", "en")
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", ["zh", "en", "ja"])
 @pytest.mark.parametrize("heads, mask", [(2, "causal"), (4, "none"), (1, "causal")])
 def test_new_writes_a_next_lesson_starter_that_passes(tmp_path, lang, heads, mask):
     path = tmp_path / "mine.toml"
@@ -46,9 +46,12 @@ def test_new_writes_a_next_lesson_starter_that_passes(tmp_path, lang, heads, mas
     if heads > 1:
         assert lesson.w_o.shape == (sum(h.d_v for h in lesson.heads), lesson.d_model)
         text = path.read_text(encoding="utf-8")
-        assert text.count("[heads.") == heads and ("w_o：" if lang == "zh" else "# w_o:") in text
+        assert text.count("[heads.") == heads and ("# w_o:" if lang == "en" else "w_o：") in text
         assert "w_q = [" not in text.split("\n[projections]\n")[1]  # only w_o there
-    cli("check", str(path))
+        assert all(set(h.names) == {"zh", "en", "ja"} for h in lesson.heads)  # named in every language
+    for shown in ("zh", "en", "ja"):  # its words in every language: no warning in any
+        checked = cli("check", str(path), "--lang", shown)
+        assert not any(w in checked for w in ("warning", "警告")), checked
 
 
 def test_numbers_json_carries_the_mask_and_every_head():

@@ -82,7 +82,8 @@ def test_the_wheel_carries_what_it_serves_and_is_small(installed):
     for needed in ("attention_lesson/web/vendor/codemirror.js",
                    "attention_lesson/web/vendor/reveal.js/dist/reveal.js",
                    "attention_lesson/web/explorer.js", "attention_core/lessons/default.toml",
-                   "attention_lesson/starters/zh.toml", "scenes/i18n/zh/common.toml",
+                   "attention_lesson/starters/zh.toml", "attention_lesson/starters/en.toml",
+                   "attention_lesson/starters/ja.toml", "scenes/i18n/zh/common.toml",
                    "attention_lesson/pipeline/drawing/estimates.json"):
         assert needed in names, needed
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "node_modules/"))]

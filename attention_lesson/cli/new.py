@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 from importlib import resources
 from pathlib import Path
@@ -10,10 +11,15 @@ import click
 
 from attention_core.heads import MASKS, MAX_HEADS
 
-from ..outputs.next_starter import with_next
-from .options import force_option, lang_option, lesson_lang
+from ..outputs.next_starter import with_next, with_words
+from .options import LessonFileError, any_lang_option, force_option, lesson_lang, words_option
 
 PLACEHOLDER = "my-lesson.toml"  # the file the starters' header commands name, until `new` names its own
+CLOSEST = "en"  # the starter of a language that has none: a words folder is translated from English
+
+
+def has_starter(lang: str) -> bool:
+    return (resources.files("attention_lesson") / "starters" / f"{lang}.toml").is_file()
 
 
 def starter(lang: str, file: str | None = None) -> str:
@@ -28,17 +34,45 @@ def starter(lang: str, file: str | None = None) -> str:
     return "".join(named + lines[header:])
 
 
+def starter_lang(lang: str, words: str | None) -> str:
+    """The starter `new` copies for `lang`: its own, else (a language a words folder gives) the closest,
+    en; one line (exit 2) for a language with neither a built-in catalog nor a folder holding its words."""
+    from attention_core.errors import text
+    from scenes.common import words as W
+
+    if not W.built_in(lang):
+        if words is None:
+            export = f"attention-lesson words export --lang {lang} --out DIR"
+            said = W.message_lang(lang)
+            raise LessonFileError(text(said, "words_no_builtin", language=lang, export=export))
+        if not W.files(words, lang):
+            raise LessonFileError(W.problems(words, lang)[0], bare=True)
+    return lang if has_starter(lang) else CLOSEST
+
+
+def with_folder(text: str, lang: str, words: str | None, path: Path) -> tuple[str, str | None]:
+    """The starter `text` naming the words folder (relative to the lesson file `path`), and that name."""
+    if words is None:
+        return text, None
+    folder = Path(os.path.relpath(Path(words).resolve(), path.parent.resolve())).as_posix()
+    return with_words(text, lang, folder), folder
+
+
 @click.command()
 @click.argument("file", metavar="FILE", type=click.Path(dir_okay=False))
-@lang_option.but(help="Language of the comments and the lesson's own lang = \"..\" (its words are in both; "
-                       "default: $ATTENTION_LESSON_LANG, else zh).")
+@any_lang_option.but(help="Language of the comments and the lesson's own lang = \"..\" (its words are in zh, "
+                           "en and ja); another code (fr, de, ko...) with --words DIR holding its words gets "
+                           "the en starter (default: $ATTENTION_LESSON_LANG, else zh).")
+@words_option.but(type=click.Path(file_okay=False, exists=True),
+                  help="The teacher's own words, DIR/<lang>/<name>.toml (as `words export` writes them): the "
+                       "starter names the folder (words = \"DIR\", relative to FILE).")
 @force_option.but(help="Overwrite FILE if it exists.")
 @click.option("--heads", type=click.IntRange(1, MAX_HEADS), default=1, show_default=True,
               help="How many attention heads (2 or more: a [heads] table, each head its own projections, "
                    "and w_o).")
 @click.option("--mask", type=click.Choice(MASKS), default="none", show_default=True,
               help="causal: query i looks at keys 1..i only (a decoder's attention).")
-def new(file, lang, force, heads, mask):
+def new(file, lang, words, force, heads, mask):
     """Write a starter lesson to FILE: every key explained in comments, ready to `check` and render."""
     lang = lesson_lang(lang)
     path = Path(file)
@@ -46,7 +80,13 @@ def new(file, lang, force, heads, mask):
         raise click.UsageError(f"{path} exists; use --force to overwrite it")
     if not path.parent.exists():
         raise click.UsageError(f"no folder {path.parent} for {path.name}")
-    write_new(path, with_next(starter(lang, file), lang, heads, mask), lang)
+    copied = starter_lang(lang, words)
+    text, folder = with_folder(with_next(starter(copied, file), copied, heads, mask), copied, words, path)
+    write_new(path, text, copied)
+    if copied != lang:
+        words_line = f", words = \"{folder}\"" if folder else ""
+        click.echo(f"{path}: {lang} has no starter of its own: copied the {copied} one (comments in "
+                   f"{copied}, lang = \"{copied}\"{words_line}); show it in {lang} with --lang {lang}")
     click.echo(f"{path}: a starter lesson. Next: attention-lesson check {shlex.quote(str(path))}")
 
 
