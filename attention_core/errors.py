@@ -9,6 +9,7 @@ found (a `Phrase` or the value as the file has it) and the line, once the text i
 
 from __future__ import annotations
 
+import difflib
 import re
 import reprlib
 from typing import Any, NamedTuple
@@ -66,6 +67,16 @@ class FormatReason(TomlReason):
 
 class Choices(list):
     """Names written "a, b, c" (cut after LIST_MOST)."""
+
+
+def near(name, known, found=None):
+    """What a message says was found for an unknown `name` (`found`: a phrase for it, else the name as
+    written), with the one of `known` it is likely a typo of (difflib's closest, when close enough):
+    "an unknown key (did you mean projections?)", even where the list of `known` is cut short."""
+    found = name if found is None else found
+    if not isinstance(name, str) or not (close := difflib.get_close_matches(name, list(known), n=1)):
+        return found
+    return ph("did_you_mean", found=found if isinstance(found, Phrase) else shown(found), near=close[0])
 
 
 def split_key(key: str) -> tuple[str, list[tuple[str, int]]]:

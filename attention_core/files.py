@@ -17,6 +17,9 @@ from .lines import nesting
 
 MAX_LESSON_BYTES = 1_000_000  # a lesson file is a few kB; docs/reference/lesson-file.md names the limit
 MAX_WORDS_BYTES = 1_000_000  # a words file too (the largest built-in catalog is under 10 kB)
+# a line of a words file (docs/words.md; the longest built-in one has 375 characters): one of megabytes
+# would reach every voice and caption, which would work on it for hours
+MAX_LINE_CHARS = 4000
 MAX_NESTING = 16  # arrays and tables inside each other: a lesson needs 2 (a matrix), tomllib recurses
 
 
@@ -91,6 +94,15 @@ def read_text(path: str | Path, limit: int) -> str:
     except UnicodeDecodeError as e:
         line = raw.count(b"\n", 0, e.start) + 1
         raise FileProblem(ph("utf8"), ph("undecodable", n=e.start), line) from None
+
+
+def within(text: str, limit: int) -> str:
+    """The text, when it is at most `limit` bytes in UTF-8, as a file of it would be; FileProblem as
+    read_bytes says of a file too large (a text given as it is, an editor's buffer, is held to the
+    file's limit: nothing after it reads megabytes)."""
+    if len(text) * 4 > limit and (size := len(text.encode("utf-8", "surrogatepass"))) > limit:
+        raise FileProblem(ph("bytes_at_most", n=limit), ph("n_bytes", n=size))
+    return text
 
 
 def shallow_toml(text: str) -> dict:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import reading
-from .errors import Choices, LessonError, ph
+from .errors import Choices, LessonError, near, ph
 from .language import LANGS
 
 MASKS = ("none", "causal")
@@ -56,7 +56,7 @@ def parse_mask(file: str, data: dict) -> str | None:
     """"causal" or None (no mask: "none" or nothing written)."""
     value = data.get("mask", "none")
     if value not in MASKS:
-        raise LessonError(file, "mask", ph("one_of", items=Choices(MASKS)), value)
+        raise LessonError(file, "mask", ph("one_of", items=Choices(MASKS)), near(value, MASKS))
     return None if value == "none" else value
 
 
@@ -66,7 +66,8 @@ def _head(file: str, key: str, table, d_model: int) -> Head:
         raise LessonError(file, where, ph("a_table", name=where), table)
     for k in table:
         if k not in HEAD_KEYS:
-            raise LessonError(file, f"{where}.{k}", ph("one_of", items=Choices(HEAD_KEYS)), k)
+            raise LessonError(file, f"{where}.{k}", ph("one_of", items=Choices(HEAD_KEYS)),
+                              near(k, HEAD_KEYS))
     for name in ("w_q", "w_k", "w_v"):
         if name not in table:
             raise LessonError(file, f"{where}.{name}", ph("a_matrix"), ph("nothing"))
@@ -107,5 +108,5 @@ def parse_heads(file: str, data: dict, d_model: int) -> tuple[tuple[Head, ...], 
                           ph("n_columns", n=w_o.shape[1]))
     focus = data.get("focus_head", heads[0].key)
     if focus not in table:
-        raise LessonError(file, "focus_head", ph("one_of", items=Choices(table)), focus)
+        raise LessonError(file, "focus_head", ph("one_of", items=Choices(table)), near(focus, table))
     return heads, w_o, focus

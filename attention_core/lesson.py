@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from . import axes, keys, reading
-from .errors import Choices, LessonError, TomlReason, ph
-from .files import MAX_LESSON_BYTES, FileProblem, read_text, shallow_toml
+from .errors import Choices, LessonError, TomlReason, near, ph
+from .files import MAX_LESSON_BYTES, FileProblem, read_text, shallow_toml, within
 from .files import MAX_NESTING as MAX_NESTING  # (re-exported: its home was here)
 from .heads import Head, parse_heads, parse_mask
 from .language import LANGS, lang_of, parse_lang
@@ -82,7 +82,8 @@ class Lesson:
         if name is None:
             return next(iter(self.contexts.values()))
         if name not in self.contexts:
-            raise LessonError(self.source, "contexts", ph("one_of", items=Choices(self.contexts)), name)
+            raise LessonError(self.source, "contexts", ph("one_of", items=Choices(self.contexts)),
+                              near(name, self.contexts))
         return self.contexts[name]
 
     def context_name(self, name: str | None = None) -> str:
@@ -96,7 +97,8 @@ class Lesson:
         for h in self.heads:
             if h.key == head:
                 return h.w_q, h.w_k, h.w_v
-        raise LessonError(self.source, "heads", ph("one_of", items=Choices(h.key for h in self.heads)), head)
+        keys = [h.key for h in self.heads]
+        raise LessonError(self.source, "heads", ph("one_of", items=Choices(keys)), near(head, keys))
 
     def embed(self, tokens: tuple[str, ...]) -> np.ndarray:  # -> [n, d_model]
         return np.stack([self.vocab[t] for t in tokens])
@@ -123,7 +125,8 @@ class Lesson:
 def _check_keys(file: str, data: dict) -> None:
     for k in data:
         if k not in TOP_KEYS:
-            raise LessonError(file, k, ph("one_of", items=Choices(sorted(TOP_KEYS))), ph("unknown_key"))
+            raise LessonError(file, k, ph("one_of", items=Choices(sorted(TOP_KEYS))),
+                              near(k, TOP_KEYS, ph("unknown_key")))
     for k in REQUIRED_TOP:
         if k not in data:
             raise LessonError(file, k, ph("a_table", name=k), ph("nothing"))
@@ -328,9 +331,10 @@ def _toml_error(file: str, text: str, message: str) -> LessonError:
 
 
 def _toml(text: str, file: str) -> dict:
-    """The text's TOML, read only when its arrays and tables nest at most MAX_NESTING deep."""
+    """The text's TOML, read only when it is at most MAX_LESSON_BYTES (as a lesson file is) and its arrays
+    and tables nest at most MAX_NESTING deep."""
     try:
-        return shallow_toml(text)
+        return shallow_toml(within(text, MAX_LESSON_BYTES))
     except tomllib.TOMLDecodeError as e:
         raise _toml_error(file, text, str(e)) from None
     except FileProblem as p:

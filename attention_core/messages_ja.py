@@ -80,6 +80,7 @@ JA: dict[str, str | dict[str, str]] = {
     "quoted_number": "テキスト {text}（数値は引用符なしで書く）",
     "nothing": "何もありません",
     "unknown_key": "不明なキー",
+    "did_you_mean": "{found}（{near} のことですか？）",
     "empty_table": "空のテーブル",
     "empty_context": "空の文脈",
     "no_such_file": "存在しないファイル",

@@ -15,6 +15,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_not_toml": "not valid TOML: {reason}",
     "words_unknown_key": "unknown key {key}: no line of the lesson has this name",
     "words_kind": "{key}: expected {kind}, as the built-in line is",
+    "words_too_long": "{key}: expected a line of at most {limit} characters, found {n} characters",
     "string_list": "a list of strings",
     "words_broken": "{key}: a broken placeholder ({reason}); write a brace as {{{{ or }}}}",
     "words_unknown_placeholder": "{key}: unknown placeholder {names}; this line takes {takes}",
@@ -136,6 +137,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_not_toml": "不是合法的 TOML：{reason}",
     "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
     "words_kind": "{key}：应为 {kind}，与内置的这一句相同",
+    "words_too_long": "{key}：应为最多 {limit} 个字符的一句，实际：{n} 个字符",
     "string_list": "一列字符串",
     "words_broken": "{key}：占位符写坏了（{reason}）；花括号本身请写成 {{{{ 或 }}}}",
     "words_unknown_placeholder": "{key}：未知的占位符 {names}；这一句可用的是 {takes}",
@@ -244,6 +246,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_not_toml": "有効な TOML ではありません：{reason}",
     "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
     "words_kind": "{key}：組み込みの行と同じく {kind} が必要です",
+    "words_too_long": "{key}：{limit} 文字までの行が必要ですが、実際は {n} 文字",
     "string_list": "文字列のリスト",
     "words_broken": "{key}：プレースホルダーが壊れています（{reason}）。"
                     "波かっこそのものは {{{{ または }}}} と書きます",

