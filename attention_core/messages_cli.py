@@ -148,6 +148,9 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_redrawing": "the step is being redrawn with its new line: play it once it is drawn",
     "studio_cannot_write": "cannot write {what}: {reason}",
     "studio_the_words": "the words",
+    "studio_words_elsewhere": "{folder}: the studio writes the teacher's words only in the lesson file's "
+                              "folder ({base}) or below it, or in the folder `studio --words DIR` names; "
+                              "name a words folder there, or start the studio with --words {folder}",
     "cli_name_scenes": "name one or more scenes, or --all. Scenes: {scenes}",
     "cli_scene_needs": "scene {scene} needs a lesson with {needs} ({lesson} has none)",
     "cli_unknown_scene": "unknown scene {names}; valid ids: {scenes}",
@@ -174,6 +177,9 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_redrawing": "这一步正在用新的句子重画：画好后再播放",
     "studio_cannot_write": "无法写入{what}：{reason}",
     "studio_the_words": "文字",
+    "studio_words_elsewhere": "{folder}：工作室只把老师的文字写进课件文件所在的文件夹（{base}）或其子文件夹，"
+                              "或 `studio --words DIR` 指定的文件夹；请在那里指定文字文件夹，"
+                              "或用 --words {folder} 启动工作室",
     "cli_name_scenes": "请指定一个或多个场景，或用 --all。场景：{scenes}",
     "cli_scene_needs": "场景 {scene} 需要带 {needs} 的课件（{lesson} 没有）",
     "cli_unknown_scene": "未知的场景 {names}；可用的 id：{scenes}",
@@ -199,6 +205,11 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_redrawing": "このステップは新しい行で描き直し中です：描き終わってから再生してください",
     "studio_cannot_write": "{what}を書き込めません：{reason}",
     "studio_the_words": "言葉",
+    "studio_words_elsewhere": "{folder}：スタジオが先生の言葉を書き込むのは、"
+                              "レッスンファイルのフォルダ（{base}）とその下、"
+                              "または `studio --words DIR` で指定したフォルダだけです。"
+                              "言葉のフォルダをそこに指定するか、"
+                              "--words {folder} を付けてスタジオを起動してください",
     "cli_name_scenes": "シーンを一つ以上指定するか、--all を付けてください。シーン：{scenes}",
     "cli_scene_needs": "シーン {scene} には {needs} のあるレッスンが必要です（{lesson} にはありません）",
     "cli_unknown_scene": "不明なシーン {names}。使える id：{scenes}",

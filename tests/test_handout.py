@@ -109,7 +109,7 @@ def page_luminance(pdf: Path) -> list[float]:
 def default_zh(tmp_path_factory):
     """The default handout of the whole default lesson (light frames, key frames, medium quality)."""
     out = tmp_path_factory.mktemp("handout-zh")
-    with pytest.MonkeyPatch.context() as mp:  # manim's caches (media/.cache) private to this test
+    with pytest.MonkeyPatch.context() as mp:  # manim's caches (<out>/.cache) private to this test
         mp.chdir(out)
         printed = cli("handout", "--all", "--out", str(out), "-q")
     assert str(out / "handout.pdf") in printed and str(out / "handout.html") in printed

@@ -38,7 +38,7 @@ def test_the_bundled_english_voice_speaks_in_step(two_scenes):  # noqa: F811
     assert all(abs(a["voice"] - b["voice"]) > 0.05 for a, b in zip(neural, draft)), (neural, draft)
     a, b = samples(folder / "blink.mp4"), samples(two_scenes / "d" / "blink.mp4")
     assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
-    cache = two_scenes / "media" / ".cache" / "voice"
+    cache = two_scenes / "n" / ".cache" / "voice"  # the workers' cache of --out n
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
     # drawn again, at one frame a second (the frames are not what is checked: its voices are)
     cli("render", "blink", "--lang", "en", "--voice", "neural", "--fps", "1", "--out", "n", "-q", "--force",
@@ -103,7 +103,7 @@ def test_kokoro_speaks_chinese_in_step_at_the_level_and_is_cached(two_scenes):  
     check_scene_and_clips(folder)  # AAC, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
     a, b = samples(folder / "blink.mp4"), samples(two_scenes / "d" / "blink.mp4")
     assert len(a) != len(b) or abs(a - b).mean() > 100  # another engine's speech, not the draft's
-    cache = two_scenes / "media" / ".cache" / "voice"
+    cache = two_scenes / "n" / ".cache" / "voice"  # the workers' cache of --out n
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
     # drawn again, at one frame a second (the frames are not what is checked: its voices are)
     cli("render", "blink", "--voice", "neural", "--fps", "1", "--out", "n", "-q", "--force", "-j", "1")

@@ -40,8 +40,8 @@ def probe(path, entries="stream=codec_name,codec_tag_string,pix_fmt"):
 def test_output_layout_skip_and_sections(fixtures):
     out = cli("render", "blink", "--out", "clips", "--sections", "-q")
     files = sorted(p.name for p in (fixtures / "clips").iterdir())
-    assert files == ["blink-01-scores.mp4", "blink-02-weights.mp4", "blink.mp4", "blink.srt",
-                     "blink.steps.json", "manifest.json"]
+    assert files == [".cache", "blink-01-scores.mp4", "blink-02-weights.mp4", "blink.mp4", "blink.srt",
+                     "blink.steps.json", "manifest.json"]  # the workers' cache in --out, not in ./media
     assert "clips/blink.mp4" in out and "clips/blink-02-weights.mp4" in out  # the paths written
     srt = (fixtures / "clips" / "blink.srt").read_text(encoding="utf-8")
     assert "scores: by the river bank" in srt and "weights: by the river bank" in srt
@@ -175,7 +175,7 @@ def test_failing_scene_leaves_nothing_half_written(fixtures):
     assert r.exit_code == 1
     assert "broken" in r.output and "fails on purpose" in r.output
     names = sorted(p.name for p in (fixtures / "f").iterdir())
-    assert names == ["blink.mp4", "blink.srt", "blink.steps.json", "manifest.json"]
+    assert names == [".cache", "blink.mp4", "blink.srt", "blink.steps.json", "manifest.json"]
     manifest = json.loads((fixtures / "f" / "manifest.json").read_text())
     assert list(manifest) == ["blink"]
 

@@ -145,6 +145,6 @@ def test_a_second_script_says_nothing_again_and_a_render_finds_its_voices(tmp_pa
     assert invoke(*args, guide=None).stdout == first
     assert {p.name: p.stat().st_mtime_ns for p in cache.glob("*.wav")} == made
     r = CliRunner().invoke(main, ["render", SCENE, "--lesson", TINY, "--lang", "en", "--voice", "neural",
-                                  "--fps", "1", "--out", "o", "-q", "-j", "1"])
+                                  "--fps", "1", "-q", "-j", "1"])  # (the default output: media/.cache)
     assert r.exit_code == 0, r.output
     assert {p.name for p in cache.glob("*.wav")} == set(made)

@@ -48,15 +48,14 @@ def write_problem(value: str | Path, file: bool = False, lang: str | None = None
 
 def check_out(options, run) -> None:
     """The output folder (--out, else media/... where the command runs) and the workers' cache
-    (media/.cache, where the command runs, whatever --out says) checked before any work: one that cannot
-    be made or written in (a read-only current folder) is one line, exit 2, nothing made. A dry run
-    writes nothing: not checked."""
+    (<out>/.cache with --out, else media/.cache where the command runs: plan.cache_folder) checked
+    before any work: one that cannot be made or written in (a read-only folder) is one line, exit 2,
+    nothing made. A dry run writes nothing: not checked."""
     from ..pipeline.build import output_folder
-    from ..pipeline.plan import CACHE
     from .options import LessonFileError
 
     if run.dry_run:
         return
-    for folder in (output_folder(options, run.out), CACHE):
+    for folder in (output_folder(options, run.out), run.cache_root):
         if problem := write_problem(folder):
             raise LessonFileError(problem)

@@ -31,8 +31,12 @@ from .options import (
               help="Address (or name: localhost) to listen on. Another than 127.0.0.1 lets other machines "
                    "in (with the token).")
 @click.option("--no-browser", is_flag=True, help="Do not open the page; only print its address.")
+@click.option("--words", "words", metavar="DIR", default=None, type=click.Path(file_okay=False),
+              help="The teacher's words folder (DIR/<lang>/<name>.toml), read and written by the studio "
+                   "whatever the lesson names; without it the studio writes words only in the lesson file's "
+                   "folder or below it (a `words = \"...\"` pointing elsewhere is refused, the text kept).")
 @jobs_option
-def studio(file, no_browser, jobs, **given):
+def studio(file, no_browser, jobs, words, **given):
     """Start the studio: a local web page where the lesson FILE (default lesson.toml) is edited with its
     numbers updated at every keystroke, the last frame of every step of the changed scenes redrawn in
     the background, and the lesson, decks and handout rendered with one button. Prints the page's
@@ -50,7 +54,8 @@ def studio(file, no_browser, jobs, **given):
     if given["ip"] != "127.0.0.1":
         click.echo(f"warning: the studio listens on {given['ip']}: anyone who can reach it and has the token "
                    "can edit and save the lesson file", err=True)
-    args = StudioArgs(path=Path(file), lang=lang, browser=not no_browser, workers=jobs or 2, **given)
+    args = StudioArgs(path=Path(file), lang=lang, browser=not no_browser, workers=jobs or 2,
+                      words=Path(words).resolve() if words else None, **given)
     try:
         serve(args, lambda line: click.echo(line))
     except StudioError as e:

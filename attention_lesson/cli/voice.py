@@ -40,7 +40,7 @@ def _lines(ids, lesson, context, mode, lang, words=None, guide=None):
 
     scenes = pick_scenes(ids, not ids, lesson)
     options = make_options(lesson, "steps", {"context": context, "mode": mode, "lang": lang, "words": words})
-    report = run_build(lesson, scenes, options, Run(out=steps_folder(options), quiet=True))
+    report = run_build(lesson, scenes, options, Run(out=steps_folder(options), cache=CACHE, quiet=True))
     if report.failures:
         f = report.failures[0]
         raise click.ClickException(f"scene {f.id} could not be built: {f.error.splitlines()[0]}")

@@ -28,7 +28,7 @@ from ..pipeline.drawing.slides import posters_from_last_frames, presentation
 from ..pipeline.manifest import swap_folder
 from ..pipeline.products import ProductArgs
 from .explorer import VENDOR
-from .files import DECK_HTML, DECK_PPTX
+from .files import DECK_HTML, DECK_PPTX, deck_owns
 
 # in the package (scripts/vendor.sh copies them from npm); package.json pins the version manim-slides'
 # RevealJS template is written for (its reveal_version, 6.0.1)
@@ -68,7 +68,7 @@ def build_deck(out_dir: Path, args: ProductArgs, to: str) -> Path:
             os.replace(tmp / DECK_PPTX, out_dir / DECK_PPTX)
             return out_dir / DECK_PPTX
         _html(configs, tmp / "deck", args.title, args.lang, args.start, args.theme)
-        swap_folder(tmp / "deck", out_dir / "deck")
+        swap_folder(tmp / "deck", out_dir / "deck", deck_owns)  # the teacher's files in deck/ stay
     return out_dir / DECK_HTML
 
 

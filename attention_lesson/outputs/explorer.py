@@ -32,7 +32,7 @@ from .files import EXPLORER_ASSETS as ASSETS
 from .files import EXPLORER_FOLDER as FOLDER
 from .files import EXPLORER_SCRIPTS as SCRIPTS
 from .files import VENDOR as VENDOR  # (the deck takes reveal.js from it)
-from .files import WEB
+from .files import WEB, explorer_owns
 
 COMMON_WORDS = ("query", "key", "value", "weights", "scores", "output", "embedding", "sum",
                 "mode_scaled", "mode_unscaled", "mode_uniform", "d_k_column")
@@ -155,12 +155,14 @@ def write_folder(folder: Path, data: dict) -> None:
 
 def build_explorer(out_dir: Path, lesson: Lesson, lang: str, context: str, mode: str,
                    theme: str = style.DEFAULT_THEME, text: str | None = None) -> list[Path]:
-    """out_dir/explorer/, replaced at once (never half-written); the files written. text: the lesson
+    """out_dir/explorer/, replaced at once (never half-written); the files written. Only the files the
+    page is made of are replaced: any other file in explorer/ (the teacher's) stays. text: the lesson
     file's, which the page's download edits in place (None: the download is written anew)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".tmp-explorer-", dir=out_dir) as tmp:
         new = Path(tmp) / FOLDER
         new.mkdir()
         write_folder(new, page_data(lesson, lang, context, mode, theme, text))
-        swap_folder(new, out_dir / FOLDER)
-    return sorted((out_dir / FOLDER).iterdir())
+        written = sorted(p.name for p in new.iterdir())
+        swap_folder(new, out_dir / FOLDER, explorer_owns)
+    return [out_dir / FOLDER / name for name in written]

@@ -22,3 +22,17 @@ EXPLORER_SCRIPTS = ("core.js", "shared.js", "explorer-state.js", "explorer-url.j
 EXPLORER_ASSETS = (*EXPLORER_SCRIPTS, "explorer.css")  # copied as they are
 EXPLORER_FOLDER = "explorer"
 EXPLORER_INDEX = f"{EXPLORER_FOLDER}/index.html"
+EXPLORER_FILES = ("index.html", "data.js", *EXPLORER_ASSETS)  # all the explorer writes in its folder
+DECK_OWN = ("clips/", "reveal.js/")  # the HTML deck's folders: its clips and its copy of reveal.js
+
+
+def explorer_owns(name: str) -> bool:
+    """Whether the explorer writes this file of explorer/ (a name relative to it): anything else there
+    (the teacher's notes, pictures) is kept when the page is written again."""
+    return name in EXPLORER_FILES
+
+
+def deck_owns(name: str) -> bool:
+    """Whether the HTML deck writes this file of deck/: index.html and everything under clips/ and
+    reveal.js/; anything else there is kept when the deck is made again."""
+    return name == "index.html" or name.startswith(DECK_OWN) or f"{name}/" in DECK_OWN

@@ -21,7 +21,17 @@ from attention_core import LANGS
 
 from ..pipeline.plan import FRAMES, POSTER, SLIDES, VIDEO
 from ..pipeline.products import Product, ProductArgs, package_files, sources
-from .files import DECK_HTML, DECK_PPTX, EXPLORER_ASSETS, EXPLORER_FOLDER, EXPLORER_INDEX, SHEET, VENDOR
+from .files import (
+    DECK_HTML,
+    DECK_PPTX,
+    EXPLORER_ASSETS,
+    EXPLORER_FOLDER,
+    EXPLORER_INDEX,
+    SHEET,
+    VENDOR,
+    deck_owns,
+    explorer_owns,
+)
 
 # A product's maker imports what makes it when it runs: a re-run with nothing to make plans every product
 # and makes none, and importing the deck's, the handout's and the join's modules (manim-slides, PIL, PyAV
@@ -41,7 +51,9 @@ def _deck(folder: Path, args: ProductArgs, to: str) -> list[str]:
     build_deck(folder, args, to)
     if to == "pptx":
         return [DECK_PPTX]
-    return sorted(str(p.relative_to(folder)) for p in (folder / "deck").rglob("*") if p.is_file())
+    deck = folder / "deck"  # (its files: not a teacher's kept beside them)
+    return sorted(f"deck/{p.relative_to(deck).as_posix()}" for p in deck.rglob("*")
+                  if p.is_file() and deck_owns(p.relative_to(deck).as_posix()))
 
 
 def deck_html(folder: Path, args: ProductArgs) -> list[str]:
@@ -103,14 +115,15 @@ _DECK_CODE = (*modules("outputs.deck", "pipeline.drawing.slides"), "attention_le
 LESSON = Product("lesson", join_lesson, VIDEO, needs_video=True, label="lesson.{format}",
                  code=modules("pipeline.join", "pipeline.ffmpeg", "pipeline.voice.track",
                               "pipeline.voice.loudness"))
-HTML = Product("html", deck_html, SLIDES, folder="deck", code=_DECK_CODE, label=DECK_HTML)
+HTML = Product("html", deck_html, SLIDES, folder="deck", owns=deck_owns, code=_DECK_CODE, label=DECK_HTML)
 PPTX = Product("pptx", deck_pptx, SLIDES, code=_DECK_CODE, label=DECK_PPTX)
 HANDOUT = Product("handout", handout, FRAMES,
                   code=(*modules("outputs.handout", "outputs.handout_print"),
                         *catalogs("handout", "common")),
                   label="handout.html, handout.pdf", check=handout_engine_missing)
 SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=modules("outputs.sheet"), label=SHEET)
-EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, label=EXPLORER_INDEX,
+EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, owns=explorer_owns,
+                   label=EXPLORER_INDEX,
                    code=(*modules("outputs.explorer"), *sources("scenes.common.style"),
                          *(f"attention_lesson/web/{a}" for a in EXPLORER_ASSETS),
                          *catalogs("explorer", "common")))

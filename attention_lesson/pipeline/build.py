@@ -19,7 +19,7 @@ from scenes.common.i18n import lesson_title, phrase
 from scenes.common.words import use_words
 
 from . import manifest
-from .plan import CACHE, MEDIA, Job, RenderOptions, Result, Run, default_jobs, plan
+from .plan import MEDIA, Job, RenderOptions, Result, Run, default_jobs, plan
 from .products import Choices, Product, ProductArgs, ProductJob, job_options, make, plan_product
 
 if TYPE_CHECKING:  # the drawing room is imported when something is to be drawn (a re-run has nothing)
@@ -135,7 +135,7 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
     out_dir, jobs = output_folder(options, run.out), run.jobs or default_jobs()
     # a cold run (nothing rendered in its folder yet) forks its workers first: they import manim while
     # this process plans (a re-run may have nothing to do, and must not share the cores while it plans)
-    started = None if run.dry_run or manifest.load(out_dir) else _workers(jobs, run.quiet)
+    started = None if run.dry_run or manifest.load(out_dir) else _workers(jobs, run.cache_root, run.quiet)
     try:
         report = plan_all(lesson, scenes, options, out_dir, products, run.force, choices)
         stale = [p for p in report.products if not p.fresh]
@@ -145,7 +145,7 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
         if problems:
             raise MissingDependencies(problems)
         if report.todo:
-            _render(report, jobs, progress, run.quiet, started)
+            _render(report, jobs, run.cache_root, progress, run.quiet, started)
             started = None  # run closed them
     finally:
         if started is not None:
@@ -155,20 +155,20 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
     return report
 
 
-def _workers(jobs: int, quiet: bool) -> Workers:
+def _workers(jobs: int, cache: Path, quiet: bool) -> Workers:
     from .drawing.runner import Workers
 
-    return Workers(jobs, CACHE, quiet)
+    return Workers(jobs, cache, quiet)
 
 
-def _render(report: Report, jobs: int, progress: Progress | None, quiet: bool,
+def _render(report: Report, jobs: int, cache: Path, progress: Progress | None, quiet: bool,
             started: Workers | None) -> None:
     from .drawing.runner import run
 
     hooks = {} if progress is None else {"on_step": progress.step, "on_done": progress.done}
     if progress is not None:
         progress.start(report.todo)
-    results = run(report.todo, jobs, CACHE, quiet=quiet, started=started, **hooks)
+    results = run(report.todo, jobs, cache, quiet=quiet, started=started, **hooks)
     by_id = {r.id: r for r in results}
     for j in report.todo:
         j.files = by_id[j.id].files

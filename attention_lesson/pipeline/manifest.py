@@ -4,7 +4,8 @@ inputs, writes files atomically and hands each process its own manim media folde
 
 `manifest.json` maps a key (a scene job's: `<id>`, `<id>@slides`, `<id>@frames`, `<id>@steps`; a
 product's: `@lesson`, `@html`, ...) to `{"hash": <digest of its inputs>, "files": [<names relative to the
-folder>]}`. An entry is only ever written after its files are in place, and removed before they are
+folder>], "stat": {<name>: [size, mtime_ns, sample]}}` (a file truncated or rewritten since is not up
+to date). An entry is only ever written after its files are in place, and removed before they are
 replaced, so the manifest never claims a file that is not what it says. Used by the local runner, the
 products and batch alike; no manim, no Dask.
 """
@@ -40,19 +41,69 @@ def save(out_dir: Path, manifest: dict) -> None:
 
 
 def is_fresh(out_dir: Path, entry: dict | None, digest: str) -> bool:
-    """An entry is up to date when it was made from these inputs and every file it names exists."""
-    return bool(entry and entry.get("hash") == digest and entry.get("files")
-                and all((out_dir / f).exists() for f in entry["files"]))
+    """An entry is up to date when it was made from these inputs and every file it names is still what
+    was made: there, of the size recorded, and of the same modification time or, when that changed (a
+    copied folder), of the same sampled bytes (`unchanged`). An entry of an older manifest, with no
+    `stat`, asks only that its files exist."""
+    if not (entry and entry.get("hash") == digest and entry.get("files")):
+        return False
+    known = entry.get("stat") or {}
+    return all(unchanged(out_dir / f, known.get(f)) for f in entry["files"])
 
 
 def record(out_dir: Path, key: str, digest: str, files: list[str] | None) -> None:
-    """Record what was made under `key` (files None: it failed, forget the entry)."""
+    """Record what was made under `key`, with each file's size, modification time and sampled bytes
+    (files None: it failed, forget the entry)."""
     manifest = load(out_dir)
     if files is not None:
-        manifest[key] = {"hash": digest, "files": sorted(files)}
+        stats = {f: fp for f in files if (fp := fingerprint(out_dir / f)) is not None}
+        manifest[key] = {"hash": digest, "files": sorted(files), "stat": stats}
     else:
         manifest.pop(key, None)
     save(out_dir, manifest)
+
+
+SAMPLE = 1 << 16  # bytes read from each end of a file for its sample: a cheap check of its content
+
+
+def fingerprint(path: Path) -> list | None:
+    """[size, mtime_ns, sample] of a regular file (None for anything else): what `unchanged` compares."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return [st.st_size, st.st_mtime_ns, _sample(path, st.st_size)]
+
+
+def unchanged(path: Path, known: list | None) -> bool:
+    """The file is there and, when its fingerprint is known, of that size and, unless its mtime is the
+    same, of the same sampled bytes (a file truncated or rewritten outside the tool is changed)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if not known:
+        return True
+    size, mtime_ns, sample = known
+    if st.st_size != size:
+        return False
+    return st.st_mtime_ns == mtime_ns or _sample(path, size) == sample
+
+
+def _sample(path: Path, size: int) -> str:
+    """A hash of the file's size, its first and its last SAMPLE bytes."""
+    h = hashlib.sha256(str(size).encode())
+    try:
+        with open(path, "rb") as f:
+            h.update(f.read(SAMPLE))
+            if size > SAMPLE:
+                f.seek(max(SAMPLE, size - SAMPLE))
+                h.update(f.read(SAMPLE))
+    except OSError:
+        return ""
+    return h.hexdigest()[:24]
 
 
 def forget(out_dir: Path, keys) -> None:
@@ -222,16 +273,47 @@ def move_into(files: dict[str, Path], out_dir: Path) -> None:
         os.replace(src, out_dir / name)
 
 
-def swap_folder(new: Path, dst: Path) -> None:
+def swap_folder(new: Path, dst: Path, ours=None) -> None:
     """Replace the folder dst by new (on the same file system), never leaving a half-written one at
-    dst: dst moves aside, new takes its place, the old one is removed."""
+    dst: dst moves aside, new takes its place, the old one is removed. `ours(name)` (a name relative to
+    the folder, "/"-separated): whether the tool writes that file there; every other file of dst (the
+    teacher's notes beside a page) is carried into new first, so only what the tool writes is replaced
+    (None: nothing is carried, dst is the tool's whole)."""
     import shutil
 
+    if ours is not None and dst.is_dir():
+        carry_others(dst, new, ours)
     old = new.parent / f"{new.name}.old"
     if dst.exists():
         os.replace(dst, old)
     os.replace(new, dst)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def carry_others(dst: Path, new: Path, ours) -> list[str]:
+    """Every file and folder under dst that the tool does not write (not `ours`) and new lacks, linked
+    (else copied; a symbolic link as a link) into new at the same place; their names. An OSError stops
+    the swap before anything of dst is removed."""
+    import shutil
+
+    carried = []
+    for path in sorted(dst.rglob("*")):
+        rel = path.relative_to(dst).as_posix()
+        target = new / rel
+        if ours(rel) or target.exists() or target.is_symlink():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_symlink():
+            os.symlink(os.readlink(path), target)
+        elif path.is_dir():
+            target.mkdir()
+        else:
+            try:
+                os.link(path, target)
+            except OSError:
+                shutil.copy2(path, target)
+        carried.append(rel)
+    return carried
 
 
 def publish(src: Path, dest: Path) -> bool:

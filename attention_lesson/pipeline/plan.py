@@ -13,6 +13,7 @@ import ast
 import functools
 import hashlib
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -27,7 +28,11 @@ from . import manifest
 
 ROOT = SCENES_DIR.parent
 MEDIA = Path("media")  # default output root, relative to where the command runs
-CACHE = MEDIA / ".cache"  # one manim media folder per worker process (formula and text caches), kept
+# the workers' cache: one manim media folder per worker process (formula and text caches), the voice's
+# lines, the last run's timings; kept between runs: media/.cache beside the default output folders, or
+# <out>/.cache in a build's --out (cache_folder)
+CACHE = MEDIA / ".cache"
+CACHE_NAME = ".cache"
 
 QUALITIES = {  # CLI name -> (manim quality, folder tag)
     "low": ("low_quality", "480p"),
@@ -67,6 +72,22 @@ def theme_tag(theme: str) -> str:
     return "" if theme == DEFAULT_THEME else f"-{theme}"
 
 
+def voice_tag(voice: str | None) -> str:
+    """What a voice adds to a folder name: nothing when silent, "-neural" for the neural voices (and a
+    Piper voice of the teacher's), "-voice-kokoro-<file's stem>[-<name>]" for a Kokoro voice file (one
+    folder per voice: it must not share the draft voice's), "-voice" for the draft voice and
+    recordings."""
+    if not voice:
+        return ""
+    if voice == "neural" or voice.startswith("piper:"):
+        return "-neural"
+    if voice.startswith("kokoro:"):
+        path, _, name = voice[len("kokoro:"):].partition("#")
+        own = "-".join(part for part in (Path(path).stem, name) if part)
+        return "-voice-kokoro-" + (re.sub(r"[^\w.-]+", "_", own).strip("._-") or "voice")
+    return "-voice"
+
+
 @dataclass(frozen=True, kw_only=True)
 class RenderOptions:
     lesson: str  # resolved path of the lesson file
@@ -92,9 +113,7 @@ class RenderOptions:
         without its name: `...-480p15` is dark, `...-480p15-light` light)."""
         tag = f"{QUALITIES[self.quality][1]}{self.frame_rate}{theme_tag(self.theme)}"
         alpha = "-alpha" if self.transparent else ""
-        voiced = ("" if not self.voice
-                  else "-neural" if self.voice == "neural" or self.voice.startswith("piper:")
-                  else "-voice")
+        voiced = voice_tag(self.voice)
         return f"{Path(self.lesson).stem}/{self.context}-{self.mode}-{self.lang}-{tag}{alpha}{voiced}"
 
 
@@ -107,6 +126,17 @@ class Run:
     force: bool = False  # make even what is up to date
     dry_run: bool = False  # say what would be made, make nothing
     quiet: bool = False  # no progress bars, no summary line
+    cache: str | Path | None = None  # the workers' cache; None: cache_folder(out)
+
+    @property
+    def cache_root(self) -> Path:
+        return Path(self.cache) if self.cache else cache_folder(self.out)
+
+
+def cache_folder(out: str | Path | None) -> Path:
+    """The workers' cache of a build: inside its --out (<out>/.cache: nothing is written where the
+    command runs), else media/.cache beside the default output folders."""
+    return Path(out) / CACHE_NAME if out else CACHE
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,8 @@ class Product:
     build: Callable[[Path, ProductArgs], list[str]]
     made_from: str | None = VIDEO  # the scene jobs it needs: VIDEO, SLIDES, FRAMES, POSTER or None (none)
     needs_video: bool = False  # no such product for a png variant
-    folder: str | None = None  # the product is this whole folder, replaced at once
+    folder: str | None = None  # the product is this folder, replaced at once (but for what is not `owns`)
+    owns: Callable[[str], bool] | None = None  # the names in `folder` it writes (others there are kept)
     code: tuple[str, ...] = ()  # source files (relative to the project) its output depends on
     label: str = ""  # what a dry run says it would write
     check: Callable[[], str | None] | None = None  # what this machine lacks to make it, or None

@@ -102,8 +102,11 @@ class Studio:
     focus: str | None = None  # the scene of the step on the page's screen: drawn first after an edit
     step: int | None = None  # and that step (its clip drawn ahead after an edit)
 
+    words_dir: Path | None = None  # `studio --words DIR`: the words folder, whatever the lesson names
+
     def words(self) -> str | None:  # the lesson's words folder, if it is there: the frames and renders'
         folder = self.session.lesson.words if self.session.lesson is not None else None
+        folder = str(self.words_dir) if self.words_dir is not None else folder
         return folder if folder and Path(folder).is_dir() else None
 
     def draw(self) -> int | None:

@@ -5,7 +5,8 @@
 | `GET /api/line?scene=&n=` | the drawn step's line: `{"key", "text", "builtin", "own", "current", |
 | | "file", "drawn", ...}` (`key` null: a line that is no catalog line; `drawn` false: not drawn yet) |
 | `PUT /api/line` `{"key", "text"}` | the line written to the words folder (the lesson file names it from |
-| | the first edit): `{"run", "file", "lesson", "saved"}`; 422 `{"error"}` for a line the lesson cannot take |
+| | the first edit): `{"run", "file", "lesson", "saved"}`; 422 `{"error"}` for a line the lesson |
+| | cannot take; 403 for a words folder outside the lesson file's folder not named by `--words` |
 | `POST /api/line/revert` `{"key"}` | the key taken out of the folder: `{"run", "file"}` |
 | `POST /api/line/voice` `{"scene", "n"}` | the step's line in the draft voice: `{"audio"}` (a WAV, |
 | | under media/) |
@@ -68,7 +69,15 @@ class LineApi:
         s = self.studio.session
         if s.lesson is None:
             raise N.LineProblem(409, said(s.lang, "studio_no_text"))
-        return N.place_of(s.lesson, s.path, s.lang)
+        return N.place_of(s.lesson, s.path, s.lang, self.studio.words_dir)
+
+    def _writable_place(self) -> N.Place:
+        """The place, if the studio may write there (narration.elsewhere); LineProblem 403 if not."""
+        place = self._place()
+        s = self.studio.session
+        if (problem := N.elsewhere(place, s.path, self.studio.words_dir, s.lang)) is not None:
+            raise problem
+        return place
 
     def line(self, scene: str, n: str) -> dict:
         """The drawn step's line; LineProblem for a scene the studio does not draw, a step it lacks, or
@@ -104,7 +113,7 @@ class LineApi:
         s = self.studio.session
         try:
             body = await _body(request, s.lang)
-            place = self._place()
+            place = self._writable_place()  # (the text stays in the page's field when refused)
             N.check(body.get("key"), body.get("text"), s.lang)
             if not place.named:  # the first edit: the folder, and the lesson file's line naming it
                 place.folder.mkdir(parents=True, exist_ok=True)
@@ -128,7 +137,7 @@ class LineApi:
         s = self.studio.session
         try:
             key = (await _body(request, s.lang)).get("key")
-            place = self._place()
+            place = self._writable_place()
             N.check(key, N.texts(None, s.lang).get(key) if isinstance(key, str) else None, s.lang)
             path = N.remove(place, key) if place.named else place.file(key)
         except N.LineProblem as p:

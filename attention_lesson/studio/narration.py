@@ -86,10 +86,27 @@ class Place:
         return self.folder / self.lang / W.builtin_entries(self.lang)[key].file
 
 
-def place_of(lesson, path: Path, lang: str) -> Place:
+def place_of(lesson, path: Path, lang: str, chosen: Path | None = None) -> Place:
+    """The folder the studio reads and writes the lesson's words in: `studio --words DIR` (`chosen`),
+    else the lesson's `words = "..."`, else words/ beside the lesson file (not named yet)."""
+    if chosen is not None:
+        return Place(Path(chosen), lang, True)
     if lesson.words:
         return Place(Path(lesson.words), lang, True)
     return Place(path.resolve().parent / FOLDER, lang, False)
+
+
+def elsewhere(place: Place, lesson_path: Path, chosen: Path | None, lang: str) -> LineProblem | None:
+    """Why the studio may not write in place's folder (403, naming it), or None: it writes only in the
+    lesson file's folder or below it, or in the folder the teacher chose on the command line (`studio
+    --words DIR`); never where an unsaved text's `words = "..."` points (links resolved)."""
+    from attention_core.errors import text as said
+
+    folder = place.folder.resolve()
+    base = lesson_path.resolve().parent
+    if any(folder.is_relative_to(root) for root in (base, *([Path(chosen).resolve()] if chosen else []))):
+        return None
+    return LineProblem(403, said(lang, "studio_words_elsewhere", folder=str(folder), base=str(base)), "words")
 
 
 def shown(path: Path, lesson_path: Path) -> str:

@@ -45,6 +45,7 @@ class StudioArgs:
     browser: bool = True  # open the page
     workers: int = 2  # processes drawing frames
     theme: str | None = None  # the frames' and the page's (default: the scenes' default theme)
+    words: Path | None = None  # --words DIR: the teacher's words folder (default: the lesson file's)
 
 
 def missing() -> list[str]:
@@ -152,7 +153,7 @@ def serve(args: StudioArgs, say) -> None:
     sock = bind(args.ip, args.port)
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(24)
-    studio = Studio(session, options, token, port)
+    studio = Studio(session, options, token, port, words_dir=args.words)
     app = make_app(studio, hosts_for(args.ip), args.workers)
     url = f"http://{LOOPBACK if args.ip in (LOOPBACK, '0.0.0.0') else args.ip}:{port}/?token={token}"
     say(url)

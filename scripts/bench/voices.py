@@ -18,14 +18,14 @@ def lesson_lines(lang: str) -> list[str]:
     from attention_core import load
     from attention_lesson.cli.options import make_options
     from attention_lesson.cli.report import run_build
-    from attention_lesson.pipeline.plan import Run, steps_folder
+    from attention_lesson.pipeline.plan import CACHE, Run, steps_folder
     from attention_lesson.pipeline.voice.lines import script_lines
     from scenes.registry import available
 
     lesson = load("default")
     scenes = available(lesson)
     options = make_options(lesson, "steps", {"context": None, "mode": "scaled", "lang": lang})
-    report = run_build(lesson, scenes, options, Run(out=steps_folder(options), quiet=True))
+    report = run_build(lesson, scenes, options, Run(out=steps_folder(options), cache=CACHE, quiet=True))
     return [x.line for x in script_lines(report, lang)]
 
 

@@ -223,9 +223,9 @@ def install(unit: Unit, out: Output) -> None:
         tmp = manifest.private_folder(unit.out_dir, unit.what)
         try:
             out.write_into(tmp)
-            top = unit.product.product.folder if unit.product is not None else None
-            if top is not None:
-                manifest.swap_folder(tmp / top, unit.out_dir / top)
+            product = unit.product.product if unit.product is not None else None
+            if product is not None and product.folder is not None:  # (the teacher's files there kept)
+                manifest.swap_folder(tmp / product.folder, unit.out_dir / product.folder, product.owns)
             else:
                 manifest.move_into({n: tmp / n for n in out.result.files}, unit.out_dir)
         finally:
