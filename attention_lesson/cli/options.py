@@ -12,7 +12,7 @@ from attention_core import LANGS, MODES, LessonError, load
 from attention_core.checks import language_gaps
 from attention_core.language import LANG_ENV, LangError, chosen_lang, default_lang
 
-from .out_path import check_out, out_option
+from .out_path import out_option, out_problem
 
 
 class LessonFileError(click.ClickException):
@@ -377,7 +377,8 @@ def build_options(kind: str = "video", **fixed):
             les = params.pop("lesson")
             les = les if hasattr(les, "source") else load_lesson(les)  # (lesson_options loads it)
             options = make_options(les, kind, given)
-            check_out(options, run)  # (out_path.py)
+            if problem := out_problem(options, run):  # (out_path.py)
+                raise LessonFileError(problem)
             return f(*args, lesson=les, options=options, run=run, **params)
 
         return wrapper

@@ -46,16 +46,14 @@ def write_problem(value: str | Path, file: bool = False, lang: str | None = None
     return None
 
 
-def check_out(options, run) -> None:
+def out_problem(options, run) -> str | None:
     """The output folder (--out, else media/... where the command runs) and the workers' cache
     (<out>/.cache with --out, else media/.cache where the command runs: plan.cache_folder) checked
-    before any work: one that cannot be made or written in (a read-only folder) is one line, exit 2,
-    nothing made. A dry run writes nothing: not checked."""
+    before any work: why one cannot be made or written in (a read-only folder), one line for the
+    command to raise (exit 2, nothing made), or None. A dry run writes nothing: not checked."""
     from ..pipeline.build import output_folder
-    from .options import LessonFileError
 
     if run.dry_run:
-        return
-    for folder in (output_folder(options, run.out), run.cache_root):
-        if problem := write_problem(folder):
-            raise LessonFileError(problem)
+        return None
+    return next(filter(None, (write_problem(f) for f in (output_folder(options, run.out), run.cache_root))),
+                None)
