@@ -174,7 +174,8 @@ def put_line(tmp_path: Path, payload: dict) -> tuple[int, dict]:
 
     session = SimpleNamespace(lang="en", lesson=SimpleNamespace(words=None), path=tmp_path / "lesson.toml",
                               name_words=lambda *a: pytest.fail("the lesson file named a folder"))
-    app = Starlette(routes=routes(SimpleNamespace(session=session, draw=lambda: pytest.fail("drawn"))))
+    app = Starlette(routes=routes(SimpleNamespace(session=session, words_dir=None,
+                                                  draw=lambda: pytest.fail("drawn"))))
     asked = _request(app, "PUT", "/api/line", json.dumps(payload).encode())
     with ThreadPoolExecutor(1) as pool:  # a loop of its own (a browser test's may be running here)
         return pool.submit(asyncio.run, asked).result()
