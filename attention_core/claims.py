@@ -234,6 +234,8 @@ CLAIMS: dict[str, Claim] = {
     "learning.say.hard_picks_target": _c("hard_picks_target"),
     # positions: what reversing and shifting do
     "positions.say.plain": _c("plain_equivariant", "unmasked", otherwise="positions.say.plain_masked"),
+    "handout.ex_reversed_answer": _c("plain_equivariant", otherwise="handout.ex_reversed_answer_masked"),
+    "handout.ex_reversed_answer_masked": _c("plain_differs"),
     "positions.say.plain_masked": _c("plain_differs", "masked", otherwise="positions.say.plain_compare"),
     "positions.plain_note": _c("plain_equivariant", otherwise="positions.plain_note_masked"),
     "positions.plain_note_masked": _c("plain_differs"),

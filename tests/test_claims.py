@@ -387,6 +387,7 @@ def test_a_causal_mask_without_positions_already_knows_the_order(tmp_path):
     lesson = loads(built_in("positions", "focus = ", 'mask = "causal"\nfocus = '), "masked.toml")
     assert said_key_of(lesson, "positions.say.plain") == "positions.say.plain_masked"
     assert said_key_of(lesson, "positions.plain_note") == "positions.plain_note_masked"
+    assert said_key_of(lesson, "handout.ex_reversed_answer") == "handout.ex_reversed_answer_masked"
     check_lesson(lesson, "zh", tmp_path)
 
 

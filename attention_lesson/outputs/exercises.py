@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attention_core import attend, scale_for
+from attention_core.claims import Facts, said
 from attention_core.multihead import attend_heads
 from attention_core.next.positions import SHIFT, study
 from attention_core.next.tiling import tile
@@ -171,9 +172,10 @@ def positions_exercises(lesson, context: str, mode: str, lang: str) -> list[Exer
     s = study(lesson, context, mode)
     f = s.plain.index(lesson.focus)
     mirrored = s.plain_shuffled.output[s.order.index(f)]  # the focus's row in the reversed sentence
+    answer = said("handout.ex_reversed_answer", Facts(lesson, context, mode))  # "the same" only if it is
     out = [Exercise(t("reversed", focus=lesson.focus, sentence=" ".join(s.plain.tokens),
                       out=vec(s.plain.output[f]), reversed=" ".join(s.plain_shuffled.tokens)),
-                    t("reversed_answer", out=vec(mirrored)), float(mirrored[0]))]
+                    catalog(lang)(answer, out=vec(mirrored)), float(mirrored[0]))]
     if lesson.positions.kind == "rope":
         score = s.placed.scores[f, 0]
         out.append(Exercise(t("rope", focus=lesson.focus, first=s.plain.tokens[0], score=number_text(score),
