@@ -88,6 +88,9 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_failed": "{what} failed in {variant}: {error}",
     "batch_waiting": "the scheduler has no workers yet: waiting for some",
     "batch_dashboard": "Dask dashboard: {link}",
+    # any command stopped by Ctrl-C: one line, exit status 130 (a build says that it cleaned up)
+    "interrupted": "interrupted",
+    "interrupted_out": "interrupted: nothing half-written left in {out}",
     "batch_missing_here": "missing on this machine:",
     "batch_missing_workers": "missing on workers:",
     "batch_no_scheduler": "no Dask scheduler answered at {address} within {seconds} s: start one there "
@@ -204,6 +207,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_failed": "{what} 在 {variant} 中失败：{error}",
     "batch_waiting": "调度器还没有工作进程：等待中",
     "batch_dashboard": "Dask 仪表板：{link}",
+    "interrupted": "已中断",
+    "interrupted_out": "已中断：{out} 中没有留下写了一半的文件",
     "batch_missing_here": "本机缺少：",
     "batch_missing_workers": "工作进程上缺少：",
     "batch_no_scheduler": "{address} 处的 Dask 调度器在 {seconds} 秒内没有应答："
@@ -317,6 +322,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_failed": "{variant} の {what} が失敗しました：{error}",
     "batch_waiting": "スケジューラーにまだワーカーがいません：待っています",
     "batch_dashboard": "Dask ダッシュボード：{link}",
+    "interrupted": "中断しました",
+    "interrupted_out": "中断しました：{out} に書きかけのファイルは残っていません",
     "batch_missing_here": "このマシンに足りないもの：",
     "batch_missing_workers": "ワーカーに足りないもの：",
     "batch_no_scheduler": "{address} の Dask スケジューラーが {seconds} 秒以内に応答しません：そこで起動する"

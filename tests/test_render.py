@@ -211,23 +211,34 @@ def test_quiet_hides_manim_warnings(tmp_path):
     assert out.strip().endswith("o/hush.steps.json")
 
 
-def test_interrupt_leaves_no_partial_folders(tmp_path):
-    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during `render -j 2`."""
+def hidden(folder):
+    """Every hidden entry under folder but the workers' cache itself (.cache): the private .tmp-* folders,
+    a .<file>.<pid> being written, a .<file>.tmp."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob(".*") if p != folder / ".cache")
+
+
+def test_interrupt_is_one_line_and_leaves_nothing_hidden(tmp_path):
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during `render -j 2`, once the
+    workers are drawing: exit status 130, one line saying so, no worker's traceback (they ignore Ctrl-C:
+    the parent stops them), no hidden entry left in --out, its cache included."""
     out = tmp_path / "out"
-    proc = cli_process(tmp_path, "render", "blink", "slow", "-j", "2", "--out", str(out), "-q",
-                       start_new_session=True)
+    proc = cli_process(tmp_path, "render", "blink", "slow", "-j", "2", "--quality", "low", "--out", str(out),
+                       "-q", start_new_session=True)
+
     def partials() -> int:  # the slow scene's partial movie files so far (it writes one per play)
         return sum(len(list(p.rglob("*.mp4"))) for p in (out.iterdir() if out.exists() else [])
                    if p.name.startswith(".tmp-slow"))
 
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and partials() < 3:  # well inside the scene, far from its end
+    while time.monotonic() < deadline and partials() < 1 and proc.poll() is None:  # drawing, far from its end
         time.sleep(0.05)
-    assert leftovers(out), "the render never started writing"
+    assert partials() >= 1, "the render never started writing"
     os.killpg(proc.pid, signal.SIGINT)
     output = proc.communicate(timeout=120)[0].decode(errors="replace")
-    assert proc.returncode != 0, output
-    assert leftovers(out) == [], output
+    assert proc.returncode == 130, output
+    assert f"interrupted: nothing half-written left in {out}" in output.splitlines(), output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    assert hidden(out) == [], output
     manifest = out / "manifest.json"  # never claims the interrupted scene
     assert not manifest.exists() or "slow" not in json.loads(manifest.read_text())
 
@@ -243,8 +254,13 @@ def test_next_run_sweeps_what_a_killed_run_left(fixtures):
     (stale / "partial_movie_files" / "uncached_00000.mp4").write_bytes(b"\0" * 1000)
     live = out / f".tmp-blink-{os.getpid()}-def456"
     live.mkdir()
+    labels = out / ".cache" / "mobjects"  # a label a stopped worker was writing; one being written now
+    labels.mkdir(parents=True)
+    (labels / f".0123abcd.pickle.{dead.pid}").write_bytes(b"\0" * 10)
+    (labels / f".4567cdef.pickle.{os.getpid()}").write_bytes(b"\0" * 10)
     cli("render", "blink", "--out", "clips", "-q")
     assert leftovers(out) == [live.name]
+    assert sorted(p.name for p in labels.glob(".*")) == [f".4567cdef.pickle.{os.getpid()}"]
     assert (out / "blink.mp4").exists()
 
 

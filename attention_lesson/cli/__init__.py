@@ -47,11 +47,34 @@ class LazyGroup(click.Group):
     def main(self, args=None, *rest, **kwargs):
         """Run a command, click's own words (a usage error, --help's headings) in the teacher's language
         (click_words.said_lang: --lang, else $ATTENTION_LESSON_LANG, else en)."""
-        from .click_words import said_lang, speaking
+        try:
+            from .click_words import said_lang, speaking
 
-        args = [*(sys.argv[1:] if args is None else args)]  # (`list` here is the list command's module)
-        with speaking(said_lang(args)):
-            return super().main(args, *rest, **kwargs)
+            args = [*(sys.argv[1:] if args is None else args)]  # (`list` here is the list command's module)
+            with speaking(said_lang(args)):
+                return super().main(args, *rest, **kwargs)
+        except KeyboardInterrupt:  # while the command's modules are imported, before click runs it
+            raise interrupted() from None
+
+    def invoke(self, ctx):
+        """A Ctrl-C that no command handled: one line and exit status 130, not click's "Aborted!" and 1
+        (a build says more: report.run_build)."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise interrupted() from None
+
+
+def interrupted(out=None) -> SystemExit:
+    """Say that the command was interrupted (a build: that nothing half-written is left in its folder
+    `out`), in the language click's words are said in: the exit to raise, 130 as a shell has it."""
+    from attention_core.errors import text
+
+    from .click_words import spoken
+
+    said = text(spoken(), "interrupted") if out is None else text(spoken(), "interrupted_out", out=out)
+    click.echo(said, err=True)
+    return SystemExit(130)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

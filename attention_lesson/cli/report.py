@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import click
 
-from ..pipeline.build import BadInput, MissingDependencies, Report, build
+from ..pipeline.build import BadInput, MissingDependencies, Report, build, output_folder
 from ..pipeline.plan import Run
 from ..pipeline.products import Choices
+from . import interrupted
 from .options import LessonFileError
 from .progress import Bars, BatchBar
 
 
 def run_build(lesson, scenes, options, run: Run = Run(), **kwargs) -> Report:
-    """The pipeline's build with progress bars (none when quiet), its problems as one-line errors."""
+    """The pipeline's build with progress bars (none when quiet), its problems as one-line errors; a
+    Ctrl-C one line and exit status 130, once the build has stopped its workers and removed what they
+    left half-written."""
     try:
         with Bars(run.quiet) as bars:
             return build(lesson, scenes, options, run, progress=bars, **kwargs)
+    except KeyboardInterrupt:
+        raise interrupted(output_folder(options, run.out)) from None
     except MissingDependencies as e:  # one line a tool, exit 2, before anything starts
         raise LessonFileError("\n".join(e.problems)) from None
     except BadInput as e:

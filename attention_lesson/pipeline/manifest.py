@@ -26,6 +26,7 @@ from attention_core import __version__
 
 MANIFEST = "manifest.json"
 TMP_PREFIX = ".tmp-"  # a private folder in an output folder: .tmp-<what>-<pid>-<random> (runner.sweep)
+LABELS_ENV = "ATTENTION_LESSON_LABELS"  # one folder of stored labels for every build (drawing.worker)
 
 
 def load(out_dir: Path) -> dict:
@@ -234,6 +235,11 @@ def private_folder(out_dir: Path, what: str) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
     safe = what.replace("/", "_")
     return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{safe}-{os.getpid()}-", dir=out_dir))
+
+
+def shared_labels() -> list[Path]:
+    """The folder of stored labels LABELS_ENV names for every build, if it names one."""
+    return [Path(os.environ[LABELS_ENV])] if os.environ.get(LABELS_ENV) else []
 
 
 _slot: tuple[Path, int, int] | None = None  # this process's media folder, the lock's fd, the pid

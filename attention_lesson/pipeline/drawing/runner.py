@@ -5,9 +5,11 @@ dry run, the CLI's light commands never load it). Each worker process claims its
 folder (`manifest.media_folder`: manim's formula and text caches are not shared), kept between runs so
 a formula or a label is typeset once.
 
-An interrupted run (Ctrl-C, a killed worker) can leave a job's private .tmp-<scene>-<pid>-* folder
-behind: `sweep` removes every such folder whose process is gone, when a run starts and when it ends,
-however it ends.
+Ctrl-C is the parent's: the workers are forked with it blocked and then ignore it (a KeyboardInterrupt
+in a worker printed its traceback, and stopped it halfway through writing a file), and the parent stops
+them. A stopped worker (Ctrl-C, a killed worker) can leave a job's private .tmp-<scene>-<pid>-* folder
+behind, or a .<name>.<pid> file it was writing in the cache (a label, a formula): `sweep` removes every
+such folder and file whose process is gone, when a run starts and when it ends, however it ends.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import os
 import queue
 import re
 import shutil
+import signal
 import statistics
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -29,6 +33,7 @@ from ..plan import VIDEO, Job, Result, step_count
 from . import pieces
 
 _TMP_NAME = re.compile(rf"^{re.escape(manifest.TMP_PREFIX)}.+-(\d+)-[^-]+$")
+_PART_NAME = re.compile(r"^\..+\.(\d+)$")  # a file a process is writing: .<name>.<pid> (stored.py, labels.py)
 
 _cache_root: Path | None = None  # in a worker: where it claims its media folder
 _events = None
@@ -53,9 +58,46 @@ def sweep(out_dir: Path) -> list[Path]:
     for p in out_dir.iterdir():
         m = _TMP_NAME.match(p.name)
         if m and p.is_dir() and not _alive(int(m.group(1))):
-            shutil.rmtree(p, ignore_errors=True)
+            _remove(p)
             gone.append(p)
     return gone
+
+
+def sweep_parts(cache_root: Path) -> list[Path]:
+    """Remove the half-written .<name>.<pid> files in the workers' cache (and in the label folder
+    manifest.LABELS_ENV names) whose process is no longer running: a worker stopped while it wrote a
+    label or a formula. The files removed."""
+    gone = []
+    for folder in {Path(cache_root), *manifest.shared_labels()}:
+        for root, _, names in os.walk(folder):
+            for name in names:
+                m = _PART_NAME.match(name)
+                if m and not _alive(int(m.group(1))):
+                    (path := Path(root, name)).unlink(missing_ok=True)
+                    gone.append(path)
+    return gone
+
+
+def _remove(folder: Path, tries: int = 20) -> None:
+    """rmtree, again while the folder is still there: a stopped worker's tool (an ffmpeg it started)
+    can add a file while the folder is being removed."""
+    for _ in range(tries):
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            return
+        time.sleep(0.05)
+
+
+def blocking_ctrl_c(start):
+    """start() with Ctrl-C blocked in this thread, so the processes it starts never receive it, from their
+    first instruction (a blocked signal stays blocked across fork, and spawn's exec; an initializer alone
+    left the interpreter's start-up and imports open to a Ctrl-C, and a traceback). Blocked, not ignored:
+    a Ctrl-C that comes meanwhile reaches this process as soon as the workers are started."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def record(job: Job, result: Result) -> None:
@@ -69,7 +111,11 @@ def _init_worker(cache_root: str, events, quiet: bool) -> None:
 
 
 def _init_loaded(cache_root: str, events, quiet: bool) -> None:
-    """A run's worker: manim imported as it starts (0.9 s), not at its first job."""
+    """A run's worker: Ctrl-C ignored (the parent stops the workers, then sweeps what they leave), then
+    unblocked, so that the tools it runs (ffmpeg) stop at a Ctrl-C as they would in the terminal; manim
+    imported as it starts (0.9 s), not at its first job."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _init_worker(cache_root, events, quiet)
     from . import worker  # noqa: F401
 
@@ -79,12 +125,14 @@ class Workers:
     thread running in this process: a child inherits every lock as it was at fork time, including those
     another thread held (a queue's feeder, a progress bar's refresh), so no queue is written to before
     the fork, and the thread that relays progress starts after it. `build` forks them before it plans a
-    cold run (nothing rendered in its folder yet), so that they import manim while the command plans."""
+    cold run (nothing rendered in its folder yet), so that they import manim while the command plans.
+    Forked with Ctrl-C blocked (so are the pool's threads, which fork a worker again if one ends)."""
 
     def __init__(self, n: int, cache_root: Path, quiet: bool):
         ctx = mp.get_context("fork")
         self.events = ctx.Queue()
-        self.pool = ctx.Pool(n, initializer=_init_loaded, initargs=(str(cache_root), self.events, quiet))
+        self.pool = blocking_ctrl_c(lambda: ctx.Pool(n, initializer=_init_loaded,
+                                                     initargs=(str(cache_root), self.events, quiet)))
 
     def close(self) -> None:
         self.pool.terminate()
@@ -107,13 +155,15 @@ def run(jobs: list[Job], workers: int, cache_root: Path,
     folders = sorted({j.out_dir for j in jobs})
     for d in folders:
         sweep(d)
+    sweep_parts(cache_root)
     try:
         for d in folders:  # a re-render first forgets the old entry: files are about to be replaced
             manifest.forget(d, [j.key for j in jobs if j.out_dir == d])
         return _run(jobs, workers, cache_root, on_step, on_done, quiet, started)
-    finally:  # also on Ctrl-C: the workers are gone by now, and so are their folders
+    finally:  # also on Ctrl-C: the workers are gone by now, and so are their folders and files
         for d in folders:
             sweep(d)
+        sweep_parts(cache_root)
 
 
 def _pump(events, on_step, stop: threading.Event) -> None:

@@ -124,7 +124,7 @@ def _worker(slot: int, cache_root: str, tasks, results, events, generation, stop
     """A worker's life: manim and the scenes imported once, then jobs until a None comes. Ctrl-C is for
     the process that owns the pool (it stops the workers and sweeps what they leave)."""
     global _generation, _stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # and blocked since it started: _ignoring_ctrl_c
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # and blocked since it started: runner.blocking_ctrl_c
     runner._init_worker(cache_root, events, True)
     _generation, _stop = generation, stop
     import scenes.registry  # noqa: F401
@@ -136,18 +136,6 @@ def _worker(slot: int, cache_root: str, tasks, results, events, generation, stop
         result = _run_job(job, run, serial)
         trim()
         results.put((slot, serial, result, resident_mb()))
-
-
-def _ignoring_ctrl_c(start):
-    """start() with Ctrl-C blocked in this thread, so the processes it starts never receive it, from their
-    first instruction (a blocked signal stays blocked across spawn's exec; an initializer alone left the
-    interpreter's start-up and imports open to a Ctrl-C, and a traceback). Blocked, not ignored: a
-    Ctrl-C that comes meanwhile reaches this process as soon as the workers are started."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        return start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @dataclass
@@ -210,7 +198,7 @@ class WarmPool:
         process = self.ctx.Process(target=_worker, daemon=True, name=f"warm-worker-{index}",
                                    args=(index, self.cache_root, tasks, self.results, self.events,
                                          self.generation, stop))
-        _ignoring_ctrl_c(process.start)
+        runner.blocking_ctrl_c(process.start)
         return Slot(index, process, tasks, stop)
 
     def cancel(self) -> int:

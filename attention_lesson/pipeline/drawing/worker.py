@@ -32,7 +32,7 @@ from .manim_speedups import skipped_animations
 # 3840x2160x4 bytes) is allocated and freed every frame, and must be reused from the heap, not mapped
 # and unmapped (with every page faulted in again) each time.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
-LABELS_ENV = "ATTENTION_LESSON_LABELS"
+LABELS_ENV = manifest.LABELS_ENV
 MMAP_THRESHOLD = 32 * 1024 * 1024  # glibc's largest on 64 bits
 TRIM_THRESHOLD = 64 * 1024 * 1024
 _malloc_tuned = False
