@@ -39,6 +39,12 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_would_render": "would render",
     "batch_would_build": "would build",
     "batch_up_to_date": "up to date",
+    "batch_counts": "{variants} variants, {scenes} scenes: {clips} clips ({made} already made), {products} "
+                    "products ({products_made} already made)",
+    "batch_list_hint": "every job of every variant, and where it goes: --dry-run --list",
+    "batch_confirm": "{clips} clips to render in {tasks} tasks (more than {limit}): start?",
+    "batch_needs_yes": "{clips} clips to render in {tasks} tasks, more than {limit}, and no terminal to "
+                       "ask in: add --yes to start them (--dry-run to see the plan)",
     "batch_summary": "{stale} to do in {tasks} tasks ({shared} shared between variants), {fresh} up to date, "
                      "{variants} variants",
     # batch: what is wrong with a plan file (FILE:LINE: key: one of these)
@@ -161,6 +167,12 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_would_render": "将渲染",
     "batch_would_build": "将生成",
     "batch_up_to_date": "已是最新",
+    "batch_counts": "{variants} 个变体，{scenes} 个场景：{clips} 个片段（已做好 {made} 个），"
+                    "{products} 个产物（已做好 {products_made} 个）",
+    "batch_list_hint": "每个变体的每项工作及其去处：--dry-run --list",
+    "batch_confirm": "要渲染 {clips} 个片段，共 {tasks} 个任务（超过 {limit}）：开始吗？",
+    "batch_needs_yes": "要渲染 {clips} 个片段，共 {tasks} 个任务，超过 {limit}，且没有终端可以询问："
+                       "加 --yes 开始（--dry-run 查看计划）",
     "batch_summary": "待做 {stale} 项，共 {tasks} 个任务（变体之间共用 {shared} 项），{fresh} 项已是最新，"
                      "{variants} 个变体",
     "plan_at_key": "{key}：{text}",
@@ -274,6 +286,13 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_would_render": "レンダリング予定",
     "batch_would_build": "作成予定",
     "batch_up_to_date": "最新",
+    "batch_counts": "バリアント {variants} 個、シーン {scenes} 個：クリップ {clips} 本"
+                    "（作成済み {made} 本）、成果物 {products} 個（作成済み {products_made} 個）",
+    "batch_list_hint": "各バリアントのすべてのジョブと出力先：--dry-run --list",
+    "batch_confirm": "クリップ {clips} 本をタスク {tasks} 個でレンダリングします（{limit} 超）。"
+                     "開始しますか？",
+    "batch_needs_yes": "クリップ {clips} 本（タスク {tasks} 個）は {limit} を超え、確認する端末がありません："
+                       "開始するには --yes を付けてください（計画は --dry-run で確認）",
     "batch_summary": "実行予定 {stale} 件（タスク {tasks} 個、うちバリアント間で共有 {shared} 件）、"
                      "最新 {fresh} 件、バリアント {variants} 個",
     "plan_at_key": "{key}：{text}",

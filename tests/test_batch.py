@@ -106,7 +106,7 @@ def test_handout_and_sheet_are_planned_from_their_own_jobs(fixtures):
     """A dry run plans the handout from every step's frames and the sheet from the scenes' posters."""
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"],
                       products=["handout", "sheet"])
-    out = cli("batch", str(plan), "--dry-run", "--lang", "en")
+    out = cli("batch", str(plan), "--dry-run", "--list", "--lang", "en")
     assert "would render blink@frames" in out and "would build  handout" in out, out
     assert "would render blink@poster" in out and "would build  sheet" in out, out
     assert "4 to do in 4 tasks (0 shared between variants), 0 up to date, 1 variants" in out, out
@@ -117,21 +117,21 @@ def test_themes_are_variants_of_their_own(fixtures):
     dark variant is noted (its frames print dark), none of a light one."""
     plan = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"],
                       themes=["dark", "light"], products=["scenes", "handout"], out="o")
-    out = cli("batch", str(plan), "--dry-run", "--lang", "en")
+    out = cli("batch", str(plan), "--dry-run", "--list", "--lang", "en")
     for folder in ("o/default/river-scaled-zh-480p15", "o/default/river-scaled-zh-480p15-light"):
         assert f"\n{folder}\n" in "\n" + out, out
     assert out.count("would render blink@frames") == 2 and out.count("would build  handout") == 2, out
     assert 'note: a handout of a dark variant has dark frames (much ink); themes = ["light"]' in out, out
     light = write_plan(fixtures, lessons=["default"], contexts=["river"], scenes=["blink"], themes=["light"],
                        products=["handout"], out="o")
-    assert "note:" not in cli("batch", str(light), "--dry-run", "--lang", "en")
+    assert "note:" not in cli("batch", str(light), "--dry-run", "--list", "--lang", "en")
 
 
 def test_the_explorer_is_planned_from_no_scene(fixtures):
     """The explorer is made of the lesson alone: a plan of only it renders no scene."""
     plan = write_plan(fixtures, lessons=["default"], contexts=["river", "savings"], scenes=["blink"],
                       products=["explorer"])
-    out = cli("batch", str(plan), "--dry-run", "--lang", "en")
+    out = cli("batch", str(plan), "--dry-run", "--list", "--lang", "en")
     assert (out.count("would build  explorer           -> explorer/index.html") == 2
             and "render" not in out), out
     assert "2 to do in 2 tasks (0 shared between variants), 0 up to date, 2 variants" in out, out
@@ -142,7 +142,7 @@ def test_dry_run_lists_jobs_and_shares_identical_work(fixtures):
     variants share their tasks; a context a lesson lacks is skipped."""
     plan = write_plan(fixtures, lessons=["default", "tiny.toml"], contexts=["river"], langs=["en"],
                       scenes=["blink"], formats=["mp4", "webm"], products=["scenes", "html"], out="o")
-    out = cli("batch", str(plan), "--dry-run")
+    out = cli("batch", str(plan), "--dry-run", "--list")
     for fmt in ("mp4", "webm"):
         assert f"\no/default/river-scaled-en-480p15-{fmt}\n" in "\n" + out, out
         assert f"would render blink              -> blink.{fmt}" in out, out
@@ -189,7 +189,7 @@ def test_local_cluster_equals_serial_render_and_reruns_nothing(fixtures, monkeyp
     again = cli("batch", str(plan), "--lang", "en")
     assert "0 done, 8 up to date, 0 failed" in again, again
     assert (fixtures / "b" / "tiny" / "short-scaled-en-480p15" / "lesson.mp4").stat().st_mtime_ns == before
-    dry = cli("batch", str(plan), "--dry-run", "--lang", "en")
+    dry = cli("batch", str(plan), "--dry-run", "--list", "--lang", "en")
     assert "would" not in dry and dry.count("up to date") == 9, dry
 
 

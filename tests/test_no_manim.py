@@ -86,7 +86,7 @@ def test_light_commands_load_no_manim(tmp_path):
 
 def test_batch_dry_run_loads_no_manim(tmp_path):
     (tmp_path / "plan.toml").write_text('lessons = ["default"]\nproducts = ["scenes", "lesson", "html"]\n')
-    out, loaded = run(tmp_path, "batch", "plan.toml", "--dry-run", "--lang", "en")
+    out, loaded = run(tmp_path, "batch", "plan.toml", "--dry-run", "--list", "--lang", "en")
     assert loaded == [] and "would render blink" in out
 
 

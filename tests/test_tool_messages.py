@@ -155,7 +155,7 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
     tiny.write_text(re.sub(r'(?m)^zh = \["动物".*\n', "", tiny.read_text(encoding="utf-8")), encoding="utf-8")
     plan = write_plan(fixtures, lessons=["default", "tiny.toml"], contexts=["river", "short"], langs=["zh"],
                       scenes=["blink"], products=["scenes", "handout"], out="o")
-    code, ja = run("batch", str(plan), "--dry-run", "--lang", "ja")
+    code, ja = run("batch", str(plan), "--dry-run", "--list", "--lang", "ja")
     assert code == 0 and ja.splitlines() == [
         "o/default/river-scaled-zh-480p15",
         "  レンダリング予定 blink              -> blink.mp4",
@@ -172,17 +172,21 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
         "タイトルは汎用のもの。ストーリーは省きます）。zh の項目を加えるか、--lang en を選んでください",
         "注記：dark のバリアントの配布資料はフレームも dark です（インクを多く使います）。"
         "themes = [\"light\"] で印刷向けになります",
+        "バリアント 2 個、シーン 1 個：クリップ 4 本（作成済み 0 本）、成果物 2 個（作成済み 0 個）",
         "実行予定 6 件（タスク 6 個、うちバリアント間で共有 0 件）、最新 0 件、バリアント 2 個",
-        *ja.splitlines()[13:]]
-    wall, chain, split = ja.splitlines()[13:]  # the estimate (its numbers: tests/test_batch_pieces.py)
+        *ja.splitlines()[14:]]
+    wall, chain, split = ja.splitlines()[14:]  # the estimate (its numbers: tests/test_batch_pieces.py)
     assert re.fullmatch(r"クリティカルパス（ワーカー \d+ 個）：約 [\d.]+ 秒 = "
                         r"max\(作業量 [\d.]+ 秒 / \d+ = [\d.]+ 秒、最長の連鎖 [\d.]+ 秒\)", wall), wall
     assert re.fullmatch(r"  最長の連鎖：blink \(\w+/\w+-scaled-zh-480p15\)、[\d.]+ 秒、分割なし",
                         chain), chain
     assert re.fullmatch(r"  シーンのタスク 4 個のうち 0 個を分割。計時：既知 \d 個、推定 \d 個.*。"
                         r"成果物は計時しません（0 秒）", split), split
-    assert run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "ja"}) == (0, ja)
-    _, zh = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": ""})  # the plan's language
+    assert run("batch", str(plan), "--dry-run", "--list", env={"ATTENTION_LESSON_LANG": "ja"}) == (0, ja)
+    _, short = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "ja"})  # no --list
+    hint = "各バリアントのすべてのジョブと出力先：--dry-run --list"
+    assert short.splitlines() == [*ja.splitlines()[8:], hint]
+    _, zh = run("batch", str(plan), "--dry-run", "--list", env={"ATTENTION_LESSON_LANG": ""})  # the plan's
     assert zh.splitlines()[1:4] == [
         "  将渲染   blink              -> blink.mp4",
         "  将渲染   blink@frames       -> frames/blink.json",
@@ -192,9 +196,10 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
         f"提示：{tiny}:4: 警告：dimensions：没有 zh 的写法（只有 en）；"
         "用 zh 显示时改用通用的写法（维度写作 v1、v2…，语境的标签和头的名字用其键名，"
         "标题用通用标题；故事不讲）：请补上 zh 条目，或用 --lang en"]
-    assert zh.splitlines()[12] == "待做 6 项，共 6 个任务（变体之间共用 0 项），0 项已是最新，2 个变体"
-    assert zh.splitlines()[13].startswith("关键路径（") and zh.splitlines()[15].endswith("产物不计时（0 秒）")
-    for line in zh.splitlines() + ja.splitlines():
+    assert zh.splitlines()[12:14] == ["2 个变体，1 个场景：4 个片段（已做好 0 个），2 个产物（已做好 0 个）",
+                                      "待做 6 项，共 6 个任务（变体之间共用 0 项），0 项已是最新，2 个变体"]
+    assert zh.splitlines()[14].startswith("关键路径（") and zh.splitlines()[16].endswith("产物不计时（0 秒）")
+    for line in zh.splitlines() + ja.splitlines() + short.splitlines():
         assert not ENGLISH.search(prose(line).replace("handout", "")), line
     code, bad = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "xx"})
     assert code == 2 and len(bad.splitlines()) == 1 and "ATTENTION_LESSON_LANG='xx'" in bad

@@ -88,11 +88,36 @@ def made_line(report: Report) -> str:
     return ", ".join([*(f"{n} made" for n in made), *(f"{n} up to date" for n in fresh)]) or "nothing made"
 
 
-def print_batch_plan(work, lang: str = "en") -> None:
-    """A batch's dry run: every job and whether it is up to date (its words in `lang`)."""
+CONFIRM_OVER = 500  # clips to render: a batch of more asks before it starts (--yes: it does not)
+
+
+def print_batch_plan(work, lang: str = "en", listed: bool = False) -> None:
+    """A batch's dry run: what the plan comes to and, `listed`, every job and whether it is up to date
+    (its words in `lang`)."""
     from ..pipeline import batch as B
 
-    click.echo("\n".join(B.describe(work, lang)))
+    click.echo("\n".join(B.describe(work, lang, listed)))
+
+
+def interactive() -> bool:
+    """Whether there is someone to ask: standard input is a terminal."""
+    import sys
+
+    return sys.stdin.isatty()
+
+
+def confirm_batch(work, yes: bool, lang: str = "en") -> None:
+    """Ask before a batch of more than CONFIRM_OVER clips to render starts (default no: click.Abort,
+    exit 1); with no terminal to ask in, refuse in one line (exit 2) unless `yes`."""
+    from attention_core.errors import text
+
+    clips = sum(u.job is not None for u in work.stale)
+    if yes or clips <= CONFIRM_OVER:
+        return
+    said = {"clips": clips, "tasks": len(work.tasks), "limit": CONFIRM_OVER}
+    if not interactive():
+        raise LessonFileError(text(lang, "batch_needs_yes", **said))
+    click.confirm(text(lang, "batch_confirm", **said), default=False, abort=True, err=True)
 
 
 def execute_batch(work, products: dict, scheduler: str | None, workers: int, quiet: bool,

@@ -96,17 +96,20 @@ def product_args(lesson: Lesson, jobs: list[Job], options: RenderOptions,
         theme=options.theme, words=options.words)
 
 
-def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, products=(),
-             force: bool = False, choices: Choices = Choices()) -> Report:
-    """The scene jobs of `options` and the products made of them, each up to date or stale."""
+def plan_all(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, products=(), run: Run = Run(),
+             choices: Choices = Choices()) -> Report:
+    """The scene jobs of `options` and the products made of them, each up to date or stale (run.force:
+    all stale). A dry run computes no digest it need not: what has no manifest entry is stale, its digest
+    left empty (plan)."""
+    force, digests = run.force, not run.dry_run
     for p in products:
         assert p.made_from is None or job_options(options, p.made_from) == options, \
             f"{p.name} is not made of {options.kind} jobs"
     use_words(options.words)  # the scenes' titles the products list, in the teacher's words
-    todo, fresh = plan(lesson, scenes, options, out_dir, force=force)
+    todo, fresh = plan(lesson, scenes, options, out_dir, force=force, digests=digests)
     report = Report(out_dir, todo, fresh, order=[s.id for s in scenes])
     args = product_args(lesson, report.jobs, options, choices) if products else None
-    report.products = [plan_product(p, args, report.jobs, out_dir, force) for p in products]
+    report.products = [plan_product(p, args, report.jobs, out_dir, force, digests) for p in products]
     return report
 
 
@@ -137,7 +140,7 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
     # this process plans (a re-run may have nothing to do, and must not share the cores while it plans)
     started = None if run.dry_run or manifest.load(out_dir) else _workers(jobs, run.cache_root, run.quiet)
     try:
-        report = plan_all(lesson, scenes, options, out_dir, products, run.force, choices)
+        report = plan_all(lesson, scenes, options, out_dir, products, run, choices)
         stale = [p for p in report.products if not p.fresh]
         if run.dry_run or not (report.todo or stale):
             return report

@@ -215,8 +215,9 @@ def steps_folder(options: RenderOptions) -> Path:
 
 def step_count(job: Job) -> int:
     """How many steps a scene has, read from its source (self.step(...) calls): a progress total."""
-    file = job.scene.file
-    return _steps_in(file, file.stat().st_mtime_ns)
+    scene = job.scene
+    return manifest.kept(("steps", scene.package, scene.id),
+                         lambda: _steps_in(scene.file, scene.file.stat().st_mtime_ns))
 
 
 @functools.lru_cache(maxsize=64)
@@ -303,17 +304,24 @@ def input_digest(lesson: Lesson, scene: SceneInfo, options: RenderOptions) -> st
     tables = (scene.module, "common", *(("speech",) if options.voice else ()))
     if (own := words_digest(options.words, options.lang, tables)) is not None:
         payload["words"] = own  # the teacher's lines this scene shows: only its own changes re-render it
-    return manifest.digest(payload, code_files(scene, options.lang, options.voice), ROOT)
+    files = manifest.kept(("code", scene.package, scene.id, options.lang, options.voice),
+                          lambda: code_files(scene, options.lang, options.voice))  # a batch: once a scene
+    return manifest.digest(payload, files, ROOT)
 
 
-def plan(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, force: bool = False):
+def plan(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, force: bool = False,
+         digests: bool = True):
     """Split the jobs into (to render, up to date); every job carries the lesson it renders. A scene of a
-    feature the lesson lacks (the mask scene for a lesson with no mask) is not planned."""
+    feature the lesson lacks (the mask scene for a lesson with no mask) is not planned. Without
+    `digests` (a batch's dry run), a job its folder's manifest has no entry for is to do whatever its
+    inputs: its digest is left empty, not computed."""
     entries = manifest.load(out_dir)
     todo, fresh = [], []
     for s in (s for s in scenes if s.fits(lesson)):
-        job = Job(s, options, out_dir, input_digest(lesson, s, options), lesson=lesson)
+        job = Job(s, options, out_dir, lesson=lesson)
         entry = entries.get(job.key)
+        if digests or entry is not None:
+            job.digest = input_digest(lesson, s, options)
         if not force and manifest.is_fresh(out_dir, entry, job.digest):
             job.files = list(entry["files"])
             fresh.append(job)

@@ -146,11 +146,14 @@ class ProductJob:
 
 
 def plan_product(product: Product, args: ProductArgs, jobs: list[Job], out_dir: Path,
-                 force: bool = False) -> ProductJob:
+                 force: bool = False, digests: bool = True) -> ProductJob:
     """A product job, up to date when its entry holds this digest and its files exist (and no scene it
-    is made of is about to be rendered again: their digests are in its own)."""
-    digest = product_digest(product, args, jobs)
+    is made of is about to be rendered again: their digests are in its own). Without `digests`, one
+    with no entry is stale, its digest left empty (build.plan)."""
     entry = manifest.load(out_dir).get(product.key)
+    if entry is None and not digests:
+        return ProductJob(product, args, out_dir, jobs, "", False, None)
+    digest = product_digest(product, args, jobs)
     fresh = not force and manifest.is_fresh(out_dir, entry, digest)
     return ProductJob(product, args, out_dir, jobs, digest, fresh, list(entry["files"]) if fresh else None)
 

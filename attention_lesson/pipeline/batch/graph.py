@@ -22,20 +22,21 @@ costs beyond its share (building the scene's mobjects again: 1.7 s for softmax a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import unicodedata
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from attention_core.errors import Phrase, Said, ph, text
 
-from .. import timings
+from .. import manifest, timings
 from ..build import plan_all
 from ..drawing import pieces
 from ..drawing.runner import costs as task_costs
-from ..plan import VIDEO, Job, step_count
-from ..products import Product, ProductArgs, ProductJob, job_options
+from ..plan import VIDEO, Job, RenderOptions, Run, step_count
+from ..products import ALONE_READS, Product, ProductArgs, ProductJob, job_options
 from .planfile import SCENES, BatchPlan, Variant, note_text
 
 
@@ -103,33 +104,60 @@ def _kinds(batch_plan: BatchPlan, wanted: list[Product]) -> list[str]:
                               + [p.made_from for p in wanted]))
 
 
-def _expand_variant(v: Variant, batch_plan: BatchPlan, products: dict, token: str, tasks: dict, fresh: list):
-    """One variant's scene jobs and products, into tasks (shared by key) and fresh units."""
+@dataclass
+class _Graph:
+    """The tasks and fresh units of a batch as its variants are expanded."""
+
+    token: str
+    run: Run  # a dry run's: no digest computed that it need not
+    tasks: dict[str, Task] = field(default_factory=dict)
+    fresh: list[Unit] = field(default_factory=list)
+
+
+def _expand_variant(v: Variant, batch_plan: BatchPlan, products: dict, graph: _Graph, text: str):
+    """One variant's scene jobs and products, into tasks (shared by key) and fresh units; `text`, a hash
+    of its lesson file."""
     wanted = [products[n] for n in batch_plan.products if n != SCENES]
     wanted = [p for p in wanted if not (p.needs_video and v.options.format == "png")]
-    text = hashlib.sha256(v.lesson_file.read_bytes()).hexdigest()[:16]
+    tasks, token = graph.tasks, graph.token
     for kind in _kinds(batch_plan, wanted):
         mine = [p for p in wanted if p.made_from == kind]
         scenes = batch_plan.scenes if kind is not None else []  # a product of no scene: plan none
-        report = plan_all(v.lesson, scenes, job_options(v.options, kind), v.out_dir, mine)
-        scene_tasks = {}
-        for j in report.fresh:
-            fresh.append(Unit(v, j.key, job=j))
-        for j in report.todo:  # the same scene, inputs and lesson file: the same work, whoever asks
-            key = f"render-{j.key}-{j.digest[:16]}-{text}-{token}"
+        report = plan_all(v.lesson, scenes, job_options(v.options, kind), v.out_dir, mine, graph.run)
+        scene_tasks, same = {}, _same(report.jobs[0].options, text) if report.jobs else ""
+        graph.fresh += [Unit(v, j.key, job=j) for j in report.fresh]
+        for j in report.todo:  # the same scene, options and lesson file: the same work, whoever asks
+            key = f"render-{j.key}-{same}-{token}"
             tasks.setdefault(key, Task(key, [], scene=j)).units.append(Unit(v, j.key, job=j))
             scene_tasks[j.id] = key
         for pj in report.products:
-            _product_task(v, pj, scene_tasks, token, tasks, fresh)
+            _product_task(v, pj, scene_tasks, f"{pj.product.name}-{_same_product(pj, same, text)}-{token}",
+                          graph)
 
 
-def _product_task(v: Variant, pj: ProductJob, scene_tasks: dict, token: str, tasks: dict,
-                  fresh: list) -> None:
-    unit = Unit(v, pj.product.name, product=pj)
+def _same(options: RenderOptions, text: str) -> str:
+    """What two jobs of a scene share when their work is the same: their options but the lesson file's
+    path, and its text (`text`, a hash of it). Jobs the same by it have the same digest (which leaves
+    the path out, and is made of the lesson's numbers, the options and the code), so a dry run, which
+    computes no digest it need not, shares the tasks a run does."""
+    return hashlib.sha256(f"{replace(options, lesson='')!r}|{text}".encode()).hexdigest()[:16]
+
+
+def _same_product(pj: ProductJob, same: str, text: str) -> str:
+    """_same for a product: its name, its scenes (their keys; their options and lesson in `same`), what
+    it reads of its arguments (product_digest's), the lesson's text."""
+    args = pj.args
+    reads = (asdict(replace(args, lesson_text="", lesson_name="")) if pj.product.made_from
+             else {k: getattr(args, k) for k in (*ALONE_READS, "words")})
+    said = f"{pj.product.name}|{[j.key for j in pj.jobs]}|{same}|{sorted(reads.items())!r}|{text}"
+    return hashlib.sha256(said.encode()).hexdigest()[:16]
+
+
+def _product_task(v: Variant, pj: ProductJob, scene_tasks: dict, key: str, graph: _Graph) -> None:
+    unit, tasks = Unit(v, pj.product.name, product=pj), graph.tasks
     if pj.fresh:
-        fresh.append(unit)
+        graph.fresh.append(unit)
         return
-    key = f"{pj.product.name}-{pj.digest[:16]}-{token}"
     if key not in tasks:
         inputs = [(scene_tasks[j.id], None) if j.id in scene_tasks else (None, Unit(v, j.key, job=j))
                   for j in pj.jobs]
@@ -137,15 +165,19 @@ def _product_task(v: Variant, pj: ProductJob, scene_tasks: dict, token: str, tas
     tasks[key].units.append(unit)
 
 
-def expand(batch_plan: BatchPlan, products: dict[str, Product]) -> Batch:
+def expand(batch_plan: BatchPlan, products: dict[str, Product], digests: bool = True) -> Batch:
     """Plan every variant as the local commands would; group the stale units into tasks (identical work
-    once)."""
-    token = uuid.uuid4().hex[:8]  # per batch: another client's batch on the same scheduler never shares
-    tasks: dict[str, Task] = {}
-    fresh: list[Unit] = []
-    for v in batch_plan.variants:
-        _expand_variant(v, batch_plan, products, token, tasks, fresh)
-    return Batch(batch_plan, fresh, list(tasks.values()), token)
+    once). Without `digests` (a dry run), a job or product its folder has no entry for is stale with no
+    digest computed: a plan of 10,000 variants never rendered is counted in seconds."""
+    graph = _Graph(uuid.uuid4().hex[:8], Run(dry_run=not digests))  # the token: per batch, so another
+    # client's batch on the same scheduler never shares its tasks
+    texts: dict[Path, str] = {}  # each lesson file read once, not once a variant
+    with manifest.frozen_files():  # the code hashed once for all the jobs, not once a job
+        for v in batch_plan.variants:
+            if v.lesson_file not in texts:
+                texts[v.lesson_file] = hashlib.sha256(v.lesson_file.read_bytes()).hexdigest()[:16]
+            _expand_variant(v, batch_plan, products, graph, texts[v.lesson_file])
+    return Batch(batch_plan, graph.fresh, list(graph.tasks.values()), graph.token)
 
 
 def shown(path: Path) -> Path:
@@ -164,6 +196,7 @@ def _columns(words: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in words)
 
 
+@functools.lru_cache(maxsize=None)
 def _state(code: str, lang: str) -> str:
     """A unit's state in `lang`, padded to the widest of the three (the dry run's column)."""
     width = max(_columns(text(lang, c)) for c in _STATES)
@@ -180,23 +213,38 @@ def _unit_line(u: Unit, stale: bool, v: Variant, lang: str) -> str:
     return f"  {state} {u.what:<18} -> {target}"
 
 
-def describe(batch: Batch, lang: str = "en") -> list[str]:
-    """A dry run: every unit of every variant, what would be done and where; its notes and summary in
-    `lang`."""
+def describe(batch: Batch, lang: str = "en", listed: bool = True) -> list[str]:
+    """A dry run in `lang`: with `listed`, every unit of every variant, what would be done and where;
+    then its notes, what the plan comes to (counts) and its tasks (summary)."""
     lines = []
     stale = {id(u) for u in batch.stale}
     by_variant: dict[str, list[Unit]] = {}
-    for u in [*batch.stale, *batch.fresh]:
+    for u in [*batch.stale, *batch.fresh] if listed else []:
         by_variant.setdefault(str(u.out_dir), []).append(u)
-    for v in batch.plan.variants:
+    for v in batch.plan.variants if listed else []:
         lines.append(str(shown(v.out_dir)))
         units = sorted(by_variant.get(str(v.out_dir), []), key=lambda u: (u.product is not None, u.what))
         lines += [_unit_line(u, id(u) in stale, v, lang) for u in units]
     lines += [note_line(n, lang) for n in batch.plan.notes]
+    return [*lines, text(lang, "batch_counts", **counts(batch)), summary(batch, lang)]
+
+
+def counts(batch: Batch) -> dict[str, int]:
+    """What a plan comes to: its variants and scenes, its clips (scene jobs: one a scene and variant,
+    and a deck's, a handout's or a sheet's of their own) and products, and how many are made already."""
+    clips = [u.job is not None for u in batch.stale]
+    made = [u.job is not None for u in batch.fresh]
+    scenes = {u.job.id for u in [*batch.stale, *batch.fresh] if u.job is not None}  # those the lessons fit
+    return {"variants": len(batch.plan.variants), "scenes": len(scenes),
+            "clips": sum(clips) + sum(made), "made": sum(made), "products": len(clips) - sum(clips)
+            + len(made) - sum(made), "products_made": len(made) - sum(made)}
+
+
+def summary(batch: Batch, lang: str = "en") -> str:
+    """`N to do in N tasks (N shared between variants), N up to date, N variants`, in `lang`."""
     shared = sum(len(t.units) - 1 for t in batch.tasks)
-    lines.append(text(lang, "batch_summary", stale=len(batch.stale), tasks=len(batch.tasks), shared=shared,
-                      fresh=len(batch.fresh), variants=len(batch.plan.variants)))
-    return lines
+    return text(lang, "batch_summary", stale=len(batch.stale), tasks=len(batch.tasks), shared=shared,
+                fresh=len(batch.fresh), variants=len(batch.plan.variants))
 
 
 def note_line(note, lang: str) -> str:
@@ -279,8 +327,9 @@ class Estimate:
 
 def estimate(batch: Batch, known: dict[str, float], workers: int) -> tuple[Estimate, dict[str, int]]:
     """The estimate on `workers` threads, and the pieces each scene task would be drawn in."""
-    cost = scene_seconds(batch, known)
-    n = plan_pieces(cost, limits(batch), workers)
+    with manifest.frozen_files():  # each scene's steps read once, not once a task
+        cost = scene_seconds(batch, known)
+        n = plan_pieces(cost, limits(batch), workers)
     by_key = {t.key: t for t in scene_tasks(batch)}
     top = max(cost, key=lambda k: (chain(cost[k], n[k]), k), default=None)
     longest = chain(cost[top], n[top]) if top else 0.0

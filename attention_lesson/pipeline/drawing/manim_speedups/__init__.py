@@ -23,6 +23,7 @@ from the distributions' metadata only (the main process plans pieces without loa
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import os
@@ -58,16 +59,23 @@ def plain() -> bool:
     return os.environ.get(ENV, "") not in ("", "0")
 
 
+@functools.lru_cache(maxsize=None)
+def installed_version(dist: str) -> str:
+    """A distribution's installed version ("missing"), read once a process: importlib.metadata parses
+    its METADATA with the email parser (1 ms), and a batch's dry run asks for every scene task it plans
+    (pieces.most: 17 of a 720-variant plan's 32 s before it was kept)."""
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "missing"
+
+
 def other_version() -> str | None:
     """'manim 0.23.0 (written for 0.22.0)' when an installed release is not the one the patches were
     written for; None when each is."""
     for dist, written in WRITTEN_FOR.items():
-        try:
-            installed = version(dist)
-        except PackageNotFoundError:
-            installed = "missing"
-        if installed != written:
-            return f"{dist} {installed} (written for {written})"
+        if (found := installed_version(dist)) != written:
+            return f"{dist} {found} (written for {written})"
     return None
 
 
