@@ -4,9 +4,8 @@ JA), joined into them there, so `errors.text` and `errors.located` say them as t
 errors: `FILE:LINE: message`, fields filled, a tight language without spaces between its characters.
 The same entries and fields in every language (tests/test_tool_messages.py holds them together).
 
-Placeholders a teacher writes ({focus}) reach a message as a field's value, never as its template:
-a brace the template itself prints is doubled twice ("{{{{" prints "{{").
-"""
+Placeholders a teacher writes ({focus}) reach a message as a field's value, never as its template: a
+brace the template itself prints is doubled twice ("{{{{" prints "{{")."""
 
 from __future__ import annotations
 
@@ -167,8 +166,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_would_render": "将渲染",
     "batch_would_build": "将生成",
     "batch_up_to_date": "已是最新",
-    "batch_counts": "{variants} 个变体，{scenes} 个场景：{clips} 个片段（已做好 {made} 个），"
-                    "{products} 个产物（已做好 {products_made} 个）",
+    "batch_counts": "{variants} 个变体，{scenes} 个场景：{clips} 个片段（做好 {made} 个），"
+                    "{products} 个产物（做好 {products_made} 个）",
     "batch_list_hint": "每个变体的每项工作及其去处：--dry-run --list",
     "batch_confirm": "要渲染 {clips} 个片段，共 {tasks} 个任务（超过 {limit}）：开始吗？",
     "batch_needs_yes": "要渲染 {clips} 个片段，共 {tasks} 个任务，超过 {limit}，且没有终端可以询问："
@@ -289,8 +288,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_counts": "バリアント {variants} 個、シーン {scenes} 個：クリップ {clips} 本"
                     "（作成済み {made} 本）、成果物 {products} 個（作成済み {products_made} 個）",
     "batch_list_hint": "各バリアントのすべてのジョブと出力先：--dry-run --list",
-    "batch_confirm": "クリップ {clips} 本をタスク {tasks} 個でレンダリングします（{limit} 超）。"
-                     "開始しますか？",
+    "batch_confirm": "クリップ {clips} 本（タスク {tasks} 個、{limit} 超）をレンダリングしますか？",
     "batch_needs_yes": "クリップ {clips} 本（タスク {tasks} 個）は {limit} を超え、確認する端末がありません："
                        "開始するには --yes を付けてください（計画は --dry-run で確認）",
     "batch_summary": "実行予定 {stale} 件（タスク {tasks} 個、うちバリアント間で共有 {shared} 件）、"

@@ -107,8 +107,7 @@ class Reference:
         at = {t.index(self.lesson.focus) for t in self.lesson.contexts.values()}
         return self._several_contexts() and (self.lesson.positions is None or len(at) == 1)
 
-    def _two_contexts(self):
-        return len(self.lesson.contexts) == 2
+    def _two_contexts(self): return len(self.lesson.contexts) == 2  # noqa: E704
 
     def _outputs_differ(self):
         rows = [self._output(t)[t.index(self.lesson.focus)] for t in self.lesson.contexts.values()]
@@ -378,7 +377,7 @@ def test_a_descent_is_said_as_it_goes_and_check_warns_when_it_fails(rate, said, 
     assert all("river" in w.message(lang) and "\n" not in w.message(lang) for w in found for lang in LANGS)
 
 
-def said_key_of(lesson, key: str) -> str | None:
+def said_key_of(lesson, key: str) -> str | None:  # the key said for `key`, in the first context
     return said(key, Facts(lesson))
 
 
