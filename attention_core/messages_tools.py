@@ -166,8 +166,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_would_render": "将渲染",
     "batch_would_build": "将生成",
     "batch_up_to_date": "已是最新",
-    "batch_counts": "{variants} 个变体，{scenes} 个场景：{clips} 个片段（做好 {made} 个），"
-                    "{products} 个产物（做好 {products_made} 个）",
+    "batch_counts": "{variants} 个变体，{scenes} 个场景：{clips} 个片段（已做好 {made} 个），"
+                    "{products} 个产物（已做好 {products_made} 个）",
     "batch_list_hint": "每个变体的每项工作及其去处：--dry-run --list",
     "batch_confirm": "要渲染 {clips} 个片段，共 {tasks} 个任务（超过 {limit}）：开始吗？",
     "batch_needs_yes": "要渲染 {clips} 个片段，共 {tasks} 个任务，超过 {limit}，且没有终端可以询问："
