@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -80,7 +81,8 @@ def studio(tmp_path_factory):
 def ask(app, method: str, path: str, body: bytes, cut: int) -> tuple[int, bytes, str]:
     """One request to the ASGI app in a loop of its own, its body in chunks of `cut` bytes: its status,
     body and content type (an exception out of the app fails the test, as a server's 500 would)."""
-    return asyncio.run(_ask(app, method, path, body, cut))
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own: a browser test's may be running in this worker
+        return pool.submit(asyncio.run, _ask(app, method, path, body, cut)).result()
 
 
 async def _ask(app, method: str, path: str, body: bytes, cut: int) -> tuple[int, bytes, str]:
