@@ -9,9 +9,9 @@ for every line it shows or speaks: the key itself when its predicates hold, else
     facts = Facts(lesson, "river", "scaled")
     said("learning.say.descent", facts)   # "learning.say.descent_rises" where the loss rises
 
-The numbers a claim quotes come from the same places: `quotes` gives the ones of the learning, positions
-and tiles scenes (the learning run's losses, angles and lengths; the tiles' memory), which the scenes
-format and the tests hold against an independent reference. numpy only.
+The numbers a claim quotes come from the core too: `quotes_of_run` (the learning run's losses, weights,
+angles and lengths) and `tile_quotes` (the tiles' memory), which the scenes only format and the tests
+hold against an independent reference. numpy only.
 """
 
 from __future__ import annotations
@@ -177,7 +177,6 @@ PREDICATES: dict[str, Callable[[Facts], bool]] = {
     "focus_row_moves": _focus_row_moves,
     "shift_keeps_scores": _shift_keeps_scores,
     "m_rises": _m_rises,
-
     "loss_flat": lambda f: _descent(f) == "flat",
     "target_weak_before": lambda f: f.run.steps[0].weights[f.run.target] < 0.5,
     "target_strong_before": lambda f: f.run.steps[0].weights[f.run.target] >= 0.5,
@@ -219,6 +218,7 @@ CLAIMS: dict[str, Claim] = {
     "cost.say.complexity": _c("not_tiled", otherwise="cost.say.complexity_tiled"),
     # learning: does the descent do what the line says?
     "learning.say.loss": _c("target_weak_before", otherwise="learning.say.loss_strong"),
+    "learning.say.loss_strong": _c("target_strong_before"),
     "learning.say.descent": _c("loss_falls", otherwise="learning.say.descent_uneven"),
     "learning.say.descent_uneven": _c("loss_falls_unevenly", otherwise="learning.say.descent_rises"),
     "learning.say.descent_rises": _c("loss_rises", otherwise="learning.say.descent_flat"),
