@@ -10,7 +10,6 @@ from manim import VGroup
 
 from attention_core import geometry as G
 from attention_core.claims import quotes_of_run
-from attention_core.next.training import train
 from scenes.common import style
 from scenes.common.arrows import ARROW_STROKE, Plane, name_tips, plane_arrow
 from scenes.common.base import LessonScene
@@ -31,19 +30,23 @@ class Learning(Panels, LessonScene):
 
     def setup(self):
         super().setup()
-        self.run = train(self.lesson, self.context_name, self.att.scale)
+        self.run = self.facts.run  # the training run the claims read (next.training.train)
         self.quotes = quotes_of_run(self.run)  # the numbers its lines quote, from the core
         self.shown = shown_steps(len(self.run.steps))
 
     def fields(self) -> dict:
         r, v = self.run, self.quotes
-        (a, b) = self.lesson.geometry.get("qk", (0, 1))
+        a, b = self.qk_axes()
         return {**super().fields(), "query": self.token(r.query), "target": self.token(r.target),
                 "rate": number_text(r.learning_rate), "steps": len(r.steps) - 1,
                 "choice": self.token(r.hard.choice), "a": a + 1, "b": b + 1,
                 **{k: number_text(v[k]) for k in ("loss0", "loss1", "q0", "q1", "k0", "k1")},
                 "w0": percent_text(v["w0"]), "w1": percent_text(v["w1"]),
                 **{k: number_text(v[k], ANGLE_PLACES) for k in ("angle0", "angle1")}}
+
+    def qk_axes(self) -> tuple[int, int]:
+        """The two d_k axes the turn step draws: the lesson's [geometry] qk, else the first two."""
+        return self.lesson.geometry.get("qk", (0, 1))
 
     def construct(self):
         self.show_heading()
@@ -82,7 +85,7 @@ class Learning(Panels, LessonScene):
         """The query's arrow and the target's key before the first step and after the last, in the plane
         of two d_k axes (the lesson's [geometry] qk, else the first two); the angle between them (in every
         d_k dimension) beside it."""
-        r, (a, b) = self.run, self.lesson.geometry.get("qk", (0, 1))
+        r, (a, b) = self.run, self.qk_axes()
         ends = (r.steps[0], r.steps[-1])
         points = np.array([s.q[[a, b]] for s in ends] + [s.k[r.target][[a, b]] for s in ends])  # [4, 2]
         box = G.bounds(points, PLANE_PAD, PLANE_LEAST)

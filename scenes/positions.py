@@ -11,7 +11,7 @@ import numpy as np
 from manim import DOWN, VGroup
 
 from attention_core.multihead import strongest_keys
-from attention_core.next.positions import SHIFT, rope_angles, sinusoidal, study
+from attention_core.next.positions import SHIFT, rope_angles, sinusoidal
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.i18n import listing
@@ -33,7 +33,7 @@ class Positions(Panels, LessonScene):
 
     def setup(self):
         super().setup()
-        self.study = study(self.lesson, self.context_name, self.att.mode)
+        self.study = self.facts.study  # the study the claims read (next.positions.study)
         self.kind = self.lesson.positions.kind
 
     def fields(self) -> dict:

@@ -10,7 +10,7 @@ import numpy as np
 from manim import DOWN, Rectangle, VGroup
 
 from attention_core.claims import tile_quotes
-from attention_core.next.tiling import largest_rescale, tile
+from attention_core.next.tiling import largest_rescale
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.labels import text_line
@@ -32,7 +32,7 @@ class Tiles(Panels, LessonScene):
 
     def setup(self):
         super().setup()
-        self.tiles = tile(self.att, self.lesson.tiling.block)
+        self.tiles = self.facts.tiles  # the tiles the claims read (next.tiling.tile)
         self.jump = largest_rescale(self.tiles, self.focus)
 
     def fields(self) -> dict:

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from manim import DOWN, RIGHT, UL, UP, FadeIn, FadeOut, Group, Mobject, Scene, VGroup, config
 
-from attention_core import Lesson, attend, hard_lookup, load
+from attention_core import Lesson, hard_lookup, load
 from attention_core.claims import Facts, said
 
 from ..registry import FRAME_BODY, FRAME_MIN_CAP, step_file
@@ -90,7 +90,8 @@ class LessonScene(Scene):
         style.use_theme(self.settings.theme)  # every colour this scene draws is this theme's
         self.lesson = lesson if lesson is not None else load(self.settings.lesson)
         self.context_name = self.lesson.context_name(self.settings.context)
-        self.att = attend(self.lesson, self.context_name, self.settings.mode)
+        self.facts = Facts(self.lesson, self.context_name, self.settings.mode)  # what the lines may claim
+        self.att = self.facts.att  # the pass the claims read is the one shown
         self.hard = hard_lookup(self.att)
         self.facts = Facts(self.lesson, self.context_name, self.settings.mode)  # what the lines may claim
         self.lang = self.settings.lang
