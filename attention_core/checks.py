@@ -66,7 +66,7 @@ def language_gaps(lesson, lang: str, text: str | None = None) -> list[LessonWarn
     missing = [key for key, said in given if said and lang not in said]
     if not missing:
         return []
-    other = next(la for _, said in given if said and lang not in said for la in said)
+    other = Choices(sorted({la for _, said in given if said for la in said} - {lang}))
     found = [LessonWarning(lesson.source, missing[0],
                            ph("no_words", language=lang, keys=Choices(missing), other=other))]
     return found if text is None else [w._replace(line=locate(text, w.key)) for w in found]

@@ -1,14 +1,22 @@
-"""The language a lesson is shown in: the command's `--lang`, else the lesson file's own `lang = "en"`,
-else the environment's ATTENTION_LESSON_LANG, else Chinese.
+"""The one rule for a command's language, decided here and nowhere else:
 
-A lesson written in English says so once, in its file, and renders in English wherever it goes (a
-colleague's machine, the studio, a batch plan); the environment variable is the teacher's default for
-every lesson that does not say (the built-in lessons carry both languages and say none); `--lang` is
-asked for this once and wins over both."""
+    --lang, else the lesson file's own `lang = "ja"`, else ATTENTION_LESSON_LANG, else zh (`resolve`).
+
+That language gives every message, page, frame and voice of the command. A lesson written in Japanese
+says so once, in its file, and renders in Japanese wherever it goes (a colleague's machine, the studio,
+a batch plan, plain `manim render`); the environment variable is the teacher's default for every lesson
+that says none (the built-in lessons carry several languages; some say one); `--lang` is asked for this
+once and wins over both. A batch plan's first `langs` stands where a lesson file's `lang` does.
+
+The messages of a command in a language only a words folder gives (fr) are said in a built-in one
+(`message_lang`): ATTENTION_LESSON_LANG's when it names one, else English, the language a new one is
+translated from. A file that is not valid TOML still says its language when a top-level
+`lang = "…"` line can be read (`sniffed_lang`), so its error is said in it."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from .errors import Choices, LessonError, ph
@@ -16,6 +24,9 @@ from .files import MAX_LESSON_BYTES, FileProblem, read_text, shallow_toml
 
 LANGS = ("zh", "en", "ja")
 LANG_ENV = "ATTENTION_LESSON_LANG"
+REFERENCE = "en"  # the messages of a language with no built-in words
+_LANG_LINE = re.compile(r"""^[ \t]*lang[ \t]*=[ \t]*(["'])([A-Za-z-]+)\1[ \t]*(?:#.*)?$""")
+_TABLE = re.compile(r"^[ \t]*\[")
 
 
 class LangError(ValueError):
@@ -38,10 +49,30 @@ def default_lang(environ=None) -> str:
     return value
 
 
+def resolve(given: str | None = None, declared: str | None = None, environ=None) -> str:
+    """THE rule: `given` (--lang), else `declared` (the lesson file's `lang`), else
+    ATTENTION_LESSON_LANG, else zh. LangError when the variable is asked and names no language."""
+    return given or declared or default_lang(environ)
+
+
 def chosen_lang(given: str | None, lesson=None, environ=None) -> str:
-    """The language to show a lesson in: `given` (--lang), else the lesson's own `lang`, else
-    default_lang()."""
-    return given or getattr(lesson, "lang", None) or default_lang(environ)
+    """`resolve` for a loaded lesson (its `lang`, None where it says none)."""
+    return resolve(given, getattr(lesson, "lang", None), environ)
+
+
+def message_lang(given: str | None = None, declared: str | None = None, environ=None) -> str:
+    """The built-in language (zh, en, ja) a command's messages are said in: its language (`resolve`)
+    when built in; for a language only a words folder gives, ATTENTION_LESSON_LANG's when that is
+    built in, else English; zh while ATTENTION_LESSON_LANG names no language (its own error is said
+    once the command asks for it)."""
+    try:
+        lang = resolve(given, declared, environ)
+    except LangError:
+        return LANGS[0]
+    if lang in LANGS:
+        return lang
+    env = (os.environ if environ is None else environ).get(LANG_ENV, "")
+    return env if env in LANGS else REFERENCE
 
 
 def parse_lang(file: str, data: dict) -> str | None:
@@ -60,11 +91,26 @@ def lang_of(data) -> str | None:
     return value if value in LANGS else None
 
 
+def sniffed_lang(text: str) -> str | None:
+    """The `lang = "ja"` line above a file's first table, read line by line: the language of a file that
+    is not valid TOML (None: no such line, or not one of LANGS)."""
+    for line in text.splitlines():
+        if _TABLE.match(line):
+            return None
+        if (found := _LANG_LINE.match(line)) and found.group(2) in LANGS:
+            return found.group(2)
+    return None
+
+
 def declared_lang(path: str | Path | None) -> str | None:
     """A lesson file's `lang`, read without validating the rest (a file that does not load still says
-    its error in its own language); None where the file cannot be read (no file, no regular file, too
-    large, not UTF-8), is not TOML, or says none."""
+    its error in its own language; a file that is not TOML, by its `lang` line); None where the file
+    cannot be read (no file, no regular file, too large, not UTF-8) or says none."""
     try:
-        return lang_of(shallow_toml(read_text(Path(path), MAX_LESSON_BYTES)))
-    except (OSError, TypeError, ValueError, FileProblem):  # (a TOMLDecodeError is a ValueError)
+        text = read_text(Path(path), MAX_LESSON_BYTES)
+    except (OSError, TypeError, ValueError, FileProblem):
         return None
+    try:
+        return lang_of(shallow_toml(text))
+    except (ValueError, FileProblem):  # (a TOMLDecodeError is a ValueError)
+        return sniffed_lang(text)

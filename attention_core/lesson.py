@@ -17,7 +17,7 @@ from .errors import Choices, LessonError, TomlReason, near, ph
 from .files import MAX_LESSON_BYTES, FileProblem, read_text, shallow_toml, within
 from .files import MAX_NESTING as MAX_NESTING  # (re-exported: its home was here)
 from .heads import Head, parse_heads, parse_mask
-from .language import LANGS, lang_of, parse_lang
+from .language import LANGS, lang_of, parse_lang, sniffed_lang
 from .lines import error_line, toml_line
 from .magnitudes import check_finite
 from .next.tables import (
@@ -351,7 +351,7 @@ def loads(text: str, file: str = "<lesson>") -> Lesson:
         return parse(data, file)
     except LessonError as e:
         e.line = error_line(text, e)
-        e.declared = lang_of(data)
+        e.declared = lang_of(data) if data is not None else sniffed_lang(text)
         raise
 
 

@@ -154,6 +154,11 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_name_scenes": "name one or more scenes, or --all. Scenes: {scenes}",
     "cli_scene_needs": "scene {scene} needs a lesson with {needs} ({lesson} has none)",
     "cli_unknown_scene": "unknown scene {names}; valid ids: {scenes}",
+    "new_exists": "{path} exists; use --force to overwrite it",
+    "new_no_folder": "no folder {folder} for {name}",
+    "new_copied": "{path}: {lang} has no starter of its own: copied the {copied} one (comments in "
+                  "{copied}, lang = \"{copied}\"{words}); show it in {lang} with --lang {lang}",
+    "new_written": "{path}: a starter lesson. Next: attention-lesson check {command}",
     "cli_no_context": "{context} is not a context of {lesson}; choose one of: {contexts}",
     "cli_no_lesson_file": "{path}: no such lesson file; make one with: attention-lesson new {path}",
     "cli_bad_ip": "--ip {ip}: expected an IP address (127.0.0.1, ::1) or a name this machine resolves "
@@ -183,6 +188,11 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_name_scenes": "请指定一个或多个场景，或用 --all。场景：{scenes}",
     "cli_scene_needs": "场景 {scene} 需要带 {needs} 的课件（{lesson} 没有）",
     "cli_unknown_scene": "未知的场景 {names}；可用的 id：{scenes}",
+    "new_exists": "{path} 已存在；要覆盖它，请加 --force",
+    "new_no_folder": "没有文件夹 {folder}，无法写入 {name}",
+    "new_copied": "{path}：{lang} 没有自己的起始课件，已复制 {copied} 的（注释是 {copied}，"
+                  "lang = \"{copied}\"{words}）；用 --lang {lang} 以 {lang} 显示",
+    "new_written": "{path}：起始课件已写好。下一步：attention-lesson check {command}",
     "cli_no_context": "{context} 不是 {lesson} 的语境；请从中选择：{contexts}",
     "cli_no_lesson_file": "{path}：没有这个课件文件；可以这样新建：attention-lesson new {path}",
     "cli_bad_ip": "--ip {ip}：应为 IP 地址（127.0.0.1、::1）或本机能解析的名字（localhost）",
@@ -213,6 +223,11 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_name_scenes": "シーンを一つ以上指定するか、--all を付けてください。シーン：{scenes}",
     "cli_scene_needs": "シーン {scene} には {needs} のあるレッスンが必要です（{lesson} にはありません）",
     "cli_unknown_scene": "不明なシーン {names}。使える id：{scenes}",
+    "new_exists": "{path} はすでにあります。上書きするには --force を付けてください",
+    "new_no_folder": "{name} を書くフォルダー {folder} がありません",
+    "new_copied": "{path}：{lang} には専用の雛形がないため、{copied} のものを写しました"
+                  "（コメントは {copied}、lang = \"{copied}\"{words}）。{lang} で表示するには --lang {lang}",
+    "new_written": "{path}：雛形のレッスンを書きました。次は：attention-lesson check {command}",
     "cli_no_context": "{context} は {lesson} の文脈ではありません。選べるのは：{contexts}",
     "cli_no_lesson_file": "{path}：そのようなレッスンファイルはありません。"
                           "作るには：attention-lesson new {path}",

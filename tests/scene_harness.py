@@ -75,8 +75,9 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
     warnings = Warnings(watch)
     logger.addHandler(warnings)
     try:
-        with Settings(lesson, context, mode, lang, theme, words).applied(), tempconfig(opts):
-            scene = cls(after_step=watch, skip_animations=not video_clock)
+        with tempconfig(opts):
+            scene = cls(settings=Settings(lesson, context, mode, lang, theme, words), after_step=watch,
+                        skip_animations=not video_clock)
             if keyframes is None:  # no frame is looked at: skip drawing the static frame of every play
                 scene.renderer.update_frame = lambda *args, **kwargs: None
             scene.render()

@@ -65,7 +65,8 @@ def test_every_click_entry_is_clicks_own_and_in_every_language_with_its_placehol
     (["words", "export", "--lang", "fr"], {"ATTENTION_LESSON_LANG": "ja"}, "ja"),
     (["words", "export", "--lang", "fr"], {}, "en"),
     (["numbers", "a"], {"ATTENTION_LESSON_LANG": "zh"}, "zh"),
-    (["numbers", "--", "--lang", "ja"], {}, "en"),
+    (["numbers", "--", "--lang", "ja"], {}, "zh"),  # the one rule's last word: zh
+    (["numbers", "--", "--lang", "ja"], {"ATTENTION_LESSON_LANG": "en"}, "en"),
 ])
 def test_the_language_of_clicks_words_is_the_one_words_check_speaks(args, env, lang):
     assert said_lang(args, env) == lang
@@ -107,7 +108,7 @@ def test_a_bad_command_line_is_said_in_the_teachers_language_with_exit_status_2(
 def test_english_stays_clicks_own_and_nothing_carries_over_from_a_chinese_run():
     import attention_lesson.cli.list  # noqa: F401 - the package's `list` is this module once it ran
     assert run("lesson", "--lang", "zh", "--fsp", "3")[1][-1].startswith("错误：")
-    assert run("lesson", "--fsp", "3") == (2, [
+    assert run("lesson", "--fsp", "3", env={"ATTENTION_LESSON_LANG": "en"}) == (2, [
         "Usage: attention-lesson lesson [OPTIONS]", "Try 'attention-lesson lesson --help' for help.", "",
         "Error: No such option '--fsp'. Did you mean '--fps'?"])
     code, lines = run("words", "export", "--lang", "fr")  # a language with no built-in words: English
@@ -119,7 +120,7 @@ def test_the_help_pages_headings_are_in_the_language_and_nothing_is_fixed_in_it(
     assert code == 0 and lines[0] == "用法: attention-lesson sheet [OPTIONS]" and "选项:" in lines
     assert any("[默认：4; 1<=x<=12]" in line.replace("\n", " ") for line in lines), lines
     assert any(line.startswith("  --dest FILE ") for line in lines), lines  # a metavar: click's, aligned
-    code, lines = run("sheet", "--help")  # the same command objects, in English: nothing left Chinese
+    code, lines = run("sheet", "--help", env={"ATTENTION_LESSON_LANG": "en"})  # nothing left Chinese
     assert code == 0 and "Options:" in lines and any("[default: 4; 1<=x<=12]" in line for line in lines)
     assert any(line.startswith("  --dest FILE ") for line in lines) and any("Show this message" in line
                                                                           for line in lines)
@@ -235,7 +236,7 @@ def test_an_out_that_cannot_be_made_is_one_line_and_nothing_is_made(args, lang, 
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
     out = blocker / "lesson" / ("script.txt" if "voice" in args else "out")
-    code, lines = run(*args, "--out", str(out))
+    code, lines = run(*args, "--out", str(out), env={"ATTENTION_LESSON_LANG": "en"})  # --lang wins
     said = {"en": f"{out} cannot be made: {blocker} is not a folder",
             "zh": f"无法建立 {out}：{blocker} 不是文件夹",
             "ja": f"{out} を作れません：{blocker} はフォルダーではありません"}[lang]

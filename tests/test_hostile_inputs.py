@@ -88,14 +88,14 @@ def test_words_check_says_it_in_the_folders_language(tmp_path):
 
 @pytest.mark.parametrize("depth", [500, 5000])
 def test_check_without_lang_says_deep_nesting_in_one_line(tmp_path, monkeypatch, depth):
-    """The error's language comes from what the file was read as (once), not from reading it again with
-    no nesting guard (a RecursionError's traceback)."""
+    """The error's language is the file's own `lang` line (a file that is not TOML it can be read as says
+    it too), not from reading it again with no nesting guard (a RecursionError's traceback)."""
     monkeypatch.delenv("ATTENTION_LESSON_LANG", raising=False)
     path = tmp_path / "deep.toml"
     path.write_text('lang = "en"\nfocus = ' + "[" * depth + "]" * depth + "\n", encoding="utf-8")
-    assert one_line("check", str(path)) == \
-        f"{path}:2: 应为数组和表最多嵌套 16 层，实际：嵌套了 {depth} 层的数组或表"
-    assert declared_lang(path) is None  # refused, not a RecursionError
+    assert one_line("check", str(path)) == (f"{path}:2: expected arrays and tables nested at most 16 deep, "
+                                            f"found arrays or tables nested {depth} deep")
+    assert declared_lang(path) == "en"  # read from its `lang` line, not a RecursionError
 
 
 def test_check_says_an_error_in_the_files_own_language(tmp_path, monkeypatch):

@@ -134,10 +134,12 @@ def test_every_command_reading_a_lesson_says_file_and_line(tmp_path):
     path = variant(tmp_path, text)
     at = f"{path}:{line_of(text, '[0.3, 0.3, 0.0, 1.0, 0.0],')}: "
     render = ["render", "scores", "--lesson", str(path), "--dry-run", "--lang"]
-    for args, words in ((["numbers", "--lesson", str(path)], "expected 4 numbers like rows 1–3"),
-                        ([*render, "zh"], "应为 4 个数"), ([*render, "en"], "found 5"),
-                        (["explorer", "--lesson", str(path), "--lang", "zh"], "第 4 行")):
-        r = CliRunner().invoke(main, args)
+    for args, words, env in ((["numbers", "--lesson", str(path)], "应为 4 个数", {}),  # the one rule: zh
+                             (["numbers", "--lesson", str(path)], "expected 4 numbers like rows 1–3",
+                              {"ATTENTION_LESSON_LANG": "en"}),
+                             ([*render, "zh"], "应为 4 个数", {}), ([*render, "en"], "found 5", {}),
+                             (["explorer", "--lesson", str(path), "--lang", "zh"], "第 4 行", {})):
+        r = CliRunner().invoke(main, args, env={"ATTENTION_LESSON_LANG": None, **env})
         assert r.exit_code == 2 and r.output.startswith(at) and words in r.output, (args, r.output)
         assert r.output.count("\n") == 1 and "Traceback" not in r.output
 

@@ -44,8 +44,8 @@ def test_the_softmax_reading_lists_the_rest_as_written(tmp_path):
 
     for lang, said in (("en", "and the rest to “by” and “the”."), ("zh", "其余给 by 和 the。")):
         opts = {"dry_run": True, "media_dir": str(tmp_path), "verbosity": "ERROR"}
-        with Settings(None, "river", "scaled", lang).applied(), tempconfig(opts):
-            scene = Softmax()
+        with tempconfig(opts):
+            scene = Softmax(settings=Settings(None, "river", "scaled", lang))
             scene.setup()
             assert scene.narration("reading").endswith(said), scene.narration("reading")
 

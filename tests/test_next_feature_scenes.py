@@ -194,8 +194,8 @@ def test_edge_cases_of_a_lesson_with_positions_do_not_say_it_has_none(tmp_path):
     """The edge-cases scene computes without positions; for a lesson that has them it says so, not "no
     position mechanism" (set up only, nothing built)."""
     opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(tmp_path), "verbosity": "ERROR"}
-    with Settings("positions", None, "scaled", "en").applied(), tempconfig(opts):
-        scene = BY_ID["edge-cases"].load()()
+    with tempconfig(opts):
+        scene = BY_ID["edge-cases"].load()(settings=Settings("positions", None, "scaled", "en"))
         scene.setup()
     tr = catalog("en")
     assert scene.variants() == ["placed"] and scene.same
@@ -236,8 +236,8 @@ def test_cost_scope_of_a_trained_or_placed_lesson_says_so(lang, tmp_path):
     opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(tmp_path), "verbosity": "ERROR"}
     tr, said = catalog(lang), {}
     for name in ("learning", "positions", None):
-        with Settings(name, None, "scaled", lang).applied(), tempconfig(opts):
-            scene = BY_ID["cost"].load()()
+        with tempconfig(opts):
+            scene = BY_ID["cost"].load()(settings=Settings(name, None, "scaled", lang))
             scene.setup()
         keys = {k[0]: k[1] for k in scene.scope_keys()}
         said[name] = scene.narration("scope"), keys["projections"], keys["positions"], scene.fields()

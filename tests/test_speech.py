@@ -58,9 +58,9 @@ def real_lines(tmp_path_factory) -> dict[tuple, list[tuple[str, str, str]]]:
     for lesson, context in CASES:
         for lang in LANGS:
             got = lines[(lesson, context, lang)] = []
-            with Settings(lesson, context, "scaled", lang).applied(), tempconfig(opts):
+            with tempconfig(opts):
                 for info in available():
-                    scene = info.load()()
+                    scene = info.load()(settings=Settings(lesson, context, "scaled", lang))
                     scene.setup()
                     got += [(info.id, key, line) for key, line in scene_lines(scene)]
     return lines

@@ -57,9 +57,9 @@ def real_lines(lesson: str | None, context: str | None, lang: str, media: Path) 
     """(key, line) of every narration entry every scene can say for this lesson (setup() alone)."""
     opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(media), "verbosity": "ERROR"}
     out = []
-    with Settings(lesson, context, "scaled", lang).applied(), tempconfig(opts):
+    with tempconfig(opts):
         for info in available():
-            scene = info.load()()
+            scene = info.load()(settings=Settings(lesson, context, "scaled", lang))
             scene.setup()
             out += scene_lines(scene)
     return out

@@ -150,7 +150,7 @@ def write_plan(folder: Path, **keys) -> Path:
 
 def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
     """Every line the dry run prints (its units, notes, summary and estimate) in --lang's language, or
-    $ATTENTION_LESSON_LANG's, or the plan's first language."""
+    the plan's first language, or $ATTENTION_LESSON_LANG's (attention_core.language's one rule)."""
     tiny = fixtures / "tiny.toml"  # its dimensions named in English only: a note at their line
     tiny.write_text(re.sub(r'(?m)^zh = \["动物".*\n', "", tiny.read_text(encoding="utf-8")), encoding="utf-8")
     plan = write_plan(fixtures, lessons=["default", "tiny.toml"], contexts=["river", "short"], langs=["zh"],
@@ -182,11 +182,13 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
                         chain), chain
     assert re.fullmatch(r"  シーンのタスク 4 個のうち 0 個を分割。計時：既知 \d 個、推定 \d 個.*。"
                         r"成果物は計時しません（0 秒）", split), split
-    assert run("batch", str(plan), "--dry-run", "--list", env={"ATTENTION_LESSON_LANG": "ja"}) == (0, ja)
-    _, short = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "ja"})  # no --list
+    assert run("batch", str(plan), "--dry-run", "--list", "--lang", "ja",
+               env={"ATTENTION_LESSON_LANG": "en"}) == (0, ja)  # --lang wins over the variable
+    _, short = run("batch", str(plan), "--dry-run", "--lang", "ja")  # no --list
     hint = "各バリアントのすべてのジョブと出力先：--dry-run --list"
     assert short.splitlines() == [*ja.splitlines()[8:], hint]
-    _, zh = run("batch", str(plan), "--dry-run", "--list", env={"ATTENTION_LESSON_LANG": ""})  # the plan's
+    # the plan's first language (its langs) wins over the variable, as a lesson file's lang does
+    _, zh = run("batch", str(plan), "--dry-run", "--list", env={"ATTENTION_LESSON_LANG": "ja"})
     assert zh.splitlines()[1:4] == [
         "  将渲染   blink              -> blink.mp4",
         "  将渲染   blink@frames       -> frames/blink.json",
@@ -201,7 +203,9 @@ def test_the_batch_plans_notes_and_dry_run_in_japanese_and_chinese(fixtures):
     assert zh.splitlines()[14].startswith("关键路径（") and zh.splitlines()[16].endswith("产物不计时（0 秒）")
     for line in zh.splitlines() + ja.splitlines() + short.splitlines():
         assert not ENGLISH.search(prose(line).replace("handout", "")), line
-    code, bad = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "xx"})
+    assert run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "xx"})[0] == 0  # not asked
+    plan.write_text(plan.read_text(encoding="utf-8").replace('langs = ["zh"]\n', ""), encoding="utf-8")
+    code, bad = run("batch", str(plan), "--dry-run", env={"ATTENTION_LESSON_LANG": "xx"})  # asked
     assert code == 2 and len(bad.splitlines()) == 1 and "ATTENTION_LESSON_LANG='xx'" in bad
 
 
@@ -226,7 +230,7 @@ PLAN_ERRORS = {  # a plan file's text: what batch says of it in ja and zh (FILE 
 
 
 def test_a_bad_plan_is_one_line_in_the_teachers_language(tmp_path):
-    """--lang, else $ATTENTION_LESSON_LANG, else the plan's own first language: FILE:LINE: key: message,
+    """--lang, else the plan's own first language, else $ATTENTION_LESSON_LANG: FILE:LINE: key: message,
     exit 2; a lesson the plan names that does not load, said as `check` says it, at its line."""
     (tmp_path / "broken.toml").write_text('focus = "bank"\nvocab = 3\n', encoding="utf-8")
     plan = tmp_path / "plan.toml"
@@ -237,7 +241,8 @@ def test_a_bad_plan_is_one_line_in_the_teachers_language(tmp_path):
             assert (code, out.replace(str(plan), "FILE").replace(str(tmp_path), "DIR")) == (2, line + "\n")
     plan.write_text('langs = ["ja"]\nlessons = ["default"]\nmodes = ["cosine"]\n', encoding="utf-8")
     own, env = (run("batch", str(plan), env={"ATTENTION_LESSON_LANG": la})[1] for la in ("", "zh"))
-    assert own.startswith(f"{plan}:3: modes：不明な") and env.startswith(f"{plan}:3: modes：未知")
+    assert own.startswith(f"{plan}:3: modes：不明な") and env == own  # the plan's language, then the variable
+    assert run("batch", str(plan), "--lang", "zh")[1].startswith(f"{plan}:3: modes：未知")
     assert run("batch", str(plan), "--lang", "en")[1] == \
         f"{plan}:3: modes: unknown mode 'cosine'; choose from: scaled, unscaled, uniform\n"
 

@@ -30,10 +30,10 @@ OPEN, CLOSE = "“「(（\"", "”」)）\""
 def scenes_of(lesson, lang: str, media: Path, only=None):
     """Each scene of the lesson, set up (no render)."""
     opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(media), "verbosity": "ERROR"}
-    with Settings(lesson, None, "scaled", lang).applied(), tempconfig(opts):
+    with tempconfig(opts):
         for info in available(load(lesson)):
             if only is None or info.id in only:
-                scene = info.load()()
+                scene = info.load()(settings=Settings(lesson, None, "scaled", lang))
                 scene.setup()
                 yield scene
 

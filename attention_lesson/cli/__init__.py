@@ -46,7 +46,7 @@ class LazyGroup(click.Group):
 
     def main(self, args=None, *rest, **kwargs):
         """Run a command, click's own words (a usage error, --help's headings) in the teacher's language
-        (click_words.said_lang: --lang, else $ATTENTION_LESSON_LANG, else en)."""
+        (click_words.said_lang: the command's language, attention_core.language)."""
         try:
             from .click_words import said_lang, speaking
 

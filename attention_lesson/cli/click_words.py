@@ -3,11 +3,11 @@ in the teacher's language: click asks `gettext` and `ngettext` for each (`from g
 _` in each of its modules); `speaking(lang)` answers them from the core's table (messages_cli.py) for
 as long as a command runs, and gives click back its own answers after.
 
-The language is the one `words check` speaks: the command line's `--lang` when it is built in (zh, en,
-ja), else $ATTENTION_LESSON_LANG's when it names a built-in one, else English (the command has not been
-parsed yet: a usage error can come before --lang is read, so it is read from the words themselves).
-A message click adds in a later version and the table lacks stays English; so does a language with no
-built-in words.
+The language is the command's, by the one rule (attention_core.language): the command line's `--lang`,
+else the `lang` of the lesson file it names, else $ATTENTION_LESSON_LANG, else zh; a language only a
+words folder gives has them in $ATTENTION_LESSON_LANG's when built in, else English (the command has not
+been parsed yet: a usage error can come before --lang is read, so it is read from the words themselves).
+A message click adds in a later version and the table lacks stays English.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from __future__ import annotations
 import contextlib
 import gettext
 import importlib
-import os
 from contextvars import ContextVar
 
-from attention_core.language import LANG_ENV, LANGS
+from attention_core.language import LANGS, message_lang
 from attention_core.messages_cli import CLICK
 
 # click's modules that ask gettext for a teacher's words (each binds `_` and `ngettext` at its import)
@@ -27,21 +26,37 @@ _LANG: ContextVar[str] = ContextVar("click_lang", default="en")
 _CODES = {(e["one"], e["other"]) if isinstance(e, dict) else e: code for code, e in CLICK["en"].items()}
 
 
-def said_lang(args: list[str], environ=None) -> str:
-    """The language of click's words for a command line: its --lang (the last one) when built in, else
-    $ATTENTION_LESSON_LANG's when built in, else en."""
-    given = None
+def _named(args: list[str], option: str) -> str | None:
+    """The value of the last `option VALUE` or `option=VALUE` before a `--`."""
+    found = None
     for i, word in enumerate(args):
         if word == "--":
             break
-        if word == "--lang" and i + 1 < len(args):
-            given = args[i + 1]
-        elif word.startswith("--lang="):
-            given = word[len("--lang="):]
-    if given in LANGS:
-        return given
-    env = (os.environ if environ is None else environ).get(LANG_ENV, "")
-    return env if env in LANGS else "en"
+        if word == option and i + 1 < len(args):
+            found = args[i + 1]
+        elif word.startswith(option + "="):
+            found = word[len(option) + 1:]
+    return found
+
+
+def _lesson_lang(args: list[str]) -> str | None:
+    """The `lang` of the lesson file a command line names: its --lesson (a file or a built-in name), else
+    its first argument ending in .toml that says one (`check FILE`, `studio FILE`)."""
+    from attention_core.language import declared_lang
+
+    if (lesson := _named(args, "--lesson")) is not None:
+        from attention_core.lesson import resolve
+
+        return declared_lang(resolve(lesson))
+    words = args[:args.index("--")] if "--" in args else args
+    return next((said for w in words if w.endswith(".toml") and (said := declared_lang(w))), None)
+
+
+def said_lang(args: list[str], environ=None) -> str:
+    """The language of click's words for a command line, by the one rule (attention_core.language): its
+    --lang, else the lesson file it names says, else $ATTENTION_LESSON_LANG, else zh; a language only a
+    words folder gives: $ATTENTION_LESSON_LANG's when built in, else en."""
+    return message_lang(_named(args, "--lang"), _lesson_lang(args), environ)
 
 
 def _gettext(message: str) -> str:

@@ -12,7 +12,7 @@ import click
 from attention_core.heads import MASKS, MAX_HEADS
 
 from ..outputs.next_starter import with_next, with_words
-from .options import LessonFileError, any_lang_option, force_option, lesson_lang, words_option
+from .options import LessonFileError, any_lang_option, force_option, lesson_lang, message_lang, words_option
 
 PLACEHOLDER = "my-lesson.toml"  # the file the starters' header commands name, until `new` names its own
 CLOSEST = "en"  # the starter of a language that has none: a words folder is translated from English
@@ -43,7 +43,7 @@ def starter_lang(lang: str, words: str | None) -> str:
     if not W.built_in(lang):
         if words is None:
             export = f"attention-lesson words export --lang {lang} --out DIR"
-            said = W.message_lang(lang)
+            said = message_lang(lang)
             raise LessonFileError(text(said, "words_no_builtin", language=lang, export=export))
         if not W.files(words, lang):
             raise LessonFileError(W.problems(words, lang)[0], bare=True)
@@ -74,20 +74,21 @@ def with_folder(text: str, lang: str, words: str | None, path: Path) -> tuple[st
               help="causal: query i looks at keys 1..i only (a decoder's attention).")
 def new(file, lang, words, force, heads, mask):
     """Write a starter lesson to FILE: every key explained in comments, ready to `check` and render."""
+    from attention_core.errors import text
+
     lang = lesson_lang(lang)
-    path = Path(file)
+    said, path = message_lang(lang), Path(file)
     if path.exists() and not force:
-        raise click.UsageError(f"{path} exists; use --force to overwrite it")
+        raise click.UsageError(text(said, "new_exists", path=path))
     if not path.parent.exists():
-        raise click.UsageError(f"no folder {path.parent} for {path.name}")
+        raise click.UsageError(text(said, "new_no_folder", folder=path.parent, name=path.name))
     copied = starter_lang(lang, words)
-    text, folder = with_folder(with_next(starter(copied, file), copied, heads, mask), copied, words, path)
-    write_new(path, text, copied)
+    text_, folder = with_folder(with_next(starter(copied, file), copied, heads, mask), copied, words, path)
+    write_new(path, text_, copied)
     if copied != lang:
         words_line = f", words = \"{folder}\"" if folder else ""
-        click.echo(f"{path}: {lang} has no starter of its own: copied the {copied} one (comments in "
-                   f"{copied}, lang = \"{copied}\"{words_line}); show it in {lang} with --lang {lang}")
-    click.echo(f"{path}: a starter lesson. Next: attention-lesson check {shlex.quote(str(path))}")
+        click.echo(text(said, "new_copied", path=path, lang=lang, copied=copied, words=words_line))
+    click.echo(text(said, "new_written", path=path, command=shlex.quote(str(path))))
 
 
 def write_new(path: Path, text: str, lang: str) -> None:

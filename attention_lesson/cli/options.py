@@ -10,7 +10,8 @@ import click
 
 from attention_core import LANGS, MODES, LessonError, load
 from attention_core.checks import language_gaps
-from attention_core.language import LANG_ENV, LangError, chosen_lang, default_lang
+from attention_core.language import LANG_ENV, LangError, chosen_lang, resolve
+from attention_core.language import message_lang as core_message_lang
 
 from .out_path import out_option, out_problem
 
@@ -35,21 +36,12 @@ class LessonFileError(click.ClickException):
 
 
 def message_lang(lang: str | None = None, declared: str | None = None) -> str:
-    """The language of a lesson's messages: `lang`, else the running command's --lang, else (a command
-    with --lang not given) the file's own `lang` (`declared`: as the error read it, LessonError.declared;
-    the file is not read again), else ATTENTION_LESSON_LANG, else zh; a command with no --lang, such as
-    `numbers`, prints English."""
+    """The language of a command's messages (attention_core.language.message_lang): `lang`, else the
+    running command's --lang, else the lesson file's own `lang` (`declared`: as an error read it,
+    LessonError.declared; the file is not read again), else ATTENTION_LESSON_LANG, else zh."""
     ctx = click.get_current_context(silent=True)
-    params = ctx.params if ctx is not None else {}
-    chosen = lang or params.get("lang")
-    if chosen in LANGS:
-        return chosen
-    if "lang" not in params:
-        return "en"
-    try:
-        return declared or default_lang()
-    except LangError:  # the variable's own error comes once the lesson loads; this one is said in zh
-        return LANGS[0]
+    given = lang or (ctx.params.get("lang") if ctx is not None else None)
+    return core_message_lang(given, declared)
 
 
 def load_lesson(path, lang: str | None = None):
@@ -61,12 +53,12 @@ def load_lesson(path, lang: str | None = None):
         raise LessonFileError(e.message(message_lang(lang, e.declared)), bare=True) from None
 
 
-def lesson_lang(lang: str | None, lesson=None) -> str:
-    """The language a command shows the lesson in: --lang, else the lesson file's `lang`, else
-    ATTENTION_LESSON_LANG, else zh (attention_core.language); a bad ATTENTION_LESSON_LANG is one line,
-    exit status 2."""
+def lesson_lang(lang: str | None, lesson=None, declared: str | None = None) -> str:
+    """The language a command shows the lesson in (attention_core.language.resolve): --lang, else the
+    lesson file's `lang` (the loaded lesson's, or `declared`), else ATTENTION_LESSON_LANG, else zh; a
+    bad ATTENTION_LESSON_LANG is one line, exit status 2."""
     try:
-        return chosen_lang(lang, lesson)
+        return chosen_lang(lang, lesson) if lesson is not None else resolve(lang, declared)
     except LangError as e:
         raise LessonFileError(str(e)) from None
 
@@ -90,9 +82,9 @@ def check_context(lesson, context: str | None) -> str:
     except LessonError:
         from attention_core.errors import Choices, shown, text
 
-        raise click.BadParameter(text(message_lang(), "cli_no_context", context=shown(context),
-                                      lesson=lesson.source, contexts=Choices(lesson.contexts)),
-                                 param_hint="--context") from None
+        said = message_lang(declared=lesson.lang)
+        raise click.BadParameter(text(said, "cli_no_context", context=shown(context), lesson=lesson.source,
+                                      contexts=Choices(lesson.contexts)), param_hint="--context") from None
 
 
 class SharedOption:

@@ -14,7 +14,7 @@ def pick_scenes(ids: tuple[str, ...], all_: bool, lesson=None):
 
     from .options import message_lang
 
-    by_id, lang = {s.id: s for s in available(lesson)}, message_lang()
+    by_id, lang = {s.id: s for s in available(lesson)}, message_lang(declared=getattr(lesson, "lang", None))
     every = MESSAGES[lang]["list_sep"].join(by_id)  # every one, however many (not cut as a message's list)
     if all_ or not ids:
         if not all_:

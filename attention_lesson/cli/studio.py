@@ -46,7 +46,7 @@ def studio(file, no_browser, jobs, words, **given):
     from ..studio.serve import StudioArgs, StudioError, address, serve
 
     # the language: --lang, else the file's own, else the default (a file that does not load yet says it too)
-    lang = given.pop("lang") or declared_lang(file) or lesson_lang(None)
+    lang = lesson_lang(given.pop("lang"), declared=declared_lang(file))
     try:
         given["ip"] = address(given["ip"], lang)
     except StudioError as e:

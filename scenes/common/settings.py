@@ -2,7 +2,8 @@
 
 The pipeline hands a scene its Settings (and the parsed lesson) directly. The ATTENTION_* variables are
 the interface for plain `manim render scenes/<id>.py <Class>`: unset ones take the defaults, so every
-scene also renders without the pipeline.
+scene also renders without the pipeline. Its language is the one rule's (attention_core.language): the
+lesson file's `lang`, else ATTENTION_LESSON_LANG, else zh (the variable every command reads).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ ENV = {
     "lesson": "ATTENTION_LESSON",
     "context": "ATTENTION_CONTEXT",
     "mode": "ATTENTION_MODE",
-    "lang": "ATTENTION_LANG",
+    "lang": "ATTENTION_LESSON_LANG",
     "theme": "ATTENTION_THEME",
     "words": "ATTENTION_WORDS",
 }
@@ -34,18 +35,13 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> "Settings":
+        from attention_core.language import declared_lang, resolve
+        from attention_core.lesson import resolve as lesson_path
+
         get = lambda k: os.environ.get(ENV[k]) or None  # noqa: E731
-        return cls(get("lesson"), get("context"), get("mode") or "scaled", get("lang") or "zh",
+        lang = resolve(None, declared_lang(lesson_path(get("lesson"))))
+        return cls(get("lesson"), get("context"), get("mode") or "scaled", lang,
                    get("theme") or DEFAULT_THEME, get("words"))
-
-    def to_env(self) -> dict[str, str]:
-        return {ENV[k]: str(v) for k, v in self.__dict__.items() if v is not None}
-
-    @contextmanager
-    def applied(self):
-        """These settings in the environment (unset ones removed) for the duration, then restored."""
-        with environ({**dict.fromkeys(ENV.values()), **self.to_env()}):
-            yield self
 
 
 @contextmanager

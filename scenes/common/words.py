@@ -26,7 +26,7 @@ from pathlib import Path
 
 from attention_core.errors import Choices, FormatReason, Phrase, TomlReason, located, ph, say, tidy
 from attention_core.files import MAX_LINE_CHARS, MAX_WORDS_BYTES, FileProblem, read_text, shallow_toml, within
-from attention_core.language import LANG_ENV, LANGS
+from attention_core.language import message_lang
 from attention_core.lines import key_lines, toml_line
 
 BUILT_IN = ("zh", "en", "ja")  # the languages scenes/i18n/ holds a catalog of
@@ -318,18 +318,6 @@ def _line_phrase(key: str, value, reference: dict[str, Entry]) -> Phrase | None:
 def _names(names) -> Choices | Phrase:
     """Placeholders as a message names them: "{focus}, {top}" (joined as the language joins a list)."""
     return Choices("{" + n + "}" for n in sorted(names)) if names else ph("no_placeholders")
-
-
-def message_lang(lang: str, environ=None) -> str:
-    """The language words check speaks to a teacher checking `lang`'s folder: `lang` when it is built
-    in, else $ATTENTION_LESSON_LANG when it names a built-in one (a Japanese teacher writing French),
-    else English (the language a new one is translated from)."""
-    import os
-
-    if lang in LANGS:
-        return lang
-    given = (os.environ if environ is None else environ).get(LANG_ENV, "")
-    return given if given in LANGS else REFERENCE
 
 
 def problems(folder: str | Path, lang: str, say_in: str | None = None) -> list[str]:

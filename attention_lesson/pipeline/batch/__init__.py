@@ -33,18 +33,12 @@ __all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchP
 
 
 def message_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:
-    """The language a batch speaks to the teacher (its notes, its dry run): --lang, else
-    $ATTENTION_LESSON_LANG, else the plan's first language (its first `langs`, or its first lesson's
-    own), else zh. LangError for an environment variable that names no language."""
-    import os
+    """The language a batch speaks to the teacher (its notes, its dry run), by the one rule
+    (attention_core.language): --lang, else the plan's first language (its first `langs`, or its first
+    lesson's own), else ATTENTION_LESSON_LANG, else zh."""
+    from attention_core.language import message_lang as said_in
 
-    from attention_core.language import LANG_ENV, default_lang
-
-    if given:
-        return given
-    if (os.environ if environ is None else environ).get(LANG_ENV):
-        return default_lang(environ)
-    return plan.variants[0].options.lang if plan.variants else default_lang(environ)
+    return said_in(given, plan.variants[0].options.lang if plan.variants else None, environ)
 
 
 def _needs(work: Batch, products: dict) -> tuple[list[str], bool, list]:

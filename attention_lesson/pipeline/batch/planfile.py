@@ -12,7 +12,7 @@ from pathlib import Path
 from attention_core import LANGS, MODES, Lesson, LessonError, loads
 from attention_core.checks import language_gaps
 from attention_core.errors import LessonWarning, Phrase, Said, TomlReason, located, ph, say, shown, tidy
-from attention_core.language import LANG_ENV, LangError, chosen_lang
+from attention_core.language import LangError, chosen_lang, message_lang
 from attention_core.lesson import packaged_lessons, resolve
 from attention_core.lines import locate, toml_line
 from scenes.common.style import DEFAULT_THEME, THEMES
@@ -70,19 +70,14 @@ def _key_line(path: Path, key: str) -> int | None:
 
 
 def error_lang(path: Path, given: str | None = None, environ=None) -> str:
-    """The language a plan's error is said in: --lang, else $ATTENTION_LESSON_LANG, else the plan's first
-    `langs` (when the file can be read that far), else zh."""
-    import os
-
-    env = (os.environ if environ is None else environ).get(LANG_ENV, "")
-    if given or env in LANGS:
-        return given or env
+    """The language a plan's error is said in, by the one rule (attention_core.language): --lang, else
+    the plan's first `langs` (when the file can be read that far), else ATTENTION_LESSON_LANG, else zh."""
     try:
         langs = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("langs")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
         langs = None
     first = langs if isinstance(langs, str) else (langs or [None])[0] if isinstance(langs, list) else None
-    return first if first in LANGS else LANGS[0]
+    return message_lang(given, first if first in LANGS else None, environ)
 
 
 @dataclass
