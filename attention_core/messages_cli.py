@@ -159,6 +159,13 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "new_copied": "{path}: {lang} has no starter of its own: copied the {copied} one (comments in "
                   "{copied}, lang = \"{copied}\"{words}); show it in {lang} with --lang {lang}",
     "new_written": "{path}: a starter lesson. Next: attention-lesson check {command}",
+    "render_failed": "{id} failed: {error}",
+    "render_not_made": "not made: {names}",
+    "render_drafted": "no recording for {n} steps, {voice} speaks them: {steps}",
+    "render_summary": "{rendered} rendered, {fresh} up to date, {failed} failed",
+    "render_made": "{name} made",
+    "render_fresh": "{name} up to date",
+    "render_nothing": "nothing made",
     "cli_no_context": "{context} is not a context of {lesson}; choose one of: {contexts}",
     "cli_no_lesson_file": "{path}: no such lesson file; make one with: attention-lesson new {path}",
     "cli_bad_ip": "--ip {ip}: expected an IP address (127.0.0.1, ::1) or a name this machine resolves "
@@ -193,6 +200,13 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "new_copied": "{path}：{lang} 没有自己的起始课件，已复制 {copied} 的（注释是 {copied}，"
                   "lang = \"{copied}\"{words}）；用 --lang {lang} 以 {lang} 显示",
     "new_written": "{path}：起始课件已写好。下一步：attention-lesson check {command}",
+    "render_failed": "{id} 失败：{error}",
+    "render_not_made": "未生成：{names}",
+    "render_drafted": "{n} 个步骤没有录音，由 {voice} 朗读：{steps}",
+    "render_summary": "渲染 {rendered} 个，{fresh} 个已是最新，{failed} 个失败",
+    "render_made": "已生成 {name}",
+    "render_fresh": "{name} 已是最新",
+    "render_nothing": "什么也没生成",
     "cli_no_context": "{context} 不是 {lesson} 的语境；请从中选择：{contexts}",
     "cli_no_lesson_file": "{path}：没有这个课件文件；可以这样新建：attention-lesson new {path}",
     "cli_bad_ip": "--ip {ip}：应为 IP 地址（127.0.0.1、::1）或本机能解析的名字（localhost）",
@@ -228,6 +242,13 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "new_copied": "{path}：{lang} には専用の雛形がないため、{copied} のものを写しました"
                   "（コメントは {copied}、lang = \"{copied}\"{words}）。{lang} で表示するには --lang {lang}",
     "new_written": "{path}：雛形のレッスンを書きました。次は：attention-lesson check {command}",
+    "render_failed": "{id} が失敗しました：{error}",
+    "render_not_made": "作成できなかったもの：{names}",
+    "render_drafted": "{n} 個のステップに録音がないため、{voice} が読みます：{steps}",
+    "render_summary": "レンダリング {rendered} 本、最新 {fresh} 本、失敗 {failed} 本",
+    "render_made": "{name} を作成",
+    "render_fresh": "{name} は最新",
+    "render_nothing": "作成したものはありません",
     "cli_no_context": "{context} は {lesson} の文脈ではありません。選べるのは：{contexts}",
     "cli_no_lesson_file": "{path}：そのようなレッスンファイルはありません。"
                           "作るには：attention-lesson new {path}",

@@ -24,6 +24,12 @@ BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "
 PULSE = SceneInfo("pulse", "Pulse", package="tests.fixtures", titles={"zh": "跳", "en": "Pulse"})
 
 
+def pytest_configure(config):
+    """The tests' language is the one rule's own default (zh, attention_core.language), whatever the
+    machine's teacher has chosen for her commands: each test that wants another says so."""
+    os.environ.pop("ATTENTION_LESSON_LANG", None)
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true",
                      help="Replace tests/golden/*.png by the frames this run renders (see tests/goldens.py).")

@@ -115,7 +115,7 @@ def test_rerun_with_nothing_to_do_loads_no_manim_and_rewrites_nothing(tmp_path):
     again = run_each(tmp_path, [(tmp_path, args) for args in OUTPUTS] + [(tmp_path, script)], every=True)
     for args, (out, modules) in zip(OUTPUTS, again):
         assert unneeded(modules) == [], (args, out)
-        assert "0 rendered, 1 up to date, 0 failed" in out, (args, out)
+        assert "渲染 0 个，1 个已是最新，0 个失败" in out, (args, out)
     assert {f: (tmp_path / f).stat().st_mtime_ns for f in before} == before
     (script_out, loaded), (again_out, modules) = first[-1], again[-1]
     assert loaded == [] and script_out.count("zh/blink/") == 2, script_out

@@ -50,7 +50,7 @@ def test_output_layout_skip_and_sections(fixtures):
     assert title(fixtures / "clips" / "blink-02-weights.mp4") == "注意力机制 – 闪 (2)"
     before = (fixtures / "clips" / "blink.mp4").stat().st_mtime_ns
     again = cli("render", "blink", "--out", "clips", "--sections")
-    assert "0 rendered, 1 up to date" in again
+    assert "渲染 0 个，1 个已是最新" in again
     assert (fixtures / "clips" / "blink.mp4").stat().st_mtime_ns == before
     forced = cli("render", "blink", "--out", "clips", "--sections", "--force", "-q")
     assert "clips/blink.mp4" in forced
@@ -73,9 +73,9 @@ def test_edit_rerenders_exactly_what_changed(fixtures):
     # an edit only the savings context uses
     lesson_file.write_text(text.replace("savings = [0.0, 1.0, 0.0, 0.0]",
                                         "savings = [0.0, 1.2, 0.0, 0.0]"), encoding="utf-8")
-    assert "0 rendered, 1 up to date" in cli("render", "blink", "--lesson", str(lesson_file),
+    assert "渲染 0 个，1 个已是最新" in cli("render", "blink", "--lesson", str(lesson_file),
                                              "--out", "r")
-    assert "1 rendered, 0 up to date" in cli("render", "blink", "--lesson", str(lesson_file),
+    assert "渲染 1 个，0 个已是最新" in cli("render", "blink", "--lesson", str(lesson_file),
                                              "--context", "savings", "--out", "s")
 
 
@@ -344,6 +344,6 @@ def test_a_cold_run_forks_its_workers_before_it_plans_and_a_re_run_with_nothing_
     cli("render", "blink", "--out", "cold", "-q", "-j", "2")
     assert events == ["fork", "plan"] and (fixtures / "cold" / "blink.mp4").stat().st_size > 0
     events.clear()
-    assert "0 rendered, 1 up to date" in cli("render", "blink", "--out", "cold", "-j", "2")
+    assert "渲染 0 个，1 个已是最新" in cli("render", "blink", "--out", "cold", "-j", "2")
     cli("render", "blink", "--out", "dry", "--dry-run", "-j", "2")
     assert events == ["plan", "plan"]

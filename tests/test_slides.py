@@ -119,17 +119,17 @@ def test_pptx_a_movie_and_notes_per_step(fixtures):
 
     # nothing changed: no manim work, and the deck is up to date too (not written again)
     before = deck.stat().st_mtime_ns
-    assert "0 rendered, 2 up to date, 0 failed, pptx up to date" in \
+    assert "渲染 0 个，2 个已是最新，0 个失败、pptx 已是最新" in \
         cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
     assert deck.stat().st_mtime_ns == before
     # the video of a scene shares the folder (and manifest) without invalidating its slides
     cli("render", "blink", "--lang", "zh", "--out", "d", "-q")
-    assert "0 rendered, 2 up to date" in cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
+    assert "渲染 0 个，2 个已是最新" in cli("slides", "--to", "pptx", "--lang", "zh", "--out", "d")
     manifest = json.loads((fixtures / "d" / "manifest.json").read_text(encoding="utf-8"))
     assert sorted(manifest) == ["@pptx", "blink", "blink@slides", "pulse@slides"]
     assert deck.stat().st_mtime_ns == before
     # the same clips as an HTML deck (no render): its link to the explorer in Chinese
-    assert "0 rendered, 2 up to date" in cli("slides", "--to", "html", "--lang", "zh", "--out", "d")
+    assert "渲染 0 个，2 个已是最新" in cli("slides", "--to", "html", "--lang", "zh", "--out", "d")
     assert CJK.search(explore_link(fixtures / "d" / "deck" / "index.html", "zh"))
 
 
@@ -218,7 +218,7 @@ def test_a_light_deck(fixtures):
     white = np.array(LIGHT.background.to_rgb()) * 255
     for poster in check_posters(fixtures / "l" / "deck.pptx", fixtures):
         assert np.abs(poster[2, 2] - white).max() <= 2 and poster.mean() > 200
-    assert "0 rendered, 1 up to date" in cli("slides", "pulse", "--to", "html", "--theme", "light",
+    assert "渲染 0 个，1 个已是最新" in cli("slides", "pulse", "--to", "html", "--theme", "light",
                                              "--out", "l")
     page = (fixtures / "l" / "deck" / "index.html").read_text(encoding="utf-8")
     assert ('href="reveal.js/dist/theme/white.css"' in page
@@ -249,8 +249,8 @@ def check_explore_link(page):
 
 def test_dry_run_and_usage(fixtures):
     out = cli("slides", "--dry-run", "--out", "d")
-    assert f"would render blink -> {Path('d') / 'slides' / 'blink.json'}" in out
-    assert f"would build  html -> {Path('d') / 'deck' / 'index.html'}" in out
+    assert f"将渲染   blink -> {Path('d') / 'slides' / 'blink.json'}" in out
+    assert f"将生成   html -> {Path('d') / 'deck' / 'index.html'}" in out
     assert "deck.pptx" in cli("slides", "pulse", "--to", "pptx", "--dry-run", "--out", "d")
     assert not (fixtures / "d").exists()
     r = CliRunner().invoke(main, ["slides", "nope"])

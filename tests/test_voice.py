@@ -134,10 +134,10 @@ def test_a_re_recorded_step_re_renders_its_scene_only(two_scenes):
             tone(rec / "zh" / sid / f"{n:02d}-{step}.wav")
     at = ("--fps", "1")  # the plans are what is checked, not the frames
     cli("render", "--all", "--voice", str(rec), *at, "--out", "v", "-q")
-    assert "up to date   blink" in cli("render", "--all", "--voice", str(rec), *at, "--out", "v", "--dry-run")
+    assert "已是最新 blink" in cli("render", "--all", "--voice", str(rec), *at, "--out", "v", "--dry-run")
     tone(rec / "zh" / "blink2" / "02-weights.wav", seconds=2.0)
     plan = cli("render", "--all", "--voice", str(rec), *at, "--out", "v", "--dry-run")
-    assert "up to date   blink " in plan and "would render blink2 " in plan, plan
+    assert "已是最新 blink " in plan and "将渲染   blink2 " in plan, plan
 
 
 def test_a_voiced_lesson_stays_in_sync_across_joins(two_scenes):

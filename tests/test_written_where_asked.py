@@ -108,7 +108,7 @@ def test_a_render_with_out_keeps_its_cache_there_and_writes_nothing_where_it_run
     cli("render", "blink", "--out", str(out), "-q", "-j", "1")
     assert runs == [[out / ".cache", "forked"], [out / ".cache", ["blink"]]]
     assert list((fixtures / "ro").iterdir()) == []  # no ./media/.cache
-    assert "0 rendered, 1 up to date" in cli("render", "blink", "--out", str(out), "-j", "1")
+    assert "渲染 0 个，1 个已是最新" in cli("render", "blink", "--out", str(out), "-j", "1")
     assert len(runs) == 2  # the re-run drew nothing
     from attention_lesson.pipeline.plan import cache_folder
 
@@ -160,14 +160,14 @@ def test_an_output_truncated_or_rewritten_outside_the_tool_is_made_again(fixture
     video = fixtures / "v" / "blink.mp4"
     with open(video, "r+b") as f:  # truncated by another program
         f.truncate(10)
-    assert "1 rendered" in cli("render", "blink", "--out", "v", "-j", "1")
+    assert "渲染 1 个" in cli("render", "blink", "--out", "v", "-j", "1")
     assert video.read_bytes() == b"made" * 100
     video.write_bytes(b"MADE" * 100)  # the same size, other bytes
     os.utime(video, ns=(1, 1))
-    assert "1 rendered" in cli("render", "blink", "--out", "v", "-j", "1")
+    assert "渲染 1 个" in cli("render", "blink", "--out", "v", "-j", "1")
     shutil.copy(video, fixtures / "copy")  # a copy of the same bytes, another mtime: up to date
     os.replace(fixtures / "copy", video)
-    assert "0 rendered, 1 up to date" in cli("render", "blink", "--out", "v", "-j", "1")
+    assert "渲染 0 个，1 个已是最新" in cli("render", "blink", "--out", "v", "-j", "1")
     assert [r[1] for r in runs if r[1] != "forked"] == [["blink"]] * 3
 
 

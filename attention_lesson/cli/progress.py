@@ -44,13 +44,16 @@ class RichBars:
 class Bars(RichBars):
     """A pipeline.build.Progress drawn with rich; failures are printed with their error at the end."""
 
-    def __init__(self, quiet: bool = False):
+    def __init__(self, quiet: bool = False, lang: str | None = None):
         super().__init__(quiet)
-        self.failures = []
+        self.failures, self.lang = [], lang  # lang: the build's (its failures are said in it)
 
     def closed(self) -> None:
+        from attention_core.errors import text
+        from attention_core.language import message_lang
+
         for f in self.failures:
-            click.echo(f"scene {f.id} failed: {f.error}", err=True)
+            click.echo(text(message_lang(self.lang), "render_failed", id=f.id, error=f.error), err=True)
 
     def start(self, jobs) -> None:
         # refreshed on every event, not by rich's own thread: render workers are forked while the

@@ -21,7 +21,7 @@ def run_build(lesson, scenes, options, run: Run = Run(), **kwargs) -> Report:
     Ctrl-C one line and exit status 130, once the build has stopped its workers and removed what they
     left half-written."""
     try:
-        with Bars(run.quiet) as bars:
+        with Bars(run.quiet, getattr(options, "lang", None)) as bars:
             return build(lesson, scenes, options, run, progress=bars, **kwargs)
     except KeyboardInterrupt:
         raise interrupted(output_folder(options, run.out)) from None
@@ -44,48 +44,78 @@ def execute(lesson, scenes, options, run: Run = Run(), products=(), choices: Cho
     return report
 
 
+def said_in(report: Report) -> str:
+    """The language of a build's messages: its options' (the command's, attention_core.language)."""
+    from attention_core.language import message_lang
+
+    options = report.jobs[0].options if report.jobs else None
+    return message_lang(getattr(options, "lang", None))
+
+
 def print_plan(report: Report) -> None:
-    for j in report.todo:
-        click.echo(f"would render {j.id} -> {report.out_dir / j.main_file()}")
-    for j in report.fresh:
-        click.echo(f"up to date   {j.id} -> {report.out_dir / j.main_file()}")
+    from ..pipeline.states import state_word
+
+    lang = said_in(report)
+    for jobs, state in ((report.todo, "batch_would_render"), (report.fresh, "batch_up_to_date")):
+        for j in jobs:
+            click.echo(f"{state_word(state, lang)} {j.id} -> {report.out_dir / j.main_file()}")
     for p in report.products:
         label = p.product.label.format(format=p.args.file_format)
-        state = "up to date  " if p.fresh else "would build "
+        state = state_word("batch_up_to_date" if p.fresh else "batch_would_build", lang)
         click.echo(f"{state} {p.product.name} -> {report.out_dir / label}")
 
 
 def print_outcome(report: Report, quiet: bool) -> None:
+    from attention_core.errors import text
+
+    lang, sep = said_in(report), list_sep(said_in(report))
     if report.drafted:  # a recordings folder without some steps: say which, even when quiet
         from ..pipeline.voice.speakers import speaker_for
 
         o = report.jobs[0].options
-        click.echo(f"no recording for {len(report.drafted)} steps, {speaker_for(o.voice, o.lang).label} "
-                   "speaks them: " + ", ".join(report.drafted), err=True)
+        voice = speaker_for(o.voice, o.lang).label
+        click.echo(text(lang, "render_drafted", n=len(report.drafted), voice=voice,
+                        steps=sep.join(report.drafted)), err=True)
     scene_ids = {j.id for j in report.todo}
     for f in report.failures:
         if f.id not in scene_ids:  # a scene's failure is printed with the progress bars
-            click.echo(f"{f.id} failed: {f.error}", err=True)
+            click.echo(text(lang, "render_failed", id=f.id, error=f.error), err=True)
     if report.failures and report.products:
-        click.echo(f"not made: {', '.join(p.product.name for p in report.products if not p.fresh)}", err=True)
+        names = sep.join(p.product.name for p in report.products if not p.fresh)
+        click.echo(text(lang, "render_not_made", names=names), err=True)
     if not quiet:
         click.echo(summary_line(report, scene_ids))
     for path in report.written:
         click.echo(str(path))
 
 
+def list_sep(lang: str) -> str:
+    from attention_core.messages import MESSAGES
+
+    return MESSAGES[lang]["list_sep"]
+
+
 def summary_line(report: Report, scene_ids: set[str]) -> str:
-    """`N rendered, N up to date, N failed` (when the build has scenes), what was made, -> the folder."""
+    """`N rendered, N up to date, N failed` (when the build has scenes), what was made, -> the folder; in
+    the build's language."""
+    from attention_core.errors import text
+
+    lang = said_in(report)
     failed = len([f for f in report.failures if f.id in scene_ids])
-    scenes = f"{len(report.todo) - failed} rendered, {len(report.fresh)} up to date, {failed} failed"
-    parts = ([scenes] if report.order else []) + ([made_line(report)] if report.products else [])
-    return ", ".join(parts) + f" -> {report.out_dir}"
+    scenes = text(lang, "render_summary", rendered=len(report.todo) - failed, fresh=len(report.fresh),
+                  failed=failed)
+    parts = ([scenes] if report.order else []) + ([made_line(report, lang)] if report.products else [])
+    return list_sep(lang).join(parts) + f" -> {report.out_dir}"
 
 
-def made_line(report: Report) -> str:
+def made_line(report: Report, lang: str) -> str:
+    from attention_core.errors import text
+
     made = [p.product.name for p in report.products if not p.fresh and not report.failures]
     fresh = [p.product.name for p in report.products if p.fresh]
-    return ", ".join([*(f"{n} made" for n in made), *(f"{n} up to date" for n in fresh)]) or "nothing made"
+    said = [*(text(lang, "render_made", name=n) for n in made),
+            *(text(lang, "render_fresh", name=n) for n in fresh)]
+    return list_sep(lang).join(said) or text(lang, "render_nothing")
 
 
 CONFIRM_OVER = 500  # clips to render: a batch of more asks before it starts (--yes: it does not)

@@ -22,9 +22,7 @@ costs beyond its share (building the scene's mobjects again: 1.7 s for softmax a
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import unicodedata
 import uuid
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -37,6 +35,7 @@ from ..drawing import pieces
 from ..drawing.runner import costs as task_costs
 from ..plan import VIDEO, Job, RenderOptions, Run, step_count
 from ..products import ALONE_READS, Product, ProductArgs, ProductJob, job_options
+from ..states import state_word
 from .planfile import SCENES, BatchPlan, Variant, note_text
 
 
@@ -188,28 +187,12 @@ def shown(path: Path) -> Path:
         return path
 
 
-_STATES = ("batch_would_render", "batch_would_build", "batch_up_to_date")
-
-
-def _columns(words: str) -> int:
-    """How wide words print in a terminal: a wide (CJK) character is two columns."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in words)
-
-
-@functools.lru_cache(maxsize=None)
-def _state(code: str, lang: str) -> str:
-    """A unit's state in `lang`, padded to the widest of the three (the dry run's column)."""
-    width = max(_columns(text(lang, c)) for c in _STATES)
-    words = text(lang, code)
-    return words + " " * (width - _columns(words))
-
-
 def _unit_line(u: Unit, stale: bool, v: Variant, lang: str) -> str:
     if u.job is not None:
-        state = _state("batch_would_render" if stale else "batch_up_to_date", lang)
+        state = state_word("batch_would_render" if stale else "batch_up_to_date", lang)
         return f"  {state} {u.what:<18} -> {u.job.main_file()}"
     target = u.product.product.label.format(format=v.options.format) or u.what
-    state = _state("batch_would_build" if stale else "batch_up_to_date", lang)
+    state = state_word("batch_would_build" if stale else "batch_up_to_date", lang)
     return f"  {state} {u.what:<18} -> {target}"
 
 
