@@ -100,7 +100,8 @@ def test_the_variable_is_her_default_and_her_file_wins_over_it(mine, tmp_path):
 
 def test_new_and_the_studio_answer_in_her_language(mine):
     code, lines = run("new", str(mine), "--lang", "ja")
-    assert (code, lines[-1]) == (2, f"エラー：{mine} はすでにあります。上書きするには --force を付けてください")
+    said = f"エラー：{mine} はすでにあります。上書きするには --force を付けてください"
+    assert (code, lines[-1]) == (2, said)
     code, lines = run("studio", str(mine), "--ip", "no such host", "--no-browser")
     assert code == 2 and japanese(lines[-1]), lines
 
