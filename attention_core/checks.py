@@ -66,9 +66,12 @@ def language_gaps(lesson, lang: str, text: str | None = None) -> list[LessonWarn
     missing = [key for key, said in given if said and lang not in said]
     if not missing:
         return []
-    other = Choices(sorted({la for _, said in given if said for la in said} - {lang}))
+    lacking = [set(said) for key, said in given if key in missing]
+    has, every = sorted(set().union(*lacking)), set.intersection(*lacking)  # every: one that has them all
+    choose = next((la for la in has if la in every), has[0])
     found = [LessonWarning(lesson.source, missing[0],
-                           ph("no_words", language=lang, keys=Choices(missing), other=other))]
+                           ph("no_words", language=lang, keys=Choices(missing), other=Choices(has),
+                              choose=choose))]
     return found if text is None else [w._replace(line=locate(text, w.key)) for w in found]
 
 

@@ -127,7 +127,7 @@ EN: dict[str, str | dict[str, str]] = {
                  "follow in a lesson",
     "no_words": "{keys}: no {language} words (only {other}); shown in {language}, generic ones stand "
                 "in (v1, v2… for dimensions, the key for a context's label or a head's name, a generic "
-                "title; a story is left out): add {language} entries, or choose --lang {other}",
+                "title; a story is left out): add {language} entries, or choose --lang {choose}",
     "ok": "{file}: OK",
     "sizes": "d_model {d_model}, d_k {d_k}, d_v {d_v}",
     "vocab": "vocab ({n}): {tokens}",
@@ -256,7 +256,7 @@ ZH: dict[str, str | dict[str, str]] = {
     "large_why": "所有表格和画面都把绝对值不小于 {bound} 的数写成科学记数法，课堂上难以看懂",
     "no_words": "{keys}：没有 {language} 的写法（只有 {other}）；用 {language} 显示时"
                 "改用通用的写法（维度写作 v1、v2…，语境的标签和头的名字用其键名，标题用通用标题；"
-                "故事不讲）：请补上 {language} 条目，或用 --lang {other}",
+                "故事不讲）：请补上 {language} 条目，或用 --lang {choose}",
     "ok": "{file}：可以使用",
     "sizes": "d_model {d_model}，d_k {d_k}，d_v {d_v}",
     "vocab": "词表（{n}）：{tokens}",

@@ -156,8 +156,8 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_unknown_scene": "unknown scene {names}; valid ids: {scenes}",
     "new_exists": "{path} exists; use --force to overwrite it",
     "new_no_folder": "no folder {folder} for {name}",
-    "new_copied": "{path}: {lang} has no starter of its own: copied the {copied} one (comments in "
-                  "{copied}, lang = \"{copied}\"{words}); show it in {lang} with --lang {lang}",
+    "new_copied": "{path}: {language} has no starter of its own: copied the {copied} one (comments in "
+                  "{copied}, lang = \"{copied}\"{words}); show it in {language} with --lang {language}",
     "new_written": "{path}: a starter lesson. Next: attention-lesson check {command}",
     "render_failed": "{id} failed: {error}",
     "render_not_made": "not made: {names}",
@@ -197,8 +197,8 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_unknown_scene": "未知的场景 {names}；可用的 id：{scenes}",
     "new_exists": "{path} 已存在；要覆盖它，请加 --force",
     "new_no_folder": "没有文件夹 {folder}，无法写入 {name}",
-    "new_copied": "{path}：{lang} 没有自己的起始课件，已复制 {copied} 的（注释是 {copied}，"
-                  "lang = \"{copied}\"{words}）；用 --lang {lang} 以 {lang} 显示",
+    "new_copied": "{path}：{language} 没有自己的起始课件，已复制 {copied} 的（注释是 {copied}，"
+                  "lang = \"{copied}\"{words}）；用 --lang {language} 以 {language} 显示",
     "new_written": "{path}：起始课件已写好。下一步：attention-lesson check {command}",
     "render_failed": "{id} 失败：{error}",
     "render_not_made": "未生成：{names}",
@@ -239,8 +239,9 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_unknown_scene": "不明なシーン {names}。使える id：{scenes}",
     "new_exists": "{path} はすでにあります。上書きするには --force を付けてください",
     "new_no_folder": "{name} を書くフォルダー {folder} がありません",
-    "new_copied": "{path}：{lang} には専用の雛形がないため、{copied} のものを写しました"
-                  "（コメントは {copied}、lang = \"{copied}\"{words}）。{lang} で表示するには --lang {lang}",
+    "new_copied": "{path}：{language} には専用の雛形がないため、{copied} のものを写しました"
+                  "（コメントは {copied}、lang = \"{copied}\"{words}）。"
+                  "{language} で表示するには --lang {language}",
     "new_written": "{path}：雛形のレッスンを書きました。次は：attention-lesson check {command}",
     "render_failed": "{id} が失敗しました：{error}",
     "render_not_made": "作成できなかったもの：{names}",

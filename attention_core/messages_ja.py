@@ -113,7 +113,7 @@ JA: dict[str, str | dict[str, str]] = {
     "large_why": "表もシーンも絶対値 {bound} 以上の数値を指数表記で書くので、授業では追いにくくなります",
     "no_words": "{keys}：{language} の言葉がありません（{other} だけ）。{language} で表示すると汎用の言葉で"
                 "代用します（次元は v1、v2…、文脈のラベルとヘッドの名前はキー名、タイトルは汎用のもの。"
-                "ストーリーは省きます）。{language} の項目を加えるか、--lang {other} を選んでください",
+                "ストーリーは省きます）。{language} の項目を加えるか、--lang {choose} を選んでください",
     "ok": "{file}：使用できます",
     "sizes": "d_model {d_model}、d_k {d_k}、d_v {d_v}",
     "vocab": "語彙（{n}）：{tokens}",

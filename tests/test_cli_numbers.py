@@ -57,10 +57,12 @@ def test_check_default(tmp_path):
     assert "可以使用" in out and "语境 river：by the river bank" in out and "焦点：bank" in out
 
 
-def test_version_and_help():
+def test_version_and_help(monkeypatch):
     assert __version__ in run("--version")
     for cmd in ([], ["numbers"], ["check"]):
-        assert "Usage" in run(*cmd, "--help")
+        assert "用法" in run(*cmd, "--help")  # the one rule's default
+    monkeypatch.setenv("ATTENTION_LESSON_LANG", "en")
+    assert run("--help").startswith("Usage: ")
 
 
 def test_bad_mode_is_usage_error():

@@ -196,7 +196,7 @@ def two_voices(folder: Path) -> Path:
 def test_a_missing_package_is_one_line_and_exit_2(two_scenes, monkeypatch):  # noqa: F811
     monkeypatch.setattr(kokoro, "missing", lambda lang: ["misaki", "pypinyin"])
     out = cli("render", "blink", "--voice", "neural", "--out", "o", code=2)
-    assert out.strip() == ("Error: --voice neural: Kokoro's voice in zh needs misaki, pypinyin: "
+    assert out.strip() == ("错误：--voice neural: Kokoro's voice in zh needs misaki, pypinyin: "
                            "pip install 'attention-lesson[voice]' (or ./scripts/setup.sh)"), out
     assert not (two_scenes / "o").exists()
 

@@ -236,7 +236,7 @@ def test_interrupt_is_one_line_and_leaves_nothing_hidden(tmp_path):
     os.killpg(proc.pid, signal.SIGINT)
     output = proc.communicate(timeout=120)[0].decode(errors="replace")
     assert proc.returncode == 130, output
-    assert f"interrupted: nothing half-written left in {out}" in output.splitlines(), output
+    assert f"已中断：{out} 中没有留下写了一半的文件" in output.splitlines(), output
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
     assert hidden(out) == [], output
     manifest = out / "manifest.json"  # never claims the interrupted scene

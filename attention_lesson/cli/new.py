@@ -87,7 +87,7 @@ def new(file, lang, words, force, heads, mask):
     write_new(path, text_, copied)
     if copied != lang:
         words_line = f", words = \"{folder}\"" if folder else ""
-        click.echo(text(said, "new_copied", path=path, lang=lang, copied=copied, words=words_line))
+        click.echo(text(said, "new_copied", path=path, language=lang, copied=copied, words=words_line))
     click.echo(text(said, "new_written", path=path, command=shlex.quote(str(path))))
 
 
