@@ -270,7 +270,7 @@ def test_the_page_is_a_product_a_rerun_leaves_alone(tmp_path):
     index = build(tmp_path)
     before = {p: p.stat().st_mtime_ns for p in index.parent.iterdir()}
     result = CliRunner().invoke(main, ["explorer", "--out", str(tmp_path / "out")])
-    assert result.exit_code == 0 and "explorer up to date" in result.output
+    assert result.exit_code == 0 and "explorer 已是最新" in result.output
     assert {p: p.stat().st_mtime_ns for p in index.parent.iterdir()} == before
     data = (index.parent / "data.js").read_text(encoding="utf-8")
     assert data.startswith("window.EXPLORER_DATA = {") and "</" not in data  # never closes a script

@@ -35,27 +35,26 @@ def execute(lesson, scenes, options, run: Run = Run(), products=(), choices: Cho
     """Bring the scenes and products up to date as `run` says, printing a dry run's plan, progress bars,
     failures with their errors, a summary line and the files written; exit 1 if anything failed."""
     report = run_build(lesson, scenes, options, run, products=products, choices=choices)
+    lang = said_in(options)
     if run.dry_run:
-        print_plan(report)
+        print_plan(report, lang)
         return report
-    print_outcome(report, run.quiet)
+    print_outcome(report, run.quiet, lang)
     if report.failures:
         raise SystemExit(1)
     return report
 
 
-def said_in(report: Report) -> str:
+def said_in(options) -> str:
     """The language of a build's messages: its options' (the command's, attention_core.language)."""
     from attention_core.language import message_lang
 
-    options = report.jobs[0].options if report.jobs else None
     return message_lang(getattr(options, "lang", None))
 
 
-def print_plan(report: Report) -> None:
+def print_plan(report: Report, lang: str) -> None:
     from ..pipeline.states import state_word
 
-    lang = said_in(report)
     for jobs, state in ((report.todo, "batch_would_render"), (report.fresh, "batch_up_to_date")):
         for j in jobs:
             click.echo(f"{state_word(state, lang)} {j.id} -> {report.out_dir / j.main_file()}")
@@ -65,10 +64,10 @@ def print_plan(report: Report) -> None:
         click.echo(f"{state} {p.product.name} -> {report.out_dir / label}")
 
 
-def print_outcome(report: Report, quiet: bool) -> None:
+def print_outcome(report: Report, quiet: bool, lang: str) -> None:
     from attention_core.errors import text
 
-    lang, sep = said_in(report), list_sep(said_in(report))
+    sep = list_sep(lang)
     if report.drafted:  # a recordings folder without some steps: say which, even when quiet
         from ..pipeline.voice.speakers import speaker_for
 
@@ -84,7 +83,7 @@ def print_outcome(report: Report, quiet: bool) -> None:
         names = sep.join(p.product.name for p in report.products if not p.fresh)
         click.echo(text(lang, "render_not_made", names=names), err=True)
     if not quiet:
-        click.echo(summary_line(report, scene_ids))
+        click.echo(summary_line(report, scene_ids, lang))
     for path in report.written:
         click.echo(str(path))
 
@@ -95,12 +94,11 @@ def list_sep(lang: str) -> str:
     return MESSAGES[lang]["list_sep"]
 
 
-def summary_line(report: Report, scene_ids: set[str]) -> str:
+def summary_line(report: Report, scene_ids: set[str], lang: str) -> str:
     """`N rendered, N up to date, N failed` (when the build has scenes), what was made, -> the folder; in
     the build's language."""
     from attention_core.errors import text
 
-    lang = said_in(report)
     failed = len([f for f in report.failures if f.id in scene_ids])
     scenes = text(lang, "render_summary", rendered=len(report.todo) - failed, fresh=len(report.fresh),
                   failed=failed)
