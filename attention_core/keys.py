@@ -31,7 +31,7 @@ class Key:
 
 
 KEYS: tuple[Key, ...] = (
-    Key("lang", "string", '"zh" or "en"', "none: --lang, else ATTENTION_LESSON_LANG, else zh",
+    Key("lang", "string", '"zh", "en" or "ja"', "none: --lang, else ATTENTION_LESSON_LANG, else zh",
         "the language every command shows the lesson in unless --lang says otherwise", "fr"),
     Key("focus", "string", "a token in every context", "the first context's last token",
         "the token whose query the step-by-step scenes expand", "nobody"),

@@ -67,9 +67,12 @@ def plain_docstrings(app, what, name, obj, options, lines):
 
 
 def page_language(app, pagename, templatename, context, doctree):
-    """The Chinese pages say so (<html lang="zh-CN">): screen readers and the CJK font choice follow it."""
+    """The Chinese and Japanese pages say so (<html lang="zh-CN">, "ja"): screen readers and the CJK
+    font choice follow it."""
     if pagename.startswith("teach/zh/"):
         context["language"] = "zh-CN"
+    elif pagename.startswith("teach/ja/"):
+        context["language"] = "ja"
 
 
 CAPTION = '<p class="caption" role="heading">'

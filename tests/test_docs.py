@@ -193,7 +193,7 @@ def test_the_readme_is_short_and_its_links_lead_somewhere():
 
 # -- in chromium: offline, no console error; axe-core ---------------------------------------------------
 
-PAGES = ("index.html", "teach/zh/index.html", "gallery.html", "reference/cli.html")
+PAGES = ("index.html", "teach/zh/index.html", "teach/ja/index.html", "gallery.html", "reference/cli.html")
 
 
 class Opened:
@@ -223,7 +223,8 @@ class Opened:
 
 # the pages axe-core checks, at these widths
 AXE = {("index.html", 1280), ("teach/zh/index.html", 1280), ("teach/zh/index.html", 360),
-       ("gallery.html", 1280)}
+       ("teach/ja/index.html", 360), ("gallery.html", 1280)}
+LANG_OF = {"/zh/": "zh-CN", "/ja/": "ja"}  # a teaching page's <html lang>; every other page's is en
 
 
 @pytest.mark.parametrize("width", [1280, 360])
@@ -238,7 +239,8 @@ def test_the_pages_open_offline_without_errors_or_serious_accessibility_violatio
             # the embedded explorer is left out: tests/test_accessibility.py checks its page (and axe's
             # messages to a file:// frame are refused, an error on the console)
             assert violations(page.p, context={"include": [["body"]], "exclude": [["iframe"]]}) == [], name
-            assert page.p.get_attribute("html", "lang") == ("zh-CN" if "/zh/" in name else "en")
+            lang = next((v for k, v in LANG_OF.items() if k in name), "en")
+            assert page.p.get_attribute("html", "lang") == lang
         if name == "gallery.html" and width == 1280:
             check_gallery(page)
         assert page.close() == [], name

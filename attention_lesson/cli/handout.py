@@ -31,15 +31,17 @@ from .scene_choice import in_lesson_order, pick_scenes
                    "step's frame large (more pages).")
 @out_option("Output folder (default: the videos' folder of the same options).")
 @click.option("--explorer-url", "explorer_url", metavar="URL", default=None,
-              help="The address printed as the handout's QR code for the explorer; default the relative "
-                   "path explorer/index.html.")
+              help="The explorer's published address (e.g. https://...): printed as a link and a QR code on "
+                   "the summary page. Without it the page links the relative path explorer/index.html "
+                   "and prints no QR code (a phone cannot open a relative path).")
 @run_options_without_out
 @build_options("frames", file_format="png")
 def handout(ids, all_, lesson, options, run, frames, explorer_url):
-    """A printable handout that follows the video step by step: a one-page summary (with a QR code for
-    the explorer), each scene on a page (its steps' frames with their narration, its numbers), exercises
-    from the lesson with their answers; as handout.html (frames beside it in frames/) and handout.pdf
-    (A4, printed by chromium). Light frames by default: little ink, and greys that print apart."""
+    """A printable handout that follows the video step by step: a one-page summary (with a link to the
+    explorer, and its QR code when --explorer-url gives its address), each scene on a page (its steps'
+    frames with their narration, its numbers), exercises from the lesson with their answers; as
+    handout.html (frames beside it in frames/) and handout.pdf (A4, printed by chromium). Light frames
+    by default: little ink, and greys that print apart."""
     from ..outputs.registry import EXPLORER, HANDOUT
     from ..pipeline.products import Choices
 

@@ -1,20 +1,20 @@
 """The classroom handout: handout.html and handout.pdf (A4) from the same lesson file and scenes, made
 to be printed: light frames by default (the light theme), little ink, greys that print apart.
 
-A one-page summary (the formula, the four steps with the focus token's numbers, the Q/K/V colours);
-then each scene on one page: every step's last frame (rendered by the pipeline's frames variant, reused
+A one-page summary (the formula, the four steps with the focus token's numbers, the Q/K/V colours); then
+each scene on one page: every step's last frame (rendered by the pipeline's frames variant, reused
 through the manifest) cropped to its body and numbered, with the step's narration line beneath or beside
-it, its smallest text at least 6 pt on paper (handout_print.py), and the scene's numbers as tables typeset for
-print (`frames="all"`: every frame large instead, as many pages as they take); then exercises generated
-from the lesson with blanks and room to work them out, on a page of their own, and their answers. Every
-number is from attention_core. A figure or a table is never split across pages (CSS break-inside); a
-scene's frames and tables get as large as let its page hold it, measured by the browser that lays the
-page out (a script in the page, handout_print.fit_script). The summary ends with
-a box naming the explorer (explorer/index.html beside the handout, or the address given): its QR code
-(segno, inline SVG), the address as a link, what it is for. The HTML is one file with the frames beside
-it in frames/; the PDF is printed from it by the Debian chromium (headless --print-to-pdf): it renders
-MathML, which WeasyPrint does not (WeasyPrint #59, #2171), and it reads the same system fonts as the
-video (Noto Sans CJK SC)."""
+it, its smallest text at least 6 pt on paper (handout_print.py), and the scene's numbers as tables
+typeset for print (`frames="all"`: every frame large instead, as many pages as they take); then
+exercises generated from the lesson with blanks and room to work them out, on a page of their own, and
+their answers. Every number is from attention_core. A figure or a table is never split across pages (CSS
+break-inside); a scene's frames and tables get as large as let its page hold it, measured by the browser
+that lays the page out (a script in the page, handout_print.fit_script). The summary ends with a box
+naming the explorer (explorer/index.html beside the handout, or the address given): the address as a
+link, what it is for, and for an address given (--explorer-url) its QR code (segno, inline SVG). The
+HTML is one file with the frames beside it in frames/; the PDF is printed from it by the Debian chromium
+(headless --print-to-pdf): it renders MathML, which WeasyPrint does not (WeasyPrint #59, #2171), and it
+reads the same system fonts as the video (Noto Sans CJK SC)."""
 
 from __future__ import annotations
 
@@ -188,13 +188,16 @@ def _e(s) -> str:
     return html.escape(str(s))
 
 
-def _explore(url: str, lang: str) -> str:
-    """The box that names the explorer: a QR code of its address, the address as a link, what it is for."""
+def _explore(url: str | None, lang: str) -> str:
+    """The box that names the explorer: a QR code of its address (only for an address given with
+    --explorer-url: a phone cannot open the relative path), the address as a link, what it is for."""
     tr = catalog(lang)
-    qr = segno.make_qr(url, error="m").svg_inline(border=4, dark="#111", light="#fff", omitsize=True,
-                                                   svgclass="qr", title=url)
+    qr = "" if url is None else segno.make_qr(url, error="m").svg_inline(
+        border=4, dark="#111", light="#fff", omitsize=True, svgclass="qr", title=url)
+    what, href = ((tr("handout.explore_beside"), EXPLORER) if url is None
+                  else (tr("handout.explore_what"), url))
     return (f"<aside class='explore'>{qr}<div><p class='title'>{_e(tr('handout.explore_title'))}</p>"
-            f"<p>{_e(tr('handout.explore_what'))}</p><p><a href='{_e(url)}'>{_e(url)}</a></p></div></aside>")
+            f"<p>{_e(what)}</p><p><a href='{_e(href)}'>{_e(href)}</a></p></div></aside>")
 
 
 def _summary(lesson, att, args: ProductArgs, plane: P.Frame | None = None) -> list[str]:
@@ -226,7 +229,7 @@ def _summary(lesson, att, args: ProductArgs, plane: P.Frame | None = None) -> li
             *([P.figure(plane, P.scale_mm([plane]), tr("geometry.title"), _e(tr("geometry.summary_plane")))]
               if plane else []), "</div>",
             f"<p class='legend'>{_e(tr('handout.palette'))}{legend}</p>",
-            _explore(args.choices.explorer_url or EXPLORER, lang), "</section>"]
+            _explore(args.choices.explorer_url, lang), "</section>"]
 
 
 def _key_frames(out_dir: Path, title: str, steps: list[dict]) -> tuple[float, list[str]]:
@@ -298,8 +301,9 @@ def build_handout(out_dir: Path, args: ProductArgs) -> tuple[Path, Path]:
     """handout.html (frames beside it in frames/) and handout.pdf in out_dir, both replaced atomically
     once both are made. From `args`: the lesson, its context, mode, language and scenes; the theme (the
     frames': the page itself is always black on white paper); its choices' explorer_url (the explorer's
-    address for the summary's QR code; default: the relative path explorer/index.html, where the
-    explorer sits beside the handout) and handout_frames (KEY_FRAMES or ALL_FRAMES)."""
+    published address, for the summary's link and QR code; None: the relative path explorer/index.html,
+    where the explorer sits beside the handout, as a link and no QR code) and handout_frames (KEY_FRAMES
+    or ALL_FRAMES)."""
     exe = chromium()
     if exe is None:
         raise RuntimeError(engine_missing())
