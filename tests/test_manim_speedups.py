@@ -89,7 +89,9 @@ def test_plain_manim_applies_nothing_and_says_nothing():
 
 
 def test_another_manim_is_named_and_nothing_is_applied(monkeypatch, capsys):
-    monkeypatch.setattr(manim_speedups, "WRITTEN_FOR", {"manim": "0.0.1"})
+    from scenes.common import manim_gate
+
+    monkeypatch.setattr(manim_gate, "WRITTEN_FOR", {"manim": "0.0.1"})  # the one table of releases
     assert manim_speedups.other_version().startswith("manim ") and "0.0.1" in manim_speedups.other_version()
     assert not manim_speedups.wanted()
     assert manim_speedups._install() is False  # the gate itself: it returns before applying any

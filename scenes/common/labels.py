@@ -25,6 +25,7 @@ from manim import (
 )
 
 from . import stored, style
+from .manim_private import recolour, stroked_bars, typst_document
 
 
 def _light(m: Mobject) -> Mobject:
@@ -74,7 +75,8 @@ def label(s: str, size: float = style.LABEL_SIZE, color: ManimColor | None = Non
         return _made(key, lambda: _light(Text(s, font=style.FONT, font_size=size, color=color, **kw)))
     glyphs = ("any colour", *key[1:3], *key[4:])
     return _made(key, lambda: _recoloured(stored.load_or_make(glyphs, lambda: _light(
-        Text(s, font=style.FONT, font_size=size, color=_ANY))), ManimColor(color)))
+        Text(s, font=style.FONT, font_size=size, color=_ANY))), ManimColor(color))
+                 or _light(Text(s, font=style.FONT, font_size=size, color=color)))
 
 
 # The colour a label is first made in (kept on disk only, stored.py), to be recoloured to the one asked
@@ -91,21 +93,10 @@ def _exact(color) -> bool:
     return np.array_equal(ManimColor(c.to_hex()).to_rgba(), c.to_rgba())
 
 
-def _recoloured(m: Mobject, color: ManimColor) -> Mobject:
-    """m, made in _ANY, as it would have been made in `color`: every fill and stroke of _ANY in its
-    family (the glyphs' fills, the Text's own colours) in `color` instead."""
-    was, now = ManimColor(_ANY).to_rgb(), color.to_rgb()
-    for sub in m.get_family():
-        for name in ("fill_rgbas", "stroke_rgbas", "background_stroke_rgbas"):
-            rgbas = sub.__dict__.get(name)
-            if isinstance(rgbas, np.ndarray) and len(rgbas):
-                rgbas = rgbas.copy()
-                rgbas[(rgbas[:, :3] == was).all(axis=1), :3] = now
-                sub.__dict__[name] = rgbas
-        for name, value in list(sub.__dict__.items()):
-            if isinstance(value, ManimColor) and value == _ANY:
-                sub.__dict__[name] = color
-    return m
+def _recoloured(m: Mobject, color: ManimColor) -> Mobject | None:
+    """m, made in _ANY, as it would have been made in `color` (manim_private.recolour: every fill and
+    stroke of _ANY in its family in `color` instead); None when manim's gate is shut (made again)."""
+    return m if recolour(m, ManimColor(_ANY), color) else None
 
 
 def word(s: str, size: float = style.LABEL_SIZE, color: ManimColor | None = None) -> VGroup:
@@ -182,15 +173,15 @@ _COMPILER = None  # one typst.Compiler for the process (it reads the system's fo
 
 def _compile(source: str, preamble: str) -> None:
     """Compile the formula's document into the SVG file MathTypst looks for before it compiles (manim
-    names it by the document's hash), with one compiler for the process: typst.compile, which MathTypst
-    calls, reads every system font again each time, 70 of its 80 ms. Should manim name its files or
-    write its documents otherwise, the file is not found and MathTypst compiles as before."""
+    names it by the document's hash, manim_private.typst_document), with one compiler for the process:
+    typst.compile, which MathTypst calls, reads every system font again each time, 70 of its 80 ms.
+    With manim's gate shut, or should manim name its files otherwise, MathTypst compiles as before."""
     global _COMPILER
-    from manim.utils import typst_file_writing as w
-
-    document = w.TYPST_TEMPLATE.format(text_size=w.TYPST_COMPILATION_FONT_SIZE, preamble=preamble,
-                                       body=f"$ {source} $")
-    svg = config.get_dir("tex_dir") / f"{w._typst_hash(document)}.svg"  # manim's folder of formula files
+    named = typst_document(source, preamble)
+    if named is None:
+        return
+    document, stem = named
+    svg = config.get_dir("tex_dir") / f"{stem}.svg"  # manim's folder of formula files
     if svg.exists():
         return
     import typst
@@ -208,15 +199,14 @@ def _solid_bars(f):
     """f with its fraction and root bars (Typst draws them as stroked lines) as filled bars of the same
     thickness: they scale with the formula as its glyphs do. As strokes, MathTypst sets their width for
     the resolution at hand (a formula stored at 480p and drawn at 1080p keeps the 480p width) and
-    thinner than the rule: 0.3 of it at 480p, 0.68 at 1080p, bars fainter than the glyphs. Returns f."""
-    for bar in f._stroke_width_tracked_submobjects:
+    thinner than the rule: 0.3 of it at 480p, 0.68 at 1080p, bars fainter than the glyphs. Returns f
+    (as manim strokes it when its gate is shut: manim_private.stroked_bars)."""
+    for bar, half in stroked_bars(f):
         start, end = bar.get_start(), bar.get_end()
         along = (end - start) / max(np.linalg.norm(end - start), 1e-9)
-        half = bar._typst_source_stroke_width * max(bar.width, bar.height) / bar._typst_reference_size / 2
         side = np.array([-along[1], along[0], 0.0]) * half
         bar.set_points_as_corners([start + side, end + side, end - side, start - side, start + side])
         bar.set_fill(bar.get_stroke_color(), opacity=1).set_stroke(width=0)
-    f._stroke_width_tracked_submobjects = []
     return f
 
 

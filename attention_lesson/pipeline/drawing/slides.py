@@ -20,10 +20,10 @@ from scenes.registry import step_file
 from ..plan import Job
 from ..voice.track import cut, mux
 
-# manim-slides' private members this module relies on, checked with the speed-ups' by
-# manim_speedups.missing() (and its test) against the release in manim_speedups.WRITTEN_FOR: the Deck
-# saves its slides itself and reads a step's loop flag; a PowerPoint slide's poster is read through the
-# converter's frame reader
+# manim-slides' private members this module relies on, behind manim's gate (scenes/common/manim_gate.py:
+# the release in WRITTEN_FOR, each member resolving): the Deck saves its slides itself and reads a step's
+# loop flag; a PowerPoint slide's poster is read through the converter's frame reader. With the gate
+# shut the Deck renders as manim-slides' own Slide does, and a looping step holds for reading time too
 RELIES_ON = (
     "manim_slides.slide.base.BaseSlide._save_slides",
     "manim_slides.slide.base.BaseSlide._base_slide_config",
@@ -39,6 +39,8 @@ def slide_class(cls):
     from manim_slides import Slide
     from manim_slides.slide.base import BaseSlide
 
+    from scenes.common.manim_gate import open_for
+
     logging.getLogger("manim-slides").setLevel(logging.WARNING)  # not its per-scene INFO lines
 
     class Deck(cls, Slide):
@@ -53,6 +55,8 @@ def slide_class(cls):
             BaseSlide.__init__(self, *args, **kwargs)
 
         def render(self, *args, **kwargs):
+            if not open_for(__name__):  # another release: manim-slides' own way
+                return Slide.render(self, *args, **kwargs)
             config["max_files_cached"] = -1  # unlimited: the slides are made of the partial movies
             Scene.render(self, *args, **kwargs)
             self._save_slides(use_cache=False, skip_reversing=True)
@@ -62,7 +66,7 @@ def slide_class(cls):
 
         def _close_line(self):
             # a looping step replays while the teacher talks: no hold for reading time at its end
-            if (self._step is not None and self._base_slide_config.loop
+            if (self._step is not None and open_for(__name__) and self._base_slide_config.loop
                     and self._current_animation > self._start_animation):
                 self._step.end = self.renderer.time
                 self.steps.append(self._step)
@@ -125,16 +129,15 @@ def last_frame(file: Path):
 def posters_from_last_frames():
     """While manim-slides' PowerPoint converter runs, the frame it reads of each slide's movie for the
     poster is the last one (it asks for the first, which for every scene's first step is an empty
-    background). Behind the speed-ups' gate: plain manim-slides' posters when it is shut."""
+    background). Behind manim's gate: plain manim-slides' posters when it is shut."""
     from manim_slides import convert
 
-    from .manim_speedups import wanted
+    from scenes.common.manim_gate import open_for
 
-    read = getattr(convert, "read_image_from_video_file", None) if wanted() else None
-    if read is not None:
-        convert.read_image_from_video_file = lambda file, frame_index: last_frame(file)
-    try:
+    from .manim_speedups.patches import swapped
+
+    if not open_for(__name__):
         yield
-    finally:
-        if read is not None:
-            convert.read_image_from_video_file = read
+        return
+    with swapped(convert, "read_image_from_video_file", lambda file, frame_index: last_frame(file)):
+        yield

@@ -23,20 +23,25 @@ from the distributions' metadata only (the main process plans pieces without loa
 
 from __future__ import annotations
 
-import functools
 import importlib
 import logging
-import os
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
-ENV = "ATTENTION_LESSON_PLAIN_MANIM"
-# the releases the patches were read against: another release may have moved any private member
-WRITTEN_FOR = {"manim": "0.22.0", "manim-slides": "5.7.0"}
+from scenes.common import manim_gate
+from scenes.common.manim_gate import (  # noqa: F401 - the gate's names, as the speed-ups' callers know them
+    ENV,
+    WRITTEN_FOR,
+    installed_version,
+    other_version,
+    plain,
+    resolves,
+    wanted,
+)
+
 MODULES = ("frame_handover", "held_frames", "skipped_animations", "skip_jumps", "fast_copies")
 # what else reaches into their private members (no speed-up: the slides themselves), checked with the
 # patches by missing() and its test
-ALSO_RELYING = ("attention_lesson.pipeline.drawing.slides",)
+ALSO_RELYING = ("attention_lesson.pipeline.drawing.slides", "scenes.common.manim_private")
 
 
 
@@ -54,78 +59,14 @@ log.propagate = False
 _applied: bool | None = None  # what install() decided in this process (it decides once)
 
 
-def plain() -> bool:
-    """Whether the environment asks for plain manim."""
-    return os.environ.get(ENV, "") not in ("", "0")
-
-
-@functools.lru_cache(maxsize=None)
-def installed_version(dist: str) -> str:
-    """A distribution's installed version ("missing"), read once a process: importlib.metadata parses
-    its METADATA with the email parser (1 ms), and a batch's dry run asks for every scene task it plans
-    (pieces.most: 17 of a 720-variant plan's 32 s before it was kept)."""
-    try:
-        return version(dist)
-    except PackageNotFoundError:
-        return "missing"
-
-
-def other_version() -> str | None:
-    """'manim 0.23.0 (written for 0.22.0)' when an installed release is not the one the patches were
-    written for; None when each is."""
-    for dist, written in WRITTEN_FOR.items():
-        if (found := installed_version(dist)) != written:
-            return f"{dist} {found} (written for {written})"
-    return None
-
-
-def wanted() -> bool:
-    """Whether install() is to apply the speed-ups: not turned off, and the manim they were written for
-    (without importing manim; a member gone under the same release is found by install itself)."""
-    return not plain() and other_version() is None
-
-
 def relied_on() -> tuple[str, ...]:
-    """Every member some patch or the slides rely on (the modules' RELIES_ON), in order, once each."""
-    names: dict[str, None] = {}
-    modules = [f"{__name__}.{m}" for m in MODULES] + list(ALSO_RELYING)
-    for m in modules:
-        names.update(dict.fromkeys(importlib.import_module(m).RELIES_ON))
-    return tuple(names)
+    """Every member some patch, the slides or the scenes rely on (the modules' RELIES_ON), in order."""
+    return manim_gate.relied_on([f"{__name__}.{m}" for m in MODULES] + list(ALSO_RELYING))
 
 
 def missing() -> list[str]:
     """The members some patch relies on that the installed manim does not have."""
-    return [name for name in relied_on() if not resolves(name)]
-
-
-def resolves(dotted: str) -> bool:
-    """Whether a dotted name is there: a module, then attributes of it. The last may be an attribute
-    that instances get (a class's annotation, or a name its constructor uses), which the class itself
-    lacks until one is made."""
-    parts = dotted.split(".")
-    for i in range(len(parts), 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-            break
-        except ImportError:
-            continue
-    else:
-        return False
-    for n, name in enumerate(parts[i:], start=i):
-        if hasattr(obj, name):
-            obj = getattr(obj, name)
-        else:
-            return n == len(parts) - 1 and isinstance(obj, type) and _instance_attribute(obj, name)
-    return True
-
-
-def _instance_attribute(cls: type, name: str) -> bool:
-    for klass in cls.__mro__:
-        init = getattr(vars(klass).get("__init__"), "__code__", None)
-        if name in vars(klass).get("__annotations__", {}) or (init is not None and name in init.co_names):
-            return True
-    return False
+    return manim_gate.missing([f"{__name__}.{m}" for m in MODULES] + list(ALSO_RELYING))
 
 
 def install() -> bool:

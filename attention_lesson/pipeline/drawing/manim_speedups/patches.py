@@ -4,6 +4,8 @@ stays reachable for the replacement to call."""
 
 from __future__ import annotations
 
+import contextlib
+
 _originals: dict[tuple[type, str], object] = {}
 
 
@@ -14,3 +16,15 @@ def replace(cls: type, name: str, new) -> object:
         _originals[cls, name] = getattr(cls, name)
         setattr(cls, name, new)
     return _originals[cls, name]
+
+
+@contextlib.contextmanager
+def swapped(owner, name: str, new):
+    """owner.<name> is `new` for the duration (one command's use, such as a converter's frame reader),
+    then manim's or manim-slides' own again, however the block ends."""
+    old = getattr(owner, name)
+    setattr(owner, name, new)
+    try:
+        yield old
+    finally:
+        setattr(owner, name, old)
