@@ -24,7 +24,8 @@ def write_plan(work: Path, lessons: int) -> Path:
                                  encoding="utf-8")
         names.append(name)
     plan = work / "plan.toml"
-    lines = [f"lessons = {json.dumps(names)}", 'out = "o"', *(f"{k} = {json.dumps(v)}" for k, v in AXES.items())]
+    lines = [f"lessons = {json.dumps(names)}", 'out = "o"',
+             *(f"{k} = {json.dumps(v)}" for k, v in AXES.items())]
     plan.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return plan
 
