@@ -166,6 +166,9 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_made": "{name} made",
     "render_fresh": "{name} up to date",
     "render_nothing": "nothing made",
+    "cli_not_a_folder": "{folder} is not a folder",
+    "batch_needs_dask": "batch runs on Dask, in the extra [batch] (missing: {packages}): "
+                        "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} is not a context of {lesson}; choose one of: {contexts}",
     "cli_no_lesson_file": "{path}: no such lesson file; make one with: attention-lesson new {path}",
     "cli_bad_ip": "--ip {ip}: expected an IP address (127.0.0.1, ::1) or a name this machine resolves "
@@ -207,6 +210,9 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_made": "已生成 {name}",
     "render_fresh": "{name} 已是最新",
     "render_nothing": "什么也没生成",
+    "cli_not_a_folder": "{folder} 不是文件夹",
+    "batch_needs_dask": "batch 在 Dask 上运行，需要附加组件 [batch]（缺少：{packages}）："
+                        "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} 不是 {lesson} 的语境；请从中选择：{contexts}",
     "cli_no_lesson_file": "{path}：没有这个课件文件；可以这样新建：attention-lesson new {path}",
     "cli_bad_ip": "--ip {ip}：应为 IP 地址（127.0.0.1、::1）或本机能解析的名字（localhost）",
@@ -250,6 +256,9 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_made": "{name} を作成",
     "render_fresh": "{name} は最新",
     "render_nothing": "作成したものはありません",
+    "cli_not_a_folder": "{folder} はフォルダーではありません",
+    "batch_needs_dask": "batch は Dask で動きます。追加機能 [batch] が必要です（不足：{packages}）："
+                        "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} は {lesson} の文脈ではありません。選べるのは：{contexts}",
     "cli_no_lesson_file": "{path}：そのようなレッスンファイルはありません。"
                           "作るには：attention-lesson new {path}",

@@ -29,8 +29,8 @@ from .report import CONFIRM_OVER, confirm_batch, execute_batch, print_batch_plan
               help=f"Start without asking, however many clips (a batch of more than {CONFIRM_OVER} asks; "
                    "with no terminal to ask in, it refuses).")
 @quiet_option.but(help="No progress bar, no Dask messages, no summary.")
-@lang_option.but(help="Language of the notes and the dry run (default: $ATTENTION_LESSON_LANG, else the "
-                      "plan's first language, else zh).")
+@lang_option.but(help="Language of the notes and the dry run (default: the plan's first language, else "
+                      "$ATTENTION_LESSON_LANG, else zh).")
 def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang, **asked):
     """Render every variant a plan file names (lessons x contexts x modes x languages x qualities x
     formats; scenes, joined lesson, decks, handout, contact sheet) on Dask. Each variant lands in its
@@ -39,8 +39,10 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang, **asked):
     from ..pipeline.deps import extra_missing
 
     if packages := extra_missing("batch"):
-        raise LessonFileError(f"batch runs on Dask, in the extra [batch] (missing: {', '.join(packages)}): "
-                              "pip install 'attention-lesson[batch]'")
+        from attention_core.errors import text
+        from attention_core.language import message_lang
+
+        raise LessonFileError(text(message_lang(lang), "batch_needs_dask", packages=", ".join(packages)))
     from ..outputs.registry import PRODUCTS
     from ..pipeline import batch as B
     from ..pipeline.plan import default_jobs

@@ -300,7 +300,7 @@ def check_words(given: str | None, lesson, lang: str) -> str | None:
         return None
     if not Path(folder).is_dir():
         if given:
-            raise click.BadParameter(f"{given!r} is not a folder", param_hint="--words")
+            raise click.BadParameter(text(said, "cli_not_a_folder", folder=repr(given)), param_hint="--words")
         line = locate(Path(lesson.source).read_text(encoding="utf-8"), "words") or 1
         raise LessonFileError(text(said, "at_line", file=lesson.source, line=line,
                                    text=ph("words_no_folder", folder=folder)), bare=True)
