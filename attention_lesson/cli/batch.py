@@ -75,7 +75,7 @@ def _read(plan_file: Path, scheduler: str | None, workers: int | None, lang: str
     except B.PlanError as e:  # FILE:LINE: key: what is wrong, in the teacher's language
         raise LessonFileError(e.message(B.error_lang(plan_file, lang)), bare=True) from None
     try:
-        lang = B.message_lang(plan, lang)
+        lang = B.plan_lang(plan, lang)
     except LangError as e:
         raise LessonFileError(str(e)) from None
     try:

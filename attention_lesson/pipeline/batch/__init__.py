@@ -29,10 +29,10 @@ from .tasks import QUIET_WORKER, worker_problems
 
 __all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchProgress", "BatchReport",
            "PlanError", "check_address", "cluster_failure", "describe", "error_lang", "execute", "expand",
-           "message_lang", "note_line", "read_plan", "shown"]
+           "note_line", "plan_lang", "read_plan", "shown"]
 
 
-def message_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:
+def plan_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:
     """The language a batch speaks to the teacher (its notes, its dry run), by the one rule
     (attention_core.language): --lang, else the plan's first language (its first `langs`, or its first
     lesson's own), else ATTENTION_LESSON_LANG, else zh."""
