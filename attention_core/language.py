@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from .errors import Choices, LessonError, ph
 from .files import MAX_LESSON_BYTES, FileProblem, read_text, shallow_toml
 
+Environ = Mapping[str, str] | None  # an environment to read (None: os.environ)
 LANGS = ("zh", "en", "ja")
 LANG_ENV = "ATTENTION_LESSON_LANG"
 REFERENCE = "en"  # the messages of a language with no built-in words
@@ -38,7 +41,7 @@ class LangError(ValueError):
                          f"lang names one); set it to one of them or unset it")
 
 
-def default_lang(environ=None) -> str:
+def default_lang(environ: Environ = None) -> str:
     """The environment's default language (ATTENTION_LESSON_LANG; unset or empty: zh); LangError when
     it is set to anything else."""
     value = (os.environ if environ is None else environ).get(LANG_ENV, "")
@@ -49,18 +52,18 @@ def default_lang(environ=None) -> str:
     return value
 
 
-def resolve(given: str | None = None, declared: str | None = None, environ=None) -> str:
+def resolve(given: str | None = None, declared: str | None = None, environ: Environ = None) -> str:
     """THE rule: `given` (--lang), else `declared` (the lesson file's `lang`), else
     ATTENTION_LESSON_LANG, else zh. LangError when the variable is asked and names no language."""
     return given or declared or default_lang(environ)
 
 
-def chosen_lang(given: str | None, lesson=None, environ=None) -> str:
+def chosen_lang(given: str | None, lesson: Any = None, environ: Environ = None) -> str:
     """`resolve` for a loaded lesson (its `lang`, None where it says none)."""
     return resolve(given, getattr(lesson, "lang", None), environ)
 
 
-def message_lang(given: str | None = None, declared: str | None = None, environ=None) -> str:
+def message_lang(given: str | None = None, declared: str | None = None, environ: Environ = None) -> str:
     """The built-in language (zh, en, ja) a command's messages are said in: its language (`resolve`)
     when built in; for a language only a words folder gives, ATTENTION_LESSON_LANG's when that is
     built in, else English; zh while ATTENTION_LESSON_LANG names no language (its own error is said
@@ -75,20 +78,20 @@ def message_lang(given: str | None = None, declared: str | None = None, environ=
     return env if env in LANGS else REFERENCE
 
 
-def parse_lang(file: str, data: dict) -> str | None:
+def parse_lang(file: str, data: dict[str, Any]) -> str | None:
     """The file's `lang = "en"`: one of LANGS, or None where it says none."""
     if "lang" not in data:
         return None
     value = data["lang"]
     if value not in LANGS:
         raise LessonError(file, "lang", ph("a_language", items=Choices(LANGS)), value)
-    return value
+    return str(value)
 
 
-def lang_of(data) -> str | None:
+def lang_of(data: object) -> str | None:
     """A lesson's parsed TOML's `lang` when it is one of LANGS, else None (no data, or a wrong value)."""
     value = data.get("lang") if isinstance(data, dict) else None
-    return value if value in LANGS else None
+    return str(value) if value in LANGS else None
 
 
 def sniffed_lang(text: str) -> str | None:
@@ -106,9 +109,11 @@ def declared_lang(path: str | Path | None) -> str | None:
     """A lesson file's `lang`, read without validating the rest (a file that does not load still says
     its error in its own language; a file that is not TOML, by its `lang` line); None where the file
     cannot be read (no file, no regular file, too large, not UTF-8) or says none."""
+    if path is None:
+        return None
     try:
         text = read_text(Path(path), MAX_LESSON_BYTES)
-    except (OSError, TypeError, ValueError, FileProblem):
+    except (OSError, ValueError, FileProblem):
         return None
     try:
         return lang_of(shallow_toml(text))

@@ -16,6 +16,7 @@ import os
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from attention_core import Lesson
 from scenes.common.style import DEFAULT_THEME
@@ -42,6 +43,12 @@ QUALITIES = {  # CLI name -> (manim quality, folder tag)
 }
 DEFAULT_FPS = {"low": 15, "medium": 30, "high": 60, "4k": 60}
 FORMATS = ("mp4", "webm", "gif", "mov", "png")
+# the closed sets an option takes, as types (the tuples above are the same sets at run time; a test
+# holds each pair together)
+Quality = Literal["low", "medium", "high", "4k"]
+Format = Literal["mp4", "webm", "gif", "mov", "png"]
+Mode = Literal["scaled", "unscaled", "uniform"]
+Kind = Literal["video", "slides", "frames", "poster", "steps"]
 # what a job makes of its scene: its videos; a deck's clips and notes; every step's last frame (the
 # handout); its last frame as a PNG beside the videos (the contact sheet's); only its steps, lines and
 # lengths (the recording script: nothing drawn)
@@ -92,15 +99,15 @@ def voice_tag(voice: str | None) -> str:
 class RenderOptions:
     lesson: str  # resolved path of the lesson file
     context: str  # resolved context name
-    mode: str = "scaled"
-    lang: str = "zh"
-    quality: str = "low"
+    mode: Mode = "scaled"
+    lang: str = "zh"  # zh, en, ja, or a language a words folder gives: an open set
+    quality: Quality = "low"
     fps: int | None = None
-    format: str = "mp4"
+    format: Format = "mp4"
     transparent: bool = False
     sections: bool = False
     voice: str | None = None  # None (silent), "draft", "neural", "piper:<path>.onnx" or a recordings folder
-    kind: str = VIDEO  # one of KINDS
+    kind: Kind = "video"  # one of KINDS
     theme: str = DEFAULT_THEME  # a name of scenes.common.style.THEMES
     words: str | None = None  # resolved path of a words folder (scenes/common/words.py); None: built-in
 
@@ -322,7 +329,7 @@ def plan(lesson: Lesson, scenes, options: RenderOptions, out_dir: Path, force: b
         entry = entries.get(job.key)
         if digests or entry is not None:
             job.digest = input_digest(lesson, s, options)
-        if not force and manifest.is_fresh(out_dir, entry, job.digest):
+        if not force and entry is not None and manifest.is_fresh(out_dir, entry, job.digest):
             job.files = list(entry["files"])
             fresh.append(job)
         else:

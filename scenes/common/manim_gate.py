@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 
 ENV = "ATTENTION_LESSON_PLAIN_MANIM"
@@ -52,7 +53,7 @@ def wanted() -> bool:
     return not plain() and other_version() is None
 
 
-def relied_on(modules) -> tuple[str, ...]:
+def relied_on(modules: Iterable[str]) -> tuple[str, ...]:
     """Every member the modules (dotted names) rely on (their RELIES_ON), in order, once each."""
     names: dict[str, None] = {}
     for m in modules:
@@ -60,7 +61,7 @@ def relied_on(modules) -> tuple[str, ...]:
     return tuple(names)
 
 
-def missing(modules) -> list[str]:
+def missing(modules: Iterable[str]) -> list[str]:
     """The members the modules rely on that the installed manim does not have."""
     return [name for name in relied_on(modules) if not resolves(name)]
 

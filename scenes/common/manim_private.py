@@ -12,6 +12,8 @@ lesson with manim's public ways only (slower, or a formula's bars as manim strok
 
 from __future__ import annotations
 
+from typing import Any
+
 from .manim_gate import open_for, wanted
 
 RELIES_ON = (
@@ -39,7 +41,7 @@ def typst_document(source: str, preamble: str) -> tuple[str, str] | None:
     return document, w._typst_hash(document)
 
 
-def stroked_bars(formula) -> list[tuple[object, float]]:
+def stroked_bars(formula: Any) -> list[tuple[Any, float]]:
     """A MathTypst's bars drawn as strokes (fraction and root bars), each with half its stroke's width in
     scene units, untracked by the formula (it no longer rescales their strokes); [] when the gate is
     shut or a bar lacks what manim records of it."""
@@ -56,7 +58,7 @@ def stroked_bars(formula) -> list[tuple[object, float]]:
     return found
 
 
-def recolour(mobject, was, now) -> bool:
+def recolour(mobject: Any, was: Any, now: Any) -> bool:
     """Every colour `was` (a ManimColor) in the mobject's family made `now`, in place, in the arrays and
     colours its mobjects keep: False (nothing changed) when the gate is shut."""
     import numpy as np
