@@ -387,14 +387,3 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_takes_none": "{where}。プレースホルダーなし",
 }}
 
-# Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;
-# matched whole, a reason not listed shown as Python wrote it.
-FORMAT_REASONS = {"zh": [
-    (r"Single '([{}])' encountered in format string", "单独的 '{0}'"),
-    (r"expected '}' before end of string", "结尾之前缺少 '}}'"),
-    (r"unmatched '{' in format spec", "格式说明里的 '{{' 没有配对"),
-], "ja": [
-    (r"Single '([{}])' encountered in format string", "単独の '{0}'"),
-    (r"expected '}' before end of string", "文字列の終わりまでに '}}' がない"),
-    (r"unmatched '{' in format spec", "書式指定の '{{' が閉じていない"),
-]}

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from attention_core.errors import FormatReason
 from attention_core.messages import EN, JA, MESSAGES, ZH
-from attention_core.messages_tools import FORMAT_REASONS, TOOLS
+from attention_core.messages_cli import FORMAT_REASONS
+from attention_core.messages_tools import TOOLS
 from attention_lesson.cli import main
 from attention_lesson.outputs.words import export
 from scenes.common.words import builtin_entries
