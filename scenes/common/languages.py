@@ -42,6 +42,12 @@ JA = Language("ja", CJK["ja"], True, 16.0, 8.0, 5.5, "budoux", "ja", "zh", tight
 BUILT = {"zh": ZH, "en": EN, "ja": JA}
 
 
+def tag(code: str) -> str:
+    """The language's tag in a document (an HTML page's lang, a deck's language): zh-CN for zh (the
+    simplified characters the catalogs write), any other code as it is (en, ja, fr, pt-BR)."""
+    return {"zh": "zh-CN"}.get(code, code)
+
+
 @lru_cache(maxsize=None)
 def language(code: str) -> Language:
     """The profile of a language code: a built-in one's, else one made from the tables (a space-separated
