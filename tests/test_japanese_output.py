@@ -40,3 +40,24 @@ def test_every_reason_python_gives_for_a_broken_placeholder_is_said_in_the_langu
     assert len(reasons) >= 7
     untold = [r for r in reasons if re.search(r"[a-z]{3}", FormatReason(r).said(lang))]
     assert untold == []
+
+
+def _step_ids(info) -> set[str]:
+    """The ids of a scene's steps, from its source (as the pipeline and the gallery read them)."""
+    source = info.file.read_text(encoding="utf-8")
+    ids = set(re.findall(r'self\.step\("([a-z_]+)"', source))
+    if loop := re.search(r"for name in \(([^)]*)\):\s*\n\s*self\.step\(name\)", source):
+        ids |= set(re.findall(r'"([a-z_]+)"', loop.group(1)))
+    return ids
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "ja"])
+def test_every_step_has_a_name_for_people_in_every_language(lang):
+    """The studio names a step by its catalog name (`scores · 段階 4／5：√dₖ で割る`), never by its id."""
+    from scenes.registry import SCENES
+
+    for info in SCENES:
+        ids, names = _step_ids(info), info.step_titles(lang)
+        assert ids and set(names) == ids, info.id
+        assert all(name and name != step for step, name in names.items()), info.id
+    assert SCENES[2].step_titles("ja")["scale_step"] == "√dₖ で割る"

@@ -71,6 +71,8 @@ def where(key: str, lang: str = "en") -> str:
         what = text(lang, f"export_{table}")
     elif rest.startswith("say."):
         what = text(lang, "export_say", step=rest[4:])
+    elif rest.startswith("steps."):
+        what = text(lang, "export_step_name", step=rest[6:])
     elif rest in ("title", "short"):
         what = text(lang, f"export_{rest}")
     else:
