@@ -15,7 +15,7 @@ import reprlib
 from typing import Any, NamedTuple
 
 from .messages import MESSAGES, TIGHT, TOML_REASONS
-from .messages_tools import FORMAT_REASONS
+from .messages_cli import FORMAT_REASONS
 
 LIST_MOST = 12  # a list longer than this is cut in a message: the line stays one readable line
 _KEY_PART = re.compile(r" (row|number|token) (\d+)$")
@@ -60,7 +60,7 @@ class TomlReason(str):
 
 class FormatReason(TomlReason):
     """Python's reason for refusing a {placeholder}, in English: said in the language where
-    messages_tools.py has it."""
+    messages_cli.py has it."""
 
     REASONS = FORMAT_REASONS
 

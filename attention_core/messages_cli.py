@@ -16,6 +16,8 @@ English says "{possibility}" of one).
 ANSWERS: the studio API's answers to a bad request, and the commands' own to a scene, context or lesson
 file they do not have; joined into messages.py's tables and said through
 `errors.text` as the core's messages are.
+
+FORMAT_REASONS: Python's reasons for refusing a {placeholder}, in zh and ja (errors.FormatReason).
 """
 
 from __future__ import annotations
@@ -171,6 +173,19 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} is not a context of {lesson}; choose one of: {contexts}",
     "cli_no_lesson_file": "{path}: no such lesson file; make one with: attention-lesson new {path}",
+    # the studio's terminal (studio/serve.py, cli/studio.py): what it says as it starts and stops
+    "studio_open_lan": "the studio listens on {ip}: anyone who can reach it and has the token can edit and "
+                       "save the lesson file",
+    "studio_port_in_use": "port {port} on {ip} is in use (another studio? pick one with --port, or --port 0 "
+                          "for any free one)",
+    "studio_port_closed": "port {port} on {ip} cannot be opened: {reason}",
+    "studio_not_writable": "the studio saves by replacing the file, and this folder or file is not writable",
+    "studio_fix_in_page": "{problem} (open the page to fix it)",
+    "studio_recovered": "unsaved edits of the last session are in {file}: the page offers them",
+    "studio_kept": "unsaved edits kept in {file} (the next `attention-lesson studio {path}` offers them)",
+    "studio_stopped": "studio stopped",
+    "studio_needs_extra": "the studio needs its extra, the Python packages {packages}: "
+                          "pip install 'attention-lesson[studio]'",
     "cli_bad_ip": "--ip {ip}: expected an IP address (127.0.0.1, ::1) or a name this machine resolves "
                   "(localhost)",
 }, "zh": {
@@ -215,6 +230,17 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                         "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} 不是 {lesson} 的语境；请从中选择：{contexts}",
     "cli_no_lesson_file": "{path}：没有这个课件文件；可以这样新建：attention-lesson new {path}",
+    "studio_open_lan": "工作室在 {ip} 上监听：任何能访问它并持有令牌的人都能编辑并保存课件文件",
+    "studio_port_in_use": "{ip} 上的端口 {port} 已被占用（另一个工作室？用 --port 另选一个，或用 --port 0 "
+                          "任选空闲端口）",
+    "studio_port_closed": "无法打开 {ip} 上的端口 {port}：{reason}",
+    "studio_not_writable": "工作室保存时会替换这个文件，但这个文件夹或文件不可写",
+    "studio_fix_in_page": "{problem}（打开页面来修改）",
+    "studio_recovered": "上次未保存的修改在 {file} 中：页面会提供它们",
+    "studio_kept": "未保存的修改已保存在 {file} 中（下次 `attention-lesson studio {path}` 会提供它们）",
+    "studio_stopped": "工作室已停止",
+    "studio_needs_extra": "工作室需要它的附加组件，即 Python 包 {packages}："
+                          "pip install 'attention-lesson[studio]'",
     "cli_bad_ip": "--ip {ip}：应为 IP 地址（127.0.0.1、::1）或本机能解析的名字（localhost）",
 }, "ja": {
     "studio_choice": "{key}：{choices} のいずれかが必要ですが、実際は {found}",
@@ -262,6 +288,39 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_no_context": "{context} は {lesson} の文脈ではありません。選べるのは：{contexts}",
     "cli_no_lesson_file": "{path}：そのようなレッスンファイルはありません。"
                           "作るには：attention-lesson new {path}",
+    "studio_open_lan": "スタジオは {ip} で待ち受けています：ここに届いてトークンを持つ人は誰でも、"
+                       "レッスンファイルを編集して保存できます",
+    "studio_port_in_use": "{ip} のポート {port} は使用中です（別のスタジオ？--port で選ぶか、--port 0 で"
+                          "空いているポートを使ってください）",
+    "studio_port_closed": "{ip} のポート {port} を開けません：{reason}",
+    "studio_not_writable": "スタジオはファイルを置き換えて保存しますが、"
+                           "このフォルダかファイルに書き込めません",
+    "studio_fix_in_page": "{problem}（ページを開いて直してください）",
+    "studio_recovered": "前回のセッションの保存していない編集が {file} にあります：ページで取り込めます",
+    "studio_kept": "保存していない編集を {file} に残しました（次の `attention-lesson studio {path}` で"
+                   "取り込めます）",
+    "studio_stopped": "スタジオを停止しました",
+    "studio_needs_extra": "スタジオには追加パッケージ（Python のパッケージ {packages}）が必要です："
+                          "pip install 'attention-lesson[studio]'",
     "cli_bad_ip": "--ip {ip}：IP アドレス（127.0.0.1、::1）またはこのマシンが解決できる名前（localhost）"
                   "が必要です",
 }}
+
+# Python's reasons for refusing a {placeholder} (string.Formatter: words check, a line the studio saves,
+# a words folder's line read at render), said where a language has them; matched whole, a reason not
+# listed shown as Python wrote it (tests/test_japanese_output.py finds every one Python gives).
+FORMAT_REASONS = {"zh": [
+    (r"Single '([{}])' encountered in format string", "单独的 '{0}'"),
+    (r"expected '}' before end of string", "结尾之前缺少 '}}'"),
+    (r"unmatched '{' in format spec", "格式说明里的 '{{' 没有配对"),
+    (r"unexpected '{' in field name", "名字里出现了 '{{'"),
+    (r"expected ':' after conversion specifier", "转换符（!s）之后应为 ':' 或 '}}'"),
+    (r"end of string while looking for conversion specifier", "'!' 之后缺少转换符（s）"),
+], "ja": [
+    (r"Single '([{}])' encountered in format string", "単独の '{0}'"),
+    (r"expected '}' before end of string", "文字列の終わりまでに '}}' がない"),
+    (r"unmatched '{' in format spec", "書式指定の '{{' が閉じていない"),
+    (r"unexpected '{' in field name", "名前の中に '{{' がある"),
+    (r"expected ':' after conversion specifier", "変換指定（!s）のあとには ':' か '}}' が必要"),
+    (r"end of string while looking for conversion specifier", "'!' のあとに変換指定（s）がない"),
+]}

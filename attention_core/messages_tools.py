@@ -21,7 +21,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_bad_placeholder": "{key}: placeholder {field} not allowed; a line writes a name alone: {{name}}, "
                              "{{name!s}} or {{name_pct:.0%}}",
     "no_placeholders": "none",
-    "words_lost_placeholder": "{key}: placeholder {names} missing",
+    "words_lost_placeholder": "{key}: placeholder {names} left out: the line does not say it (fine if meant)",
     "words_none_here": "no words for {lang} here (expected {folder}/<name>.toml, as "
                        "`attention-lesson words export --lang {lang}` writes them)",
     "words_missing_key": "missing key {key} (every key is needed for a language with no built-in words; "
@@ -126,6 +126,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_head": "{language}: {what}.",
     "export_edit": "Edit any line; delete the ones you keep as they are (a missing key keeps the built-in "
                    "line).",
+    "export_edit_new": "Translate every line and keep every key: a language with no built-in words needs "
+                       "them all (words check names any missing).",
     "export_check": "Check with: attention-lesson words check DIR --lang {language}",
     "export_common": "shared: every scene, the decks, the handout and the pages",
     "export_deck": "the slide decks (HTML and PPTX) and their speaker notes",
@@ -138,6 +140,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_say": "narration of step {step}: spoken, the subtitles, the speaker notes, steps.json",
     "export_title": "the scene's title: its heading, the lesson's lists, the decks, the contact sheet",
     "export_short": "the scene's name on the studio's timeline",
+    "export_step_name": "the name of step {step} on the studio's timeline and in its preview",
     "export_on_screen": "on screen",
     "export_takes": "{where}; placeholders {names}",
     "export_takes_none": "{where}; no placeholders",
@@ -152,7 +155,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_bad_placeholder": "{key}：不允许的占位符 {field}；一句话里只能写名字本身：{{name}}、{{name!s}} 或 "
                              "{{name_pct:.0%}}",
     "no_placeholders": "无",
-    "words_lost_placeholder": "{key}：缺少占位符 {names}",
+    "words_lost_placeholder": "{key}：没有用到占位符 {names}：这一句不会说出它（如果是有意的，没有问题）",
     "words_none_here": "这里没有 {lang} 的文字（应为 {folder}/<name>.toml，"
                        "即 `attention-lesson words export --lang {lang}` 写出的文件）",
     "words_missing_key": "缺少键 {key}（没有内置文字的语言每个键都要有；{reference} 的这一句：{line}）",
@@ -243,6 +246,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "line_empty": "这一句是空的：请写上这一步的旁白，或恢复内置的句子",
     "export_head": "{language}：{what}。",
     "export_edit": "任何一句都可以改；不改的句子可以删掉（缺少的键沿用内置的句子）。",
+    "export_edit_new": "请翻译每一句并保留每个键：没有内置文字的语言每个键都要有"
+                       "（words check 会指出缺少的键）。",
     "export_check": "检查：attention-lesson words check DIR --lang {language}",
     "export_common": "共用：每个场景、幻灯片、讲义和各个页面",
     "export_deck": "幻灯片（HTML 和 PPTX）及其演讲者备注",
@@ -255,6 +260,7 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_say": "步骤 {step} 的旁白：配音、字幕、演讲者备注、steps.json",
     "export_title": "场景的标题：标题栏、课程的列表、幻灯片、缩略图总览",
     "export_short": "场景在工作室时间轴上的名字",
+    "export_step_name": "第 {step} 步在工作室时间轴和预览中的名字",
     "export_on_screen": "画面上",
     "export_takes": "{where}；占位符 {names}",
     "export_takes_none": "{where}；没有占位符",
@@ -270,7 +276,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "words_bad_placeholder": "{key}：使えないプレースホルダー {field}。行に書けるのは名前だけです："
                              "{{name}}、{{name!s}}、{{name_pct:.0%}}",
     "no_placeholders": "なし",
-    "words_lost_placeholder": "{key}：プレースホルダー {names} がありません",
+    "words_lost_placeholder": "{key}：プレースホルダー {names} が使われていません：この行はそれを言いません"
+                              "（意図どおりなら問題ありません）",
     "words_none_here": "ここには {lang} の言葉がありません（`attention-lesson words export --lang {lang}` "
                        "が書き出す {folder}/<name>.toml が必要です）",
     "words_missing_key": "キー {key} がありません（組み込みの言葉がない言語にはすべてのキーが必要です。"
@@ -370,6 +377,8 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_head": "{language}：{what}。",
     "export_edit": "どの行も編集できます。変えない行は消してかまいません"
                    "（ないキーは組み込みの行のままです）。",
+    "export_edit_new": "すべての行を翻訳し、キーはすべて残してください：組み込みの言葉がない言語には"
+                       "すべてのキーが必要です（足りないキーは words check が示します）。",
     "export_check": "チェック：attention-lesson words check DIR --lang {language}",
     "export_common": "共通：すべてのシーン、スライド、配布資料、各ページ",
     "export_deck": "スライド（HTML と PPTX）とその発表者ノート",
@@ -382,19 +391,9 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_say": "ステップ {step} のナレーション：音声、字幕、発表者ノート、steps.json",
     "export_title": "シーンのタイトル：見出し、レッスンの一覧、スライド、サムネイル一覧",
     "export_short": "スタジオのタイムラインでのシーン名",
+    "export_step_name": "ステップ {step} のスタジオのタイムラインとプレビューでの名前",
     "export_on_screen": "画面上",
     "export_takes": "{where}。プレースホルダー {names}",
     "export_takes_none": "{where}。プレースホルダーなし",
 }}
 
-# Python's reasons for refusing a {placeholder} (string.Formatter), said where a language has them;
-# matched whole, a reason not listed shown as Python wrote it.
-FORMAT_REASONS = {"zh": [
-    (r"Single '([{}])' encountered in format string", "单独的 '{0}'"),
-    (r"expected '}' before end of string", "结尾之前缺少 '}}'"),
-    (r"unmatched '{' in format spec", "格式说明里的 '{{' 没有配对"),
-], "ja": [
-    (r"Single '([{}])' encountered in format string", "単独の '{0}'"),
-    (r"expected '}' before end of string", "文字列の終わりまでに '}}' がない"),
-    (r"unmatched '{' in format spec", "書式指定の '{{' が閉じていない"),
-]}

@@ -1,5 +1,5 @@
-"""9. normalizers: the same scores through Scaled, No √dₖ and Uniform, side by side; two diagnostic
-contrasts."""
+"""9. normalizers: the same scores through Scaled, No √dₖ and Uniform (each mode's name the catalog's
+`short_<mode>`), side by side; two diagnostic contrasts."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from scenes.common.captions import pieces
 from scenes.common.labels import even_labels, label, math, wrapped
 from scenes.common.mobjects import NumberGrid, WeightBars, number_text, outline, vector
 
-PUNCTUATION = ":：,，;；)）"
+PUNCTUATION = ":：,，;；)）」”"  # no word gap before these, nor after an opening bracket
+OPENING = "(（「“"
 SQRT_DK = "√dₖ"  # written as a formula wherever a catalog line names it: the font's glyphs are uneven
 
 
@@ -51,8 +52,9 @@ def rich(text: str, size: float = style.LABEL_SIZE, color=None):
             parts.add(math("sqrt(d_k)", color=color).scale_to_fit_height(ref * 3 / 2))
         if piece.strip():
             parts.add(label(piece.strip(), size, color))
-    for a, b in zip(parts[:-1], parts[1:]):  # a word gap, none before punctuation
-        tight = isinstance(b, Text) and b.text[:1] in PUNCTUATION
+    for a, b in zip(parts[:-1], parts[1:]):  # a word gap, none before punctuation or after an opening
+        tight = (isinstance(b, Text) and b.text[:1] in PUNCTUATION) or \
+            (isinstance(a, Text) and a.text[-1:] in OPENING)
         b.next_to(a, RIGHT, buff=style.GAP / 3 / 3 if tight else style.GAP / 3)
     parts.phrase = True  # one line read as one (the layout check lets punctuation sit this close)
     return parts

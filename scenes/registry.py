@@ -62,6 +62,12 @@ class SceneInfo:
         words, key = catalog(lang), f"{self.module}.short"
         return words(key) if not self.titles and key in words else self.title(lang)
 
+    def step_titles(self, lang: str = "zh") -> dict[str, str]:
+        """Each step's name for people, by the step's id (its catalog's `steps` table: "scale_step" ->
+        "√dₖ で割る"); {} for a scene without one (a test's fixture scene: its ids stand in)."""
+        return {k.removeprefix("steps."): v for k, v in catalog(lang).table(self.module).items()
+                if k.startswith("steps.")}
+
     def load(self):
         """Import the scene class (this imports manim)."""
         return getattr(importlib.import_module(f"{self.package}.{self.module}"), self.cls)

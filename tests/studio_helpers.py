@@ -19,6 +19,9 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from attention_core import LANGS
+from attention_core.errors import text as said
+
 ROOT = Path(__file__).resolve().parent.parent
 BANK_ROW = "  [2.3, 2.3, 0.0, 0.0],  # ambiguity -> look for geography and finance"
 
@@ -209,7 +212,8 @@ def shared(key: str, begin, again):
         _shared[key]["users"] -= 1
         if not _shared[key]["users"]:
             code, out, err, left = stop(_shared.pop(key)["proc"])
-            assert code == 0 and "studio stopped" in out and "Traceback" not in err, (code, out, err)
+            stopped = any(said(lang, "studio_stopped") in out for lang in LANGS)  # in the studio's language
+            assert code == 0 and stopped and "Traceback" not in err, (code, out, err)
             assert not left, f"processes left running: {left}"
             folder = given[0]
             assert not list((folder / "media").rglob(".tmp-*")), "a temporary folder was left"

@@ -19,6 +19,7 @@ from PIL import Image
 from attention_lesson.cli import main
 from attention_lesson.outputs.deck import EXPLORER
 from scenes.common.i18n import catalog
+from scenes.common.languages import tag
 from tests.fixtures.pulse import LINES
 
 from .cli_helpers import cli
@@ -33,6 +34,7 @@ CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 def explore_link(index: Path, lang: str) -> str:
     """The deck's link to the explorer, in the deck's language."""
     doc = index.read_text(encoding="utf-8")
+    assert f'<html lang="{tag(lang)}">' in doc
     links = re.findall(r'<a class="explore"[^>]*>[^<]*</a>', doc)
     assert len(links) == 1, links
     assert f'href="{EXPLORER}"' in links[0] and 'target="_blank"' in links[0]

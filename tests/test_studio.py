@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from attention_core import load, loads, numbers_json
+from attention_core.errors import text as said
 
 from .studio_helpers import BANK_ROW, ROOT, default_studio, drawn_out, edit_row, wait_for, watch_console
 
@@ -226,7 +227,9 @@ def test_startup_problems_are_one_line_and_exit_2(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
-        r = run("lesson.toml", "--port", str(s.getsockname()[1]))
-    assert r.returncode == 2 and "is in use" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+        port = s.getsockname()[1]
+        r = run("lesson.toml", "--port", str(port), "--lang", "ja")
+    in_use = said("ja", "studio_port_in_use", port=port, ip="127.0.0.1")  # in the studio's language
+    assert r.returncode == 2 and in_use in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "media").exists()
     assert load(tmp_path / "lesson.toml")  # untouched

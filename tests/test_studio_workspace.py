@@ -16,6 +16,8 @@ import tomllib
 
 import pytest
 
+from attention_core.errors import text as said
+
 from .studio_helpers import (
     BANK_ROW,
     DEFAULT,
@@ -166,7 +168,9 @@ def test_a_broken_file_opens_with_its_error_and_unsaved_edits_survive_ctrl_c(tmp
             stop(proc)
     code, out, err, _ = stop(proc)
     recovery = tmp_path / ".lesson.unsaved.toml"
-    assert code == 0 and f"unsaved edits kept in {recovery.name}" in out, (out, err)
+    kept = said("zh", "studio_kept", file="@", path="").split("@")[0]  # the studio's language: the default
+    assert code == 0 and kept in out and recovery.name in out, (out, err)
+    assert said("zh", "studio_stopped") in out
     assert recovery.read_text(encoding="utf-8") == text and (tmp_path / "lesson.toml").read_text() == broken
     proc, url = start(tmp_path)
     try:

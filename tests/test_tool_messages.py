@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from attention_core.errors import FormatReason
 from attention_core.messages import EN, JA, MESSAGES, ZH
-from attention_core.messages_tools import FORMAT_REASONS, TOOLS
+from attention_core.messages_cli import FORMAT_REASONS
+from attention_core.messages_tools import TOOLS
 from attention_lesson.cli import main
 from attention_lesson.outputs.words import export
 from scenes.common.words import builtin_entries
@@ -74,10 +75,11 @@ def test_pythons_reasons_for_a_broken_placeholder_are_said_in_zh_and_ja():
 JAPANESE = [
     "DIR/ja/softmax.toml:2: softmax.weights_of：プレースホルダーが壊れています（文字列の終わりまでに '}' が"
     "ない）。波かっこそのものは {{ または }} と書きます",
-    "DIR/ja/softmax.toml:5: softmax.say.to_weights：プレースホルダー {weights} がありません",
     "DIR/ja/softmax.toml:6: softmax.say.reading：不明なプレースホルダー {tip}。この行で使えるのは {focus}、"
     "{rest}、{self_pct}、{top}、{top_pct}",
     "DIR/ja/softmax.toml:7: 不明なキー 'softmax.say.my_step'：この名前の行はレッスンにありません",
+    "DIR/ja/softmax.toml:5: 警告：softmax.say.to_weights：プレースホルダー {weights} が使われていません："
+    "この行はそれを言いません（意図どおりなら問題ありません）",
 ]
 
 
@@ -92,11 +94,13 @@ def test_words_check_says_a_real_broken_folder_in_japanese_at_the_lines_english_
     at = [line.split(": ", 1)[0].replace("/en/", "/ja/") for line in en]
     assert [line.split(": ", 1)[0].replace("/zh/", "/ja/") for line in zh] == at == \
            [line.split(": ", 1)[0] for line in JAPANESE]
-    assert zh[3] == "DIR/zh/softmax.toml:7: 未知的键 'softmax.say.my_step'：课里没有哪一句叫这个名字"
-    assert zh[1] == "DIR/zh/softmax.toml:5: softmax.say.to_weights：缺少占位符 {weights}"
+    assert zh[2] == "DIR/zh/softmax.toml:7: 未知的键 'softmax.say.my_step'：课里没有哪一句叫这个名字"
+    assert zh[3] == "DIR/zh/softmax.toml:5: 警告：softmax.say.to_weights：没有用到占位符 {weights}：" \
+                    "这一句不会说出它（如果是有意的，没有问题）"
     for line in zh + JAPANESE:
         assert not ENGLISH.search(prose(line)), line
-    assert en[1] == "DIR/en/softmax.toml:5: softmax.say.to_weights: placeholder {weights} missing"
+    assert en[3] == "DIR/en/softmax.toml:5: warning: softmax.say.to_weights: placeholder {weights} left " \
+                    "out: the line does not say it (fine if meant)"
 
 
 def test_a_file_that_is_not_toml_and_a_fine_folder_in_zh_and_ja(tmp_path):

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from attention_core import load
+from attention_core.errors import text as said
 from attention_lesson.outputs.words import export
 from attention_lesson.pipeline.plan import RenderOptions, input_digest
 from scenes.common import words as W
 from scenes.common.i18n import catalog, phrase
+from scenes.common.words_warnings import line_warning, warnings
 from scenes.registry import BY_ID, SCENES
 
 from .cli_helpers import cli
@@ -79,14 +81,44 @@ def test_check_names_each_problem_at_its_line(tmp_path):
 
 
 def test_placeholders_no_built_in_line_takes_or_every_one_keeps(tmp_path):
+    """A placeholder no built-in line takes is an error; one every built-in line takes, left out of the
+    teacher's line, only a warning: words check prints it and exits 0, a render says it and goes on."""
     (tmp_path / "en").mkdir()
     (tmp_path / "en" / "x.toml").write_text('[softmax.say]\n'
                                             'reading = "about {top_pct:.0%} to {top} and {tip}"\n'
                                             'to_weights = "Softmax: {scores}."\n', encoding="utf-8")
     assert W.problems(tmp_path, "en") == [
         f"{tmp_path / 'en' / 'x.toml'}:2: softmax.say.reading: unknown placeholder {{tip}}; this line takes "
-        "{focus}, {rest}, {self_pct}, {top}, {top_pct}",
-        f"{tmp_path / 'en' / 'x.toml'}:3: softmax.say.to_weights: placeholder {{weights}} missing"]
+        "{focus}, {rest}, {self_pct}, {top}, {top_pct}"]
+    at = f"{tmp_path / 'en' / 'x.toml'}:3"
+    lost = f"{at}: warning: softmax.say.to_weights: placeholder {{weights}} left out: the line does " \
+        "not say it (fine if meant)"
+    assert warnings(tmp_path, "en") == [lost]  # (reading's error says it: no warning of it besides)
+    assert warnings(tmp_path, "en", "ja") == [f"{at}: 警告：softmax.say.to_weights：プレースホルダー "
+                                              "{weights} が使われていません：この行はそれを言いません"
+                                              "（意図どおりなら問題ありません）"]
+    out = cli("words", "check", str(tmp_path), "--lang", "en", code=2)
+    assert lost in out and "unknown placeholder {tip}" in out
+    edit(tmp_path, "en", "x", "reading", 'reading = "about {top_pct:.0%} to {top}"')  # every line takes now
+    out = cli("words", "check", str(tmp_path), "--lang", "en")
+    assert lost in out and "softmax.say.reading: placeholder {rest}, {self_pct} left out" in out
+    assert out.strip().endswith(f"{tmp_path}/en: 1 file of lines fine")
+    out = cli("render", "softmax", "--words", str(tmp_path), "--lang", "en", "--dry-run")
+    assert lost in out
+    W.use_words(tmp_path)
+    said = catalog("en")("softmax.say.to_weights", scores="[1, 2]", weights="[0.3, 0.7]")
+    assert said == "Softmax: [1, 2]."  # filled all the same
+
+
+@pytest.mark.parametrize("lang", ["zh", "en", "ja"])
+def test_the_studio_saves_a_line_that_leaves_out_a_placeholder_with_its_warning(lang):
+    from attention_lesson.studio.narration import check
+
+    key = "softmax.say.reading"
+    assert check(key, "{top} {top_pct:.0%}", lang) == line_warning(key, "{top} {top_pct:.0%}", lang)
+    assert "{rest}" in check(key, "{top} {top_pct:.0%}", lang) and "{self_pct}" in check(key, "{top}", lang)
+    assert check(key, "{top} {top_pct:.0%} {self_pct:.0%} {rest}", lang) is None
+    assert check(key, "{top}", lang).startswith(said(lang, "warning", text=""))  # "warning: ", "警告："
 
 
 def test_a_right_to_left_language_is_refused_in_one_line(tmp_path):
@@ -267,3 +299,18 @@ def test_a_japanese_scene_lays_out_and_breaks_its_subtitles_between_phrases(medi
                 at = line.find(part)
                 if at >= 0:
                     assert at in ok and at + len(part) in ok | {len(line)}, (part, line)
+
+
+def test_an_export_s_header_says_what_deleting_a_line_does(tmp_path):
+    """A built-in language's line may be deleted (the built-in one stays), so its header says so; a new
+    language needs every key, so its header asks for every line (words check refuses a missing one)."""
+    export("ja", tmp_path)
+    export("fr", tmp_path)
+    ja = (tmp_path / "ja" / "softmax.toml").read_text(encoding="utf-8")
+    fr = (tmp_path / "fr" / "softmax.toml").read_text(encoding="utf-8")
+    assert f"# {said('ja', 'export_edit')}\n" in ja and said("ja", "export_edit_new") not in ja
+    assert f"# {said('en', 'export_edit_new')}\n" in fr and said("en", "export_edit") not in fr
+    for lang in ("ja", "fr"):
+        edit(tmp_path, lang, "softmax", "key_axis", "")
+    assert W.problems(tmp_path, "ja") == []
+    assert [p.split(": ", 1)[1][:29] for p in W.problems(tmp_path, "fr")] == ["missing key 'softmax.key_axis"]

@@ -308,6 +308,10 @@ def check_words(given: str | None, lesson, lang: str) -> str | None:
     if W.files(folder, lang) or not W.built_in(lang):
         if problems := W.problems(folder, lang):  # in lang's words, else $ATTENTION_LESSON_LANG's, else en
             raise LessonFileError("\n".join(problems), bare=True)
+        from scenes.common.words_warnings import warnings
+
+        for warning in warnings(folder, lang):  # a placeholder a line leaves out: said, not refused
+            click.echo(warning, err=True)
     W.use_words(folder)
     return folder
 

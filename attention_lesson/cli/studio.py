@@ -52,8 +52,9 @@ def studio(file, no_browser, jobs, words, **given):
     except StudioError as e:
         raise LessonFileError(str(e)) from None
     if given["ip"] != "127.0.0.1":
-        click.echo(f"warning: the studio listens on {given['ip']}: anyone who can reach it and has the token "
-                   "can edit and save the lesson file", err=True)
+        from attention_core.errors import ph, text
+
+        click.echo(text(lang, "warning", text=ph("studio_open_lan", ip=given["ip"])), err=True)
     args = StudioArgs(path=Path(file), lang=lang, browser=not no_browser, workers=jobs or 2,
                       words=Path(words).resolve() if words else None, **given)
     try:

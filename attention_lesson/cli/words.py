@@ -55,18 +55,22 @@ def export(lang, source, out):
               help="The language of the folder to check (DIR/<lang>/).")
 def check(folder, lang):
     """List what is wrong in DIR/<lang>/ as FILE:LINE: message (exit 2): keys no line has, placeholders
-    broken, unknown, dropped or more than a name ({focus.attr}, {focus!r}), and for a language with no
-    built-in words the keys it lacks. Said in
+    broken, unknown or more than a name ({focus.attr}, {focus!r}), and for a language with no built-in
+    words the keys it lacks; and, as warnings on stderr (exit 0 when there is nothing else), a
+    placeholder a line leaves out. Said in
     --lang when it is zh, en or ja, else in $ATTENTION_LESSON_LANG's language, else in English."""
     from attention_core.errors import text
     from scenes.common.words import built_in, files, message_lang, problems
+    from scenes.common.words_warnings import warnings
 
     said = message_lang(lang)
     if not Path(folder).is_dir():
         raise LessonFileError(text(said, "words_not_a_folder", folder=folder), bare=True)
-    found = problems(folder, lang, said)
-    if found:
-        raise LessonFileError("\n".join(found), bare=True)
+    found, warned = problems(folder, lang, said), warnings(folder, lang, said)
+    if found:  # the errors, then the warnings
+        raise LessonFileError("\n".join(found + warned), bare=True)
+    for warning in warned:
+        click.echo(warning, err=True)
     where = f"{folder}/{lang}"
     if not built_in(lang):
         click.echo(text(said, "words_fine_all", folder=where))

@@ -23,6 +23,7 @@ from pathlib import Path
 from attention_core import LANGS
 from scenes.common import style
 from scenes.common.i18n import catalog
+from scenes.common.languages import tag
 
 from ..pipeline.drawing.slides import posters_from_last_frames, presentation
 from ..pipeline.manifest import swap_folder
@@ -105,10 +106,11 @@ def _html(configs, deck: Path, title: str, lang: str, start: str | None, theme: 
 
 def _template(tmp: Path, lang: str, start: str | None) -> Path:
     """The page template (deck.html) with this deck's words set at its top, as Jinja string literals
-    (JSON's strings are Jinja's): its start slide's line, its link to the explorer."""
+    (JSON's strings are Jinja's): its language's tag, its start slide's line, its link to the explorer."""
     tr = catalog(lang)
-    words = {"start_text": start or "", "explore_href": EXPLORER, "explore_label": tr("deck.explore"),
-             "explore_title": tr("deck.explore_title"), "explore_css": EXPLORE_CSS}
+    words = {"page_lang": tag(lang), "start_text": start or "", "explore_href": EXPLORER,
+             "explore_label": tr("deck.explore"), "explore_title": tr("deck.explore_title"),
+             "explore_css": EXPLORE_CSS}
     preamble = "".join(f"{{% set {name} = {json.dumps(value)} %}}\n" for name, value in words.items())
     path = tmp / "deck.html"
     path.write_text(preamble + TEMPLATE.read_text(encoding="utf-8"), encoding="utf-8")
@@ -127,7 +129,7 @@ def _describe(pptx: Path, title: str, author: str, lang: str) -> None:
     now = datetime.now(timezone.utc).replace(tzinfo=None, microsecond=0)
     props.title, props.author, props.last_modified_by = title, author, author
     props.comments, props.subject, props.keywords = "", "", ""
-    props.language = {"zh": "zh-CN", "en": "en"}.get(lang, "")
+    props.language = tag(lang)
     props.created = props.modified = now
     props.revision = 1
     deck.save(str(pptx))

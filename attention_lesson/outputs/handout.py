@@ -34,6 +34,7 @@ from attention_core.geometry import picture
 from scenes.common import style
 from scenes.common.formats import number_text, shared_format
 from scenes.common.i18n import catalog, d_k_labels
+from scenes.common.languages import tag
 
 from ..pipeline.deps import CHROMIUM_TOOL, chromium
 from ..pipeline.products import ProductArgs
@@ -292,8 +293,7 @@ def page(out_dir: Path, args: ProductArgs) -> str:
     parts = [*_summary(lesson, att, args, _plane(out_dir, ids)),
              *(p for n, sid in enumerate(ids, 1) for p in _scene(out_dir, n, sid, lesson, args)),
              *_exercises(lesson, args.context, args.mode, args.lang)]
-    lang_tag = {"zh": "zh-CN"}.get(args.lang, args.lang)  # ja, or a teacher's own language: its code
-    return (f"<!doctype html><html lang='{lang_tag}'><head><meta charset='utf-8'>"
+    return (f"<!doctype html><html lang='{tag(args.lang)}'><head><meta charset='utf-8'>"
             f"<title>{_e(args.title)}</title><style>{CSS}</style></head><body>{''.join(parts)}{FIT}</body></html>")
 
 

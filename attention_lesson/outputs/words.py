@@ -71,6 +71,8 @@ def where(key: str, lang: str = "en") -> str:
         what = text(lang, f"export_{table}")
     elif rest.startswith("say."):
         what = text(lang, "export_say", step=rest[4:])
+    elif rest.startswith("steps."):
+        what = text(lang, "export_step_name", step=rest[6:])
     elif rest in ("title", "short"):
         what = text(lang, f"export_{rest}")
     else:
@@ -118,7 +120,7 @@ def export(lang: str, out: str | Path, source: str | None = None) -> list[Path]:
     for f in sorted(folder.iterdir(), key=lambda p: p.name):
         if not f.name.endswith(".toml"):
             continue
-        lines = [f"# {line}" for line in _head(f.name[:-5], lang, said)]
+        lines = [f"# {line}" for line in head(f.name[:-5], lang, said)]
         for name, table in tomllib.loads(f.read_text(encoding="utf-8")).items():
             _table(_name(name), table, lines, said)
         path = target / f.name
@@ -127,10 +129,12 @@ def export(lang: str, out: str | Path, source: str | None = None) -> list[Path]:
     return written
 
 
-def _head(name: str, lang: str, said: str) -> list[str]:
-    """A file's first comment lines: what shows its lines, that any may be edited, how to check them."""
+def head(name: str, lang: str, said: str) -> list[str]:
+    """A file's first comment lines: what shows its lines, that any may be edited (and deleted, where the
+    language has built-in lines to fall back on; a new language needs every key), how to check them."""
     what = text(said, f"export_{name}") if name in PAGES else _scene_line(name, said)
-    return [text(said, "export_head", language=lang, what=what), text(said, "export_edit"),
+    edit = "export_edit" if W.built_in(lang) else "export_edit_new"
+    return [text(said, "export_head", language=lang, what=what), text(said, edit),
             text(said, "export_check", language=lang)]
 
 

@@ -131,13 +131,15 @@ class Drawer:
     def _tell_plan(self, req: Request, stale: set[str], steps: dict[str, int]) -> None:
         """The plan event of a run, once: by the announcement or by the drawing, whichever comes first
         (a late second one would mark stale again what was drawn meanwhile). Each scene with its steps'
-        count (from its source), so the page lays out and names every step before it is drawn."""
+        count (from its source), so the page lays out and names every step before it is drawn, and its
+        steps' names for people by their ids (`names`)."""
         with self.wake:
             if req.announced.is_set():
                 return
             req.announced.set()
-            scenes = [{"id": s.id, "title": s.title(req.options.lang), "short": s.short(req.options.lang),
-                       "stale": s.id in stale, "steps": steps[s.id]}
+            lang = req.options.lang
+            scenes = [{"id": s.id, "title": s.title(lang), "short": s.short(lang),
+                       "names": s.step_titles(lang), "stale": s.id in stale, "steps": steps[s.id]}
                       for s in self.scenes if s.fits(req.lesson)]
             self.emit("plan", {"run": req.run, "scenes": scenes})
 

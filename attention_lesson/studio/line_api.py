@@ -5,8 +5,9 @@
 | `GET /api/line?scene=&n=` | the drawn step's line: `{"key", "text", "builtin", "own", "current", |
 | | "file", "drawn", ...}` (`key` null: a line that is no catalog line; `drawn` false: not drawn yet) |
 | `PUT /api/line` `{"key", "text"}` | the line written to the words folder (the lesson file names it from |
-| | the first edit): `{"run", "file", "lesson", "saved"}`; 422 `{"error"}` for a line the lesson |
-| | cannot take; 403 for a words folder outside the lesson file's folder not named by `--words` |
+| | the first edit): `{"run", "file", "lesson", "saved", "warning"}` (`warning`: a placeholder the line |
+| | leaves out, in the page's language, else null); 422 `{"error"}` for a line the lesson cannot take; |
+| | 403 for a words folder outside the lesson file's folder not named by `--words` |
 | `POST /api/line/revert` `{"key"}` | the key taken out of the folder: `{"run", "file"}` |
 | `POST /api/line/voice` `{"scene", "n"}` | the step's line in the draft voice: `{"audio"}` (a WAV, |
 | | under media/) |
@@ -114,7 +115,7 @@ class LineApi:
         try:
             body = await _body(request, s.lang)
             place = self._writable_place()  # (the text stays in the page's field when refused)
-            N.check(body.get("key"), body.get("text"), s.lang)
+            warning = N.check(body.get("key"), body.get("text"), s.lang)
             if not place.named:  # the first edit: the folder, and the lesson file's line naming it
                 place.folder.mkdir(parents=True, exist_ok=True)
                 s.name_words(N.FOLDER, N.NOTE)
@@ -125,13 +126,13 @@ class LineApi:
             return JSONResponse(error_body(f"{s.path}: {e}", "words"), status_code=409)
         except OSError as e:
             return not_written(e, s.lang)
-        return self._changed(path, lesson=not place.named)
+        return self._changed(path, lesson=not place.named, warning=warning)
 
-    def _changed(self, path, lesson: bool) -> Response:
+    def _changed(self, path, lesson: bool, warning: str | None = None) -> Response:
         s = self.studio.session
         run = self.studio.draw()
         return JSONResponse({"run": run, "file": N.shown(path, s.path), "lesson": s.draft if lesson else None,
-                             "saved": s.saved, "edit": s.edits})
+                             "saved": s.saved, "edit": s.edits, "warning": warning})
 
     async def revert(self, request: Request) -> Response:
         s = self.studio.session

@@ -131,8 +131,9 @@ def describe(place: Place, scene: str, step: dict, n: int, lesson_path: Path) ->
                   "placeholders": sorted(W.placeholders(builtin))}
 
 
-def check(key: str, text, lang: str) -> None:
-    """LineProblem (422, words check's message) for a line the lesson cannot take."""
+def check(key: str, text, lang: str) -> str | None:
+    """LineProblem (422, words check's message) for a line the lesson cannot take; its warning (a
+    placeholder it leaves out: saved all the same) or None."""
     from attention_core.errors import shown
     from attention_core.errors import text as said
 
@@ -143,6 +144,9 @@ def check(key: str, text, lang: str) -> None:
         raise LineProblem(422, said(lang, "line_empty"), "text")
     if (problem := W.line_problem(key, text, builtin, lang)) is not None:
         raise LineProblem(422, problem, "text")
+    from scenes.common.words_warnings import line_warning
+
+    return line_warning(key, text, lang)
 
 
 def note(key: str, lang: str) -> str:
@@ -152,15 +156,18 @@ def note(key: str, lang: str) -> str:
     return comment(key, W.builtin_entries(lang)[key].value, said_in(lang))
 
 
-def header(lang: str) -> str:
-    return (f"# {lang}: the lesson's lines in the teacher's own words (a missing key keeps the built-in "
-            f"line).\n# Check with: attention-lesson words check DIR --lang {lang}\n")
+def header(lang: str, name: str) -> str:
+    """The first comment lines of a file of the words folder the studio makes, as `words export` writes
+    them, in the language (said_in: English for a language with no built-in words)."""
+    from ..outputs.words import head, said_in
+
+    return "".join(f"# {line}\n" for line in head(name, lang, said_in(lang)))
 
 
 def write(place: Place, key: str, text: str) -> Path:
     """The line written into its file of the words folder (made on the first edit); its path."""
     path = place.file(key)
-    old = path.read_text(encoding="utf-8") if path.is_file() else header(place.lang)
+    old = path.read_text(encoding="utf-8") if path.is_file() else header(place.lang, path.stem)
     try:
         new = toml_edit.set_key(old, key, text, note(key, place.lang))
     except toml_edit.EditError as e:

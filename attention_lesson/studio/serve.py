@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from attention_core import LessonError
+from attention_core.errors import ph
+from attention_core.errors import text as said
 
 from ..pipeline.deps import FFMPEG, extra_missing
 
@@ -48,31 +50,27 @@ class StudioArgs:
     words: Path | None = None  # --words DIR: the teacher's words folder (default: the lesson file's)
 
 
-def missing() -> list[str]:
+def missing(lang: str = "en") -> list[str]:
     """What this machine lacks for the studio, each with its install command (checked before anything
     of the server is imported: without its extra, a traceback would be the only message)."""
+    from attention_core.errors import Choices
+
     if packages := extra_missing("studio"):
-        return [f"the studio needs its extra, the Python packages {', '.join(packages)}: "
-                "pip install 'attention-lesson[studio]'"]
+        return [said(lang, "studio_needs_extra", packages=Choices(packages))]
     return [] if FFMPEG.found() else [FFMPEG.hint()]
 
 
 def check_file(path: Path, lang: str = "en") -> None:
     if not path.is_file():
-        from attention_core.errors import text
-
-        raise StudioError(text(lang, "cli_no_lesson_file", path=path))
+        raise StudioError(said(lang, "cli_no_lesson_file", path=path))
     if not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK):
-        raise StudioError(f"{path}: the studio saves by replacing the file, and this folder or file is "
-                          "not writable")
+        raise StudioError(said(lang, "at_file", file=path, text=ph("studio_not_writable")))
 
 
 def address(ip: str, lang: str = "en") -> str:
     """--ip as the address to listen on: an IPv4 or IPv6 address as it is, a name (localhost, the
     machine's) resolved, an IPv4 address first; StudioError, one line in `lang`, for what is neither (a
     dotted number such as 999.1.1.1 is never looked up as a name)."""
-    from attention_core.errors import text
-
     try:
         return str(ipaddress.ip_address(ip))
     except ValueError:
@@ -84,10 +82,10 @@ def address(ip: str, lang: str = "en") -> str:
             found = []
         if found:
             return min(found, key=lambda a: a[0] != socket.AF_INET)[4][0]
-    raise StudioError(text(lang, "cli_bad_ip", ip=ip))
+    raise StudioError(said(lang, "cli_bad_ip", ip=ip))
 
 
-def bind(ip: str, port: int) -> socket.socket:
+def bind(ip: str, port: int, lang: str = "en") -> socket.socket:
     family = socket.AF_INET6 if ipaddress.ip_address(ip).version == 6 else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -95,9 +93,9 @@ def bind(ip: str, port: int) -> socket.socket:
         sock.bind((ip, port))
     except OSError as e:
         sock.close()
-        why = "is in use (another studio? pick one with --port, or --port 0 for any free one)" \
-            if e.errno == errno.EADDRINUSE else f"cannot be opened: {e.strerror}"
-        raise StudioError(f"port {port} on {ip} {why}") from None
+        if e.errno == errno.EADDRINUSE:
+            raise StudioError(said(lang, "studio_port_in_use", port=port, ip=ip)) from None
+        raise StudioError(said(lang, "studio_port_closed", port=port, ip=ip, reason=e.strerror)) from None
     sock.listen(128)  # listening before the address is printed: an early request waits, never refused
     return sock
 
@@ -121,8 +119,8 @@ def prepare(args: StudioArgs):
     except (LessonError, TextProblem) as e:  # a context the lesson lacks (a broken file opens as it is)
         raise StudioError(str(e)) from None
     except UnicodeDecodeError as e:
-        raise StudioError(f"{args.path}: expected UTF-8 text, found an undecodable byte at {e.start}") \
-            from None
+        undecodable = ph("file_problem", expected=ph("utf8"), found=ph("undecodable", n=e.start))
+        raise StudioError(said(args.lang, "at_file", file=args.path, text=undecodable)) from None
     theme = args.theme or DEFAULT_THEME
     session.theme = theme
     options = RenderOptions(lesson=str(args.path.resolve()), context=session.context or "", mode=args.mode,
@@ -131,26 +129,30 @@ def prepare(args: StudioArgs):
 
 
 def notes(session) -> list[str]:
-    """What the terminal is told as the studio starts: a file that does not pass, edits kept last time."""
-    found = []
+    """What the terminal is told as the studio starts, in the studio's language: a file that does not
+    pass, edits kept last time."""
+    from attention_core.errors import Said
+
+    found, lang = [], session.lang
     if session.error is not None:
         line = f":{session.error['line']}" if session.error.get("line") else ""
-        found.append(f"{session.path}{line}: {session.error['message']} (open the page to fix it)")
+        problem = Said(f"{session.path}{line}: {session.error['message']}")
+        found.append(said(lang, "studio_fix_in_page", problem=problem))
     if session.recovered() is not None:
-        found.append(f"unsaved edits of the last session are in {session.recovery}: the page offers them")
+        found.append(said(lang, "studio_recovered", file=session.recovery))
     return found
 
 
 def serve(args: StudioArgs, say) -> None:
     """Run the studio until Ctrl-C; say(line) prints (the address first)."""
-    if problems := missing():
+    if problems := missing(args.lang):
         raise StudioError("; ".join(problems))
     import uvicorn
 
     from .app import Studio, make_app
 
     session, options = prepare(args)
-    sock = bind(args.ip, args.port)
+    sock = bind(args.ip, args.port, args.lang)
     port = sock.getsockname()[1]
     token = secrets.token_urlsafe(24)
     studio = Studio(session, options, token, port, words_dir=args.words)
@@ -168,8 +170,8 @@ def serve(args: StudioArgs, say) -> None:
     except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C (or SIGTERM) it shut down on
         pass
     if (kept := session.keep_unsaved()) is not None:
-        say(f"unsaved edits kept in {kept} (the next `attention-lesson studio {args.path}` offers them)")
-    say("studio stopped")
+        say(said(args.lang, "studio_kept", file=kept, path=args.path))
+    say(said(args.lang, "studio_stopped"))
 
 
 def _interrupt(signum, frame):

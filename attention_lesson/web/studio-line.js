@@ -115,7 +115,9 @@ export function lineEditor({ api, studio, word, setText, showSaved, newRun }) {
     store();
     L.line = { ...L.line, text, own: true, file: r.json.file };
     fill(L.line);
-    $("#line-status").textContent = word("line_saved", { file: r.json.file });
+    // a line that leaves out a placeholder is saved, with its warning after the word that it is
+    const saved = word("line_saved", { file: r.json.file });
+    $("#line-status").textContent = r.json.warning ? `${saved} ${r.json.warning}` : saved;
     changed(r.json);
   }
 

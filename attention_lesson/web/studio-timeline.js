@@ -117,9 +117,12 @@ export function onFault(d) {
   draw();
 }
 
+/** A step's name for people (the catalog's, by its id), else its id. */
+export const stepName = (scene, step) => (scene && scene.names && scene.names[step]) || step;
+
 function segment(scene, s, n) {
   const on = T.sel && T.sel.scene === scene.id && T.sel.n === n;
-  const name = s.step ? `: ${s.step}` : "";
+  const name = s.step ? `: ${stepName(scene, s.step)}` : "";
   const label = `${scene.title}, ${T.word("step_n", { n })}${name} (${T.word(`state_${s.state}`)})`;
   return `<button type="button" class="seg" role="tab" data-scene="${esc(scene.id)}" data-n="${n}"` +
     ` data-state="${s.state}" aria-selected="${on}" tabindex="${on ? 0 : -1}" style="flex-grow:${s.seconds || 1}"` +
@@ -187,7 +190,8 @@ function preview() {
   }
   if (!s.src) img.removeAttribute("src");
   else if (img.getAttribute("src") !== s.src) img.src = s.src;
-  img.alt = s.step ? `${scene.title}, ${T.word("step_n", { n: T.sel.n })}: ${s.step}. ${s.narration || ""}` : "";
+  const named = stepName(scene, s.step);
+  img.alt = s.step ? `${scene.title}, ${T.word("step_n", { n: T.sel.n })}: ${named}. ${s.narration || ""}` : "";
   $("#preview-caption").textContent = caption(scene, steps, s) + ` · ${T.word(`state_${s.state}`)}`;
   $("#narration").textContent = s.narration || "";
   $("#stage").dataset.scene = scene.id;
@@ -202,5 +206,5 @@ function caption(scene, steps, s) {
   const before = steps.slice(0, T.sel.n - 1);
   const start = before.reduce((a, x) => a + (x.seconds || 0), 0);
   const key = before.every((x) => x.step) ? "step_of" : "step_of_part";
-  return T.word(key, { ...fields, step: s.step, seconds: (s.seconds || 0).toFixed(1), start: start.toFixed(1) });
+  return T.word(key, { ...fields, step: stepName(scene, s.step), seconds: (s.seconds || 0).toFixed(1), start: start.toFixed(1) });
 }

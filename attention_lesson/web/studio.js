@@ -290,12 +290,14 @@ function newRun(run) {
 function onProgress(d) {
   timeline.onProgress(d);
   const scene = (studio.titles || {})[d.scene] || d.scene;
-  if (d.run === studio.run) $("#frames-status").textContent = word("drawing", { scene, step: d.step });
+  const step = timeline.stepName((studio.scenes || {})[d.scene], d.step);
+  if (d.run === studio.run) $("#frames-status").textContent = word("drawing", { scene, step });
 }
 
 function onPlan(d) {
   studio.run = d.run;
   studio.titles = Object.fromEntries(d.scenes.map((s) => [s.id, s.title]));
+  studio.scenes = Object.fromEntries(d.scenes.map((s) => [s.id, s]));
   studio.total = d.scenes.filter((s) => s.stale).length;
   studio.drawn = 0;
   timeline.onPlan(d);

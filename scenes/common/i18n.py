@@ -32,6 +32,18 @@ class Token(str):
         return format(str(self), spec) if spec else W.fill(self.mark, token=str(self))
 
 
+class _Kept(str):
+    """A field's value whose spaces a tight line keeps (a sentence's, between its tokens)."""
+
+    def __new__(cls, value: str):
+        self = super().__new__(cls, value)
+        self.value = value
+        return self
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec).replace(" ", _KEPT_SPACE)
+
+
 class Catalog:
     """A language's lines by key; `folder`: the words folder whose lines won over the built-in ones (a
     refused field is said at its FILE:LINE)."""
@@ -46,8 +58,7 @@ class Catalog:
             raise KeyError(f"catalog {self.lang!r} has no entry {key!r}") from None
         if not fields:
             return value
-        text = self._fill(key, value, fields)
-        return _BRACKET_SPACE.sub("", text) if language(self.lang).tight else text
+        return self._said(key, value, fields)
 
     def token(self, text: str) -> Token:
         """A lesson token to name in a line: marked as `common.token` says, or `common.token_cjk` when it
@@ -61,7 +72,15 @@ class Catalog:
     def lines(self, key: str, **fields) -> list[str]:
         value = self.entries[key]
         items = value if isinstance(value, list) else [value]
-        return [self._fill(key, s, fields) if fields else s for s in items]
+        return [self._said(key, s, fields) if fields else s for s in items]
+
+    def _said(self, key: str, line: str, fields: dict) -> str:
+        """A line filled as its language writes it: a tight one without a space between two of its
+        characters in the line's own words (i18n.tightened), a field's own spaces kept (a sentence's)."""
+        if not language(self.lang).tight:
+            return self._fill(key, line, fields)
+        kept = {k: _Kept(v) if isinstance(v, str) and " " in v else v for k, v in fields.items()}
+        return tightened(self._fill(key, line, kept), self.lang).replace(_KEPT_SPACE, " ")
 
     def _fill(self, key: str, line: str, fields: dict) -> str:
         """A line filled by the one formatter (words.fill); a field it may not have (a words folder's
@@ -90,29 +109,31 @@ def lesson_title(lesson, lang: str) -> str:
     return lesson.title.get(lang) or phrase(lang, "common.lesson_title")
 
 
-# a space beside a full-width bracket, next to a word of the language (a token set off in 「」)
-_KANA_KANJI = r"\u3040-\u30ff\u3400-\u9fff"
-_BRACKET_SPACE = re.compile(rf"(?<=[」』）])[ ](?=[{_KANA_KANJI}])|(?<=[{_KANA_KANJI}])[ ](?=[「『（])")
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: no space between two of them
-_FULL_WIDTH = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")  # and 「」，
+# The house style of a tight language (zh, ja): no space between two of its own characters (kana, Chinese
+# characters, full-width punctuation and brackets: 「川」におよそ, 多くの食事の値, 地理的值), while a space
+# next to a Latin word or a number stays (bank 的, 51% を, 0 と「渡る」), as messages.py's lines are
+# written. A line written with spaces around its {fields} fills right whichever kind a field is.
+WIDE = r"\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
+_WIDE_SPACE = re.compile(rf"(?<=[{WIDE}]) +(?=[{WIDE}])")
+_KEPT_SPACE = "\ue002"  # a field's space while its line is tightened
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: a token of them set off in 「」
+
+
+def tightened(text: str, lang: str) -> str:
+    """`text` as a tight language writes it (no space between two of its characters); else as it is."""
+    return _WIDE_SPACE.sub("", text) if language(lang).tight else text
 
 
 def listing(items: Iterable[str], lang: str) -> str:
     """Items as a person writes a list in this language, with the catalog's connectors (`common.list_sep`
     between the items, `common.list_and` before the last): "a", "a and b", "a, b and c"; "a 和 b",
-    "a、b 和 c". A space of a connector between two Chinese characters is dropped ("苹果和梨")."""
+    "a、b 和 c". In a tight language a connector's space between two of its characters is dropped
+    ("「苹果」和「梨」", "0.11 と 0.69")."""
     items = [format(x) for x in items]  # a Token marked as a token
     if len(items) < 2:
         return "".join(items)
     tr = catalog(lang)
-    text = tr("common.list_sep").join(items[:-1])
-    last = tr("common.list_and")
-    word = last.strip(" ")
-    if _FULL_WIDTH.match(text[-1:]) and _CJK.match(word[:1]):
-        last = last.lstrip(" ")
-    if _FULL_WIDTH.match(items[-1][:1]) and _CJK.match(word[-1:]):
-        last = last.rstrip(" ")
-    return text + last + items[-1]
+    return tightened(tr("common.list_sep").join(items[:-1]) + tr("common.list_and") + items[-1], lang)
 
 
 def d_k_labels(d_k: int, lang: str) -> list[str]:

@@ -31,15 +31,21 @@ class Language:
     breaker: str  # where a subtitle line may break: "jieba" (words), "budoux" (phrases), "spaces"
     espeak: str  # the draft voice
     numbers: str  # the rules numbers are spelled out by: "zh" (groups of four digits) or "en" (three)
-    tight: bool = False  # no space between a full-width bracket and a word: 「river」に, not 「river」 に
+    tight: bool = False  # no space between two of its characters (i18n.tightened): 「川」に, 地理的值
 
 
-ZH = Language("zh", CJK_SC, True, 16.0, 9.0, 6.0, "jieba", "cmn-latn-pinyin", "zh")
+ZH = Language("zh", CJK_SC, True, 16.0, 9.0, 6.0, "jieba", "cmn-latn-pinyin", "zh", tight=True)
 EN = Language("en", CJK_SC, False, 42.0, 20.0, 16.0, "spaces", "en", "en")
 # Japanese: 16 full-width characters a line as Chinese (broadcast subtitles take 13 to 16), read a little
 # slower than Chinese (kana take more characters for a word); phrases by BudouX's small model
 JA = Language("ja", CJK["ja"], True, 16.0, 8.0, 5.5, "budoux", "ja", "zh", tight=True)
 BUILT = {"zh": ZH, "en": EN, "ja": JA}
+
+
+def tag(code: str) -> str:
+    """The language's tag in a document (an HTML page's lang, a deck's language): zh-CN for zh (the
+    simplified characters the catalogs write), any other code as it is (en, ja, fr, pt-BR)."""
+    return {"zh": "zh-CN"}.get(code, code)
 
 
 @lru_cache(maxsize=None)
@@ -54,7 +60,7 @@ def language(code: str) -> Language:
         font = CJK.get(code) or CJK.get(base) or CJK_SC
         breaker = "spaces" if base == "ko" else like.breaker  # Korean writes spaces between words
         return Language(code, font, True, like.line_width, like.cue_cps, like.read_cps, breaker,
-                        ESPEAK.get(code, ESPEAK.get(base, base)), like.numbers)
+                        ESPEAK.get(code, ESPEAK.get(base, base)), like.numbers, tight=base != "ko")
     return Language(code, LATIN, False, EN.line_width, EN.cue_cps, EN.read_cps, "spaces",
                     ESPEAK.get(code, ESPEAK.get(base, base)), "en")
 

@@ -5,9 +5,9 @@ A words folder holds one folder per language, each with TOML files shaped like s
 For a built-in language every key is optional (a key it lacks keeps the built-in line); for any other
 language the folder must hold every key of the reference language (en). Either way a key no line of the
 lesson has is an error, and so is a placeholder ({focus}, {top_pct:.0%}) that no built-in version of
-the line takes, one that every built-in version takes and the line drops, and one written as no line
-may write it (`fields`: a bare name, {top!s} or {top_pct:.0%}; never {focus.attr}, {focus[0]}, {focus!r}
-or {focus:>9}). Every line is filled by `fill`, which holds it to the same rules.
+the line takes and one written as no line may write it (`fields`: a bare name, {top!s} or {top_pct:.0%};
+never {focus.attr}, {focus[0]}, {focus!r} or {focus:>9}); one the line leaves out is only a warning
+(words_warnings.py). Every line is filled by `fill`, which holds it to the same rules.
 
 Which folder is in use is process-wide (`use_words`): the pipeline sets it from the render options, a
 scene from its settings; `catalog` and everything built on it then read through it. No manim import.
@@ -289,8 +289,8 @@ def _entry_problem(key: str, e: Entry, reference: dict[str, Entry], lang: str = 
 
 def line_problem(key: str, value, reference: dict[str, Entry], lang: str = "en") -> str | None:
     """What is wrong with a line given for `key` (words check's rule, without its FILE:LINE), said in
-    `lang`, or None: a key no line of `reference` has, a value of the wrong kind, a broken, unknown or
-    dropped placeholder."""
+    `lang`, or None: a key no line of `reference` has, a value of the wrong kind, a broken or unknown
+    placeholder."""
     found = _line_phrase(key, value, reference)
     return None if found is None else tidy(lang, say(lang, found))
 
@@ -307,12 +307,10 @@ def _line_phrase(key: str, value, reference: dict[str, Entry]) -> Phrase | None:
         found = placeholders(value)
     except PlaceholderError as err:
         return err.phrase(key)
-    some, every = _allowed().get(key, (frozenset(), frozenset()))
+    some = _allowed().get(key, (frozenset(), frozenset()))[0]
     if extra := sorted(found - some):
         return ph("words_unknown_placeholder", key=key, names=_names(extra), takes=_names(some))
-    if lost := sorted(every - found):
-        return ph("words_lost_placeholder", key=key, names=_names(lost))
-    return None
+    return None  # a placeholder every built-in version takes, left out: a warning (words_warnings.py)
 
 
 def _names(names) -> Choices | Phrase:
@@ -322,8 +320,8 @@ def _names(names) -> Choices | Phrase:
 
 def problems(folder: str | Path, lang: str, say_in: str | None = None) -> list[str]:
     """What is wrong with a words folder's language, one `FILE:LINE: message` each, in `say_in` (default:
-    message_lang): a file that is not TOML, unknown keys, values of the wrong kind, broken, unknown or
-    dropped placeholders, and for a language with no built-in catalog every key of the reference
+    message_lang): a file that is not TOML, unknown keys, values of the wrong kind, broken or unknown
+    placeholders, and for a language with no built-in catalog every key of the reference
     language it lacks."""
     said = say_in or message_lang(lang)
     if not files(folder, lang):
