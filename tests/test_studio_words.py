@@ -222,30 +222,26 @@ def test_the_lesson_file_names_its_folder_after_its_last_top_level_line():
 
 
 @pytest.mark.parametrize("lang", ["zh", "en", "ja"])
-def test_every_narration_line_is_read_back_as_its_own_key(lang):
-    """Each built-in line, its placeholders filled in, is found as its own key among its step's line and
-    the step's variants (`overview.say.two_sentences_story` reads as any line ending like
-    `two_sentences`: the more specific wins only where its own words are there)."""
-    import string
+def test_the_studio_edits_the_line_the_scene_recorded_it_said(lang, tmp_path):
+    """The key travels with its line (Step.key, frames/<scene>.json's "key"): the studio edits the line
+    the scene chose (a variant its data and claims chose: a one-context lesson's overview says
+    `two_sentences_one`), not one found again by reading the text; a step that said no catalog line
+    has none to edit."""
+    from attention_lesson.studio.narration import Place, describe
+    from scenes.registry import BY_ID
 
-    from attention_lesson.studio.narration import key_of
+    from .scene_harness import build
 
-    lines = {k: e.value for k, e in builtin_entries(lang).items()
-             if ".say." in k and isinstance(e.value, str)}
-
-    def said(text: str) -> str:
-        return "".join(lit + (f"«{name}»" if name is not None else "")
-                       for lit, name, _, _ in string.Formatter().parse(text))
-
-    def step(key: str) -> str:  # a variant's step: the shortest head of its name (up to a _) that is a line
-        table, name = key.split(".say.")
-        cuts = [name[:i] for i in range(1, len(name))
-                if name[i] == "_" and f"{table}.say.{name[:i]}" in lines]
-        return cuts[0] if cuts else name
-
-    wrong = {k: got for k, text in lines.items()
-             if (got := key_of(k.split(".say.")[0], step(k), said(text), lang, None)) != k}
-    assert len(lines) > 100 and wrong == {}
+    lesson = LESSONS / "tiny.toml"  # one context
+    scene, _ = build(BY_ID["overview"], tmp_path / "media", lesson=str(lesson), lang=lang)
+    step = next(s for s in scene.steps if s.step == "two_sentences")
+    place = Place(tmp_path / "words", lang, named=False)
+    said = {"step": step.step, "narration": step.narration, "key": step.key}
+    shown = describe(place, "overview", said, 1, lesson)
+    assert step.key == shown["key"] == "overview.say.two_sentences_one"
+    assert shown["builtin"] == builtin_entries(lang)["overview.say.two_sentences_one"].value
+    assert shown["current"] and not shown["own"]
+    assert describe(place, "overview", said | {"key": ""}, 1, lesson)["key"] is None
 
 
 def test_the_render_buttons_read_the_lessons_words_folder(tmp_path):

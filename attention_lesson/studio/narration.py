@@ -1,9 +1,9 @@
 """The selected step's narration line in the teacher's own words: which catalog line a drawn step says,
 that line as the words folder gives it (or the built-in one), and an edit of it written to the folder.
 
-A step's frames index (frames/<scene>.json) names the step and the line it said, filled in; the line's
-key is `<scene>.say.<step>` or a variant of it (`<scene>.say.<step>_<variant>`, which the scene chose by
-its data): the one whose text, its placeholders taken as anything, reads as the line said. The edit goes
+A step's frames index (frames/<scene>.json) names the step, the line it said, filled in, and the line's
+catalog key as the scene chose it (`<scene>.say.<step>` or a variant, `<scene>.say.<step>_<variant>`, by
+its data and the claims the line makes: scenes/common/base.py records it in each Step). The edit goes
 where `attention-lesson words export` would put it (DIR/<lang>/<the built-in file>.toml), with the same
 comment over a new key, and the lesson file names the folder (`words = "words"`) from the first edit.
 """
@@ -52,28 +52,6 @@ def texts(folder: str | None, lang: str) -> dict[str, str]:
     return {k: e.value for k, e in W.builtin_entries(lang).items()} | given
 
 
-def key_of(scene: str, step: str, said: str, lang: str, folder: str | None) -> str | None:
-    """The catalog key whose line step `step` of `scene` said (`said`, filled in), or None: of
-    `<scene>.say.<step>` and its variants (`<scene>.say.<step>_<variant>`), the one whose text (in use,
-    or built-in) reads as the line said; of several, the most specific (the most words of its own, then
-    the fewest placeholders: a variant `{story} Here ...` reads as any line ending like its base)."""
-    base = f"{scene.replace('-', '_')}.say.{step}"
-    builtin = W.builtin_entries(lang)
-    now = texts(folder, lang)
-    found = []
-    for key in (k for k in builtin if k == base or k.startswith(f"{base}_")):
-        for text in (now[key], builtin[key].value):
-            if isinstance(text, str) and (p := pattern(text)) is not None and p.fullmatch(said.strip()):
-                found.append((_specific(text), key))
-    return max(found)[1] if found else None
-
-
-def _specific(text: str) -> tuple[int, int]:
-    parts = list(string.Formatter().parse(text))
-    own_words = sum(len(lit.replace(" ", "")) for lit, *_ in parts)
-    return own_words, -sum(name is not None for _, name, *_ in parts)
-
-
 @dataclass
 class Place:
     """Where a lesson's words are: the folder (named by the lesson file or not yet) and the language."""
@@ -119,7 +97,9 @@ def describe(place: Place, scene: str, step: dict, n: int, lesson_path: Path) ->
     """What the page shows for a drawn step's line: its key (None: no line of the catalog), the text in
     use, the built-in one, whether it is the teacher's own, where it is written, its placeholders."""
     folder = str(place.folder) if place.named else None
-    key = key_of(scene, step["step"], step["narration"], place.lang, folder)
+    key = step.get("key") or None  # recorded by the scene as it said the line
+    if key not in W.builtin_entries(place.lang):
+        key = None
     out = {"scene": scene, "n": n, "step": step["step"], "said": step["narration"], "key": key}
     if key is None:
         return out

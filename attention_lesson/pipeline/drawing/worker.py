@@ -144,8 +144,8 @@ def _frames(job: Job, scene, saved: list[Path], tmp: Path) -> dict[str, Path]:
     for n, (s, png) in enumerate(zip(scene.steps, saved), start=1):
         name = f"frames/{step_file(job.id, n, s.step, 'png')}"
         files[name] = png
-        steps.append({"step": s.step, "narration": s.narration, "frame": name, "start": round(s.start, 3),
-                      "end": round(s.end, 3)})  # the step's times as in a whole video
+        steps.append({"step": s.step, "key": s.key, "narration": s.narration, "frame": name,
+                      "start": round(s.start, 3), "end": round(s.end, 3)})  # times as in a whole video
     index = tmp / f"{job.id}.frames.json"
     index.write_text(json.dumps({"id": job.id, "title": job.scene.title(job.options.lang),
                                  "lang": job.options.lang, "steps": steps}, ensure_ascii=False, indent=2),
