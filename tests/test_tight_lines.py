@@ -38,9 +38,9 @@ def filled_lines(lesson, lang, media) -> list[tuple[str, str, dict]]:
     said, filled as the scene fills them (its setup() alone: nothing drawn)."""
     opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(media), "verbosity": "ERROR"}
     out = []
-    with Settings(lesson, None, "scaled", lang).applied(), tempconfig(opts):
+    with tempconfig(opts):
         for info in available():
-            scene = info.load()()
+            scene = info.load()(settings=Settings(lesson, None, "scaled", lang))
             scene.setup()
             fields = scene.fields()
             for key in [k for k in scene.tr.entries if k.startswith(f"{info.module}.")]:
