@@ -150,7 +150,8 @@ def test_an_export_comments_in_its_language_and_a_new_language_in_english(tmp_pa
                         r"\(attention_lesson/outputs/deck\.py:\d+\)；没有占位符",
                         zh[zh.index('explore = "动手试试这些数"') - 1]), zh[:8]
     fr = (tmp_path / "fr" / "softmax.toml").read_text(encoding="utf-8")
-    assert fr.startswith("# fr: the scene softmax, “softmax: scores become weights”.\n# Edit any line")
+    assert fr.startswith("# fr: the scene softmax, “softmax: scores become weights”.\n"
+                         "# Translate every line and keep every key")
     assert W.problems(tmp_path, "ja") == W.problems(tmp_path, "zh") == []  # comments only: the lines parse
 
 

@@ -39,10 +39,10 @@ def batch_command(plan_file, scheduler, workers, dry_run, quiet, lang, **asked):
     from ..pipeline.deps import extra_missing
 
     if packages := extra_missing("batch"):
-        from attention_core.errors import text
+        from attention_core.errors import text as said
         from attention_core.language import message_lang
 
-        raise LessonFileError(text(message_lang(lang), "batch_needs_dask", packages=", ".join(packages)))
+        raise LessonFileError(said(message_lang(lang), "batch_needs_dask", packages=", ".join(packages)))
     from ..outputs.registry import PRODUCTS
     from ..pipeline import batch as B
     from ..pipeline.plan import default_jobs
