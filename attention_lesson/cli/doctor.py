@@ -29,7 +29,9 @@ def _extra_line(extra: str) -> str:
     gone = deps.extra_missing(extra)
     state = "ok" if not gone else "no"
     how = "" if not gone else f": pip install 'attention-lesson[{extra}]'"
-    return f"{state:<8}[{extra}] for {deps.EXTRA_COMMANDS[extra]}{how}"
+    models = "" if gone else "".join(f" ({package} {version(package)}: {model})"
+                                     for package, model in deps.EXTRA_MODELS.get(extra, {}).items())
+    return f"{state:<8}[{extra}] for {deps.EXTRA_COMMANDS[extra]}{models}{how}"
 
 
 @click.command("doctor")

