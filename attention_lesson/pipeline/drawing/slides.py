@@ -35,7 +35,6 @@ RELIES_ON = (
 
 def slide_class(cls):
     """`cls` as a manim-slides Slide: every step starts a slide with its line as notes."""
-    from manim import Scene, config
     from manim_slides import Slide
     from manim_slides.slide.base import BaseSlide
 
@@ -55,11 +54,7 @@ def slide_class(cls):
             BaseSlide.__init__(self, *args, **kwargs)
 
         def render(self, *args, **kwargs):
-            if not open_for(__name__):  # another release: manim-slides' own way
-                return Slide.render(self, *args, **kwargs)
-            config["max_files_cached"] = -1  # unlimited: the slides are made of the partial movies
-            Scene.render(self, *args, **kwargs)
-            self._save_slides(use_cache=False, skip_reversing=True)
+            return _render(self, *args, **kwargs)
 
         def open_step(self, key, line, loop):
             self.next_slide(key, notes=line, loop=loop)
@@ -76,6 +71,21 @@ def slide_class(cls):
 
     Deck.__name__ = Deck.__qualname__ = cls.__name__
     return Deck
+
+
+def _render(deck, *args, **kwargs) -> None:
+    """A Deck rendered: its scene as manim renders it, then its slides saved (manim-slides' own render
+    when manim's gate is shut: another release)."""
+    from manim import Scene, config
+    from manim_slides import Slide
+
+    from scenes.common.manim_gate import open_for
+
+    if not open_for(__name__):
+        return Slide.render(deck, *args, **kwargs)
+    config["max_files_cached"] = -1  # unlimited: the slides are made of the partial movies
+    Scene.render(deck, *args, **kwargs)
+    deck._save_slides(use_cache=False, skip_reversing=True)
 
 
 def collect(job: Job, scene, folder: Path, tmp: Path, title: str, sound=None) -> dict[str, Path]:
