@@ -23,6 +23,7 @@ from .random_next_lessons import random_next_lesson
 
 WEB = Path(__file__).resolve().parent.parent / "attention_lesson" / "web"
 CORE_JS = WEB / "core.js"
+CORE_NEXT_JS = WEB / "core-next.js"  # the next lessons' functions, added to core.js's
 SHARED_JS = WEB / "shared.js"  # needs core.js first
 LESSONS = sorted((Path(__file__).parent / "lessons").glob("*.toml"))
 EXTREME = [[1e6, -1e6, 0.0], [1e6, 1e6 - 1, -1e6, 3.0], [-1e6] * 4, [1e6, 1e6], [0.0] * 8 + [1e6],
@@ -45,11 +46,12 @@ def close(js, py, what: str) -> None:
 
 
 def core_page(browser):
-    """A page of the shared chromium with core.js and shared.js, no script error while it is used."""
+    """A page of the shared chromium with core.js, core-next.js and shared.js, no script error while it is used."""
     p = browser.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
     p.add_script_tag(path=str(CORE_JS))
+    p.add_script_tag(path=str(CORE_NEXT_JS))
     p.add_script_tag(path=str(SHARED_JS))
     yield p
     p.close()

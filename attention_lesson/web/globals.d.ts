@@ -22,12 +22,13 @@ interface Picture {
   output_full: number[]; feet: Point[]; tips: Point[]; weighted: Point[]; query_length: number;
 }
 
-/** core.js: attention_core's functions, mirrored. */
-interface AttentionCoreApi {
+/** core.js: attention_core's functions, mirrored (core-next.js adds attention_core/next/'s). */
+interface AttentionCoreBase {
   MODES: string[];
   sum(xs: number[]): number;
   softmax(row: number[]): number[];
   matmul(a: Matrix, b: Matrix): Matrix;
+  transpose(m: Matrix): Matrix;
   project(x: Matrix, w: Matrix): Matrix;
   scaleFor(mode: string, dK: number): number;
   causalMask(n: number): boolean[][];
@@ -46,6 +47,9 @@ interface AttentionCoreApi {
   picture(lesson: Lesson, context: string, mode?: string, plane?: [Plane, Plane] | null, at?: number | null,
     attend?: Attend): Picture;
   pictureJson(p: Picture): Record<string, unknown>;
+}
+/** core-next.js: attention_core/next/'s functions, added to core.js's. */
+interface AttentionCoreNext {
   /** numbers --json's training, positions and tiles (attention_core/next/), in their JSON's shape */
   train(lesson: Lesson, tokens: string[], mode?: string, masked?: boolean | null): any;
   /** claims.descent: "falls", "uneven", "rises" or "flat", from each step's loss */
@@ -58,6 +62,7 @@ interface AttentionCoreApi {
   onlineSoftmax(scaled: Matrix, v: Matrix, block: number): any;
   tiles(lesson: Lesson, tokens: string[], mode?: string, masked?: boolean | null): any;
 }
+type AttentionCoreApi = AttentionCoreBase & AttentionCoreNext;
 declare var AttentionCore: AttentionCoreApi;
 
 /** shared.js: what the explorer's and the studio's scripts share. */

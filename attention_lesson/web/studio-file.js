@@ -5,47 +5,52 @@
 const { $, esc } = window.AL;
 
 /** The page's file functions, given its request helper, words and the editor's text helpers. */
-export function fileGuards({ api, studio, word, setText, send, showSaved, refresh }) {
-  /** The file changed on disk: its text here (no unsaved edits), or the choice between the two. */
-  function onFile(d) {
-    const box = $("#disk");
-    box.hidden = false;
-    if (d.state === "replaced") {
-      setText(d.text);
-      showSaved(true);
-      box.textContent = word("disk_replaced");
-      return refresh();
-    }
-    box.innerHTML = `${esc(word("disk_conflict"))} <button type="button" id="load-disk">${esc(word("load_disk"))}</button>` +
-      ` <button type="button" id="keep-mine">${esc(word("keep_mine"))}</button>`;
-    $("#load-disk").onclick = () => { box.hidden = true; setText(d.text); send(); };
-    $("#keep-mine").onclick = () => { box.hidden = true; };
-  }
+export function fileGuards(page) {
+  return {
+    onFile: (d) => onFile(page, d),
+    offerRecovery: (lesson) => offerRecovery(page, lesson),
+    revert: () => revert(page),
+    guardLeaving: () => guardLeaving(page),
+  };
+}
 
-  /** Edits the last session kept (the studio stopped with them unsaved): restore them or let them go. */
-  function offerRecovery(lesson) {
-    if (!lesson.recovery) return;
-    const box = $("#recovery");
-    box.hidden = false;
-    box.innerHTML = `${esc(word("recovery", { path: lesson.recovery_path }))} <button type="button" id="restore">` +
-      `${esc(word("restore"))}</button> <button type="button" id="discard">${esc(word("discard"))}</button>`;
-    $("#restore").onclick = () => { box.hidden = true; setText(lesson.recovery); send(); };
-    $("#discard").onclick = async () => { box.hidden = true; await api("POST", "/api/recovery/discard"); };
+/** The file changed on disk: its text here (no unsaved edits), or the choice between the two. */
+function onFile({ word, setText, send, showSaved, refresh }, d) {
+  const box = $("#disk");
+  box.hidden = false;
+  if (d.state === "replaced") {
+    setText(d.text);
+    showSaved(true);
+    box.textContent = word("disk_replaced");
+    return refresh();
   }
+  box.innerHTML = `${esc(word("disk_conflict"))} <button type="button" id="load-disk">${esc(word("load_disk"))}</button>` +
+    ` <button type="button" id="keep-mine">${esc(word("keep_mine"))}</button>`;
+  $("#load-disk").onclick = () => { box.hidden = true; setText(d.text); send(); };
+  $("#keep-mine").onclick = () => { box.hidden = true; };
+}
 
-  async function revert() {
-    const r = await api("GET", "/api/lesson");
-    setText(r.json.disk);
-    send();
-  }
+/** Edits the last session kept (the studio stopped with them unsaved): restore them or let them go. */
+function offerRecovery({ api, word, setText, send }, lesson) {
+  if (!lesson.recovery) return;
+  const box = $("#recovery");
+  box.hidden = false;
+  box.innerHTML = `${esc(word("recovery", { path: lesson.recovery_path }))} <button type="button" id="restore">` +
+    `${esc(word("restore"))}</button> <button type="button" id="discard">${esc(word("discard"))}</button>`;
+  $("#restore").onclick = () => { box.hidden = true; setText(lesson.recovery); send(); };
+  $("#discard").onclick = async () => { box.hidden = true; await api("POST", "/api/recovery/discard"); };
+}
 
-  function guardLeaving() {
-    window.addEventListener("beforeunload", (e) => {
-      if (studio.leaving || $("#status").className !== "unsaved") return; // leaving: a new language's page
-      e.preventDefault();
-      e.returnValue = ""; // the browser asks before the page with unsaved edits goes
-    });
-  }
+async function revert({ api, setText, send }) {
+  const r = await api("GET", "/api/lesson");
+  setText(r.json.disk);
+  send();
+}
 
-  return { onFile, offerRecovery, revert, guardLeaving };
+function guardLeaving({ studio }) {
+  window.addEventListener("beforeunload", (e) => {
+    if (studio.leaving || $("#status").className !== "unsaved") return; // leaving: a new language's page
+    e.preventDefault();
+    e.returnValue = ""; // the browser asks before the page with unsaved edits goes
+  });
 }

@@ -7,19 +7,13 @@
  *  head's (its normalizers are AL.MODES, core.js's). A masked score comes as null (JSON has no -inf): -Infinity here, as core.js. */
 export function serverCore(page) {
   const byTokens = {};
-  const at = (tokens, mode, mask) => `${tokens.join("\u0000")}|${mode}|${mask || "none"}`;
-  for (const n of Object.values(page.passes)) byTokens[at(n.tokens, n.mode, n.mask)] = n;
+  for (const n of Object.values(page.passes)) byTokens[passKey(n.tokens, n.mode, n.mask)] = n;
   const find = (lesson, tokens, mode, masked) => {
     const on = masked === null || masked === undefined ? lesson.mask === "causal" : masked;
-    const n = byTokens[at(tokens, mode, on ? "causal" : null)];
+    const n = byTokens[passKey(tokens, mode, on ? "causal" : null)];
     if (!n) throw new Error(`the server sent no numbers for ${tokens.join(" ")} (${mode})`);
     return n;
   };
-  /** One head's pass (p: the numbers' own, or one of their heads) as core.attendTokens answers. */
-  const pass = (n, p) => ({ ...p, tokens: n.tokens, x: n.x, mode: n.mode,
-    scaled: p.scaled.map((row) => row.map((s) => (s === null ? -Infinity : s))),
-    mask: n.mask ? AttentionCore.causalMask(n.tokens.length) : null,
-    hard: { choice: p.hard_choice, output: p.hard_output } });
   return {
     attendTokens(lesson, tokens, mode, masked = null, head = null) {
       const n = find(lesson, tokens, mode, masked);
@@ -33,19 +27,26 @@ export function serverCore(page) {
     },
     /** numbers --json's training, positions and tiles (core.js's train, positionsStudy, tiles answer the
      *  same shapes), through the focus head; a tile's m null (nothing seen yet) is -Infinity here. */
-    train(lesson, tokens, mode, masked = null) {
-      return find(lesson, tokens, mode, masked).training;
-    },
-    positionsStudy(lesson, tokens, mode, masked = null) {
-      return find(lesson, tokens, mode, masked).positions;
-    },
+    train: (lesson, tokens, mode, masked = null) => find(lesson, tokens, mode, masked).training,
+    positionsStudy: (lesson, tokens, mode, masked = null) => find(lesson, tokens, mode, masked).positions,
     tiles(lesson, tokens, mode, masked = null) {
       const t = find(lesson, tokens, mode, masked).tiles;
       return { ...t, m: t.m.map((row) => row.map((x) => (x === null ? -Infinity : x))) };
     },
-    hardLookup(att) {
-      const weights = att.hard.choice.map((c) => att.tokens.map((_, j) => (j === c ? 1 : 0)));
-      return { choice: att.hard.choice, weights, output: att.hard.output };
-    },
+    hardLookup,
   };
+}
+
+/** The key of one pass of the server's numbers: its tokens, normalizer and mask. */
+const passKey = (tokens, mode, mask) => `${tokens.join("\u0000")}|${mode}|${mask || "none"}`;
+
+/** One head's pass (p: the numbers' own, or one of their heads) as core.attendTokens answers. */
+const pass = (n, p) => ({ ...p, tokens: n.tokens, x: n.x, mode: n.mode,
+  scaled: p.scaled.map((row) => row.map((s) => (s === null ? -Infinity : s))),
+  mask: n.mask ? AttentionCore.causalMask(n.tokens.length) : null,
+  hard: { choice: p.hard_choice, output: p.hard_output } });
+
+function hardLookup(att) {
+  const weights = att.hard.choice.map((c) => att.tokens.map((_, j) => (j === c ? 1 : 0)));
+  return { choice: att.hard.choice, weights, output: att.hard.output };
 }
