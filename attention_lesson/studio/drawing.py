@@ -54,10 +54,12 @@ def frames_folder(options: RenderOptions) -> Path:
 
 
 def steps_of(out_dir: Path, scene_id: str) -> list[dict]:
-    """A drawn scene's steps: name, narration and frame file (relative to media/), from its index."""
+    """A drawn scene's steps: name, narration, its catalog key and frame file (relative to media/), from its
+    index."""
     index = json.loads((out_dir / "frames" / f"{scene_id}.json").read_text(encoding="utf-8"))
     rel = out_dir.relative_to(MEDIA)
-    return [{"step": s["step"], "narration": s["narration"], "frame": f"{rel}/{s['frame']}",
+    return [{"step": s["step"], "narration": s["narration"], "key": s.get("key", ""),
+             "frame": f"{rel}/{s['frame']}",
              "seconds": round(s.get("end", 0.0) - s.get("start", 0.0), 2)} for s in index["steps"]]
 
 
