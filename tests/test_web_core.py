@@ -46,7 +46,8 @@ def close(js, py, what: str) -> None:
 
 
 def core_page(browser):
-    """A page of the shared chromium with core.js, core-next.js and shared.js, no script error while it is used."""
+    """A page of the shared chromium with core.js, core-next.js and shared.js, no script error while it is
+    used."""
     p = browser.new_page()
     errors = []
     p.on("pageerror", lambda e: errors.append(str(e)))
