@@ -16,8 +16,8 @@ from attention_lesson.cli import batch as batch_cli
 from attention_lesson.cli import main, report
 from attention_lesson.pipeline import manifest
 from attention_lesson.pipeline import plan as plan_module
-from attention_lesson.pipeline.drawing import manim_speedups
 from attention_lesson.pipeline.plan import input_digest
+from scenes.common import manim_gate
 
 from .conftest import BLINK
 from .test_batch import write_plan
@@ -56,8 +56,8 @@ def test_a_dry_run_of_thousands_of_variants_is_a_summary_made_without_digests(fi
     plan = write_plan(fixtures, lessons=lessons(fixtures, 3), **AXES, out="o")
     digests = counted(monkeypatch, plan_module, "input_digest")
     hashed = counted(monkeypatch, manifest, "hash_files")
-    manim_speedups.installed_version.cache_clear()
-    versions = counted(monkeypatch, manim_speedups, "version")
+    manim_gate.installed_version.cache_clear()
+    versions = counted(monkeypatch, manim_gate, "version")
     r = run(str(plan), "--dry-run", "--workers", "2")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
@@ -67,7 +67,7 @@ def test_a_dry_run_of_thousands_of_variants_is_a_summary_made_without_digests(fi
     assert lines[-1] == "every job of every variant, and where it goes: --dry-run --list" and len(lines) == 6
     # what the 236 s went to: a digest of every job (fifty code files hashed each), the versions read
     # from the packages' metadata for every scene task
-    assert digests == [] and hashed == [] and len(versions) <= len(manim_speedups.WRITTEN_FOR)
+    assert digests == [] and hashed == [] and len(versions) <= len(manim_gate.WRITTEN_FOR)
 
 
 def test_the_counts_are_the_lists_and_a_made_clip_is_counted(fixtures):

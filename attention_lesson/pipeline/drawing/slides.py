@@ -142,11 +142,13 @@ def posters_from_last_frames():
     background). Behind manim's gate: plain manim-slides' posters when it is shut."""
     from manim_slides import convert
 
-    from scenes.common.manim_gate import open_for
+    from scenes.common.manim_gate import other_version
 
     from .manim_speedups.patches import swapped
 
-    if not open_for(__name__):
+    # the release, and the reader there (not open_for: resolving the Deck's members would import manim,
+    # which a deck's conversion has no use for)
+    if other_version() is not None or not hasattr(convert, "read_image_from_video_file"):
         yield
         return
     with swapped(convert, "read_image_from_video_file", lambda file, frame_index: last_frame(file)):
