@@ -84,7 +84,10 @@ def test_the_wheel_carries_what_it_serves_and_is_small(installed):
                    "attention_lesson/web/explorer.js", "attention_core/lessons/default.toml",
                    "attention_lesson/starters/zh.toml", "attention_lesson/starters/en.toml",
                    "attention_lesson/starters/ja.toml", "scenes/i18n/zh/common.toml",
-                   "attention_lesson/pipeline/drawing/estimates.json"):
+                   "attention_lesson/pipeline/drawing/estimates.json",
+                   "attention_lesson/web/vendor/kokoro-js/voices/zm_yunjian.bin",
+                   "attention_lesson/web/vendor/kokoro-js/LICENSE",
+                   "attention_lesson/web/vendor/kokoro-js/NOTICE"):
         assert needed in names, needed
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "node_modules/"))]
     assert any(n.endswith("licenses/LICENSE") for n in names)
