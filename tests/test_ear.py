@@ -33,8 +33,9 @@ LINES = {
            "最後に、よくある間違いを四つ見ていきます。"],
 }
 # the neural voice's CER (zh, ja) or WER (en), at most: above the spread measured across CPUs, whose
-# instruction sets change the synthesis's and the ear's kernels and so what is heard (docs/voices.md)
-BOUND = {"zh": 0.40, "en": 0.15, "ja": 0.25}
+# instruction sets change the synthesis's and the ear's kernels and so what is heard (docs/voices.md).
+# zh: 0.40 while a Japanese speaker (jm_kumo) read Mandarin; the native zm_yunjian is heard far better
+BOUND = {"zh": 0.25, "en": 0.15, "ja": 0.25}
 
 
 @pytest.fixture(scope="session")
