@@ -256,7 +256,7 @@ def test_recordings_then_the_neural_voice_then_the_draft(two_scenes):  # noqa: F
     assert [(x["step"], x["state"], x["engine"]) for x in rows] == [
         ("scores", "recorded", "recording"), ("weights", "neural", "the neural voice (en_US-joe-medium)")]
     r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(rec), "--json"])
-    expected = ("neural", JAPANESE_READING_MANDARIN)
+    expected = ("neural", NATIVE_MANDARIN)
     if kokoro.missing("zh"):
         expected = ("draft", "the draft voice")
     assert [(x["state"], x["engine"]) for x in json.loads(r.stdout)][1] == expected
