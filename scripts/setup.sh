@@ -7,7 +7,8 @@
 #                               (Sphinx, MyST, sphinx-click, furo) in .venv
 #   ./scripts/setup.sh test     the same, then what the tests need (`make test`): every extra (the docs'
 #                               too: the tests build the guide) and the test tools in .venv, chromium,
-#                               poppler-utils and zbar-tools, axe-core, esbuild and typescript from npm
+#                               poppler-utils and zbar-tools, axe-core, esbuild, typescript and kokoro-js
+#                               (whose vendored voices tests/test_vendor.py compares) from npm
 #                               (package-lock.json)
 # Python packages are installed through constraints.txt (what the tests last ran with), by uv.
 set -euo pipefail
@@ -72,12 +73,14 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ constraints.txt -nt
   touch "$stamp"
 fi
 
-# npm packages for the tests only (the wheel carries its own reveal.js and CodeMirror: scripts/vendor.sh)
+# npm packages for the tests only (the wheel carries its own reveal.js, CodeMirror and Kokoro voices:
+# scripts/vendor.sh). kokoro-js brings onnxruntime-node, whose install script would download CUDA
+# libraries on Linux: skipped (only kokoro-js's voice files are used).
 if [ "$SET" = test ]; then
   node_stamp=node_modules/.installed
   if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f "$node_stamp" ] || [ package-lock.json -nt "$node_stamp" ]; then
-    echo "setup: installing the test tools from npm (axe-core, esbuild, typescript) into node_modules"
-    npm ci --no-audit --no-fund --loglevel=error
+    echo "setup: installing the test tools from npm (axe-core, esbuild, typescript, kokoro-js) into node_modules"
+    ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund --loglevel=error
     touch "$node_stamp"
   fi
 fi

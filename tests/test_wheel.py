@@ -84,7 +84,10 @@ def test_the_wheel_carries_what_it_serves_and_is_small(installed):
                    "attention_lesson/web/explorer.js", "attention_core/lessons/default.toml",
                    "attention_lesson/starters/zh.toml", "attention_lesson/starters/en.toml",
                    "attention_lesson/starters/ja.toml", "scenes/i18n/zh/common.toml",
-                   "attention_lesson/pipeline/drawing/estimates.json"):
+                   "attention_lesson/pipeline/drawing/estimates.json",
+                   "attention_lesson/web/vendor/kokoro-js/voices/zm_yunjian.bin",
+                   "attention_lesson/web/vendor/kokoro-js/LICENSE",
+                   "attention_lesson/web/vendor/kokoro-js/NOTICE"):
         assert needed in names, needed
     assert not [n for n in names if n.startswith(("tests/", "scripts/", "node_modules/"))]
     assert any(n.endswith("licenses/LICENSE") for n in names)
@@ -177,13 +180,15 @@ def test_the_whole_lesson_and_its_sheet(installed, tmp_path):
 def test_voice_script_and_status(installed):
     (installed.work / "lesson.toml").write_text(TINY.read_text(encoding="utf-8"), encoding="utf-8")
     script = installed.run("voice", "script", "softmax", "--lesson", "lesson.toml", "--lang", "en",
-                           "--format", "csv").stdout  # its guide: the bundled English voice (Piper)
+                           "--format", "csv").stdout  # its guide: the neural English voice (Kokoro af_heart)
     assert script.startswith("file,scene,step,line,seconds") and "en/softmax/01-" in script
     assert all(float(row.split(",")[-1]) > 1 for row in script.splitlines()[1:])
     (installed.work / "takes").mkdir(exist_ok=True)
     status = installed.run("voice", "status", "softmax", "--lesson", "lesson.toml", "--lang", "en", "--voice",
                            "takes").stdout  # the steps `voice script` built
     assert "softmax" in status
+    if "neural" in status:  # the [voice] extra is there: its voices are the wheel's files
+        assert "--voice neural: the neural voice (Kokoro af_heart)" in status, status
 
 
 def test_batch_on_a_local_cluster(installed):

@@ -38,13 +38,18 @@ def _extra_line(extra: str) -> str:
 def doctor():
     """Check the system tools the commands need (ffmpeg, cairo and pango, the CJK font, espeak-ng,
     chromium) and the optional extras: each found or not, its version, which commands need it and how to
-    install it on Debian/Ubuntu, Fedora, macOS and Windows. Exit 1 when a basic render cannot run."""
+    install it on Debian/Ubuntu, Fedora, macOS and Windows; each language's voices and their licences.
+    Exit 1 when a basic render cannot run."""
     package = Path(deps.__file__).resolve().parents[2]
     click.echo(f"attention-lesson {__version__}, manim {version('manim')}, Python {platform.python_version()}"
                f" ({sys.executable}); installed in {package}")
     for tool in deps.TOOLS:
         click.echo("\n".join(_tool_lines(tool)))
     click.echo("\n".join(_extra_line(e) for e in deps.EXTRAS))
+    from ..pipeline.voice.speakers import voices
+
+    click.echo("voices, as installed here, with their licences:")
+    click.echo("\n".join(f"{lang:<8}{line}" for lang in ("zh", "en", "ja") for line in voices(lang)))
     if gone := [t.name for t in deps.TOOLS if t.basic and t.found() is None]:
         click.echo(f"A render needs {', '.join(gone)}: install as above.", err=True)
         sys.exit(1)

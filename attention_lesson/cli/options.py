@@ -184,8 +184,10 @@ quiet_option = SharedOption("-q", "--quiet", is_flag=True, help="No progress bar
 all_option = SharedOption("--all", "all_", is_flag=True, help="Every scene of the lesson, in order.")
 voice_option = SharedOption(
     "--voice", metavar="SOURCE", default=None,
-    help="Speak every step: 'neural' (offline: Kokoro for zh and ja, Piper for en), 'piper:PATH.onnx' "
-         "(a Piper voice of your own), 'kokoro:PATH' (a Kokoro voice file: .npy, .pt, or .npz#name), "
+    help="Speak every step: 'neural' (offline: Kokoro), 'piper:PATH.onnx' (a Piper voice of your own; "
+         "piper:en_US-joe-medium, the English one the package ships), "
+         "'kokoro:PATH' (a Kokoro voice file: .npy, .pt, .bin or .npz#name; or "
+         "a voice the package carries by its name: kokoro:jm_kumo, kokoro:zf_xiaoxiao), "
          "'draft' (espeak-ng) or a folder of recordings, "
          "DIR/<lang>/<scene>/<nn>-<step>.<wav|flac|mp3|m4a|ogg> (a step without one gets "
          "the neural voice where the language has one, else the draft voice). Default: silent.")
@@ -317,13 +319,17 @@ def check_words(given: str | None, lesson, lang: str) -> str | None:
 
 
 def _resolved_voice(voice: str) -> str:
-    """piper:PATH or kokoro:PATH[#name] with PATH absolute (a Kokoro voice's bundled name as it is)."""
-    from ..pipeline.voice.kokoro import BUNDLED_VOICES
+    """piper:PATH or kokoro:PATH[#name] with PATH absolute (a Kokoro voice's bundled or vendored name as
+    it is: kokoro:jm_kumo; the Piper voice a package ships by its name: piper:en_US-joe-medium)."""
+    from ..pipeline.voice.kokoro import named
+    from ..pipeline.voice.speakers import bundled_piper
 
     engine, _, rest = voice.partition(":")
     path, hash_, name = rest.partition("#")
-    if engine == "kokoro" and path in BUNDLED_VOICES:
+    if engine == "kokoro" and not hash_ and named(path):
         return voice
+    if engine == "piper" and (model := bundled_piper(path)) is not None:
+        return f"piper:{model}"
     return f"{engine}:{Path(path).expanduser().resolve()}{hash_}{name}"
 
 

@@ -116,7 +116,8 @@ def status(ids, folder, as_json, **chosen):
     states = ("recorded", "stale", "neural", "draft", "missing")
     counts = {s: sum(r["state"] == s for r in rows) for s in states}
     click.echo(", ".join(f"{n} {s}" for s, n in counts.items() if n) + f" of {len(rows)} steps")
-    from ..pipeline.voice.speakers import draft_weakness
+    from ..pipeline.voice.speakers import draft_weakness, voices
 
     if counts["draft"] and (weakness := draft_weakness(chosen["lang"])):
         click.echo(weakness)
+    click.echo(f"voices for {chosen['lang']}:\n  " + "\n  ".join(voices(chosen["lang"])))

@@ -59,6 +59,18 @@ function renderLangOptions(langs) {
     `<option value="${esc(l)}" lang="${esc(l)}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
 }
 
+/** The voice choices for a render language, each naming who speaks and what it can (the draft voice in
+ *  Japanese names each kanji in English): voice_<v>_<lang> where the catalogs describe the language. */
+function showVoices(lang) {
+  const select = /** @type {HTMLSelectElement} */ ($("#render-voice"));
+  const chosen = select.value || "none";
+  select.innerHTML = ["none", "draft", "neural"].map((v) => {
+    const key = v !== "none" && VOICE_LANGS.includes(lang) ? `voice_${v}_${lang}` : `voice_${v}`;
+    return `<option value="${v}"${v === chosen ? " selected" : ""}>${esc(word(key))}</option>`;
+  }).join("");
+}
+const VOICE_LANGS = ["zh", "en", "ja"]; // the languages whose voices the catalogs describe
+
 /** The render form: what, in which language (the page's first), at which quality, with which voice; the
  *  context, normalizer and theme are the page's (the one bar's), said under it. */
 function renderForm() {
@@ -66,7 +78,7 @@ function renderForm() {
       <label>${esc(word("product"))} <select name="product">${options("product", ["lesson", "html", "pptx", "handout"])}</select></label>
       <label>${esc(word("language"))} <select name="lang" id="render-lang"></select></label>
       <label>${esc(word("quality"))} <select name="quality">${options("quality", ["low", "medium", "high"])}</select></label>
-      <label>${esc(word("voice"))} <select name="voice">${options("voice", ["none", "draft", "neural"])}</select></label>
+      <label>${esc(word("voice"))} <select name="voice" id="render-voice"></select></label>
       <button type="submit" id="render">${esc(word("start"))}</button>
     </form><p id="render-with" class="hint"></p><ul id="renders" aria-live="polite"></ul>`;
 }
@@ -372,6 +384,7 @@ function syncView() {
   if (studio.context) /** @type {HTMLSelectElement} */ ($("#view-context")).value = studio.context;
   /** @type {HTMLSelectElement} */ ($("#view-mode")).value = studio.mode;
   const lang = /** @type {HTMLSelectElement} */ ($("#render-lang")).value || studio.lang;
+  showVoices(lang);
   $("#render-with").textContent = word("render_with", { lang: window.AL.langName(lang),
     context: (studio.labels || {})[studio.context] || studio.context || "", mode: word(`mode_${studio.mode}`),
     theme: word(`theme_${studio.theme}`) });

