@@ -1,8 +1,8 @@
 # The two quick-start commands; each first sets up whatever is missing (scripts/setup.sh): `make lesson`
 # only what rendering needs, `make test` the test tools too. The tests start with the linter (ruff:
 # pyflakes, pycodestyle, import order; pyproject.toml), the type checker (mypy: pyproject.toml's
-# [tool.mypy]) and the pages' scripts' type check (TypeScript's tsc, from npm:
-# attention_lesson/web/tsconfig.json, docs/web.md).
+# [tool.mypy]), the pages' scripts' type check (TypeScript's tsc, from npm:
+# attention_lesson/web/tsconfig.json, docs/web.md) and their caps (ESLint: eslint.config.mjs).
 # `make docs` builds the guide (Sphinx, docs/conf.py) into docs/_build/html/: open its index.html in a
 # browser, no network needed. Warnings are errors; the tests build it the same way (tests/test_docs.py).
 .PHONY: lesson test docs
@@ -16,6 +16,7 @@ test:
 	.venv/bin/ruff check .
 	.venv/bin/mypy
 	node_modules/.bin/tsc -p attention_lesson/web
+	node_modules/.bin/eslint attention_lesson/web
 	.venv/bin/python -m pytest
 
 docs:

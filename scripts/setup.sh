@@ -79,7 +79,7 @@ fi
 if [ "$SET" = test ]; then
   node_stamp=node_modules/.installed
   if [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f "$node_stamp" ] || [ package-lock.json -nt "$node_stamp" ]; then
-    echo "setup: installing the test tools from npm (axe-core, esbuild, typescript, kokoro-js) into node_modules"
+    echo "setup: installing the test tools from npm (axe-core, esbuild, typescript, eslint, kokoro-js) into node_modules"
     ONNXRUNTIME_NODE_INSTALL_CUDA=skip npm ci --no-audit --no-fund --loglevel=error
     touch "$node_stamp"
   fi

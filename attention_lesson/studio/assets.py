@@ -12,7 +12,7 @@ from ..outputs.explorer import SCRIPTS, WEB
 from .guard import error_body
 
 STATIC = {*SCRIPTS, "explorer.css", "studio.js", "studio-timeline.js", "studio-media.js", "studio-numbers.js",
-          "studio-file.js", "studio-line.js", "studio.css", "vendor/codemirror.js"}
+          "studio-file.js", "studio-line.js", "studio-render.js", "studio.css", "vendor/codemirror.js"}
 
 
 PAGE = """<!doctype html>

@@ -18,6 +18,7 @@ import { media } from "./studio-media.js";
 import { serverCore } from "./studio-numbers.js";
 import { fileGuards } from "./studio-file.js";
 import { lineEditor } from "./studio-line.js";
+import { renderForm } from "./studio-render.js";
 
 const token = new URLSearchParams(location.search).get("token");
 const headers = token ? { Authorization: `token ${token}` } : {};
@@ -42,6 +43,7 @@ const { play, onClip, stopPlaying, onRender, onRenderEvent } = media({ api, stud
 const { onFile, offerRecovery, revert, guardLeaving } = fileGuards({ api, studio, word, setText, send, showSaved,
   refresh });
 const stepLine = lineEditor({ api, studio, word, setText, showSaved, newRun }); // the step's narration, in own words
+const render = renderForm({ studio, word, options: (...a) => options(...a) }); // what to render, and how
 
 // -- the page's frame -----------------------------------------------------------------------------
 const options = (name, values, chosen) => values.map((v) =>
@@ -50,37 +52,6 @@ const options = (name, values, chosen) => values.map((v) =>
 function langOptions() {
   return Object.keys(studio.words).map((l) =>
     `<option value="${l}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
-}
-
-/** The render form's languages: every built-in one and the lesson's words folder's (the server's list),
- *  each named in itself, the page's chosen. */
-function renderLangOptions(langs) {
-  return langs.map((l) =>
-    `<option value="${esc(l)}" lang="${esc(l)}"${l === studio.lang ? " selected" : ""}>${esc(window.AL.langName(l))}</option>`).join("");
-}
-
-/** The voice choices for a render language, each naming who speaks and what it can (the draft voice in
- *  Japanese names each kanji in English): voice_<v>_<lang> where the catalogs describe the language. */
-function showVoices(lang) {
-  const select = /** @type {HTMLSelectElement} */ ($("#render-voice"));
-  const chosen = select.value || "none";
-  select.innerHTML = ["none", "draft", "neural"].map((v) => {
-    const key = v !== "none" && VOICE_LANGS.includes(lang) ? `voice_${v}_${lang}` : `voice_${v}`;
-    return `<option value="${v}"${v === chosen ? " selected" : ""}>${esc(word(key))}</option>`;
-  }).join("");
-}
-const VOICE_LANGS = ["zh", "en", "ja"]; // the languages whose voices the catalogs describe
-
-/** The render form: what, in which language (the page's first), at which quality, with which voice; the
- *  context, normalizer and theme are the page's (the one bar's), said under it. */
-function renderForm() {
-  return `<form id="render-form">
-      <label>${esc(word("product"))} <select name="product">${options("product", ["lesson", "html", "pptx", "handout"])}</select></label>
-      <label>${esc(word("language"))} <select name="lang" id="render-lang"></select></label>
-      <label>${esc(word("quality"))} <select name="quality">${options("quality", ["low", "medium", "high"])}</select></label>
-      <label>${esc(word("voice"))} <select name="voice" id="render-voice"></select></label>
-      <button type="submit" id="render">${esc(word("start"))}</button>
-    </form><p id="render-with" class="hint"></p><ul id="renders" aria-live="polite"></ul>`;
 }
 
 /** The page's one set of choices, over the tabs: the language, context, normalizer and theme of the frames,
@@ -125,7 +96,7 @@ function frame(path) {
     `${tab("render", false)}</div>
         <div id="panel-frames" role="tabpanel" aria-labelledby="tab-frames">${stage()}</div>
         <div id="panel-numbers" role="tabpanel" aria-labelledby="tab-numbers" hidden><main id="app"></main></div>
-        <div id="panel-render" role="tabpanel" aria-labelledby="tab-render" hidden>${renderForm()}</div>
+        <div id="panel-render" role="tabpanel" aria-labelledby="tab-render" hidden>${render.form()}</div>
       </section>
     </div>`;
 }
@@ -351,7 +322,7 @@ function listen() {
 
 /** The numbers' views of a page that passed: started the first time (a broken file opens without). */
 function showNumbers(page) {
-  if (page) showRenderLangs(page);
+  if (page) render.showLangs(page, syncView);
   if (!page || page.broken) return;
   showTitle(page); // a broken file opened under its file's name: now the lesson's title
   contextChoices(page);
@@ -370,24 +341,11 @@ function showTitle(page) {
   document.title = $("#title").textContent;
 }
 
-/** The render form's language choices, from the page's data (a words folder named since: a new page). */
-function showRenderLangs(page) {
-  const select = /** @type {HTMLSelectElement} */ ($("#render-lang"));
-  const chosen = select.value || studio.lang;
-  select.innerHTML = renderLangOptions(page.render_langs || [studio.lang]);
-  select.value = (page.render_langs || []).includes(chosen) ? chosen : studio.lang;
-  select.onchange = syncView;
-}
-
 /** The bar shows the page's choices; the render form says them. */
 function syncView() {
   if (studio.context) /** @type {HTMLSelectElement} */ ($("#view-context")).value = studio.context;
   /** @type {HTMLSelectElement} */ ($("#view-mode")).value = studio.mode;
-  const lang = /** @type {HTMLSelectElement} */ ($("#render-lang")).value || studio.lang;
-  showVoices(lang);
-  $("#render-with").textContent = word("render_with", { lang: window.AL.langName(lang),
-    context: (studio.labels || {})[studio.context] || studio.context || "", mode: word(`mode_${studio.mode}`),
-    theme: word(`theme_${studio.theme}`) });
+  render.sync();
 }
 
 /** The step on screen moved (a click, a key, the first plan): the server draws its scene first. */
