@@ -169,6 +169,14 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_fresh": "{name} up to date",
     "render_nothing": "nothing made",
     "cli_not_a_folder": "{folder} is not a folder",
+    "voice_no_neural": "no neural voice for {language}: the draft voice speaks every step (name one with "
+                       "--voice piper:PATH.onnx or kokoro:PATH; see the guide's voices page)",
+    "voice_not_a_choice": "{given} is neither 'draft', 'neural', 'piper:PATH.onnx', 'kokoro:PATH' nor a "
+                          "folder of recordings (DIR/<lang>/<scene>/<nn>-<step>.wav ...)",
+    "voice_not_a_guide": "{given}: expected 'neural', 'draft', 'piper:PATH.onnx' or 'kokoro:PATH'",
+    "voice_not_built": "scene {id} could not be built: {error}",
+    "voice_script_written": "{steps} steps of {scenes} scenes -> {out}",
+    "voice_list": "voices for {language}:",
     "batch_needs_dask": "batch runs on Dask, in the extra [batch] (missing: {packages}): "
                         "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} is not a context of {lesson}; choose one of: {contexts}",
@@ -234,6 +242,14 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_fresh": "{name} 已是最新",
     "render_nothing": "什么也没生成",
     "cli_not_a_folder": "{folder} 不是文件夹",
+    "voice_no_neural": "{language} 没有神经语音：每一步都由草稿语音朗读（可用 --voice piper:PATH.onnx "
+                       "或 kokoro:PATH 指定一个；见指南的语音一页）",
+    "voice_not_a_choice": "{given} 既不是 'draft'、'neural'、'piper:PATH.onnx'、'kokoro:PATH'，"
+                          "也不是录音文件夹（DIR/<lang>/<scene>/<nn>-<step>.wav ...）",
+    "voice_not_a_guide": "{given}：应为 'neural'、'draft'、'piper:PATH.onnx' 或 'kokoro:PATH'",
+    "voice_not_built": "无法生成场景 {id}：{error}",
+    "voice_script_written": "{scenes} 个场景的 {steps} 个步骤 -> {out}",
+    "voice_list": "{language} 的语音：",
     "batch_needs_dask": "batch 在 Dask 上运行，需要附加组件 [batch]（缺少：{packages}）："
                         "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} 不是 {lesson} 的语境；请从中选择：{contexts}",
@@ -298,6 +314,16 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_fresh": "{name} は最新",
     "render_nothing": "作成したものはありません",
     "cli_not_a_folder": "{folder} はフォルダーではありません",
+    "voice_no_neural": "{language} のニューラル音声がありません。すべての段階を下書き音声が読みます"
+                       "（--voice piper:PATH.onnx か kokoro:PATH で指定できます。"
+                       "ガイドの音声のページを参照）",
+    "voice_not_a_choice": "{given} は 'draft'、'neural'、'piper:PATH.onnx'、'kokoro:PATH' のどれでもなく、"
+                          "録音のフォルダー（DIR/<lang>/<scene>/<nn>-<step>.wav ...）でもありません",
+    "voice_not_a_guide": "{given}：'neural'、'draft'、'piper:PATH.onnx'、'kokoro:PATH' の"
+                         "いずれかを指定してください",
+    "voice_not_built": "シーン {id} を作れませんでした：{error}",
+    "voice_script_written": "{scenes} シーンの {steps} 段階 -> {out}",
+    "voice_list": "{language} の音声：",
     "batch_needs_dask": "batch は Dask で動きます。追加機能 [batch] が必要です（不足：{packages}）："
                         "pip install 'attention-lesson[batch]'",
     "cli_no_context": "{context} は {lesson} の文脈ではありません。選べるのは：{contexts}",

@@ -167,7 +167,7 @@ def test_webm_carries_opus(two_scenes):
 def test_a_voice_that_is_neither_draft_nor_a_folder_is_a_usage_error(two_scenes):
     r = CliRunner().invoke(main, ["render", "blink", "--voice", "nowhere"])
     assert (r.exit_code == 2
-            and "'nowhere' is neither 'draft', 'neural', 'piper:PATH.onnx', 'kokoro:PATH' nor a folder"
+            and "'nowhere' 既不是 'draft'、'neural'、'piper:PATH.onnx'、'kokoro:PATH'，也不是录音文件夹"
             in r.output)
     assert not (two_scenes / "media").exists()
 
@@ -289,7 +289,7 @@ def test_voice_status_says_what_each_voice_of_the_language_can(two_scenes):
     (two_scenes / "rec").mkdir(exist_ok=True)
     r = CliRunner().invoke(main, ["voice", "status", "blink", "--voice", str(two_scenes / "rec")])
     assert r.exit_code == 0, r.output
-    said = r.stdout.split("voices for zh:\n")[1].splitlines()
+    said = r.stdout.split("zh 的语音：\n")[1].splitlines()
     assert said[1] == ("  --voice draft: espeak-ng cmn-latn-pinyin; GPL-3.0-or-later (espeak-ng): hard to "
                        "understand in Chinese: it reads English words as pinyin")
     if not kokoro.missing("zh"):

@@ -69,7 +69,7 @@ def check_csv_to_out(built, tmp_path):
     r = invoke(SCENE, "--format", "csv", "--out", str(dest))
     assert r.stdout == ""
     n = len(scene.steps)
-    assert r.stderr.strip() == f"{n} steps of 1 scenes -> {dest}"
+    assert r.stderr.strip() == f"1 个场景的 {n} 个步骤 -> {dest}"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["script.csv"]  # no temp file left behind
     with dest.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))

@@ -251,6 +251,8 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
     voice and the draft voice speaks instead."""
     if voice is None:  # silent: no voice module loaded
         return voice
+    from attention_core.errors import text as said
+
     from ..pipeline.voice.speakers import (
         DRAFT,
         KOKORO,
@@ -267,13 +269,11 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
         if problem := voice_problem(resolved, lang):
             raise LessonFileError(f"--voice {voice}: {problem}")
         if speaker_for(resolved, lang).kind == DRAFT:
-            click.echo(f"no neural voice for {lang}: the draft voice speaks every step (name one with "
-                       "--voice piper:PATH.onnx or kokoro:PATH; see the guide's voices page)", err=True)
+            click.echo(said(message_lang(lang), "voice_no_neural", language=lang), err=True)
         return resolved
     folder = Path(voice)
     if not folder.is_dir():
-        raise click.BadParameter(f"{voice!r} is neither 'draft', 'neural', 'piper:PATH.onnx', 'kokoro:PATH' "
-                                 "nor a folder of recordings (DIR/<lang>/<scene>/<nn>-<step>.wav ...)",
+        raise click.BadParameter(said(message_lang(lang), "voice_not_a_choice", given=repr(voice)),
                                  param_hint="--voice")
     return str(folder.resolve())
 

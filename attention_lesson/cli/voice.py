@@ -12,6 +12,9 @@ from pathlib import Path
 
 import click
 
+from attention_core.errors import text as said
+from attention_core.language import message_lang
+
 from .options import (
     any_lang_option,
     check_voice,
@@ -43,7 +46,8 @@ def _lines(ids, lesson, context, mode, lang, words=None, guide=None):
     report = run_build(lesson, scenes, options, Run(out=steps_folder(options), cache=CACHE, quiet=True))
     if report.failures:
         f = report.failures[0]
-        raise click.ClickException(f"scene {f.id} could not be built: {f.error.splitlines()[0]}")
+        raise click.ClickException(said(message_lang(lang), "voice_not_built", id=f.id,
+                                        error=f.error.splitlines()[0]))
     return scenes, script_lines(report, lang, guide and guide_voice(lang, CACHE / "voice", guide))
 
 
@@ -77,7 +81,8 @@ def script(ids, out, fmt, guide, **chosen):
         click.echo(text, nl=False)
         return
     write_atomically(Path(out), text)
-    click.echo(f"{len(lines)} steps of {len(scenes)} scenes -> {out}", err=True)
+    written = said(message_lang(lang), "voice_script_written", steps=len(lines), scenes=len(scenes), out=out)
+    click.echo(written, err=True)
 
 
 def _guide(given: str, lang: str) -> str:
@@ -85,7 +90,7 @@ def _guide(given: str, lang: str) -> str:
     from ..pipeline.voice.speakers import is_folder
 
     if is_folder(given):
-        raise click.BadParameter(f"{given!r}: expected 'neural', 'draft', 'piper:PATH.onnx' or 'kokoro:PATH'",
+        raise click.BadParameter(said(message_lang(lang), "voice_not_a_guide", given=repr(given)),
                                  param_hint="--guide")
     return check_voice(given, lang)
 
@@ -120,4 +125,5 @@ def status(ids, folder, as_json, **chosen):
 
     if counts["draft"] and (weakness := draft_weakness(chosen["lang"])):
         click.echo(weakness)
-    click.echo(f"voices for {chosen['lang']}:\n  " + "\n  ".join(voices(chosen["lang"])))
+    heading = said(message_lang(chosen["lang"]), "voice_list", language=chosen["lang"])
+    click.echo(heading + "\n  " + "\n  ".join(voices(chosen["lang"])))
