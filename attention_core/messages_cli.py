@@ -169,6 +169,7 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_fresh": "{name} up to date",
     "render_nothing": "nothing made",
     "cli_not_a_folder": "{folder} is not a folder",
+    "batch_more_notes": "note: {n} more notes (every one: --dry-run --list)",
     "voice_no_neural": "no neural voice for {language}: the draft voice speaks every step (name one with "
                        "--voice piper:PATH.onnx or kokoro:PATH; see the guide's voices page)",
     "voice_not_a_choice": "{given} is neither 'draft', 'neural', 'piper:PATH.onnx', 'kokoro:PATH' nor a "
@@ -242,6 +243,7 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_fresh": "{name} 已是最新",
     "render_nothing": "什么也没生成",
     "cli_not_a_folder": "{folder} 不是文件夹",
+    "batch_more_notes": "提示：还有 {n} 条提示（全部列出：--dry-run --list）",
     "voice_no_neural": "{language} 没有神经语音：每一步都由草稿语音朗读（可用 --voice piper:PATH.onnx "
                        "或 kokoro:PATH 指定一个；见指南的语音一页）",
     "voice_not_a_choice": "{given} 既不是 'draft'、'neural'、'piper:PATH.onnx'、'kokoro:PATH'，"
@@ -314,6 +316,7 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "render_fresh": "{name} は最新",
     "render_nothing": "作成したものはありません",
     "cli_not_a_folder": "{folder} はフォルダーではありません",
+    "batch_more_notes": "注記：あと {n} 件の注記があります（すべて表示：--dry-run --list）",
     "voice_no_neural": "{language} のニューラル音声がありません。すべての段階を下書き音声が読みます"
                        "（--voice piper:PATH.onnx か kokoro:PATH で指定できます。"
                        "ガイドの音声のページを参照）",

@@ -128,3 +128,20 @@ def test_a_big_run_asks_first_and_without_a_terminal_refuses_unless_yes(fixtures
     assert r.exit_code == 1 and len(started) == 2, r.output
     assert "576 clips to render in 576 tasks (more than 500): start? [y/N]" in r.output, r.output
     assert not (fixtures / "o").exists()
+
+
+def test_many_lessons_notes_are_counted_in_the_summary_and_listed_in_full(fixtures):
+    """Eight lesson files each lacking their Japanese words: the summary says five notes and how many
+    more; --list says every one."""
+    tiny = (fixtures / "tiny.toml").read_text(encoding="utf-8")
+    names = []
+    for i in range(8):
+        (fixtures / f"t{i}.toml").write_text(f"{tiny}\n# copy {i}\n", encoding="utf-8")
+        names.append(f"t{i}.toml")
+    plan = write_plan(fixtures, lessons=names, langs=["ja"], scenes=["blink"], out="o")
+    summary, listed = (run(str(plan), "--dry-run", *more).output.splitlines() for more in ((), ("--list",)))
+    notes = [line for line in summary if line.startswith("note: ")]
+    assert len(notes) == 6 and notes[-1] == "note: 3 more notes (every one: --dry-run --list)", notes
+    assert all("no ja words" in line for line in notes[:5])
+    assert [line for line in listed if line.startswith("note: ")] == \
+        [line for line in listed if "no ja words" in line] and sum("no ja words" in x for x in listed) == 8

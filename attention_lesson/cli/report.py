@@ -158,8 +158,8 @@ def execute_batch(work, products: dict, scheduler: str | None, workers: int, qui
     from ..pipeline import batch as B
 
     out = B.shown(work.plan.out)
-    for note in [] if quiet else work.plan.notes:
-        click.echo(B.note_line(note, lang), err=True)
+    for line in [] if quiet else B.note_lines(work.plan.notes, lang):
+        click.echo(line, err=True)
     if not work.tasks:
         return None if quiet else click.echo(text(lang, "batch_nothing", fresh=len(work.fresh), out=out))
     try:

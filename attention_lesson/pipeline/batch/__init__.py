@@ -23,13 +23,13 @@ from .client import (
     run,
     scheduler_threads,
 )
-from .graph import Batch, describe, expand, note_line, shown
+from .graph import Batch, describe, expand, note_line, note_lines, shown
 from .planfile import SCENES, BatchPlan, PlanError, error_lang, read_plan
 from .tasks import QUIET_WORKER, worker_problems
 
 __all__ = ["QUIET_WORKER", "SCENES", "Batch", "BatchError", "BatchPlan", "BatchProgress", "BatchReport",
            "PlanError", "check_address", "cluster_failure", "describe", "error_lang", "execute", "expand",
-           "note_line", "plan_lang", "read_plan", "shown"]
+           "note_line", "note_lines", "plan_lang", "read_plan", "shown"]
 
 
 def plan_lang(plan: BatchPlan, given: str | None = None, environ=None) -> str:

@@ -208,7 +208,7 @@ def describe(batch: Batch, lang: str = "en", listed: bool = True) -> list[str]:
         lines.append(str(shown(v.out_dir)))
         units = sorted(by_variant.get(str(v.out_dir), []), key=lambda u: (u.product is not None, u.what))
         lines += [_unit_line(u, id(u) in stale, v, lang) for u in units]
-    lines += [note_line(n, lang) for n in batch.plan.notes]
+    lines += note_lines(batch.plan.notes, lang, every=listed)
     return [*lines, text(lang, "batch_counts", **counts(batch)), summary(batch, lang)]
 
 
@@ -233,6 +233,17 @@ def summary(batch: Batch, lang: str = "en") -> str:
 def note_line(note, lang: str) -> str:
     """`note: ...`, a plan's note as the teacher reads it, in `lang`."""
     return text(lang, "note", text=Said(note_text(note, lang)))
+
+
+NOTES_SHOWN = 5  # a plan's notes said before the rest are counted (a plan of many lesson files)
+
+
+def note_lines(notes: list, lang: str, every: bool = False) -> list[str]:
+    """A plan's notes as the teacher reads them: every one, or (not `every`) the first NOTES_SHOWN and
+    how many more there are (`--dry-run --list` says every one)."""
+    shown = notes if every or len(notes) <= NOTES_SHOWN + 1 else notes[:NOTES_SHOWN]
+    more = len(notes) - len(shown)
+    return [note_line(n, lang) for n in shown] + ([text(lang, "batch_more_notes", n=more)] if more else [])
 
 
 # -- scenes in pieces, the critical path ---------------------------------------------------------
