@@ -81,6 +81,7 @@ from bench.neural import neural_benchmark
 from bench.noop import noop_benchmark
 from bench.pages import explorer_benchmark, studio_benchmark
 from bench.plan import plan_benchmark
+from bench.real import real_benchmark
 from bench.reruns import holds_benchmark, publish_benchmark, rerun_benchmark, w_edit_benchmark
 from bench.runs import MANIM_Q, naive_benchmark, voice_benchmark
 from bench.voices import voices_benchmark
@@ -125,6 +126,8 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--plan", type=int, nargs="?", const=278, metavar="LESSONS",
                     help="Only time a batch plan's dry run (summary, then --list) over LESSONS lesson files "
                          "x 36 variants (default 278: 10,008 variants).")
+    ap.add_argument("--real", action="store_true",
+                    help="Only time the real models (the [real] extra): import, load, a sentence each.")
     ap.add_argument("--noop", type=Path, metavar="DIR",
                     help="Only time lesson, slides and handout re-run with nothing to do in DIR.")
     ap.add_argument("--against", type=Path, nargs="+", default=[], metavar="CHECKOUT",
@@ -153,6 +156,8 @@ def run_alone(args: argparse.Namespace) -> bool:
         args.noop.mkdir(parents=True, exist_ok=True)
         checkouts = [c.resolve() for c in args.against] + [Path(__file__).resolve().parent.parent]
         print(json.dumps(noop_benchmark(args.noop.resolve(), checkouts, args.repeats or 10), indent=2))
+    elif args.real:
+        print(json.dumps(real_benchmark(args.repeats or 3), indent=2))
     elif args.plan:
         fresh(lambda work: plan_benchmark(work, args.plan, args.repeats or 2))
     elif args.voices is not None:
