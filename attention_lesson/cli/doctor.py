@@ -11,27 +11,31 @@ from pathlib import Path
 import click
 
 from attention_core import __version__
+from attention_core.errors import text as said
+from attention_core.language import message_lang
 
 from ..pipeline import deps
 
 
-def _tool_lines(tool: deps.Tool) -> list[str]:
+def _tool_lines(tool: deps.Tool, lang: str) -> list[str]:
     found = tool.found()
     shown = f" {found}" if found and found != "found" else ""
     head = f"{'ok' if found else 'MISSING':<8}{tool.name}{shown}"
-    lines = [head, f"{'':<8}{tool.job}; needed by: {', '.join(tool.commands)}"]
+    job = said(lang, f"doctor_job_{tool.key}") if tool.key else tool.job
+    lines = [head, f"{'':<8}" + said(lang, "doctor_needed", job=job, commands=", ".join(tool.commands))]
     if found is None:
         lines += [f"{'':<8}{deps.SYSTEM_NAMES[s]}: {tool.install[s]}" for s in deps.SYSTEMS]
     return lines
 
 
-def _extra_line(extra: str) -> str:
+def _extra_line(extra: str, lang: str) -> str:
     gone = deps.extra_missing(extra)
     state = "ok" if not gone else "no"
     how = "" if not gone else f": pip install 'attention-lesson[{extra}]'"
     models = "" if gone else "".join(f" ({package} {version(package)}: {model})"
                                      for package, model in deps.EXTRA_MODELS.get(extra, {}).items())
-    return f"{state:<8}[{extra}] for {deps.EXTRA_COMMANDS[extra]}{models}{how}"
+    what = said(lang, "doctor_extra", extra=extra, command=deps.EXTRA_COMMANDS[extra])
+    return f"{state:<8}{what}{models}{how}"
 
 
 @click.command("doctor")
@@ -39,18 +43,20 @@ def doctor():
     """Check the system tools the commands need (ffmpeg, cairo and pango, the CJK font, espeak-ng,
     chromium) and the optional extras: each found or not, its version, which commands need it and how to
     install it on Debian/Ubuntu, Fedora, macOS and Windows; each language's voices and their licences.
-    Exit 1 when a basic render cannot run."""
+    Exit 1 when a basic render cannot run. Its words are in the language the one rule gives (no lesson:
+    $ATTENTION_LESSON_LANG, else zh)."""
+    lang = message_lang()
     package = Path(deps.__file__).resolve().parents[2]
     click.echo(f"attention-lesson {__version__}, manim {version('manim')}, Python {platform.python_version()}"
                f" ({sys.executable}); installed in {package}")
     for tool in deps.TOOLS:
-        click.echo("\n".join(_tool_lines(tool)))
-    click.echo("\n".join(_extra_line(e) for e in deps.EXTRAS))
+        click.echo("\n".join(_tool_lines(tool, lang)))
+    click.echo("\n".join(_extra_line(e, lang) for e in deps.EXTRAS))
     from ..pipeline.voice.speakers import voices
 
-    click.echo("voices, as installed here, with their licences:")
+    click.echo(said(lang, "doctor_voices"))
     click.echo("\n".join(f"{lang:<8}{line}" for lang in ("zh", "en", "ja") for line in voices(lang)))
     if gone := [t.name for t in deps.TOOLS if t.basic and t.found() is None]:
-        click.echo(f"A render needs {', '.join(gone)}: install as above.", err=True)
+        click.echo(said(lang, "doctor_render_needs", tools=", ".join(gone)), err=True)
         sys.exit(1)
-    click.echo("Everything a render needs is here.")
+    click.echo(said(lang, "doctor_all_here"))

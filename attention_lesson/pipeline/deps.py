@@ -25,6 +25,7 @@ class Tool:
     found: Callable[[], str | None]  # its version (or "found"), None when missing
     install: dict[str, str]  # SYSTEMS -> the command (or step) that installs it
     basic: bool = False  # a basic render needs it: `doctor` exits 1 without it
+    key: str = ""  # `doctor`'s words for its job in the teacher's language: doctor_job_<key>
 
     def hint(self) -> str:
         """The one line a command prints when the tool is missing."""
@@ -81,7 +82,8 @@ FFMPEG = Tool("ffmpeg", "joins the scenes, muxes the voice, makes GIFs and ProRe
               ("lesson", "render --voice/--format gif|mov", "slides", "batch", "studio"),
               _program(_on_path("ffmpeg"), "-version", pattern=r"ffmpeg version (\S+)"),
               {"debian": "sudo apt-get install ffmpeg", "fedora": "sudo dnf install ffmpeg-free",
-               "macos": "brew install ffmpeg", "windows": "winget install Gyan.FFmpeg"}, basic=True)
+               "macos": "brew install ffmpeg", "windows": "winget install Gyan.FFmpeg"}, basic=True,
+              key="ffmpeg")
 DRAWING = ("render", "lesson", "slides", "sheet", "handout", "studio", "batch")  # every command that draws
 AGAIN = ", then pip install attention-lesson again"  # pycairo builds against them
 CAIRO = Tool("cairo and pango", "draw every frame (through manim's pycairo and ManimPango)", DRAWING,
@@ -89,21 +91,23 @@ CAIRO = Tool("cairo and pango", "draw every frame (through manim's pycairo and M
              {"debian": "sudo apt-get install libcairo2-dev libpango1.0-dev pkg-config" + AGAIN,
               "fedora": "sudo dnf install cairo-devel pango-devel pkgconf" + AGAIN,
               "macos": "brew install cairo pango pkg-config" + AGAIN,
-              "windows": "nothing: pip installs them with manim"}, basic=True)
+              "windows": "nothing: pip installs them with manim"}, basic=True, key="cairo")
 FONT_TOOL = Tool(FONT, "the Chinese (and every other) text on screen", DRAWING, _font,
                  {"debian": "sudo apt-get install fonts-noto-cjk",
                   "fedora": "sudo dnf install google-noto-sans-cjk-fonts",
                   "macos": "brew install --cask font-noto-sans-cjk",
-                  "windows": "install Noto Sans CJK SC from Google Fonts (Noto), for all users"}, basic=True)
+                  "windows": "install Noto Sans CJK SC from Google Fonts (Noto), for all users"},
+                 basic=True, key="font")
 ESPEAK = Tool("espeak-ng", "the draft voice (--voice draft, and --voice neural where no neural voice is)",
               ("render --voice", "lesson --voice", "slides --voice", "voice script"),
               _program(_on_path("espeak-ng"), "--version", pattern=r"text-to-speech: (\S+)"),
               {"debian": "sudo apt-get install espeak-ng", "fedora": "sudo dnf install espeak-ng",
-               "macos": "brew install espeak-ng", "windows": "winget install espeak-ng"})
+               "macos": "brew install espeak-ng", "windows": "winget install espeak-ng"}, key="espeak")
 CHROMIUM_TOOL = Tool("chromium", "prints the handout to PDF", ("handout",),
                      _program(chromium, "--version", pattern=r"([\d.]+)"),
                      {"debian": "sudo apt-get install chromium", "fedora": "sudo dnf install chromium",
-                      "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"})
+                      "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"},
+                     key="chromium")
 TOOLS = (FFMPEG, CAIRO, FONT_TOOL, ESPEAK, CHROMIUM_TOOL)
 
 
