@@ -13,6 +13,7 @@ In a language marked `tight` a space between two of its characters is dropped ("
 from __future__ import annotations
 
 from .messages_cli import ANSWERS
+from .messages_commands import COMMANDS
 from .messages_ja import JA, TOML_REASONS_JA
 from .messages_tools import TOOLS
 
@@ -294,6 +295,7 @@ class _ByLanguage(dict):
 for _lang, _table in (("en", EN), ("zh", ZH), ("ja", JA)):  # words check's and batch's, beside a lesson's
     _table.update(TOOLS[_lang])
     _table.update(ANSWERS[_lang])  # the studio API's and the commands' answers to a bad request
+    _table.update(COMMANDS[_lang])  # the commands' own lines
 MESSAGES = _ByLanguage({"en": EN, "zh": ZH, "ja": JA})
 TIGHT = {"zh", "ja"}  # languages written without spaces between their characters (kana and kanji alike)
 
