@@ -84,3 +84,14 @@ def build(info, media_dir: Path, *, lesson=None, context=None, mode="scaled", la
     finally:
         logger.removeHandler(warnings)
     return scene, watch
+
+
+def set_up(infos, lesson: str | None, lang: str, media: Path, context: str | None = None):
+    """Each scene of `infos` (SceneInfos) for the lesson, context and language, set up and yielded as it
+    comes (setup() alone: nothing drawn, manim's config a dry run's for as long as it is read)."""
+    opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(media), "verbosity": "ERROR"}
+    with tempconfig(opts):
+        for info in infos:
+            scene = info.load()(settings=Settings(lesson, context, "scaled", lang))
+            scene.setup()
+            yield scene

@@ -14,17 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from manim import tempconfig
 
 from scenes.common import captions, style
 from scenes.common.captions import cues, least_step, least_time, spoken, timed
 from scenes.common.i18n import catalog
 from scenes.common.labels import wrapped
-from scenes.common.settings import Settings
 from scenes.registry import available
 
 from .cue_rules import split_words, step_problems, timing_problems
 from .random_lessons import random_lesson
+from .scene_harness import set_up
 from .test_speech import scene_lines
 
 LESSONS = Path(__file__).parent / "lessons"
@@ -55,14 +54,8 @@ def lesson_file(name: str | None, tmp_path: Path) -> str | None:
 
 def real_lines(lesson: str | None, context: str | None, lang: str, media: Path) -> list[tuple[str, str]]:
     """(key, line) of every narration entry every scene can say for this lesson (setup() alone)."""
-    opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(media), "verbosity": "ERROR"}
-    out = []
-    with tempconfig(opts):
-        for info in available():
-            scene = info.load()(settings=Settings(lesson, context, "scaled", lang))
-            scene.setup()
-            out += scene_lines(scene)
-    return out
+    scenes = set_up(available(), lesson, lang, media, context)
+    return [line for scene in scenes for line in scene_lines(scene)]
 
 
 def step_of(line: str, lang: str, start: float, voice: float | None) -> Step:

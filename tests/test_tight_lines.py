@@ -15,11 +15,11 @@ import re
 from pathlib import Path
 
 import pytest
-from manim import tempconfig
 
 from scenes.common.i18n import WIDE, catalog, listing, tightened
-from scenes.common.settings import Settings
 from scenes.registry import available
+
+from .scene_harness import set_up
 
 LESSONS = [None, *sorted(str(p) for p in (Path(__file__).parent / "lessons").glob("*.toml"))]
 SPACED = re.compile(rf"[{WIDE}] +[{WIDE}]")
@@ -36,18 +36,14 @@ def spaced(text: str, fields: dict) -> list[str]:
 def filled_lines(lesson, lang, media) -> list[tuple[str, str, dict]]:
     """(key, line, fields) of every line of every scene whose fields the scene's data has, on screen and
     said, filled as the scene fills them (its setup() alone: nothing drawn)."""
-    opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(media), "verbosity": "ERROR"}
     out = []
-    with tempconfig(opts):
-        for info in available():
-            scene = info.load()(settings=Settings(lesson, None, "scaled", lang))
-            scene.setup()
-            fields = scene.fields()
-            for key in [k for k in scene.tr.entries if k.startswith(f"{info.module}.")]:
-                try:
-                    out += [(key, line, fields) for line in scene.tr.lines(key, **fields)]
-                except KeyError:  # a variant for other data (a field this lesson does not give)
-                    pass
+    for info, scene in zip(available(), set_up(available(), lesson, lang, media)):
+        fields = scene.fields()
+        for key in [k for k in scene.tr.entries if k.startswith(f"{info.module}.")]:
+            try:
+                out += [(key, line, fields) for line in scene.tr.lines(key, **fields)]
+            except KeyError:  # a variant for other data (a field this lesson does not give)
+                pass
     return out
 
 

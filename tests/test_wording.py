@@ -13,12 +13,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from manim import tempconfig
 
 from attention_core import LARGE_CHANGE, SLIGHT_CHANGE, change_size, gain_source, load
 from scenes.common.i18n import Token, catalog, listing
-from scenes.common.settings import Settings
 from scenes.registry import available
+
+from .scene_harness import set_up
 
 LESSONS = Path(__file__).parent / "lessons"
 BAT = LESSONS / "bat.toml"  # labels that are phrases: "in a cave", "at a ball game"; English names only
@@ -28,14 +28,9 @@ OPEN, CLOSE = "“「(（\"", "”」)）\""
 
 
 def scenes_of(lesson, lang: str, media: Path, only=None):
-    """Each scene of the lesson, set up (no render)."""
-    opts = {"dry_run": True, "write_to_movie": False, "media_dir": str(media), "verbosity": "ERROR"}
-    with tempconfig(opts):
-        for info in available(load(lesson)):
-            if only is None or info.id in only:
-                scene = info.load()(settings=Settings(lesson, None, "scaled", lang))
-                scene.setup()
-                yield scene
+    """Each scene of the lesson (or of `only`), set up (no render)."""
+    infos = [i for i in available(load(lesson)) if only is None or i.id in only]
+    yield from set_up(infos, lesson, lang, media)
 
 
 def every_line(scene) -> list[tuple[str, str]]:

@@ -21,8 +21,8 @@ def _tool_lines(tool: deps.Tool, lang: str) -> list[str]:
     found = tool.found()
     shown = f" {found}" if found and found != "found" else ""
     head = f"{'ok' if found else 'MISSING':<8}{tool.name}{shown}"
-    job = said(lang, f"doctor_job_{tool.key}") if tool.key else tool.job
-    lines = [head, f"{'':<8}" + said(lang, "doctor_needed", job=job, commands=", ".join(tool.commands))]
+    needed = said(lang, "doctor_needed", job=tool.job(lang), commands=", ".join(tool.commands))
+    lines = [head, f"{'':<8}{needed}"]
     if found is None:
         lines += [f"{'':<8}{deps.SYSTEM_NAMES[s]}: {tool.install[s]}" for s in deps.SYSTEMS]
     return lines

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 
 import click
 import numpy as np
@@ -13,14 +12,13 @@ from attention_core.multihead import attend_heads
 from scenes.common.formats import fixed_text
 from scenes.common.i18n import d_k_labels
 
+from ..pipeline.states import columns
 from .options import json_option, lesson_options
 
 PLACES = 4  # decimals in the table (JSON keeps full precision); from 1e5 on, scientific notation
 
 
-def width(s: str) -> int:
-    """Columns s takes in a terminal: a Chinese character takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+width = columns  # columns a text takes in a terminal: a Chinese character takes two
 
 
 def pad(s: str, n: int, right: bool = True) -> str:

@@ -20,16 +20,21 @@ SYSTEM_NAMES = {"debian": "Debian/Ubuntu", "fedora": "Fedora", "macos": "macOS",
 @dataclass(frozen=True)
 class Tool:
     name: str
-    job: str  # what it does for the lesson
+    key: str  # what it does for the lesson: the catalogs' doctor_job_<key>, in each language
     commands: tuple[str, ...]  # the commands that need it
     found: Callable[[], str | None]  # its version (or "found"), None when missing
     install: dict[str, str]  # SYSTEMS -> the command (or step) that installs it
     basic: bool = False  # a basic render needs it: `doctor` exits 1 without it
-    key: str = ""  # `doctor`'s words for its job in the teacher's language: doctor_job_<key>
+
+    def job(self, lang: str = "en") -> str:
+        """What it does for the lesson, in `lang`."""
+        from attention_core.errors import text
+
+        return text(lang, f"doctor_job_{self.key}")
 
     def hint(self) -> str:
         """The one line a command prints when the tool is missing."""
-        return (f"{self.name} ({self.job}) is missing: {self.install['debian']} "
+        return (f"{self.name} ({self.job()}) is missing: {self.install['debian']} "
                 "(other systems: attention-lesson doctor)")
 
 
@@ -78,36 +83,34 @@ def _font() -> str | None:
     return "found" if any(FONT in line for line in families.splitlines()) else None
 
 
-FFMPEG = Tool("ffmpeg", "joins the scenes, muxes the voice, makes GIFs and ProRes",
+FFMPEG = Tool("ffmpeg", "ffmpeg",
               ("lesson", "render --voice/--format gif|mov", "slides", "batch", "studio"),
               _program(_on_path("ffmpeg"), "-version", pattern=r"ffmpeg version (\S+)"),
               {"debian": "sudo apt-get install ffmpeg", "fedora": "sudo dnf install ffmpeg-free",
-               "macos": "brew install ffmpeg", "windows": "winget install Gyan.FFmpeg"}, basic=True,
-              key="ffmpeg")
+               "macos": "brew install ffmpeg", "windows": "winget install Gyan.FFmpeg"}, basic=True)
 DRAWING = ("render", "lesson", "slides", "sheet", "handout", "studio", "batch")  # every command that draws
 AGAIN = ", then pip install attention-lesson again"  # pycairo builds against them
-CAIRO = Tool("cairo and pango", "draw every frame (through manim's pycairo and ManimPango)", DRAWING,
+CAIRO = Tool("cairo and pango", "cairo", DRAWING,
              _cairo_pango,
              {"debian": "sudo apt-get install libcairo2-dev libpango1.0-dev pkg-config" + AGAIN,
               "fedora": "sudo dnf install cairo-devel pango-devel pkgconf" + AGAIN,
               "macos": "brew install cairo pango pkg-config" + AGAIN,
-              "windows": "nothing: pip installs them with manim"}, basic=True, key="cairo")
-FONT_TOOL = Tool(FONT, "the Chinese (and every other) text on screen", DRAWING, _font,
+              "windows": "nothing: pip installs them with manim"}, basic=True)
+FONT_TOOL = Tool(FONT, "font", DRAWING, _font,
                  {"debian": "sudo apt-get install fonts-noto-cjk",
                   "fedora": "sudo dnf install google-noto-sans-cjk-fonts",
                   "macos": "brew install --cask font-noto-sans-cjk",
                   "windows": "install Noto Sans CJK SC from Google Fonts (Noto), for all users"},
-                 basic=True, key="font")
-ESPEAK = Tool("espeak-ng", "the draft voice (--voice draft, and --voice neural where no neural voice is)",
+                 basic=True)
+ESPEAK = Tool("espeak-ng", "espeak",
               ("render --voice", "lesson --voice", "slides --voice", "voice script"),
               _program(_on_path("espeak-ng"), "--version", pattern=r"text-to-speech: (\S+)"),
               {"debian": "sudo apt-get install espeak-ng", "fedora": "sudo dnf install espeak-ng",
-               "macos": "brew install espeak-ng", "windows": "winget install espeak-ng"}, key="espeak")
-CHROMIUM_TOOL = Tool("chromium", "prints the handout to PDF", ("handout",),
+               "macos": "brew install espeak-ng", "windows": "winget install espeak-ng"})
+CHROMIUM_TOOL = Tool("chromium", "chromium", ("handout",),
                      _program(chromium, "--version", pattern=r"([\d.]+)"),
                      {"debian": "sudo apt-get install chromium", "fedora": "sudo dnf install chromium",
-                      "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"},
-                     key="chromium")
+                      "macos": "brew install --cask chromium", "windows": "winget install Google.Chrome"})
 TOOLS = (FFMPEG, CAIRO, FONT_TOOL, ESPEAK, CHROMIUM_TOOL)
 
 
