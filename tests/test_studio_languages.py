@@ -81,6 +81,8 @@ def test_a_chinese_page_shows_a_refused_render_in_chinese(zh_studio, tab, width)
     _, _, url = zh_studio
     page, problems = open_page(tab, url, width=width)
     page.click("#tab-render")
+    # the voice choices say who speaks and what it can: long options wrap the form, never widen the page
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.eval_on_selector("#render-form select[name=quality] option", "o => { o.value = '8k'; }")
     page.eval_on_selector("#render-form select[name=quality]", "s => { s.selectedIndex = 0; }")
     page.click("#render")
