@@ -15,7 +15,6 @@ import reprlib
 from typing import Any, NamedTuple
 
 from .messages import MESSAGES, TIGHT, TOML_REASONS
-from .messages_cli import FORMAT_REASONS
 
 LIST_MOST = 12  # a list longer than this is cut in a message: the line stays one readable line
 _KEY_PART = re.compile(r" (row|number|token) (\d+)$")
@@ -56,13 +55,6 @@ class TomlReason(str):
             if m := re.fullmatch(pattern, self):
                 return words.format(*m.groups())
         return str(self)
-
-
-class FormatReason(TomlReason):
-    """Python's reason for refusing a {placeholder}, in English: said in the language where
-    messages_cli.py has it."""
-
-    REASONS = FORMAT_REASONS
 
 
 class Choices(list):

@@ -12,10 +12,9 @@ In a language marked `tight` a space between two of its characters is dropped ("
 
 from __future__ import annotations
 
-from .messages_cli import ANSWERS
-from .messages_commands import COMMANDS
+from collections.abc import Mapping
+
 from .messages_ja import JA, TOML_REASONS_JA
-from .messages_tools import TOOLS
 
 EN: dict[str, str | dict[str, str]] = {
     "at_line": "{file}:{line}: {text}",
@@ -292,12 +291,9 @@ class _ByLanguage(dict):
         return self["en"]
 
 
-for _lang, _table in (("en", EN), ("zh", ZH), ("ja", JA)):  # words check's and batch's, beside a lesson's
-    _table.update(TOOLS[_lang])
-    _table.update(ANSWERS[_lang])  # the studio API's and the commands' answers to a bad request
-    _table.update(COMMANDS[_lang])  # the commands' own lines
 MESSAGES = _ByLanguage({"en": EN, "zh": ZH, "ja": JA})
 TIGHT = {"zh", "ja"}  # languages written without spaces between their characters (kana and kanji alike)
+CORE = frozenset(EN)  # the keys the core itself says, before another floor joins its own
 
 # tomllib's reasons (Python 3.11-3.13), in Chinese (and Japanese, from messages_ja.py); a reason not
 # listed is shown as tomllib wrote it.
@@ -326,3 +322,16 @@ TOML_REASONS = {"zh": [
     (r"Invalid date or datetime", "无效的日期或时间"),
     (r"Invalid value", "无效的值"),
 ], "ja": TOML_REASONS_JA}
+
+
+def join(tables: Mapping[str, Mapping[str, str | dict[str, str]]]) -> None:
+    """Another floor's words joined into these tables, one way (the core never imports them): the words
+    check's (scenes/common/words_messages.py), the commands', the studio's and batch's
+    (attention_lesson/messages/), each when it is imported. A key already said otherwise is refused."""
+    for lang, table in tables.items():
+        said = MESSAGES.get(lang)
+        if said is None:
+            raise ValueError(f"no table of {lang} to join")
+        if clash := sorted(k for k in table if k in said and said[k] != table[k]):
+            raise ValueError(f"{lang} already says {clash} otherwise")
+        said.update(table)

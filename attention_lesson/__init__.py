@@ -5,4 +5,9 @@ from those before it (and from `scenes` and `attention_core`):
   (worker), many in parallel (runner), a folder brought up to date (build), clips joined (join), ffmpeg;
 - `outputs/`: what is made from rendered scenes: slide decks (deck), the contact sheet (sheet);
 - `cli/`: the `attention-lesson` command (click): parses options, calls the layers above, prints.
+
+Below them `messages/`, their words (the commands', the studio's, batch's), joined into the core's tables
+when this package is imported: whatever module of it runs finds them.
 """
+
+from . import messages  # noqa: F401  (joins attention_lesson's words into the core's tables)

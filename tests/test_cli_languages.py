@@ -1,8 +1,8 @@
 """What the command line says to a zh or ja teacher beyond a lesson's errors: click's own words for a bad
 command line (Usage, Error, No such option, Missing option, extra arguments), in the language `words
 check` speaks (--lang when built in, else $ATTENTION_LESSON_LANG's, else English), exit status 2, no
-traceback; the core's CLICK table (every entry in zh and ja with click's placeholders, each English one
-click's own message)."""
+traceback; attention_lesson's CLICK table (every entry in zh and ja with click's placeholders, each
+English one click's own message)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from attention_core.messages_cli import CLICK
 from attention_lesson.cli import main
 from attention_lesson.cli.click_words import said_lang
+from attention_lesson.messages.answers import CLICK
 
 FIELDS = re.compile(r"{(\w+)(![rsa])?}")
 

@@ -18,6 +18,7 @@ from attention_core import SCIENTIFIC_FROM, attend, load, loads, scientific
 from attention_core.lesson import MAX_NESTING, resolve
 from attention_core.messages import MESSAGES
 from attention_lesson.cli import main
+from scenes.common import words_messages  # noqa: F401  (the words check's, joined: checked with the rest)
 from scenes.common.formats import fixed_text, number_text, shared_format
 
 GOOD = resolve("default").read_text(encoding="utf-8")
@@ -175,6 +176,7 @@ def test_the_pages_fmt_writes_numbers_as_python_does():
 
 
 def test_the_message_tables_agree():
+    """The joined tables: the core's, the words check's and attention_lesson's (imported above)."""
     en, others = MESSAGES["en"], [MESSAGES[lang] for lang in ("zh", "ja")]
     assert len(MESSAGES) == 3 and all(set(en) == set(table) for table in others)
 

@@ -14,8 +14,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "docs" / "develop" / "house.md"
 ENVIRONMENT = ROOT / "docs" / "develop" / "environment.md"
-FOLDERS = ("attention_core", "attention_core/next", "attention_core/real", "attention_lesson/pipeline",
-           "attention_lesson/pipeline/drawing", "attention_lesson/pipeline/drawing/manim_speedups",
+FOLDERS = ("attention_core", "attention_core/next", "attention_core/real", "attention_lesson/messages",
+           "attention_lesson/pipeline", "attention_lesson/pipeline/drawing",
+           "attention_lesson/pipeline/drawing/manim_speedups",
            "attention_lesson/pipeline/voice", "attention_lesson/pipeline/batch", "attention_lesson/outputs",
            "attention_lesson/web", "attention_lesson/studio", "attention_lesson/cli")
 PACKAGES = ("attention_core", "scenes", "attention_lesson")

@@ -9,9 +9,9 @@ import string
 
 import pytest
 
-from attention_core.errors import FormatReason
 from attention_lesson.outputs.deck import _template
 from scenes.common.languages import tag
+from scenes.common.words_messages import FormatReason
 
 
 @pytest.mark.parametrize("lang,expected", [("ja", "ja"), ("zh", "zh-CN"), ("en", "en")])

@@ -15,8 +15,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 # lowest first: a module may import from its own layer and the layers before it
-LAYERS = ("attention_core", "scenes", "attention_lesson.pipeline", "attention_lesson.outputs",
-          "attention_lesson.studio", "attention_lesson.cli")
+LAYERS = ("attention_core", "scenes", "attention_lesson.messages", "attention_lesson.pipeline",
+          "attention_lesson.outputs", "attention_lesson.studio", "attention_lesson.cli")
 # modules that must stay importable without manim (the CLI's light commands, planning)
 NO_MANIM = ("attention_core", "scenes.registry", "scenes.common.i18n", "scenes.common.settings",
             "attention_lesson.pipeline.plan", "attention_lesson.cli")

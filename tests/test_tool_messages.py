@@ -1,7 +1,8 @@
 """What the tools around a lesson say to a teacher in zh and ja, as `check` says a lesson's errors: `words
 check` (FILE:LINE: message, exit 2, no traceback), the batch plan's notes and dry run, the studio's
-line check and its render languages. The words come from the core's tables (messages_tools.py, joined
-into messages.py's EN, ZH and JA); English stays as it was (tests/test_words.py, tests/test_batch.py)."""
+line check and its render languages. The words are the words check's (scenes/common/words_messages.py)
+and attention_lesson's (attention_lesson/messages/tools.py), each joined into the core's EN, ZH and JA
+(attention_core/messages.py); English stays as it was (tests/test_words.py, tests/test_batch.py)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from attention_core.errors import FormatReason
 from attention_core.messages import EN, JA, MESSAGES, ZH
-from attention_core.messages_cli import FORMAT_REASONS
-from attention_core.messages_tools import TOOLS
 from attention_lesson.cli import main
+from attention_lesson.messages.tools import TOOLS
 from attention_lesson.outputs.words import export
 from scenes.common.words import builtin_entries
+from scenes.common.words_messages import FORMAT_REASONS, WORDS, FormatReason
 
 from .conftest import LESSONS
 
@@ -49,15 +49,16 @@ def prose(line: str) -> str:
     return re.sub(r"'[^']*'|\{+\w*\}+|[\w./<>-]*(\.toml|_\w+)[\w.:]*|`[^`]*`|\bDIR\S*", "", line)
 
 
-def test_every_language_has_every_entry_with_the_same_fields():
-    assert set(TOOLS["en"]) == set(TOOLS["zh"]) == set(TOOLS["ja"])
-    for code, entry in TOOLS["en"].items():
+@pytest.mark.parametrize("tables", [TOOLS, WORDS], ids=["tools", "words check"])
+def test_every_language_has_every_entry_with_the_same_fields(tables):
+    assert set(tables["en"]) == set(tables["zh"]) == set(tables["ja"])
+    for code, entry in tables["en"].items():
         other = entry["other"] if isinstance(entry, dict) else entry
         for lang in ("zh", "ja"):
-            assert isinstance(TOOLS[lang][code], str), code  # no plural in zh or ja
-            assert set(FIELDS.findall(TOOLS[lang][code])) == set(FIELDS.findall(other)), (lang, code)
+            assert isinstance(tables[lang][code], str), code  # no plural in zh or ja
+            assert set(FIELDS.findall(tables[lang][code])) == set(FIELDS.findall(other)), (lang, code)
     for table, lang in ((EN, "en"), (ZH, "zh"), (JA, "ja")):  # joined into the core's tables
-        assert all(table[k] is TOOLS[lang][k] for k in TOOLS[lang]) and MESSAGES[lang] is table
+        assert all(table[k] is tables[lang][k] for k in tables[lang]) and MESSAGES[lang] is table
 
 
 def test_pythons_reasons_for_a_broken_placeholder_are_said_in_zh_and_ja():

@@ -1,7 +1,7 @@
 """click's own words (its usage errors, "Usage:", "Try '... --help' for help.", the headings of --help)
 in the teacher's language: click asks `gettext` and `ngettext` for each (`from gettext import gettext as
-_` in each of its modules); `speaking(lang)` answers them from the core's table (messages_cli.py) for
-as long as a command runs, and gives click back its own answers after.
+_` in each of its modules); `speaking(lang)` answers them from attention_lesson's table
+(messages/answers.py) for as long as a command runs, and gives click back its own answers after.
 
 The language is the command's, by the one rule (attention_core.language): the command line's `--lang`,
 else the `lang` of the lesson file it names, else $ATTENTION_LESSON_LANG, else zh; a language only a
@@ -18,7 +18,8 @@ import importlib
 from contextvars import ContextVar
 
 from attention_core.language import LANGS, message_lang
-from attention_core.messages_cli import CLICK
+
+from ..messages.answers import CLICK
 
 # click's modules that ask gettext for a teacher's words (each binds `_` and `ngettext` at its import)
 MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "types", "termui")

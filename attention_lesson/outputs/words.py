@@ -5,7 +5,7 @@ tables and keys, every key under a comment saying where it appears (what shows i
 that asks for it when one does by name) and which placeholders it takes. The files are read back by
 scenes/common/words.py; an untouched export overrides nothing (its lines are the built-in ones). The
 comments are in the exported language when it is built in (zh, en, ja), else in English (the language a
-new one is translated from); their words are the core's (messages_tools.py, `export_*`).
+new one is translated from); their words are attention_lesson's (messages/tools.py, `export_*`).
 """
 
 from __future__ import annotations

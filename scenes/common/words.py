@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from attention_core.errors import Choices, FormatReason, Phrase, TomlReason, located, ph, say, tidy
+from attention_core.errors import Choices, Phrase, TomlReason, located, ph, say, tidy
 from attention_core.files import MAX_LINE_CHARS, MAX_WORDS_BYTES, FileProblem, read_text, shallow_toml, within
 from attention_core.language import message_lang
 from attention_core.lines import key_lines, toml_line
+
+from .words_messages import FormatReason  # joins the words check's phrases into the core's tables
 
 BUILT_IN = ("zh", "en", "ja")  # the languages scenes/i18n/ holds a catalog of
 REFERENCE = "en"  # a language from a folder needs every key of this one

@@ -9,15 +9,13 @@ holds the three tables together, and each English entry to click's source). A me
 is not here stays English, and so are the words click fixes when an option is declared (a path's
 kind, "file" or "directory", is its metavar and a field of its errors; the --help option's and
 --version's help): the first command of a process would fix them in its language for every later one.
-CLICK is click's catalog, not joined into messages.py's tables (no `errors.text` says its entries): a
+CLICK is click's catalog, not joined into the core's tables (no `errors.text` says its entries): a
 zh or ja entry keeps the fields click fills, the plural's or the singular's ("{possibilities}" where
 English says "{possibility}" of one).
 
 ANSWERS: the studio API's answers to a bad request, and the commands' own to a scene, context or lesson
-file they do not have; joined into messages.py's tables and said through
-`errors.text` as the core's messages are.
-
-FORMAT_REASONS: Python's reasons for refusing a {placeholder}, in zh and ja (errors.FormatReason).
+file they do not have; joined into the core's tables (attention_core/messages.py) by this package and
+said through `errors.text` as the core's messages are.
 """
 
 from __future__ import annotations
@@ -282,22 +280,3 @@ ANSWERS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "cli_bad_ip": "--ip {ip}：IP アドレス（127.0.0.1、::1）またはこのマシンが解決できる名前（localhost）"
                   "が必要です",
 }}
-
-# Python's reasons for refusing a {placeholder} (string.Formatter: words check, a line the studio saves,
-# a words folder's line read at render), said where a language has them; matched whole, a reason not
-# listed shown as Python wrote it (tests/test_japanese_output.py finds every one Python gives).
-FORMAT_REASONS = {"zh": [
-    (r"Single '([{}])' encountered in format string", "单独的 '{0}'"),
-    (r"expected '}' before end of string", "结尾之前缺少 '}}'"),
-    (r"unmatched '{' in format spec", "格式说明里的 '{{' 没有配对"),
-    (r"unexpected '{' in field name", "名字里出现了 '{{'"),
-    (r"expected ':' after conversion specifier", "转换符（!s）之后应为 ':' 或 '}}'"),
-    (r"end of string while looking for conversion specifier", "'!' 之后缺少转换符（s）"),
-], "ja": [
-    (r"Single '([{}])' encountered in format string", "単独の '{0}'"),
-    (r"expected '}' before end of string", "文字列の終わりまでに '}}' がない"),
-    (r"unmatched '{' in format spec", "書式指定の '{{' が閉じていない"),
-    (r"unexpected '{' in field name", "名前の中に '{{' がある"),
-    (r"expected ':' after conversion specifier", "変換指定（!s）のあとには ':' か '}}' が必要"),
-    (r"end of string while looking for conversion specifier", "'!' のあとに変換指定（s）がない"),
-]}

@@ -1,7 +1,7 @@
 """The words of the commands' own lines, in en, zh and ja: `new`, a build's dry run and outcome, the
-voice commands, `doctor`, batch's notes counted and its missing extra. Joined into messages.py's tables
-(said through `errors.text`), as messages_cli.py's ANSWERS are; the language is the command's
-(attention_core.language)."""
+voice commands, `doctor`, batch's notes counted and its missing extra. Joined into the core's tables
+(attention_core/messages.py) by this package and said through `errors.text`, as answers.py's ANSWERS
+are; the language is the command's (attention_core.language)."""
 
 from __future__ import annotations
 

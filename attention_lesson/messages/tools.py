@@ -1,8 +1,10 @@
-"""The words of the tools around a lesson, in en, zh and ja: what `words check` says of a folder of the
-teacher's words, and the notes and summary of a batch plan. A sibling of messages.py's tables (EN, ZH,
-JA), joined into them there, so `errors.text` and `errors.located` say them as they say a lesson's
-errors: `FILE:LINE: message`, fields filled, a tight language without spaces between its characters.
-The same entries and fields in every language (tests/test_tool_messages.py holds them together).
+"""The words of the tools around a lesson, in en, zh and ja: `words check`'s summary (its FILE:LINE:
+messages are the words check's own, scenes/common/words_messages.py), the notes and summary of a batch
+plan, a command's language and words folder, `words export`'s comments. Joined into the core's tables
+(attention_core/messages.py) by this package, so `errors.text` and `errors.located` say them as they say
+a lesson's errors: `FILE:LINE: message`, fields filled, a tight language without spaces between its
+characters. The same entries and fields in every language (tests/test_tool_messages.py holds them
+together).
 
 Placeholders a teacher writes ({focus}) reach a message as a field's value, never as its template: a
 brace the template itself prints is doubled twice ("{{{{" prints "{{")."""
@@ -10,22 +12,7 @@ brace the template itself prints is doubled twice ("{{{{" prints "{{")."""
 from __future__ import annotations
 
 TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
-    # words check: FILE:LINE: one of these
-    "words_not_toml": "not valid TOML: {reason}",
-    "words_unknown_key": "unknown key {key}: no line of the lesson has this name",
-    "words_kind": "{key}: expected {kind}, as the built-in line is",
-    "words_too_long": "{key}: expected a line of at most {limit} characters, found {n} characters",
-    "string_list": "a list of strings",
-    "words_broken": "{key}: a broken placeholder ({reason}); write a brace as {{{{ or }}}}",
-    "words_unknown_placeholder": "{key}: unknown placeholder {names}; this line takes {takes}",
-    "words_bad_placeholder": "{key}: placeholder {field} not allowed; a line writes a name alone: {{name}}, "
-                             "{{name!s}} or {{name_pct:.0%}}",
-    "no_placeholders": "none",
-    "words_lost_placeholder": "{key}: placeholder {names} left out: the line does not say it (fine if meant)",
-    "words_none_here": "no words for {lang} here (expected {folder}/<name>.toml, as "
-                       "`attention-lesson words export --lang {lang}` writes them)",
-    "words_missing_key": "missing key {key} (every key is needed for a language with no built-in words; "
-                         "the {reference} line: {line})",
+    # words check: its summary
     "words_fine_all": "{folder}: every line fine",
     "words_fine_files": {"one": "{folder}: {n} file of lines fine",
                          "other": "{folder}: {n} files of lines fine"},
@@ -107,9 +94,6 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                          "see the workers' logs)",
     "batch_task_lost": "{what} failed in {variant}: the Dask scheduler lost it (did the scheduler stop?)",
     # a language, and a words folder, a command is given
-    "lang_not_code": "{lang} is not a language code (two or three letters: fr, de, es, ko, pt-BR)",
-    "lang_rtl": "{lang}: right-to-left scripts are not supported yet (the scenes lay every line out from "
-                "the left); choose a left-to-right language",
     "words_no_builtin": "--lang {language}: no built-in words for {language}; give them with --words DIR "
                         "(DIR/{language}/*.toml: `{export}` writes the English lines to translate)",
     "words_no_folder": "words: no folder {folder}",
@@ -145,20 +129,6 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_takes": "{where}; placeholders {names}",
     "export_takes_none": "{where}; no placeholders",
 }, "zh": {
-    "words_not_toml": "不是合法的 TOML：{reason}",
-    "words_unknown_key": "未知的键 {key}：课里没有哪一句叫这个名字",
-    "words_kind": "{key}：应为 {kind}，与内置的这一句相同",
-    "words_too_long": "{key}：应为最多 {limit} 个字符的一句，实际：{n} 个字符",
-    "string_list": "一列字符串",
-    "words_broken": "{key}：占位符写坏了（{reason}）；花括号本身请写成 {{{{ 或 }}}}",
-    "words_unknown_placeholder": "{key}：未知的占位符 {names}；这一句可用的是 {takes}",
-    "words_bad_placeholder": "{key}：不允许的占位符 {field}；一句话里只能写名字本身：{{name}}、{{name!s}} 或 "
-                             "{{name_pct:.0%}}",
-    "no_placeholders": "无",
-    "words_lost_placeholder": "{key}：没有用到占位符 {names}：这一句不会说出它（如果是有意的，没有问题）",
-    "words_none_here": "这里没有 {lang} 的文字（应为 {folder}/<name>.toml，"
-                       "即 `attention-lesson words export --lang {lang}` 写出的文件）",
-    "words_missing_key": "缺少键 {key}（没有内置文字的语言每个键都要有；{reference} 的这一句：{line}）",
     "words_fine_all": "{folder}：每一句都可以使用",
     "words_fine_files": "{folder}：{n} 个文件里的句子都可以使用",
     "note": "提示：{text}",
@@ -232,8 +202,6 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "batch_worker_died": "{what} 在 {variant} 中失败：运行它的每个 Dask 工作进程都退出了"
                          "（内存不足？请查看工作进程的日志）",
     "batch_task_lost": "{what} 在 {variant} 中失败：Dask 调度器丢失了这个任务（调度器停止了吗？）",
-    "lang_not_code": "{lang} 不是语言代码（两三个字母：fr、de、es、ko、pt-BR）",
-    "lang_rtl": "{lang}：还不支持从右往左书写的文字（画面上每一行都从左边排起）；请选从左往右书写的语言",
     "words_no_builtin": "--lang {language}：没有内置的 {language} 文字；请用 --words DIR 提供"
                         "（DIR/{language}/*.toml：`{export}` 会写出要翻译的英文句子）",
     "words_no_folder": "words：没有文件夹 {folder}",
@@ -265,23 +233,6 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
     "export_takes": "{where}；占位符 {names}",
     "export_takes_none": "{where}；没有占位符",
 }, "ja": {
-    "words_not_toml": "有効な TOML ではありません：{reason}",
-    "words_unknown_key": "不明なキー {key}：この名前の行はレッスンにありません",
-    "words_kind": "{key}：組み込みの行と同じく {kind} が必要です",
-    "words_too_long": "{key}：{limit} 文字までの行が必要ですが、実際は {n} 文字",
-    "string_list": "文字列のリスト",
-    "words_broken": "{key}：プレースホルダーが壊れています（{reason}）。"
-                    "波かっこそのものは {{{{ または }}}} と書きます",
-    "words_unknown_placeholder": "{key}：不明なプレースホルダー {names}。この行で使えるのは {takes}",
-    "words_bad_placeholder": "{key}：使えないプレースホルダー {field}。行に書けるのは名前だけです："
-                             "{{name}}、{{name!s}}、{{name_pct:.0%}}",
-    "no_placeholders": "なし",
-    "words_lost_placeholder": "{key}：プレースホルダー {names} が使われていません：この行はそれを言いません"
-                              "（意図どおりなら問題ありません）",
-    "words_none_here": "ここには {lang} の言葉がありません（`attention-lesson words export --lang {lang}` "
-                       "が書き出す {folder}/<name>.toml が必要です）",
-    "words_missing_key": "キー {key} がありません（組み込みの言葉がない言語にはすべてのキーが必要です。"
-                         "{reference} の行：{line}）",
     "words_fine_all": "{folder}：すべての行が使えます",
     "words_fine_files": "{folder}：{n} 個のファイルの行はすべて使えます",
     "note": "注記：{text}",
@@ -359,9 +310,6 @@ TOOLS: dict[str, dict[str, str | dict[str, str]]] = {"en": {
                          "（メモリー不足？ワーカーのログを見てください）",
     "batch_task_lost": "{variant} の {what} が失敗しました：Dask スケジューラーがタスクを失いました"
                        "（スケジューラーは止まりましたか？）",
-    "lang_not_code": "{lang} は言語コードではありません（2〜3 文字：fr、de、es、ko、pt-BR）",
-    "lang_rtl": "{lang}：右から左に書く文字にはまだ対応していません（シーンはどの行も左から並べます）。"
-                "左から右に書く言語を選んでください",
     "words_no_builtin": "--lang {language}：{language} の組み込みの言葉がありません。"
                         "--words DIR で渡してください"
                         "（DIR/{language}/*.toml：`{export}` が翻訳する英語の行を書き出します）",
