@@ -12,8 +12,9 @@ from manim import DOWN, RIGHT, Rectangle, VGroup
 from attention_core.real.result import INSTALL, PACKAGES, model_missing
 from scenes.common import style
 from scenes.common.base import LessonScene
+from scenes.common.formats import percent_text
 from scenes.common.labels import label
-from scenes.common.mobjects import TokenRow, number_text, outline
+from scenes.common.mobjects import TokenRow, outline
 from scenes.common.panels import Panels, bars, table
 
 TOKENS_A_ROW = 8  # the sentence's tokens: this many a row
@@ -46,8 +47,8 @@ class Real(Panels, LessonScene):
             "focus": self.tr.token(s.focus_word), "piece": self.tr.token(s.att.tokens[s.focus]),
             "tokens": len(s.att.tokens), "layers": s.att.layers, "heads": s.att.heads, "total": s.total,
             "expect": self.tr.token(expect), "count": s.chosen(expect), "top": self.tr.token(top),
-            "top_count": top_count, "share": f"{number_text(100 * s.share, 0)}%",
-            "even": f"{number_text(100 * s.even, 0)}%", "width": s.att.width,
+            "top_count": top_count, "share": percent_text(s.share),
+            "even": percent_text(s.even), "width": s.att.width,
             "toy_focus": self.tr.token(self.lesson.focus), "toy_d": self.lesson.d_model,
             "toy_dims": self.tr("common.list_sep").join(self.dims),
             "model": s.att.model.split(" ")[0].rpartition("/")[2],
@@ -77,20 +78,23 @@ class Real(Panels, LessonScene):
                    note=self.t("tokens_note", **self.fields()))
 
     def heads_grid(self) -> VGroup:
-        """layers × heads cells, each the word the focus weighs most there; the expected word's filled."""
+        """layers × heads cells, each the word the focus weighs most there; the expected word's filled.
+        A column is as wide as its longest word needs (a word is never shrunk below the others)."""
         s, (w, h) = self.study, CELL
         expect = s.expect or s.counts[0][0]
+        words = [[s.label(int(k)) for k in row] for row in s.keys]  # [layers][heads]
+        texts = [[label(word, style.SMALL_SIZE, style.TEXT if word == expect else style.DIM) for word in row]
+                 for row in words]
+        widths = [max(w, *(row[j].width / CELL_TEXT for row in texts)) for j in range(s.att.heads)]
         cells = VGroup()
-        for layer in range(s.att.layers):
-            for head in range(s.att.heads):
-                word = s.label(int(s.keys[layer, head]))
-                hit = word == expect
-                box = Rectangle(width=w, height=h, stroke_color=style.GRID, stroke_width=style.GRID_STROKE,
-                                fill_color=style.HIGHLIGHT, fill_opacity=CELL_OPACITY if hit else 0)
-                text = label(word, style.SMALL_SIZE, style.TEXT if hit else style.DIM)
-                text.scale(min(1.0, w * CELL_TEXT / text.width, h * CELL_TEXT / text.height))
+        for row_words, row_texts in zip(words, texts, strict=True):
+            for word, text, width in zip(row_words, row_texts, widths, strict=True):
+                box = Rectangle(width=width, height=h, stroke_color=style.GRID,
+                                stroke_width=style.GRID_STROKE, fill_color=style.HIGHLIGHT,
+                                fill_opacity=CELL_OPACITY if word == expect else 0)
+                text.scale(min(1.0, h * CELL_TEXT / text.height))
                 cells.add(VGroup(box, text.move_to(box)))
-        cells.arrange_in_grid(s.att.layers, s.att.heads, buff=0)
+        cells.arrange_in_grid(s.att.layers, s.att.heads, buff=0, col_widths=widths)
         rows = VGroup(*(label(self.t("layer", n=i + 1), style.SMALL_SIZE, style.DIM)
                         .next_to(cells[i * s.att.heads], direction=-RIGHT, buff=style.GAP / 2)
                         for i in range(s.att.layers)))
