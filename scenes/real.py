@@ -7,13 +7,13 @@ token is, none of them named. Every number from the core (attention_core/real/st
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, RIGHT, Rectangle, VGroup
+from manim import DOWN, RIGHT, UL, Rectangle, VGroup
 
 from attention_core.real.result import INSTALL, PACKAGES, model_missing
 from scenes.common import style
 from scenes.common.base import LessonScene
 from scenes.common.formats import percent_text
-from scenes.common.labels import label
+from scenes.common.labels import fit, frame_box, label
 from scenes.common.mobjects import TokenRow, outline
 from scenes.common.panels import Panels, bars, table
 
@@ -25,16 +25,22 @@ STATE_COLUMNS = 32  # a token's numbers: this many a row
 STATE_SQUARE = 0.16
 STATE_EDGE = 0.5  # the numbers' heat: |x| / max|x| around this middle grey
 SHOWN_COUNTS = 3  # the words most chosen, named under the grid
+NO_GROWTH = 1.0  # a cell's word is scaled down to its height, never up
 
 
 class Real(Panels, LessonScene):
     scene_id = "real"
-    contexts = "all"  # the teacher's own sentence, whatever the toy's context: no toy sentence in the heading
 
     def setup(self):
         super().setup()
         self.missing = model_missing(self.lesson.real.model)
         self.study = None if self.missing else self.facts.real  # the pass the claims read is the one shown
+
+    def heading(self, key: str = "title", text: str | None = None) -> VGroup:
+        """The title alone: the sentence this scene shows is the teacher's own, not the toy's context."""
+        w, _ = frame_box()
+        title = label(text or self.t(key), style.TITLE_SIZE, style.TEXT)
+        return VGroup(fit(title, w * style.TITLE_SHARE, title.height).to_corner(UL, buff=style.MARGIN))
 
     def fields(self) -> dict:
         out = {**super().fields(), "install": INSTALL, "package": PACKAGES[self.lesson.real.model]}
@@ -92,7 +98,7 @@ class Real(Panels, LessonScene):
                 box = Rectangle(width=width, height=h, stroke_color=style.GRID,
                                 stroke_width=style.GRID_STROKE, fill_color=style.HIGHLIGHT,
                                 fill_opacity=CELL_OPACITY if word == expect else 0)
-                text.scale(min(1.0, h * CELL_TEXT / text.height))
+                text.scale(min(NO_GROWTH, h * CELL_TEXT / text.height))
                 cells.add(VGroup(box, text.move_to(box)))
         cells.arrange_in_grid(s.att.layers, s.att.heads, buff=0, col_widths=widths)
         rows = VGroup(*(label(self.t("layer", n=i + 1), style.SMALL_SIZE, style.DIM)
