@@ -81,7 +81,7 @@ class Real(Panels, LessonScene):
                 chip.set_color(style.DIM)
         mark = outline(chips[s.focus], style.HIGHLIGHT, buff=style.GAP / 3, corner=style.CORNER)
         self.panel(self.titled(self.t("tokens_title", **self.fields()), VGroup(rows, mark)),
-                   note=self.t("tokens_note", **self.fields()))
+                   note=[self.t("tokens_note"), self.t("pieces_note", **self.fields())])
 
     def heads_grid(self) -> VGroup:
         """layers × heads cells, each the word the focus weighs most there; the expected word's filled.
