@@ -2,8 +2,8 @@
 built with are the core's (every head's rows, rounded to 4 decimals, each summing to 1; the focus, the
 counts, a start head that picks the expected word); in Debian's chromium the shown row is the core's row
 for the chosen layer, head and query, and moves with the selects; axe on the box, no console error, no
-word missing in zh, en or ja; without the [real] extra the box says in one line what to install; a lesson
-without [real] has no box."""
+word missing in zh, en or ja, nothing overflowing or cut at 1280 and 360 px; without the [real] extra the
+box says in one line what to install; a lesson without [real] has no box."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from attention_lesson.outputs.explorer_real import PLACES, real_data
 
 from .axe import violations
 from .explorer_helpers import Page, build
+from .test_explorer import CLIP_JS, OVERFLOW_JS
 
 pytestmark = pytest.mark.xdist_group("explorer")
 HALF = 0.5 * 10 ** -PLACES  # a rounded weight's largest error
@@ -78,9 +79,12 @@ def test_the_shown_row_is_the_cores_for_the_chosen_layer_head_and_query(browser,
         assert f"layer {layer + 1}, head {head + 1}" in title and s.label(query) in title
     assert page.p.locator("#real svg.real-lines line").count() == len(s.att.tokens)
     assert violations(page.p, context="#real") == []
-    for lang in ("zh", "ja"):
+    for lang, width in (("zh", 1280), ("zh", 360), ("en", 360), ("ja", 1280)):
+        page.p.set_viewport_size({"width": width, "height": 900})
         page.p.click(f"button[data-lang={lang}]")
+        page.p.evaluate("() => new Promise(requestAnimationFrame)")  # laid out, the scroll marks set
         assert page.p.input_value("#real-head") == "11"  # the choice stays through a redraw
+        assert page.p.evaluate(OVERFLOW_JS) == [] and page.p.evaluate(CLIP_JS) == [], (lang, width)
     assert page.p.evaluate("AL.missing") == []
     assert page.close() == []
 
