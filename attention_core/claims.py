@@ -69,6 +69,13 @@ class Facts:
         return tile(self.att, self.lesson.tiling.block)
 
     @cached_property
+    def real(self):
+        """The [real] table's model run on its sentence (real/study.py: the [real] extra's package)."""
+        from .real.study import study
+
+        return study(self.lesson.real, self.lesson.source)
+
+    @cached_property
     def starts(self) -> list[np.ndarray]:
         """The focus's input row and query in every context, positions applied: [x | q] each."""
         from .next.positions import attend_positioned
@@ -193,6 +200,12 @@ PREDICATES: dict[str, Callable[[Facts], bool]] = {
     "outputs_differ": _outputs_differ,
     "two_contexts": lambda f: len(f.lesson.contexts) == 2,
     "query_both_meanings": _query_both_meanings,
+    "focus_whole": lambda f: f.real.att.word(f.real.focus) == f.real.focus_word,
+    "focus_within": lambda f: f.real.att.word(f.real.focus) != f.real.focus_word,
+    "expect_top": lambda f: f.real.expect_top,
+    "expect_found": lambda f: f.real.expect_found,
+    "sinks_heavy": lambda f: f.real.share > f.real.even,
+    "sinks_light": lambda f: f.real.share <= f.real.even,
 }
 
 
@@ -257,6 +270,13 @@ CLAIMS: dict[str, Claim] = {
     "tiles.full_memory": _c("unmasked", otherwise="tiles.full_memory_masked"),
     "tiles.say.equal": _c("tiles_equal"),
     "tiles.equal_note": _c("tiles_equal"),
+    # real: the model's own tokens, the heads' choices, the sinks
+    "real.say.tokens": _c("focus_whole", otherwise="real.say.tokens_within"),
+    "real.say.tokens_within": _c("focus_within"),
+    "real.say.heads": _c("expect_top", otherwise="real.say.heads_expect"),
+    "real.say.heads_expect": _c("expect_found", otherwise="real.say.heads_top"),
+    "real.say.sinks": _c("sinks_heavy", otherwise="real.say.sinks_light"),
+    "real.say.sinks_light": _c("sinks_light"),
 }
 
 

@@ -111,6 +111,17 @@ KEYS: tuple[Key, ...] = (
     Key("tiling", "table", "block", "no tiles (no tiles scene)",
         "the online softmax over blocks of keys: the tiles scene", "x", "tiled"),
     Key("tiling.block", "integer", "1 to 8", "2", "keys per block", 0, "tiled"),
+    Key("real", "table", "sentence, focus, model, expect", "no real model (no real scene)",
+        "the teacher's own sentence through a pretrained model (the [real] extra): the real scene", "x",
+        "real"),
+    Key("real.sentence", "string", "1 to 60 characters", REQUIRED, "the sentence the model reads", DELETE,
+        "real"),
+    Key("real.focus", "string", "a part of real.sentence", REQUIRED,
+        "the token the real scene follows (checked against the model's tokens when it runs)", "nobody",
+        "real"),
+    Key("real.model", "string", '"e5"', '"e5"', "the model: multilingual-e5-small", "gpt", "real"),
+    Key("real.expect", "string", "a part of real.sentence", "none: the word most heads choose",
+        "the key the toy lesson picks: the real scene counts the heads that choose it", "nobody", "real"),
 )
 
 TOP = tuple(dict.fromkeys(k.top for k in KEYS))  # the top-level keys, in the table's order

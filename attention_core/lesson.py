@@ -22,10 +22,12 @@ from .lines import error_line, toml_line
 from .magnitudes import check_finite
 from .next.tables import (
     Positions,
+    Real,
     Tiling,
     Training,
     check_descent,
     parse_positions,
+    parse_real,
     parse_tiling,
     parse_training,
 )
@@ -64,6 +66,7 @@ class Lesson:
     training: Training | None = None  # [training]: W_Q and W_K learn (next/training.py)
     positions: Positions | None = None  # [positions]: sinusoidal or rope (next/positions.py)
     tiling: Tiling | None = None  # [tiling]: the online softmax over blocks of keys (next/tiling.py)
+    real: Real | None = None  # [real]: the teacher's sentence through a pretrained model (real/study.py)
     words: str | None = None  # the teacher's words folder (`words = "DIR"`, relative to the file); None: none
 
     @property
@@ -289,6 +292,7 @@ def parse(data: dict, file: str = "<lesson>") -> Lesson:
         training=parse_training(file, data, contexts, focus, mask),
         positions=parse_positions(file, data, d_k),
         tiling=parse_tiling(file, data),
+        real=parse_real(file, data),
         words=_parse_words(file, data),
         **weights,
     )

@@ -150,6 +150,11 @@ EN: dict[str, str | dict[str, str]] = {
     "holds_training": "learning: {query} -> {target}, {steps} steps",
     "holds_positions": "positions: {kind}",
     "holds_tiling": "tiles of {block} keys",
+    "holds_real": "a real model: {model} reads “{sentence}”, following {focus}",
+    "a_real_sentence": "a sentence: a string of 1 to {hi} characters",
+    "a_real_part": "a part of real.sentence ({sentence})",
+    "a_real_model": "one of {items} (the models the real scene draws)",
+    "a_real_token": "a part of the sentence the model keeps within one token ({tokens})",
     "descent": "the gradient descent of [training]",
     "diverged": "numbers past the largest float in context {context} (a smaller learning_rate keeps them)",
 }
@@ -278,6 +283,11 @@ ZH: dict[str, str | dict[str, str]] = {
     "holds_training": "学习：{query} → {target}，{steps} 步",
     "holds_positions": "位置：{kind}",
     "holds_tiling": "每块 {block} 个键",
+    "holds_real": "真实模型：{model} 读“{sentence}”，跟随 {focus}",
+    "a_real_sentence": "一个句子：1 到 {hi} 个字符的字符串",
+    "a_real_part": "real.sentence 中的一段（{sentence}）",
+    "a_real_model": "{items} 之一（真实模型场景能画的模型）",
+    "a_real_token": "句子中被模型切在同一个词元里的一段（{tokens}）",
     "descent": "[training] 的梯度下降",
     "diverged": "语境 {context} 中出现超出最大浮点数的数（减小 learning_rate 可避免）",
 }

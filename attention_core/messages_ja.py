@@ -136,6 +136,11 @@ JA: dict[str, str | dict[str, str]] = {
     "holds_training": "学習：{query} → {target}、{steps} ステップ",
     "holds_positions": "位置：{kind}",
     "holds_tiling": "キー {block} 個ずつのブロック",
+    "holds_real": "実際のモデル：{model} が「{sentence}」を読み、{focus} を追う",
+    "a_real_sentence": "文：1〜{hi} 文字の文字列",
+    "a_real_part": "real.sentence の一部（{sentence}）",
+    "a_real_model": "{items} のいずれか（実モデルのシーンが描けるモデル）",
+    "a_real_token": "モデルが一つのトークンに収める文の一部（{tokens}）",
     "descent": "[training] の勾配降下",
     "diverged": "文脈 {context} で浮動小数点数の最大値を超える数値（learning_rate を小さくすると避けられる）",
 }

@@ -22,7 +22,7 @@ class SceneInfo:
     cls: str  # class name in scenes/<module>.py
     package: str = "scenes"  # tests register fixture scenes from their own package
     titles: dict[str, str] = field(default_factory=dict)  # only for fixtures: lang -> title
-    needs: str = ""  # "mask", "heads", "training", "positions", "tiling": only in a lesson that has it
+    needs: str = ""  # "mask", "heads", "training", "positions", "tiling", "real": only in a lesson with it
 
     def fits(self, lesson) -> bool:
         """Whether the lesson has what the scene shows (a mask, several heads); every scene fits a lesson
@@ -86,6 +86,7 @@ SCENES: tuple[SceneInfo, ...] = (
     SceneInfo("learning", "Learning", needs="training"),
     SceneInfo("positions", "Positions", needs="positions"),
     SceneInfo("tiles", "Tiles", needs="tiling"),
+    SceneInfo("real", "Real", needs="real"),
     SceneInfo("contexts", "Contexts"),
     SceneInfo("lookup", "Lookup"),
     SceneInfo("normalizers", "Normalizers"),

@@ -62,6 +62,10 @@
    in DIR (each first run once, which renders what is missing: reuse the folder), by this checkout and
    each other one named, interleaved, --repeats times (default 10): the best wall time, the median CPU
    time, the modules imported (`-X importtime`), and whether DIR's media/ was left untouched.
+16. with --voiced [LANG]: the whole lesson (default zh) at 480p15 from nothing, silent and narrated by the
+   neural voice, side by side in one run: wall and CPU seconds, the cores' use, the seconds of speech
+   and the lesson's length, the voiced time over each; then a warm re-run after the lesson's story line
+   changed: its time and how many lines were synthesised again (one).
 Prints each figure and its ratio to the naive way. Not a test: the numbers go in the guide
 (docs/develop/speed.md). The timings themselves are in scripts/bench/; this file reads the options and
 prints.
@@ -84,6 +88,7 @@ from bench.plan import plan_benchmark
 from bench.real import real_benchmark
 from bench.reruns import holds_benchmark, publish_benchmark, rerun_benchmark, w_edit_benchmark
 from bench.runs import MANIM_Q, naive_benchmark, voice_benchmark
+from bench.voiced import voiced_benchmark
 from bench.voices import voices_benchmark
 
 
@@ -121,6 +126,9 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--voices", nargs="*", metavar="LANG", choices=["zh", "en", "ja"],
                     help="Only hear every voice of these languages (default: all) with the ear: error "
                          "rates and real-time factors.")
+    ap.add_argument("--voiced", nargs="?", const="zh", choices=["zh", "en", "ja"], metavar="LANG",
+                    help="Only time the whole lesson voiced by the neural voice against silent and against "
+                         "its speech's length, then a warm re-run with one changed line (default: zh).")
     ap.add_argument("--every", type=int, default=1, metavar="N",
                     help="With --voices: one line in N of the lesson (default: every line).")
     ap.add_argument("--plan", type=int, nargs="?", const=278, metavar="LESSONS",
@@ -160,6 +168,8 @@ def run_alone(args: argparse.Namespace) -> bool:
         print(json.dumps(real_benchmark(args.repeats or 3), indent=2))
     elif args.plan:
         fresh(lambda work: plan_benchmark(work, args.plan, args.repeats or 2))
+    elif args.voiced:
+        fresh(lambda work: voiced_benchmark(work, args.voiced, args.jobs))
     elif args.voices is not None:
         fresh(lambda work: voices_benchmark(work, args.voices or ["zh", "en", "ja"], args.every))
     elif args.neural:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The guide's gallery frames of the scenes no golden test draws (learning, positions, tiles): each
+"""The guide's gallery frames of the scenes no golden test draws (learning, positions, tiles, real): each
 step's last frame, rendered by the CLI at full quality from the scene's built-in lesson in Chinese and
 scaled down to the goldens' size (854 × 480), palette-optimised, into docs/_static/gallery/.
 
@@ -23,7 +23,8 @@ from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "_static" / "gallery"
-LESSONS = {"learning": "learning", "positions": "positions", "tiles": "tiled"}  # scene -> its lesson
+LESSONS = {"learning": "learning", "positions": "positions", "tiles": "tiled",  # scene -> its lesson
+           "real": "real"}
 SIZE = (854, 480)  # the goldens' frame (low quality)
 COLOURS = 128  # a palette this large keeps the heat colours and the text's antialiasing
 

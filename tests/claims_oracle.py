@@ -98,3 +98,60 @@ def rescale(row: np.ndarray, block: int) -> dict | None:
             best = {"at": b + 1, "m_old": m, "m_new": new, "alpha": alpha}
         m = new
     return best
+
+
+class RealReference:
+    """The real scene's predicates, from the model's weights read anew: the focus found by its text, each
+    head's strongest other key picked in a loop, the sinks summed column by column (not result.py's
+    or study.py's functions). A mixin of test_claims.Reference; `self.lesson` has a [real] table."""
+
+    def real_pass(self):
+        from attention_core.real import e5_attention
+
+        att = e5_attention(self.lesson.real.sentence)
+        words = [t.replace("\u2581", "") or t for t in att.tokens]
+        ordinary = [i for i in range(len(words)) if not att.special[i]]
+        want = self.lesson.real.focus
+        focus = next((i for i in ordinary if words[i] == want), None)
+        focus = focus if focus is not None else next(i for i in ordinary if want in words[i])
+        return att, words, ordinary, focus
+
+    def real_counts(self) -> dict[str, int]:
+        att, words, ordinary, focus = self.real_pass()
+        counts: dict[str, int] = {}
+        for layer in att.weights:
+            for head in layer:
+                best = max((j for j in ordinary if j != focus), key=lambda j: float(head[focus, j]))
+                counts[words[best]] = counts.get(words[best], 0) + 1
+        return counts
+
+    def real_share(self) -> tuple[float, float]:
+        """The mean weight a row gives <s> and </s>, and what an even share would give them."""
+        att = self.real_pass()[0]
+        marks = [j for j in range(len(att.tokens)) if att.special[j]]
+        rows = [sum(float(row[j]) for j in marks) for layer in att.weights for head in layer for row in head]
+        return sum(rows) / len(rows), len(marks) / len(att.tokens)
+
+    def _focus_whole(self):
+        att, words, _, focus = self.real_pass()
+        return words[focus] == self.lesson.real.focus
+
+    def _focus_within(self):
+        return not self._focus_whole()
+
+    def _expect_found(self):
+        _, words, ordinary, _ = self.real_pass()
+        expect = self.lesson.real.expect
+        return expect is not None and any(words[i] == expect for i in ordinary)
+
+    def _expect_top(self):
+        counts, expect = self.real_counts(), self.lesson.real.expect
+        mine = counts.get(expect, 0)
+        return self._expect_found() and all(n < mine for w, n in counts.items() if w != expect)
+
+    def _sinks_heavy(self):
+        share, even = self.real_share()
+        return share > even
+
+    def _sinks_light(self):
+        return not self._sinks_heavy()

@@ -85,7 +85,7 @@ def _context(rng, n: int, vocab: list[str], masked: bool) -> list[str]:
 
 
 # -- the reference -----------------------------------------------------------------------------------
-class Reference:
+class Reference(R.RealReference):
     """Each predicate's truth, and each quoted number, for one lesson and context (scaled mode)."""
 
     def __init__(self, lesson, context: str):
@@ -340,7 +340,7 @@ def test_every_claim_said_holds_on_generated_lessons(text, lang, tmp_path):
     assert check_lesson(lesson, lang, tmp_path) > 0
 
 
-@pytest.mark.parametrize("name", ["learning", "positions", "tiled", "default", "causal"])
+@pytest.mark.parametrize("name", ["learning", "positions", "tiled", "default", "causal", "real"])
 def test_every_claim_said_holds_on_built_in_lessons(name, tmp_path):
     from attention_core import load
 

@@ -119,6 +119,18 @@ def test_a_failing_piece_fails_its_scene_and_writes_nothing(tmp_path, monkeypatc
                 if p.suffix in (".mp4", ".srt") or p.name.startswith(".") and p.name != ".cache"]
 
 
+def test_a_cold_voiced_run_starts_the_scenes_with_the_most_speech_first(tmp_path):
+    """With a voice, the speech sets a scene's time: a cold voiced run starts geometry (its nine steps
+    the lesson's longest narration, among the quickest to draw), a silent one mistakes."""
+    from attention_lesson.pipeline.plan import Job, RenderOptions
+
+    jobs = {v: [Job(s, RenderOptions(lesson="lesson.toml", context="river", voice=v), tmp_path)
+                for s in registry.available()] for v in (None, "neural")}
+    silent, voiced = (runner.plan_tasks(jobs[v], 2)[0] for v in (None, "neural"))
+    assert (silent[0].id, voiced[0].id) == ("mistakes", "geometry")
+    assert sorted(j.id for j in voiced) == sorted(runner.VOICED) == sorted(runner.ESTIMATES)
+
+
 def test_a_run_starts_the_scenes_that_took_longest_last_time_first(tmp_path):
     """The longest first: by the last run's seconds, and on a cold run by the packaged estimates (each
     scene's seconds measured once), a scene never timed scaled from the timed ones."""

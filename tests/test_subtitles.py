@@ -195,3 +195,10 @@ def test_a_no_break_space_keeps_a_formula_on_one_line():
     for width, count in ((4.0, 3), (style.NOTE_MIN_W, 2)):  # the rule whole on the first line
         lines = wrapped(note, width, "ja", style.LABEL_SIZE)
         assert len(lines) == count and lines[0].text.startswith(rule.strip()), lines
+
+
+def test_a_models_mark_is_never_cut():
+    """<s> and </s> are a piece each: a wrapped title broke as 'on <s> and <' / '/s>: each layer's'."""
+    got = captions.pieces("the share of a row's weight on <s> and </s>: each layer's mean", "en")
+    assert "<s> " in got and "</s>: " in got
+    assert "</s>：" in captions.pieces("<s> 和 </s>：模型自己加的标记", "zh")

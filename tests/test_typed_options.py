@@ -31,3 +31,23 @@ def test_the_type_checker_refuses_a_quality_no_command_offers(tmp_path):
                         str(caller)], capture_output=True, text=True, cwd=ROOT)
     errors = [line for line in r.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1 and "caller.py:2:" in errors[0] and "Literal['hig']" in errors[0], r.stdout
+
+
+def test_a_voice_value_is_read_in_one_place():
+    """--voice's strings mean one thing everywhere: VoiceSource.of reads them and gives them back as
+    given; the output folder's tag, the speaker and whether every step is neural follow from it (a Kokoro
+    voice file gets a folder of its own, never the draft voice's)."""
+    from attention_lesson.pipeline.plan import voice_tag
+    from attention_lesson.pipeline.voice.source import VoiceSource
+    from attention_lesson.pipeline.voice.speakers import is_folder, neural, speaker_for
+
+    cases = {"draft": ("draft", "", False, "-voice"), "neural": ("neural", "", True, "-neural"),
+             "piper:/m/v.onnx": ("piper", "/m/v.onnx", True, "-neural"),
+             "kokoro:/v/voices.npz#zf_x": ("kokoro", "/v/voices.npz#zf_x", True, "-voice-kokoro-voices-zf_x"),
+             "/rec/folder": ("folder", "/rec/folder", False, "-voice")}
+    for value, (kind, ref, speaks_all, tag) in cases.items():
+        chosen = VoiceSource.of(value)
+        assert (chosen.kind, chosen.ref, str(chosen)) == (kind, ref, value)
+        assert (neural(value), is_folder(value), voice_tag(value)) == (speaks_all, kind == "folder", tag)
+    assert speaker_for("kokoro:/v/voices.npz#zf_x", "zh").model == "/v/voices.npz#zf_x"
+    assert speaker_for("piper:/m/v.onnx", "en").kind == "piper"

@@ -103,6 +103,7 @@ def test_token_marks():
     assert listing([en.token("the"), en.token("by")], "en") == "“the” and “by”"
     assert f"{zh.token('bank')} 的输出" == "bank 的输出"  # Latin: bare, as the text
     assert listing([zh.token("苹果"), zh.token("梨")], "zh") == "「苹果」和「梨」"
+    assert f"{zh.token('。')}" == "「。」"  # Chinese punctuation too: a bare 。 runs into the list around it
     assert "{t!s}→{t!s}".format(t=en.token("bank")) == "bank→bank"  # notation stays bare
     assert en.token("the") == "the" and " ".join([en.token("a"), "b"]) == "a b"  # a plain string otherwise
 

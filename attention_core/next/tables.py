@@ -14,7 +14,14 @@ same lesson file (each table optional; a file without them is the lesson it alwa
     [tiling]                   # the softmax over blocks of keys, never the n x n matrix at once
     block = 2                  # keys per block, 1 to 8 (default 2)
 
-training.py, positions.py and tiling.py compute with what this reads.
+    [real]                     # the teacher's own sentence through a pretrained model (the [real] extra)
+    sentence = "河岸边的银行旁有一条河。"  # 1 to 60 characters
+    focus = "银行"             # a part of the sentence: the token the real scene follows
+    expect = "河"              # a part of the sentence: the key the toy lesson picks (optional)
+    model = "e5"               # multilingual-e5-small (default "e5", the one model drawn so far)
+
+training.py, positions.py and tiling.py compute with what this reads; real/study.py runs [real]'s model
+(only then are focus and expect checked against the tokens as the model cuts the sentence).
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ from .training import train  # numpy only: the reader may check a descent
 
 POSITION_KINDS = ("sinusoidal", "rope")
 MAX_STEPS, MAX_BLOCK = 40, 8
+REAL_MODELS = ("e5",)  # what the real scene draws (smollm2, causal, runs from the CLI only for now)
+MAX_SENTENCE = 60  # characters: the scene lays its tokens out in a few rows
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,14 @@ class Positions:
 @dataclass(frozen=True)
 class Tiling:
     block: int  # keys per block
+
+
+@dataclass(frozen=True)
+class Real:
+    sentence: str  # the teacher's own sentence, as the model reads it
+    focus: str  # a part of it: the token the real scene follows
+    model: str  # "e5"
+    expect: str | None = None  # a part of it: the key the toy lesson picks, counted across the heads
 
 
 def _number(file: str, key: str, value, low: float, what: str) -> float:
@@ -132,3 +149,28 @@ def check_descent(lesson) -> None:
             if not all(np.all(np.isfinite(a)) for a in (last.loss, last.w_q, last.w_k, last.weights)):
                 raise LessonError(lesson.source, "training.learning_rate",
                                   ph("finite_result", what=ph("descent")), ph("diverged", context=name))
+
+
+def _part(file: str, key: str, value, sentence: str) -> str:
+    """A non-empty part of the sentence (whether the model cuts it as one token is known when it runs)."""
+    if not isinstance(value, str) or not value.strip() or value not in sentence:
+        raise LessonError(file, key, ph("a_real_part", sentence=sentence), ph("nothing") if value is None
+                          else value)
+    return value
+
+
+def parse_real(file: str, data: dict) -> Real | None:
+    """[real]: read and checked without the model (the core parses where the [real] extra is missing)."""
+    if "real" not in data:
+        return None
+    table = reading.table(file, data, "real", {"sentence", "focus", "model", "expect"})
+    sentence = table.get("sentence")
+    if not isinstance(sentence, str) or not sentence.strip() or len(sentence) > MAX_SENTENCE:
+        raise LessonError(file, "real.sentence", ph("a_real_sentence", hi=MAX_SENTENCE),
+                          ph("nothing") if sentence is None else reading.found(sentence))
+    model = table.get("model", REAL_MODELS[0])
+    if model not in REAL_MODELS:
+        raise LessonError(file, "real.model", ph("a_real_model", items=Choices(REAL_MODELS)), model)
+    expect = table.get("expect")
+    return Real(sentence, _part(file, "real.focus", table.get("focus"), sentence), model,
+                None if expect is None else _part(file, "real.expect", expect, sentence))

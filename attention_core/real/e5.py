@@ -86,9 +86,9 @@ def e5_attention(sentence: str, engine: bool = True, path: str | None = None) ->
     """The sentence as it is (no "query: " prefix) through multilingual-e5-small: its tokens and every
     layer's and head's attention weights (read-only: the result is shared)."""
     m = load_e5(path)
-    ids, _, weights = run(m, sentence, engine)
-    weights = weights.astype(np.float32)
-    weights.flags.writeable = False
+    ids, states, weights = run(m, sentence, engine)
+    weights, states = weights.astype(np.float32), states.astype(np.float32)
+    weights.flags.writeable = states.flags.writeable = False
     v = m.file.vocabulary
     return RealAttention(m.name, sentence, tuple(piece_text(m.tokenizer, i) for i in ids), tuple(ids),
-                         tuple(i in (v.bos, v.eos) for i in ids), weights)
+                         tuple(i in (v.bos, v.eos) for i in ids), weights, states)

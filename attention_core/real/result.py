@@ -21,6 +21,7 @@ class RealAttention:
     ids: tuple[int, ...]  # their ids in the model's vocabulary
     special: tuple[bool, ...]  # n: <s>, </s> (the model's own marks, not the sentence's)
     weights: np.ndarray  # float32 [layers, heads, n (queries), n (keys)]: softmax rows, each sums to 1
+    states: np.ndarray | None = None  # float32 [n, d]: each token's numbers after the last layer
 
     @property
     def layers(self) -> int:
@@ -29,6 +30,11 @@ class RealAttention:
     @property
     def heads(self) -> int:
         return self.weights.shape[1]
+
+    @property
+    def width(self) -> int:
+        """d: the numbers a token is (None's 0: a result made without its states)."""
+        return 0 if self.states is None else self.states.shape[1]
 
     def word(self, i: int) -> str:
         """Token i as the sentence has it: the metaspace ▁ dropped."""

@@ -53,7 +53,7 @@ def structure(lesson, lang: str) -> list[str]:
 
 
 def features(lesson, lang: str) -> list[str]:
-    """What the next lessons hold: learning, positions, tiles."""
+    """What the next lessons hold: learning, positions, tiles, a real model."""
     parts = []
     if t := lesson.training:
         parts.append(text(lang, "holds_training", query=t.query, target=t.target, steps=t.steps))
@@ -61,4 +61,6 @@ def features(lesson, lang: str) -> list[str]:
         parts.append(text(lang, "holds_positions", kind=lesson.positions.kind))
     if lesson.tiling:
         parts.append(text(lang, "holds_tiling", block=lesson.tiling.block))
+    if r := lesson.real:
+        parts.append(text(lang, "holds_real", model=r.model, sentence=r.sentence, focus=r.focus))
     return parts

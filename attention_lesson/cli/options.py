@@ -253,19 +253,14 @@ def check_voice(voice: str | None, lang: str = "zh") -> str | None:
         return voice
     from attention_core.errors import text as said
 
-    from ..pipeline.voice.speakers import (
-        DRAFT,
-        KOKORO,
-        NEURAL,
-        PIPER,
-        speaker_for,
-        voice_problem,
-    )
+    from ..pipeline.voice.source import VoiceSource
+    from ..pipeline.voice.speakers import DRAFT, speaker_for, voice_problem
 
-    if voice == DRAFT:
+    chosen = VoiceSource.of(voice)
+    if chosen.kind == "draft":
         return voice
-    if voice == NEURAL or voice.startswith((PIPER, KOKORO)):
-        resolved = voice if voice == NEURAL else _resolved_voice(voice)
+    if chosen.neural:
+        resolved = voice if chosen.kind == "neural" else _resolved_voice(chosen)
         if problem := voice_problem(resolved, lang):
             raise LessonFileError(f"--voice {voice}: {problem}")
         if speaker_for(resolved, lang).kind == DRAFT:
@@ -318,19 +313,20 @@ def check_words(given: str | None, lesson, lang: str) -> str | None:
     return folder
 
 
-def _resolved_voice(voice: str) -> str:
+def _resolved_voice(chosen) -> str:
     """piper:PATH or kokoro:PATH[#name] with PATH absolute (a Kokoro voice's bundled or vendored name as
     it is: kokoro:jm_kumo; the Piper voice a package ships by its name: piper:en_US-joe-medium)."""
+    from dataclasses import replace
+
     from ..pipeline.voice.kokoro import named
     from ..pipeline.voice.speakers import bundled_piper
 
-    engine, _, rest = voice.partition(":")
-    path, hash_, name = rest.partition("#")
-    if engine == "kokoro" and not hash_ and named(path):
-        return voice
-    if engine == "piper" and (model := bundled_piper(path)) is not None:
-        return f"piper:{model}"
-    return f"{engine}:{Path(path).expanduser().resolve()}{hash_}{name}"
+    path, hash_, name = chosen.ref.partition("#")
+    if chosen.kind == "kokoro" and not hash_ and named(path):
+        return str(chosen)
+    if chosen.kind == "piper" and (model := bundled_piper(path)) is not None:
+        return str(replace(chosen, ref=str(model)))
+    return str(replace(chosen, ref=f"{Path(path).expanduser().resolve()}{hash_}{name}"))
 
 
 def make_options(lesson, kind: str, given: dict):

@@ -7,9 +7,10 @@ the core in tests/test_web_core.py); the view is web/explorer.js and its parts (
 helpers the studio shares in web/shared.js. What the page needs from Python is
 written into data.js: the lesson (vocab, W's, contexts, names), both catalogs' words, the palette, and
 the lesson's claims (which key its focus favours in each context, computed here by the core), which
-the page checks again with the student's numbers, and the lesson file's own text: the page's download
-is that text with only the numbers the student changed rewritten in place (explorer-export.js), so the
-teacher's comments, order and spacing stay as they were.
+the page checks again with the student's numbers, a lesson with [real] its model's weights
+(explorer_real.py: computed here, once; the studio's page has no such box), and the lesson file's own
+text: the page's download is that text with only the numbers the student changed rewritten in place
+(explorer-export.js), so the teacher's comments, order and spacing stay as they were.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from scenes.common.i18n import catalog, lesson_title
 from scenes.common.words import fill
 
 from ..pipeline.manifest import swap_folder
+from .explorer_real import real_data
 from .files import EXPLORER_ASSETS as ASSETS
 from .files import EXPLORER_FOLDER as FOLDER
 from .files import EXPLORER_SCRIPTS as SCRIPTS
@@ -162,7 +164,7 @@ def build_explorer(out_dir: Path, lesson: Lesson, lang: str, context: str, mode:
     with tempfile.TemporaryDirectory(prefix=".tmp-explorer-", dir=out_dir) as tmp:
         new = Path(tmp) / FOLDER
         new.mkdir()
-        write_folder(new, page_data(lesson, lang, context, mode, theme, text))
+        write_folder(new, page_data(lesson, lang, context, mode, theme, text) | real_data(lesson))
         written = sorted(p.name for p in new.iterdir())
         swap_folder(new, out_dir / FOLDER, explorer_owns)
     return [out_dir / FOLDER / name for name in written]

@@ -18,7 +18,7 @@ VENDOR = WEB / "vendor"  # what npm packages the pages use, built into the packa
 # parts, the explorer (classic scripts: ES modules do not load from file://); the studio loads the same
 EXPLORER_SCRIPTS = ("core.js", "core-next.js", "shared.js", "explorer-state.js", "explorer-url.js",
                     "explorer-plane.js", "explorer-views.js", "explorer-heads.js", "explorer-next.js",
-                    "explorer-inputs.js", "explorer-export.js", "explorer.js")
+                    "explorer-real.js", "explorer-inputs.js", "explorer-export.js", "explorer.js")
 EXPLORER_ASSETS = (*EXPLORER_SCRIPTS, "explorer.css")  # copied as they are
 EXPLORER_FOLDER = "explorer"
 EXPLORER_INDEX = f"{EXPLORER_FOLDER}/index.html"

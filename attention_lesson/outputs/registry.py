@@ -124,7 +124,8 @@ HANDOUT = Product("handout", handout, FRAMES,
 SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=modules("outputs.sheet"), label=SHEET)
 EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, owns=explorer_owns,
                    label=EXPLORER_INDEX,
-                   code=(*modules("outputs.explorer"), *sources("scenes.common.style"),
+                   code=(*modules("outputs.explorer", "outputs.explorer_real"),
+                         *sources("scenes.common.style"),
                          *(f"attention_lesson/web/{a}" for a in EXPLORER_ASSETS),
                          *catalogs("explorer", "common")))
 PRODUCTS = {p.name: p for p in (LESSON, HTML, PPTX, HANDOUT, SHEET_PRODUCT, EXPLORER)}

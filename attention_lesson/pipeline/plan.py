@@ -26,6 +26,7 @@ from scenes.registry import HERE as SCENES_DIR
 from scenes.registry import SceneInfo
 
 from . import manifest
+from .voice.source import VoiceSource
 
 ROOT = SCENES_DIR.parent
 MEDIA = Path("media")  # default output root, relative to where the command runs
@@ -86,10 +87,11 @@ def voice_tag(voice: str | None) -> str:
     recordings."""
     if not voice:
         return ""
-    if voice == "neural" or voice.startswith("piper:"):
+    chosen = VoiceSource.of(voice)
+    if chosen.kind in ("neural", "piper"):
         return "-neural"
-    if voice.startswith("kokoro:"):
-        path, _, name = voice[len("kokoro:"):].partition("#")
+    if chosen.kind == "kokoro":
+        path, _, name = chosen.ref.partition("#")
         own = "-".join(part for part in (Path(path).stem, name) if part)
         return "-voice-kokoro-" + (re.sub(r"[^\w.-]+", "_", own).strip("._-") or "voice")
     return "-voice"

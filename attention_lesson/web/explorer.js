@@ -13,6 +13,7 @@
  *   explorer-views.js   AL.views: the computed views, written into the page changing only what changed
  *   explorer-heads.js   AL.heads: a lesson of several heads: a tab per head, the heads together (W_O)
  *   explorer-next.js    AL.next: the learning, positions and tiles boxes of a lesson with those tables
+ *   explorer-real.js    AL.real: a lesson with [real]: a real model's weights, by layer, head and query
  *   explorer-inputs.js  AL.inputs: the number fields, the sliders, the edited marks
  *   explorer-export.js  AL.exporter: the edited lesson as a lesson file
  *   explorer.js         this file: the page's frame and events, and the one global, Explorer (start,
@@ -83,7 +84,7 @@
       <section class="box wide" id="tokens"></section>
       ${box("claims", 'aria-live="polite"')}
       ${hasHeads() ? headsHtml() : `${editable ? inputs : ""}${computedHtml()}`}
-      ${AL.next.boxesHtml()}
+      ${AL.next.boxesHtml()}${AL.real.boxHtml()}
       <footer>${esc(word(editable ? "footer" : "footer_server", { source: data.source }))}</footer>`;
   }
 
@@ -118,6 +119,7 @@
     const t0 = performance.now();
     AL.views.show(state.attendNow());
     AL.next.show();
+    AL.real.show();
     AL.inputs.markEdited();
     markScrollers(); // reads the layout: after every write, so it is laid out once
     if (state.controls) AL.url.writeHash(); // a hosted page's choices are its host's, not the URL's
@@ -179,7 +181,9 @@
 
   function onInput(e) {
     const el = e.target;
-    if (el.id === "train-step") {
+    if (el.dataset.real) {
+      AL.real.choose(el.dataset.real, el.value);
+    } else if (el.id === "train-step") {
       S.step = Number(el.value);
       update();
     } else if (el.type === "number" && el.dataset.matrix) {

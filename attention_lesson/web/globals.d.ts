@@ -92,6 +92,7 @@ interface ALNamespace extends ALShared {
   views?: any;
   heads?: any;
   next?: any;
+  real?: any;
   inputs?: any;
   exporter?: any;
 }

@@ -27,12 +27,15 @@ EXPLORER = "explorer"  # the folder in the site
 
 
 def steps(scene: registry.SceneInfo) -> list[str]:
-    """The names of the scene's steps, in the order of its source's self.step("...") calls."""
+    """The names of the scene's steps: those of the frames docs/_static/gallery holds, else its source's
+    self.step("...") calls in order."""
     tree = ast.parse(scene.file.read_text(encoding="utf-8"))
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
              and n.func.attr == "step" and n.args and isinstance(n.args[0], ast.Constant)]
     calls.sort(key=lambda n: (n.lineno, n.col_offset))
-    return [n.args[0].value for n in calls] or looped_steps(tree) or rendered_steps(scene)
+    # the frames rendered first: a scene whose steps depend on the lesson or the machine (the real scene's
+    # one step without the [real] extra, its four with it) names them by what it drew
+    return rendered_steps(scene) or [n.args[0].value for n in calls] or looped_steps(tree)
 
 
 def rendered_steps(scene: registry.SceneInfo) -> list[str]:

@@ -43,7 +43,7 @@ _SLACK = 0.002  # cue times are whole milliseconds: each cue is planned this muc
 # sign, decimals and percent; a run of spaces; any other character
 _LETTERS = ("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u0370-\u03ff\u0400-\u04ff\u1e00-\u1eff"
             "\uff21-\uff3a\uff41-\uff5a")
-_UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?"
+_UNIT = re.compile(r"\[[^\[\]]{0,40}\][,.;:!?，。；：]?|</?[^<>\s]{1,10}>[,.;:!?，。；：]?"
                    rf"|[\[(]?[+\-−]?[{_LETTERS}0-9_.%·√ₖᵢⱼᵀ²ⁿ'’/=×→()∞-]+[\]),.;:!?]?|\s+|.")
 _CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
 _SENTENCE, _CLAUSE, _COMMA = set("。！？.!?"), set("；：;:"), set("，、,")

@@ -116,7 +116,8 @@ def lesson_title(lesson, lang: str) -> str:
 WIDE = r"\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef"
 _WIDE_SPACE = re.compile(rf"(?<=[{WIDE}]) +(?=[{WIDE}])")
 _KEPT_SPACE = "\ue002"  # a field's space while its line is tightened
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")  # Chinese characters: a token of them set off in 「」
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")  # Chinese characters
+# (and their punctuation, 。 or ，): a token of them set off in 「」
 
 
 def tightened(text: str, lang: str) -> str:

@@ -233,8 +233,14 @@ def finish(cost: list[float], order: list[int], workers: int) -> float:
     return max(free)
 
 
-ESTIMATES: dict[str, float] = json.loads(
-    (Path(__file__).with_name("estimates.json")).read_text(encoding="utf-8"))["seconds"]
+_MEASURED = json.loads((Path(__file__).with_name("estimates.json")).read_text(encoding="utf-8"))
+ESTIMATES: dict[str, float] = _MEASURED["seconds"]  # silent
+VOICED: dict[str, float] = _MEASURED["voiced"]  # with a voice: the speech's length sets the order
+
+
+def estimate(task: Job) -> float | None:
+    """A scene's packaged estimate (only the ratios hold): voiced or silent, as the task is."""
+    return (VOICED if task.options.voice else ESTIMATES).get(task.id)
 
 
 def costs(tasks: list[Job], known: dict[str, float]) -> dict[str, float]:
@@ -242,7 +248,7 @@ def costs(tasks: list[Job], known: dict[str, float]) -> dict[str, float]:
     never timed: its share of the packaged estimates (estimates.json, measured once), scaled to the
     timed ones where there are any; a scene in neither gets the median of the others' (1 s a step)."""
     per_step = {t.task: known[timings.key(t)] / step_count(t) for t in tasks if timings.key(t) in known}
-    guess = {t.task: ESTIMATES[t.id] / step_count(t) for t in tasks if t.id in ESTIMATES}
+    guess = {t.task: e / step_count(t) for t in tasks if (e := estimate(t)) is not None}
     ratios = [per_step[k] / guess[k] for k in per_step if k in guess]
     scale = statistics.median(ratios) if ratios else 1.0
     per_step = {**{k: v * scale for k, v in guess.items()}, **per_step}

@@ -32,8 +32,8 @@ from pathlib import Path
 from scenes.common.languages import language
 
 from . import kokoro
+from .source import DRAFT, NEURAL, VoiceSource
 
-DRAFT, NEURAL, PIPER, KOKORO = "draft", "neural", "piper:", "kokoro:"
 DRAFT_VOICES = {"zh": "cmn-latn-pinyin", "en": "en", "ja": "ja"}  # every language's: draft_voice(code)
 
 
@@ -142,12 +142,12 @@ def voices(lang: str) -> list[str]:
 
 def is_folder(source: str | None) -> bool:
     """Whether a --voice value names a recordings folder (not draft, neural, piper: or kokoro:)."""
-    return source is not None and source not in (DRAFT, NEURAL) and not source.startswith((PIPER, KOKORO))
+    return source is not None and VoiceSource.of(source).kind == "folder"
 
 
 def neural(source: str | None) -> bool:
     """Whether a --voice value asks for the neural voice for every step."""
-    return source == NEURAL or (source or "").startswith((PIPER, KOKORO))
+    return source is not None and VoiceSource.of(source).neural
 
 
 def kokoro_ready(lang: str) -> bool:
@@ -175,10 +175,9 @@ def bundled_model(lang: str) -> Path | None:
 def speaker_for(source: str | None, lang: str) -> Speaker:
     """Who speaks a step with no recording, for a --voice value (resolved: draft, neural,
     piper:/abs/path.onnx or a recordings folder)."""
-    if source is not None and source.startswith(PIPER):
-        return Speaker("piper", lang, source[len(PIPER):])
-    if source is not None and source.startswith(KOKORO):
-        return Speaker("kokoro", lang, source[len(KOKORO):])
+    chosen = VoiceSource.of(source) if source is not None else None
+    if chosen is not None and chosen.engine:
+        return Speaker(chosen.kind, lang, chosen.ref)
     if source != DRAFT and kokoro_ready(lang):
         return Speaker("kokoro", lang, kokoro.DEFAULT_VOICE[lang])
     if source == DRAFT or (model := bundled_model(lang)) is None or importlib.util.find_spec("piper") is None:
@@ -262,14 +261,14 @@ def voice_problem(source: str, lang: str) -> str | None:
     """What keeps a neural --voice from speaking, in one line: a missing package (with its install
     command) or a bad voice file; None if nothing does."""
     kokoro_speaks = lang in kokoro.DEFAULT_VOICE and (lang != "en" or kokoro_ready(lang))  # en: else Piper
-    if source.startswith(KOKORO) or (source == NEURAL and kokoro_speaks):
+    chosen = VoiceSource.of(source)
+    if chosen.kind == "kokoro" or (chosen.kind == "neural" and kokoro_speaks):
         if needs := kokoro.missing(lang):
             return f"Kokoro's voice in {lang} needs {', '.join(needs)}: {INSTALL}"
-        return kokoro.voice_problem(source[len(KOKORO):] if source.startswith(KOKORO)
-                                    else kokoro.DEFAULT_VOICE[lang])
+        return kokoro.voice_problem(chosen.ref if chosen.kind == "kokoro" else kokoro.DEFAULT_VOICE[lang])
     needs = [m for m in ("piper", "onnxruntime") if importlib.util.find_spec(m) is None]
     if source == NEURAL and lang in BUNDLED and importlib.util.find_spec(BUNDLED[lang]) is None:
         needs.append(BUNDLED[lang].replace("_", "-"))
     if needs:
         return f"the neural voice needs {', '.join(needs)}: {INSTALL}"
-    return piper_problem(Path(source[len(PIPER):])) if source.startswith(PIPER) else None
+    return piper_problem(Path(chosen.ref)) if chosen.kind == "piper" else None

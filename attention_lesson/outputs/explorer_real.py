@@ -1,0 +1,60 @@
+"""The explorer's real-model box (web/explorer-real.js): for a lesson with a [real] table, the model is run
+once, when the page is built (attention_core/real/study.py, the real scene's own pass), and the page gets
+its tokens and every layer's and head's weights, rounded to PLACES decimals, with the focus token, the
+head it starts on and how many heads choose each word; the page only draws them, offline. Without the
+[real] extra the box says in one line what to install (result.model_missing), as the real scene does.
+
+The weights go in as text, a head's rows one string ("0.0123 0.4567 …;…"): data.js is written with an
+indent, and a list would put each of the 12 × 12 × n × n numbers on a line of its own."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from attention_core import Lesson
+
+PLACES = 4  # the weights' decimals on the page (a row sums to 1 within n × 0.00005)
+
+
+def start_head(s, expect: int | None) -> tuple[int, int]:
+    """(layer, head) the box starts on: among the heads whose strongest key is the expected word, the one
+    that gives it the most weight; else the head whose strongest key weighs most."""
+    keys = s.keys  # [layers, heads]
+    row = s.att.weights[:, :, s.focus, :]  # [layers, heads, n]
+    top = np.take_along_axis(row, keys[:, :, None], axis=-1)[:, :, 0]  # the strongest key's weight
+    if expect is not None:
+        picks = np.vectorize(lambda k: s.att.word(int(k)) == s.att.word(expect))(keys)
+        top = np.where(picks, top, -1.0) if picks.any() else top
+    layer, head = np.unravel_index(int(np.argmax(top)), top.shape)
+    return int(layer), int(head)
+
+
+def head_text(rows: np.ndarray) -> str:
+    """A head's [n, n] weights as the page reads them: rows split by ";", numbers by spaces."""
+    return ";".join(" ".join(f"{x:.{PLACES}f}" for x in row) for row in rows)
+
+
+def real_data(lesson: Lesson) -> dict:
+    """{"real": ...} for a lesson with [real] (the model's numbers, or the line that says what to
+    install), else {} (the page has no such box)."""
+    if lesson.real is None:
+        return {}
+    from attention_core.real.result import model_missing
+
+    missing = model_missing(lesson.real.model)
+    if missing:
+        return {"real": {"missing": missing}}
+    from attention_core.real.study import study
+
+    s = study(lesson.real, str(lesson.source))
+    att = s.att
+    expect = next((i for i, w in enumerate(att.tokens) if att.word(i) == s.expect and not att.special[i]),
+                  None)
+    layer, head = start_head(s, expect)
+    return {"real": {
+        "model": att.model, "sentence": att.sentence, "tokens": list(att.tokens),
+        "words": [s.label(i) for i in range(len(att.tokens))], "special": list(att.special),
+        "focus": s.focus, "expect": s.expect, "layers": att.layers, "heads": att.heads,
+        "start": {"layer": layer, "head": head}, "counts": [[w, n] for w, n in s.counts],
+        "places": PLACES, "weights": [[head_text(att.weights[li, h]) for h in range(att.heads)]
+                                      for li in range(att.layers)]}}
