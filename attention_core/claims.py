@@ -29,6 +29,7 @@ from .next.training import descent
 TURN = 1.0  # degrees: an angle that shrinks by less has not turned
 SAME = 1e-9  # two numbers that should be equal, up to rounding
 VISIBLE = 0.005  # two numbers written with 2 decimals differ on screen from this difference on
+ROPE_SAME = 1e-4  # a score's change, against the largest, when both positions shift: rounding (float32)
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,10 @@ PREDICATES: dict[str, Callable[[Facts], bool]] = {
     "expect_found": lambda f: f.real.expect_found,
     "sinks_heavy": lambda f: f.real.share > f.real.even,
     "sinks_light": lambda f: f.real.share <= f.real.even,
+    "mask_zero": lambda f: f.real.causal and f.real.above == 0.0,
+    "rope_relative": lambda f: f.real.causal and f.real.rope_gap < ROPE_SAME,
+    "next_sure": lambda f: f.real.causal and f.real.top[0][1] >= 0.5,
+    "next_unsure": lambda f: f.real.causal and f.real.top[0][1] < 0.5,
 }
 
 
@@ -277,6 +282,17 @@ CLAIMS: dict[str, Claim] = {
     "real.say.heads_expect": _c("expect_found", otherwise="real.say.heads_top"),
     "real.say.sinks": _c("sinks_heavy", otherwise="real.say.sinks_light"),
     "real.say.sinks_light": _c("sinks_light"),
+    # real, a causal model: the heads and sinks again, the mask, RoPE, the next token
+    "real.say.heads_causal": _c("expect_top", otherwise="real.say.heads_causal_expect"),
+    "real.say.heads_causal_expect": _c("expect_found", otherwise="real.say.heads_causal_top"),
+    "real.say.sinks_causal": _c("sinks_heavy", otherwise="real.say.sinks_causal_light"),
+    "real.say.sinks_causal_light": _c("sinks_light"),
+    "real.say.mask": _c("mask_zero"),
+    "real.mask_note": _c("mask_zero"),
+    "real.say.rope": _c("rope_relative"),
+    "real.rope_note": _c("rope_relative"),
+    "real.say.next": _c("next_sure", otherwise="real.say.next_unsure"),
+    "real.say.next_unsure": _c("next_unsure"),
 }
 
 
