@@ -53,7 +53,8 @@ class Real(CausalSteps, Panels, LessonScene):
         expect = s.expect or top
         out |= self.causal_fields() if s.causal else {}
         return out | {
-            "focus": self.tr.token(s.focus_word), "piece": self.tr.token(s.att.tokens[s.focus]),
+            "focus": self.tr.token(s.focus_word),
+            "piece": self.tr.token(s.label(s.focus) if s.causal else s.att.tokens[s.focus]),
             "tokens": len(s.att.tokens), "layers": s.att.layers, "heads": s.att.heads, "total": s.total,
             "expect": self.tr.token(expect), "count": s.chosen(expect), "top": self.tr.token(top),
             "top_count": top_count, "share": percent_text(s.share),

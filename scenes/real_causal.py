@@ -27,9 +27,9 @@ class CausalSteps:
         layer, head = s.mask_head
         token, p = s.top[0]
         return {"first": self.tr.token(s.att.tokens[0]), "mask_layer": layer + 1, "mask_head": head + 1,
-                "pairs": HEAD_DIM // 2, "next": self.tr.token(token), "p": percent_text(p),
+                "pairs": HEAD_DIM // 2, "next": self.tr.token(token.strip() or token), "p": percent_text(p),
                 "shown": len(s.top), "others": self.tr("common.list_sep").join(
-                    f"{self.tr.token(t)} {percent_text(q)}" for t, q in s.top[1:])}
+                    f"{self.tr.token(t.strip() or t)} {percent_text(q)}" for t, q in s.top[1:])}
 
     def square_grid(self) -> VGroup:
         """layers × heads squares, each the colour of the word the focus weighs most there, a legend under
@@ -92,7 +92,7 @@ class CausalSteps:
     def show_next(self):
         """The next token's most probable, a bar each, the first named under them."""
         s = self.study
-        names = [t.replace(" ", "\u2423") for t, _ in s.top]  # ␣: the space a piece starts with
+        names = [t.strip() or t for t, _ in s.top]  # the space a piece starts with, dropped as the tokens'
         self.panel(self.titled(self.t("next_title", **self.fields()),
                                bars([p for _, p in s.top], names)),
                    note=self.t("next_note", **self.fields()))

@@ -180,13 +180,22 @@ class RealReference:
         return not self._sinks_heavy()
 
     # the causal model: the mask, RoPE, the next token
+    def _causal(self):
+        return self.causal
+
+    def _encoder(self):
+        return not self.causal
+
     def _mask_zero(self):
+        """Every weight after its row's token exactly 0, every row summing to 1 (added up in a loop)."""
         if not self.lesson.real or not self.causal:
             return False
         w = self.real_pass()[0].weights
         n = w.shape[-1]
-        return all(float(head[i, j]) == 0.0 for layer in w for head in layer for i in range(n)
+        zero = all(float(head[i, j]) == 0.0 for layer in w for head in layer for i in range(n)
                    for j in range(i + 1, n))
+        return zero and all(abs(sum(float(x) for x in row) - 1) < 1e-5 for layer in w for head in layer
+                            for row in head)
 
     def _rope_relative(self):
         """Two random q, k turned as complex numbers by the model's base: a score at positions (i, j) is

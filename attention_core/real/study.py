@@ -95,6 +95,11 @@ class RealStudy:
         return float(np.triu(self.att.weights, k=1).max())
 
     @property
+    def row_gap(self) -> float:
+        """The largest distance of a row's sum from 1, over every layer, head and row."""
+        return float(np.abs(self.att.weights.astype(np.float64).sum(axis=-1) - 1).max())
+
+    @property
     def mask_head(self) -> tuple[int, int]:
         """(layer, head) whose focus row gives the first token least: the head the mask step shows."""
         first = self.att.weights[:, :, self.focus, 0]
