@@ -69,3 +69,11 @@ def test_the_scene_says_what_the_numbers_show(lang, causal, tmp_path):
     assert share in said["sinks"] and even in said["sinks"]
     assert "Paris" in said["next"] and "77%" in said["next"] and "London" in said["next"]
     assert str(len(causal.att.tokens)) in said["tokens"]
+
+
+def test_the_explorer_gets_the_causal_weights(causal):
+    from attention_lesson.outputs.explorer_real import real_data
+
+    data = real_data(load("real_causal"))["real"]
+    assert (data["layers"], data["heads"], data["focus"], data["expect"]) == (30, 9, 4, "France")
+    assert data["words"] == ["The", "capital", "of", "France", "is"] and data["counts"][0] == ["France", 102]
