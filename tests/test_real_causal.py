@@ -1,6 +1,6 @@
 """The real scene on a causal model (SmolLM2-135M, the built-in lesson real_causal): the [real] table read
 without the model; the study's weights (rows sum to 1, exactly 0 above the diagonal), its next token
-(" Paris" for "The capital of France is"); the scene run dry, every step's layout checked, each line it
+(" Paris" for "The capital of France is"); the explorer's data; the scene run dry (en, zh, ja), every step's layout checked, each line it
 says chosen by the numbers and quoting them. The model is loaded once for the module."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ KEYS = ["real.say.tokens_causal", "real.say.mask", "real.say.heads_causal", "rea
         "real.say.rope", "real.say.next"]
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en", "zh", "ja"])
 def test_the_scene_says_what_the_numbers_show(lang, causal, tmp_path):
     scene, watch = build(BY_ID["real"], tmp_path / "media", lesson="real_causal", lang=lang)
     assert watch.problems == []
