@@ -1,7 +1,8 @@
 """The real scene on a causal model (SmolLM2-135M, the built-in lesson real_causal): the [real] table read
 without the model; the study's weights (rows sum to 1, exactly 0 above the diagonal), its next token
-(" Paris" for "The capital of France is"); the explorer's data; the scene run dry (en, zh, ja), every step's layout checked, each line it
-says chosen by the numbers and quoting them. The model is loaded once for the module."""
+(" Paris" for "The capital of France is"); the explorer's data; the scene run dry (en, zh, ja), every
+step's layout checked, each line it says chosen by the numbers and quoting them. The model is loaded
+once for the module."""
 
 from __future__ import annotations
 
