@@ -29,6 +29,8 @@ from .next.training import descent
 TURN = 1.0  # degrees: an angle that shrinks by less has not turned
 SAME = 1e-9  # two numbers that should be equal, up to rounding
 VISIBLE = 0.005  # two numbers written with 2 decimals differ on screen from this difference on
+ROW_SUM = 1e-5  # a row of float32 weights sums to 1 up to this
+ROPE_SAME = 1e-4  # a score's change, against the largest, when both positions shift: rounding (float32)
 
 
 @dataclass(frozen=True)
@@ -200,12 +202,18 @@ PREDICATES: dict[str, Callable[[Facts], bool]] = {
     "outputs_differ": _outputs_differ,
     "two_contexts": lambda f: len(f.lesson.contexts) == 2,
     "query_both_meanings": _query_both_meanings,
-    "focus_whole": lambda f: f.real.att.word(f.real.focus) == f.real.focus_word,
-    "focus_within": lambda f: f.real.att.word(f.real.focus) != f.real.focus_word,
+    "focus_whole": lambda f: f.real.label(f.real.focus) == f.real.focus_word,
+    "focus_within": lambda f: f.real.label(f.real.focus) != f.real.focus_word,
     "expect_top": lambda f: f.real.expect_top,
     "expect_found": lambda f: f.real.expect_found,
     "sinks_heavy": lambda f: f.real.share > f.real.even,
     "sinks_light": lambda f: f.real.share <= f.real.even,
+    "encoder": lambda f: not f.real.causal,
+    "causal": lambda f: f.real.causal,
+    "mask_zero": lambda f: f.real.causal and f.real.above == 0.0 and f.real.row_gap < ROW_SUM,
+    "rope_relative": lambda f: f.real.causal and f.real.rope_gap < ROPE_SAME,
+    "next_sure": lambda f: f.real.causal and f.real.top[0][1] >= 0.5,
+    "next_unsure": lambda f: f.real.causal and f.real.top[0][1] < 0.5,
 }
 
 
@@ -271,12 +279,26 @@ CLAIMS: dict[str, Claim] = {
     "tiles.say.equal": _c("tiles_equal"),
     "tiles.equal_note": _c("tiles_equal"),
     # real: the model's own tokens, the heads' choices, the sinks
-    "real.say.tokens": _c("focus_whole", otherwise="real.say.tokens_within"),
-    "real.say.tokens_within": _c("focus_within"),
-    "real.say.heads": _c("expect_top", otherwise="real.say.heads_expect"),
-    "real.say.heads_expect": _c("expect_found", otherwise="real.say.heads_top"),
-    "real.say.sinks": _c("sinks_heavy", otherwise="real.say.sinks_light"),
-    "real.say.sinks_light": _c("sinks_light"),
+    "real.say.tokens": _c("encoder", "focus_whole", otherwise="real.say.tokens_within"),
+    "real.say.tokens_within": _c("encoder", "focus_within"),
+    "real.say.heads": _c("encoder", "expect_top", otherwise="real.say.heads_expect"),
+    "real.say.heads_expect": _c("encoder", "expect_found", otherwise="real.say.heads_top"),
+    "real.say.sinks": _c("encoder", "sinks_heavy", otherwise="real.say.sinks_light"),
+    "real.say.sinks_light": _c("encoder", "sinks_light"),
+    # real, a causal model: the heads and sinks again, the mask, RoPE, the next token
+    "real.say.tokens_causal": _c("causal", "focus_whole", otherwise="real.say.tokens_causal_within"),
+    "real.say.tokens_causal_within": _c("causal", "focus_within"),
+    "real.say.heads_causal": _c("causal", "expect_top", otherwise="real.say.heads_causal_expect"),
+    "real.say.heads_causal_expect": _c("causal", "expect_found", otherwise="real.say.heads_causal_top"),
+    "real.say.heads_causal_top": _c("causal"),
+    "real.say.sinks_causal": _c("causal", "sinks_heavy", otherwise="real.say.sinks_causal_light"),
+    "real.say.sinks_causal_light": _c("causal", "sinks_light"),
+    "real.say.mask": _c("mask_zero"),
+    "real.mask_note": _c("mask_zero"),
+    "real.say.rope": _c("rope_relative"),
+    "real.rope_note": _c("rope_relative"),
+    "real.say.next": _c("next_sure", otherwise="real.say.next_unsure"),
+    "real.say.next_unsure": _c("next_unsure"),
 }
 
 

@@ -119,7 +119,9 @@ KEYS: tuple[Key, ...] = (
     Key("real.focus", "string", "a part of real.sentence", REQUIRED,
         "the token the real scene follows (checked against the model's tokens when it runs)", "nobody",
         "real"),
-    Key("real.model", "string", '"e5"', '"e5"', "the model: multilingual-e5-small", "gpt", "real"),
+    Key("real.model", "string", '"e5" or "smollm2"', '"e5"',
+        "the model: multilingual-e5-small, or SmolLM2-135M (causal: the sentence is a prompt)", "gpt",
+        "real"),
     Key("real.expect", "string", "a part of real.sentence", "none: the word most heads choose",
         "the key the toy lesson picks: the real scene counts the heads that choose it", "nobody", "real"),
 )

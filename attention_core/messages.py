@@ -155,6 +155,8 @@ EN: dict[str, str | dict[str, str]] = {
     "a_real_part": "a part of real.sentence ({sentence})",
     "a_real_model": "one of {items} (the models the real scene draws)",
     "a_real_token": "a part of the sentence the model keeps within one token ({tokens})",
+    "a_real_earlier": "a part of real.sentence before {focus} (a causal model sees only earlier tokens)",
+    "a_real_after_first": "a part of the sentence after its first token ({tokens})",
     "descent": "the gradient descent of [training]",
     "diverged": "numbers past the largest float in context {context} (a smaller learning_rate keeps them)",
 }
@@ -288,6 +290,8 @@ ZH: dict[str, str | dict[str, str]] = {
     "a_real_part": "real.sentence 中的一段（{sentence}）",
     "a_real_model": "{items} 之一（真实模型场景能画的模型）",
     "a_real_token": "句子中被模型切在同一个词元里的一段（{tokens}）",
+    "a_real_earlier": "real.sentence 中位于 {focus} 之前的一段（因果模型只看得见前面的词元）",
+    "a_real_after_first": "句子中第一个词元之后的一段（{tokens}）",
     "descent": "[training] 的梯度下降",
     "diverged": "语境 {context} 中出现超出最大浮点数的数（减小 learning_rate 可避免）",
 }

@@ -141,6 +141,8 @@ JA: dict[str, str | dict[str, str]] = {
     "a_real_part": "real.sentence の一部（{sentence}）",
     "a_real_model": "{items} のいずれか（実モデルのシーンが描けるモデル）",
     "a_real_token": "モデルが一つのトークンに収める文の一部（{tokens}）",
+    "a_real_earlier": "real.sentence のうち {focus} より前の部分（因果モデルは前のトークンしか見ない）",
+    "a_real_after_first": "文の最初のトークンより後の部分（{tokens}）",
     "descent": "[training] の勾配降下",
     "diverged": "文脈 {context} で浮動小数点数の最大値を超える数値（learning_rate を小さくすると避けられる）",
 }

@@ -1,7 +1,8 @@
 """real: from the toy to a real model (a lesson with [real]). The teacher's sentence as the model cuts it;
 the key the focus token weighs most in every layer × head, and how many heads choose the word the toy
 lesson picks; the attention sinks, <s> and </s>, and why a row parks its weight there; the numbers a
-token is, none of them named. Every number from the core (attention_core/real/study.py); without the
+token is, none of them named; for a causal model (scenes/real_causal.py) the mask, RoPE and the next
+token instead of the numbers. Every number from the core (attention_core/real/study.py); without the
 [real] extra the scene says in one line what to install."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from scenes.common.formats import percent_text
 from scenes.common.labels import fit, frame_box, label
 from scenes.common.mobjects import TokenRow, outline
 from scenes.common.panels import Panels, bars, table
+from scenes.real_causal import CausalSteps
 
 TOKENS_A_ROW = 8  # the sentence's tokens: this many a row
 CELL = (0.78, 0.42)  # the heads' grid: a cell's width and height
@@ -28,7 +30,7 @@ SHOWN_COUNTS = 3  # the words most chosen, named under the grid
 NO_GROWTH = 1.0  # a cell's word is scaled down to its height, never up
 
 
-class Real(Panels, LessonScene):
+class Real(CausalSteps, Panels, LessonScene):
     scene_id = "real"
 
     def setup(self):
@@ -49,8 +51,10 @@ class Real(Panels, LessonScene):
             return out
         top, top_count = s.counts[0]
         expect = s.expect or top
+        out |= self.causal_fields() if s.causal else {}
         return out | {
-            "focus": self.tr.token(s.focus_word), "piece": self.tr.token(s.att.tokens[s.focus]),
+            "focus": self.tr.token(s.focus_word),
+            "piece": self.tr.token(s.label(s.focus) if s.causal else s.att.tokens[s.focus]),
             "tokens": len(s.att.tokens), "layers": s.att.layers, "heads": s.att.heads, "total": s.total,
             "expect": self.tr.token(expect), "count": s.chosen(expect), "top": self.tr.token(top),
             "top_count": top_count, "share": percent_text(s.share),
@@ -66,9 +70,19 @@ class Real(Panels, LessonScene):
             self.step("missing")
             self.panel(label(self.t("missing_note", **self.fields()), style.BODY_SIZE, style.TEXT))
             return
-        for name in ("tokens", "heads", "sinks", "dimensions"):
+        causal = ("tokens", "mask", "heads", "sinks", "rope", "next")
+        for name in causal if self.study.causal else ("tokens", "heads", "sinks", "dimensions"):
             self.step(name)
             getattr(self, f"show_{name}")()
+
+    def variants(self) -> list[str]:
+        """A causal model's lines where the step has its own (`say.heads_causal`)."""
+        return ["causal"] if self.study is not None and self.study.causal else []
+
+    def k(self, key: str) -> str:
+        """A note's key: its causal variant where the scene shows a causal model and the catalog has one."""
+        own = f"{key}_causal"
+        return own if self.variants() and f"real.{own}" in self.tr else key
 
     def show_tokens(self):
         """The sentence as the model cuts it: <s> and </s> dim, the focus outlined."""
@@ -81,7 +95,7 @@ class Real(Panels, LessonScene):
                 chip.set_color(style.DIM)
         mark = outline(chips[s.focus], style.HIGHLIGHT, buff=style.GAP / 3, corner=style.CORNER)
         self.panel(self.titled(self.t("tokens_title", **self.fields()), VGroup(rows, mark)),
-                   note=[self.t("tokens_note"), self.t("pieces_note", **self.fields())])
+                   note=[self.t(self.k("tokens_note")), self.t(self.k("pieces_note"), **self.fields())])
 
     def heads_grid(self) -> VGroup:
         """layers × heads cells, each the word the focus weighs most there; the expected word's filled.
@@ -113,16 +127,17 @@ class Real(Panels, LessonScene):
         s = self.study
         counts = self.tr("common.list_sep").join(
             self.t("count", word=self.tr.token(w), n=n, total=s.total) for w, n in s.counts[:SHOWN_COUNTS])
-        self.panel(self.titled(self.t("heads_title", **self.fields()), self.heads_grid()),
-                   note=[self.t("heads_note", **self.fields()), counts])
+        grid = self.square_grid() if s.causal else self.heads_grid()
+        self.panel(self.titled(self.t(self.k("heads_title"), **self.fields()), grid),
+                   note=[self.t("heads_note", **self.fields())] + ([] if s.causal else [counts]))
 
     def show_sinks(self):
         """Each layer's mean share of a row's weight on <s> and </s>, against an even share."""
         s = self.study
         names = [self.t("layer", n=i + 1) for i in range(s.att.layers)]
-        self.panel(self.titled(self.t("sinks_title", **self.fields()), bars(s.layer_share, names,
-                                                                              narrow=True)),
-                   note=self.t("sinks_note", **self.fields()))
+        self.panel(self.titled(self.t(self.k("sinks_title"), **self.fields()),
+                               bars(s.layer_share, names, narrow=True)),
+                   note=self.t(self.k("sinks_note"), **self.fields()))
 
     def show_dimensions(self):
         """The toy's focus: a few named numbers; the model's: hundreds, none named."""

@@ -106,15 +106,33 @@ class RealReference:
     or study.py's functions). A mixin of test_claims.Reference; `self.lesson` has a [real] table."""
 
     def real_pass(self):
-        from attention_core.real import e5_attention
+        """(attention, words, the keys a head may choose, focus); a causal model's first token is its sink."""
+        if "pass" in self.__dict__:
+            return self.__dict__["pass"]
+        if self.causal:
+            att = self.next_token().attention
+        else:
+            from attention_core.real import e5_attention
 
-        att = e5_attention(self.lesson.real.sentence)
-        words = [t.replace("\u2581", "") or t for t in att.tokens]
-        ordinary = [i for i in range(len(words)) if not att.special[i]]
+            att = e5_attention(self.lesson.real.sentence)
+        words = [t.replace("\u2581", "").strip() or t for t in att.tokens]
+        ordinary = [i for i in range(len(words)) if not att.special[i] and (i > 0 or not self.causal)]
         want = self.lesson.real.focus
         focus = next((i for i in ordinary if words[i] == want), None)
         focus = focus if focus is not None else next(i for i in ordinary if want in words[i])
-        return att, words, ordinary, focus
+        self.__dict__["pass"] = att, words, ordinary, focus
+        return self.__dict__["pass"]
+
+    @property
+    def causal(self) -> bool:
+        return self.lesson.real.model == "smollm2"
+
+    def next_token(self):
+        from attention_core.real.smollm2 import next_token
+
+        if "next" not in self.__dict__:
+            self.__dict__["next"] = next_token(self.lesson.real.sentence)
+        return self.__dict__["next"]
 
     def real_counts(self) -> dict[str, int]:
         att, words, ordinary, focus = self.real_pass()
@@ -126,11 +144,16 @@ class RealReference:
         return counts
 
     def real_share(self) -> tuple[float, float]:
-        """The mean weight a row gives <s> and </s>, and what an even share would give them."""
+        """The mean weight a row gives <s> and </s> (a causal model's rows after the first: its first token),
+        and what an even share would give them."""
         att = self.real_pass()[0]
-        marks = [j for j in range(len(att.tokens)) if att.special[j]]
+        n = len(att.tokens)
+        if self.causal:
+            rows = [float(head[i, 0]) for layer in att.weights for head in layer for i in range(1, n)]
+            return sum(rows) / len(rows), sum(1 / (i + 1) for i in range(1, n)) / (n - 1)
+        marks = [j for j in range(n) if att.special[j]]
         rows = [sum(float(row[j]) for j in marks) for layer in att.weights for head in layer for row in head]
-        return sum(rows) / len(rows), len(marks) / len(att.tokens)
+        return sum(rows) / len(rows), len(marks) / n
 
     def _focus_whole(self):
         att, words, _, focus = self.real_pass()
@@ -155,3 +178,46 @@ class RealReference:
 
     def _sinks_light(self):
         return not self._sinks_heavy()
+
+    # the causal model: the mask, RoPE, the next token
+    def _causal(self):
+        return self.causal
+
+    def _encoder(self):
+        return not self.causal
+
+    def _mask_zero(self):
+        """Every weight after its row's token exactly 0, every row summing to 1 (added up in a loop)."""
+        if not self.lesson.real or not self.causal:
+            return False
+        w = self.real_pass()[0].weights
+        n = w.shape[-1]
+        zero = all(float(head[i, j]) == 0.0 for layer in w for head in layer for i in range(n)
+                   for j in range(i + 1, n))
+        return zero and all(abs(sum(float(x) for x in row) - 1) < 1e-5 for layer in w for head in layer
+                            for row in head)
+
+    def _rope_relative(self):
+        """Two random q, k turned as complex numbers by the model's base: a score at positions (i, j) is
+        the score at (i + s, j + s)."""
+        if not self.lesson.real or not self.causal:
+            return False
+        from attention_core.real.smollm2 import load_smollm2
+
+        base, rng = load_smollm2().shape.rope_base, np.random.default_rng(1)
+        q, k = rng.standard_normal(32) + 1j * rng.standard_normal(32), rng.standard_normal(32) + 0j
+        turn = lambda p: np.exp(1j * p * base ** (-np.arange(0, 64, 2) / 64))  # noqa: E731
+        score = lambda i, j: float(np.real(np.vdot(k * turn(j), q * turn(i))))  # noqa: E731
+        return all(abs(score(i + s, j + s) - score(i, j)) < 1e-9 for i in range(5) for j in range(5)
+                   for s in range(1, 9))
+
+    def _next_p(self) -> float:
+        logits = self.next_token().logits.astype(float)
+        p = np.exp(logits - logits.max())
+        return float(p.max() / p.sum())
+
+    def _next_sure(self):
+        return bool(self.lesson.real) and self.causal and self._next_p() >= 0.5
+
+    def _next_unsure(self):
+        return bool(self.lesson.real) and self.causal and self._next_p() < 0.5

@@ -340,7 +340,7 @@ def test_every_claim_said_holds_on_generated_lessons(text, lang, tmp_path):
     assert check_lesson(lesson, lang, tmp_path) > 0
 
 
-@pytest.mark.parametrize("name", ["learning", "positions", "tiled", "default", "causal", "real"])
+@pytest.mark.parametrize("name", "learning positions tiled default causal real real_causal".split())
 def test_every_claim_said_holds_on_built_in_lessons(name, tmp_path):
     from attention_core import load
 

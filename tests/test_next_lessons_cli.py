@@ -19,12 +19,13 @@ from .cli_helpers import cli
 def test_lessons_lists_the_built_ins_by_name_with_their_titles():
     zh, en = cli("lessons").splitlines(), cli("lessons", "--lang", "en").splitlines()
     assert [line.split()[0] for line in en] == ["causal", "default", "learning", "positions", "real",
-                                                "tiled", "two_heads"]
+                                                "real_causal", "tiled", "two_heads"]
     assert en[0].startswith("causal") and "Masked attention" in en[0] and "(a causal mask)" in en[0]
-    assert "(2 heads: meaning, grammar)" in en[6] and "多头注意力" in zh[6] and "因果掩码" in zh[0]
+    assert "(2 heads: meaning, grammar)" in en[7] and "多头注意力" in zh[7] and "因果掩码" in zh[0]
     assert "(learning: bank -> river, 8 steps)" in en[2] and "(学习：bank → river，8 步)" in zh[2]
-    assert "(positions: rope)" in en[3] and "(tiles of 2 keys)" in en[5] and "每块 2 个键" in zh[5]
+    assert "(positions: rope)" in en[3] and "(tiles of 2 keys)" in en[6] and "每块 2 个键" in zh[6]
     assert "(a real model: e5 reads “河岸边的银行旁有一条河。”, following 银行)" in en[4]
+    assert "(a real model: smollm2 reads “The capital of France is”, following is)" in en[5]
     assert "causal" in cli("numbers", "--lesson", "causal").splitlines()[1]  # --lesson takes the name
 
 

@@ -62,8 +62,10 @@ BAD = [
      "real.focus: expected a part of real.sentence (河边的银行), found 'bank'"),
     ({"sentence": RIVER, "focus": None}, "real.focus: expected a part of real.sentence"),
     ({"sentence": RIVER, "focus": "银行", "expect": "海"}, "real.expect: expected a part of real.sentence"),
-    ({"sentence": RIVER, "focus": "银行", "model": "smollm2"},
-     "real.model: expected one of e5 (the models the real scene draws), found 'smollm2'"),
+    ({"sentence": RIVER, "focus": "银行", "model": "gpt"},
+     "real.model: expected one of e5, smollm2 (the models the real scene draws), found 'gpt'"),
+    ({"sentence": "The capital of France is", "focus": "France", "expect": "is", "model": "smollm2"},
+     "real.expect: expected a part of real.sentence before France (a causal model sees only earlier"),
 ]
 
 
@@ -79,7 +81,8 @@ def test_check_refuses_a_bad_table_with_status_2_and_no_traceback(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(with_table(sentence="河边的银行", focus="银行", model="gpt"), encoding="utf-8")
     r = CliRunner().invoke(main, ["check", str(path), "--lang", "zh"])
-    assert r.exit_code == 2 and "Traceback" not in r.output and "real.model：应为 e5 之一" in r.output
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "real.model：应为 e5、smollm2 之一" in r.output
 
 
 def test_reading_the_table_never_imports_the_model():

@@ -37,7 +37,7 @@ from .training import train  # numpy only: the reader may check a descent
 
 POSITION_KINDS = ("sinusoidal", "rope")
 MAX_STEPS, MAX_BLOCK = 40, 8
-REAL_MODELS = ("e5",)  # what the real scene draws (smollm2, causal, runs from the CLI only for now)
+REAL_MODELS = ("e5", "smollm2")  # what the real scene draws: an encoder, and a causal model (SmolLM2-135M)
 MAX_SENTENCE = 60  # characters: the scene lays its tokens out in a few rows
 
 
@@ -64,7 +64,7 @@ class Tiling:
 class Real:
     sentence: str  # the teacher's own sentence, as the model reads it
     focus: str  # a part of it: the token the real scene follows
-    model: str  # "e5"
+    model: str  # "e5" | "smollm2" (causal: the sentence is a prompt, the scene shows the next token)
     expect: str | None = None  # a part of it: the key the toy lesson picks, counted across the heads
 
 
@@ -171,6 +171,8 @@ def parse_real(file: str, data: dict) -> Real | None:
     model = table.get("model", REAL_MODELS[0])
     if model not in REAL_MODELS:
         raise LessonError(file, "real.model", ph("a_real_model", items=Choices(REAL_MODELS)), model)
-    expect = table.get("expect")
-    return Real(sentence, _part(file, "real.focus", table.get("focus"), sentence), model,
-                None if expect is None else _part(file, "real.expect", expect, sentence))
+    expect, focus = table.get("expect"), _part(file, "real.focus", table.get("focus"), sentence)
+    expect = None if expect is None else _part(file, "real.expect", expect, sentence)
+    if model == "smollm2" and expect is not None and sentence.find(expect) >= sentence.rfind(focus):
+        raise LessonError(file, "real.expect", ph("a_real_earlier", focus=focus), expect)  # unseen: masked
+    return Real(sentence, focus, model, expect)

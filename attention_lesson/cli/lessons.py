@@ -17,7 +17,9 @@ from .options import lang_option, lesson_lang
 def lessons(lang):
     """List the built-in lessons: a name to pass as --lesson NAME, its title and what it holds."""
     lang = lesson_lang(lang)  # --lang, else $ATTENTION_LESSON_LANG, else zh
-    for name in packaged_lessons():
+    names = packaged_lessons()
+    width = max(10, *(len(n) for n in names))
+    for name in names:
         lesson = load(name)
         title = lesson.title.get(lang) or next(iter(lesson.title.values()), name)
         parts = [text(lang, "holds_mask")] if lesson.mask else []
@@ -25,5 +27,5 @@ def lessons(lang):
             keys = ", ".join(h.key for h in lesson.heads)
             parts.append(text(lang, "holds_heads", n=len(lesson.heads), heads=keys))
         parts += features(lesson, lang)
-        click.echo(f"{name:<10} {title}" + (f"  ({'; '.join(parts)})" if parts else ""))
+        click.echo(f"{name:<{width}} {title}" + (f"  ({'; '.join(parts)})" if parts else ""))
 

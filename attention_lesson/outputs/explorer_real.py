@@ -48,8 +48,7 @@ def real_data(lesson: Lesson) -> dict:
 
     s = study(lesson.real, str(lesson.source))
     att = s.att
-    expect = next((i for i, w in enumerate(att.tokens) if att.word(i) == s.expect and not att.special[i]),
-                  None)
+    expect = next((i for i in range(len(att.tokens)) if s.label(i) == s.expect and i not in s.sinks), None)
     layer, head = start_head(s, expect)
     return {"real": {
         "model": att.model, "sentence": att.sentence, "tokens": list(att.tokens),
