@@ -29,6 +29,9 @@ STATE_EDGE = 0.5  # the numbers' heat: |x| / max|x| around this middle grey
 SHOWN_COUNTS = 3  # the words most chosen, named under the grid
 NO_GROWTH = 1.0  # a cell's word is scaled down to its height, never up
 
+ENCODER_STEPS = ("tokens", "heads", "sinks", "dimensions")  # e5: every token sees every token
+CAUSAL_STEPS = ("tokens", "mask", "heads", "sinks", "rope", "next")  # SmolLM2: scenes/real_causal.py
+
 
 class Real(CausalSteps, Panels, LessonScene):
     scene_id = "real"
@@ -70,8 +73,7 @@ class Real(CausalSteps, Panels, LessonScene):
             self.step("missing")
             self.panel(label(self.t("missing_note", **self.fields()), style.BODY_SIZE, style.TEXT))
             return
-        causal = ("tokens", "mask", "heads", "sinks", "rope", "next")
-        for name in causal if self.study.causal else ("tokens", "heads", "sinks", "dimensions"):
+        for name in CAUSAL_STEPS if self.study.causal else ENCODER_STEPS:
             self.step(name)
             getattr(self, f"show_{name}")()
 

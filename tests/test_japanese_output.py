@@ -48,6 +48,8 @@ def _step_ids(info) -> set[str]:
     ids = set(re.findall(r'self\.step\("([a-z_]+)"', source))
     if loop := re.search(r"for name in \(([^)]*)\):\s*\n\s*self\.step\(name\)", source):
         ids |= set(re.findall(r'"([a-z_]+)"', loop.group(1)))
+    for steps in re.findall(r"^[A-Z_]*STEPS = \(([^)]*)\)", source, re.M):  # a scene's steps as data
+        ids |= set(re.findall(r'"([a-z_]+)"', steps))
     return ids
 
 

