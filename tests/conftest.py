@@ -8,17 +8,13 @@ from pathlib import Path
 import pytest
 
 from attention_core import load
+from devtools.browser import CHROMIUM, MISSING, launch_chromium
 from scenes import registry
 from scenes.registry import SceneInfo
 
 pytest_plugins = ["tests.ordering", "tests.busy"]  # the longest work first; how busy the cores were
 
 LESSONS = Path(__file__).parent / "lessons"
-CHROMIUM = "/usr/bin/chromium"  # Debian's, installed by scripts/setup.sh; Playwright never downloads one
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
-MISSING = f"chromium is missing ({CHROMIUM}): run ./scripts/setup.sh (apt-get install chromium)"
-
 BLINK = SceneInfo("blink", "Blink", package="tests.fixtures", titles={"zh": "闪", "en": "Blink"})
 BROKEN = SceneInfo("broken", "Broken", package="tests.fixtures", titles={"zh": "坏", "en": "Broken"})
 PULSE = SceneInfo("pulse", "Pulse", package="tests.fixtures", titles={"zh": "跳", "en": "Pulse"})
@@ -52,14 +48,6 @@ def shared_labels(tmp_path_factory, worker_id):
 @pytest.fixture(scope="session")
 def lesson():
     return load()
-
-
-def launch_chromium(playwright):
-    """Debian's chromium, headless, through a started Playwright; FileNotFoundError (saying how to
-    install it) when it is not there."""
-    if not Path(CHROMIUM).exists():
-        raise FileNotFoundError(MISSING)
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
 @pytest.fixture(scope="session")

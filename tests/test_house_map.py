@@ -18,7 +18,7 @@ FOLDERS = ("attention_core", "attention_core/next", "attention_core/real", "atte
            "attention_lesson/pipeline", "attention_lesson/pipeline/drawing",
            "attention_lesson/pipeline/drawing/manim_speedups",
            "attention_lesson/pipeline/voice", "attention_lesson/pipeline/batch", "attention_lesson/outputs",
-           "attention_lesson/web", "attention_lesson/studio", "attention_lesson/cli")
+           "attention_lesson/web", "attention_lesson/studio", "attention_lesson/cli", "devtools")
 PACKAGES = ("attention_core", "scenes", "attention_lesson")
 SOURCES = (".py", ".js", ".css")
 
@@ -97,7 +97,7 @@ def test_every_file_the_row_names_is_there(folder):
 
 def test_every_environment_variable_the_code_reads_is_on_its_page():
     read = set()
-    for top in (*PACKAGES, "scripts", "tests"):
+    for top in (*PACKAGES, "devtools", "scripts", "tests"):
         for path in (ROOT / top).rglob("*.py"):
             read |= set(re.findall(r"\bATTENTION_[A-Z_]*[A-Z]\b", path.read_text(encoding="utf-8")))
     page = set(re.findall(r"`(ATTENTION_[A-Z_]*[A-Z])[`=]", ENVIRONMENT.read_text(encoding="utf-8")))

@@ -107,6 +107,16 @@ def test_no_import_from_a_layer_above():
     assert violations(all_files()) == []
 
 
+def test_the_product_holds_the_product_only():
+    """The three packages never import the tests or devtools/ (the ear, the browser: outside the wheel),
+    and the benchmarks (scripts/) never import the tests: what they share is in devtools/."""
+    outside = [f"{p.relative_to(ROOT)}:{line} imports {mod}" for p in all_files() for line, mod in imports(p)
+               if mod.split(".")[0] in ("tests", "devtools")]
+    outside += [f"{p.relative_to(ROOT)}:{line} imports {mod}" for p in sources("scripts")
+                for line, mod in imports(p) if mod.split(".")[0] == "tests"]
+    assert outside == []
+
+
 @pytest.mark.parametrize("module,text,expected", [
     ("attention_core/bad.py", "from scenes.common import style\n", "imports scenes.common"),
     ("attention_core/bad.py", "import manim\n", "must not import manim"),

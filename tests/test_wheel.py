@@ -89,7 +89,8 @@ def test_the_wheel_carries_what_it_serves_and_is_small(installed):
                    "attention_lesson/web/vendor/kokoro-js/LICENSE",
                    "attention_lesson/web/vendor/kokoro-js/NOTICE"):
         assert needed in names, needed
-    assert not [n for n in names if n.startswith(("tests/", "scripts/", "node_modules/"))]
+    assert not [n for n in names if n.startswith(("tests/", "scripts/", "devtools/", "node_modules/"))]
+    assert not [n for n in names if n.endswith("/ear.py")]  # the ear (devtools/) is for tests and benchmarks
     assert any(n.endswith("licenses/LICENSE") for n in names)
     assert installed.wheel.stat().st_size < 5e6
 

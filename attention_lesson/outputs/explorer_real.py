@@ -34,6 +34,26 @@ def head_text(rows: np.ndarray) -> str:
     return ";".join(" ".join(f"{x:.{PLACES}f}" for x in row) for row in rows)
 
 
+def real_inputs(args) -> dict | None:
+    """What the page's real box depends on besides the lesson and the code (the explorer product's
+    `inputs`): for a lesson with [real], its model's package and whether it is installed, with its version
+    (a page built without the [real] extra is stale once it is installed); None without [real]."""
+    lesson = args.lesson()
+    if lesson.real is None:
+        return None
+    from importlib.metadata import PackageNotFoundError, version
+
+    from attention_core.real import result
+
+    package = result.PACKAGES[lesson.real.model]
+    try:
+        installed = version(package)
+    except PackageNotFoundError:
+        installed = None
+    return {"model": lesson.real.model, "missing": result.model_missing(lesson.real.model),
+            "package": package, "version": installed}
+
+
 def real_data(lesson: Lesson) -> dict:
     """{"real": ...} for a lesson with [real] (the model's numbers, or the line that says what to
     install), else {} (the page has no such box)."""

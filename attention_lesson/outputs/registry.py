@@ -97,6 +97,15 @@ def explorer(folder: Path, args: ProductArgs) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in paths)
 
 
+def explorer_inputs(args: ProductArgs) -> dict | None:
+    """The explorer's digest beyond its code: for a lesson with [real], whether its model is installed."""
+    if "real" not in args.lesson_text:  # no [real] table: the lesson need not be read
+        return None
+    from .explorer_real import real_inputs
+
+    return real_inputs(args)
+
+
 def modules(*names: str) -> tuple[str, ...]:
     """The files of these modules of attention_lesson (names relative to it): part of a product's code."""
     return sources(*(f"attention_lesson.{n}" for n in names))
@@ -123,7 +132,7 @@ HANDOUT = Product("handout", handout, FRAMES,
                   label="handout.html, handout.pdf", check=handout_engine_missing)
 SHEET_PRODUCT = Product("sheet", sheet, POSTER, code=modules("outputs.sheet"), label=SHEET)
 EXPLORER = Product("explorer", explorer, None, folder=EXPLORER_FOLDER, owns=explorer_owns,
-                   label=EXPLORER_INDEX,
+                   label=EXPLORER_INDEX, inputs=explorer_inputs,
                    code=(*modules("outputs.explorer", "outputs.explorer_real"),
                          *sources("scenes.common.style"),
                          *(f"attention_lesson/web/{a}" for a in EXPLORER_ASSETS),

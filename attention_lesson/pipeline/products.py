@@ -80,6 +80,9 @@ class Product:
     code: tuple[str, ...] = ()  # source files (relative to the project) its output depends on
     label: str = ""  # what a dry run says it would write
     check: Callable[[], str | None] | None = None  # what this machine lacks to make it, or None
+    # what else its output depends on, beyond its arguments and code (the explorer: whether [real]'s model
+    # package is installed, and its version); None when nothing
+    inputs: Callable[[ProductArgs], object] | None = None
 
     @property
     def key(self) -> str:
@@ -125,6 +128,8 @@ def product_digest(product: Product, args: ProductArgs, jobs: list[Job]) -> str:
                "versions": manifest.versions(slides=product.made_from == SLIDES)}
     if (own := words_digest(args.words, args.lang)) is not None:
         payload["words"] = own
+    if product.inputs is not None and (more := product.inputs(args)) is not None:
+        payload["inputs"] = more
     return manifest.digest(payload, [ROOT / rel for rel in product.code], ROOT)
 
 

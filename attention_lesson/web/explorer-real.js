@@ -158,5 +158,32 @@
     show();
   }
 
-  AL.real = { boxHtml, show, choose, rows, choice };
+  /** Whether the page has the box with the model's numbers (a lesson with [real], the extra installed). */
+  const drawn = () => Boolean(real() && !real().missing);
+
+  /** The choice as the URL's hash keeps it (explorer-url.js): "layer.head.query", layer and head as the
+   *  selects number them (from 1), the query the token's index (as its select shows it); null until the
+   *  student chose. */
+  function hashValue() {
+    if (!drawn() || Object.values(chosen).every((v) => v === null)) return null;
+    const c = choice();
+    return `${c.layer + 1}.${c.head + 1}.${c.query}`;
+  }
+
+  /** A hash's value taken as the choice; false (the choice unchanged) when it names no layer, head or
+   *  query of the page's model. */
+  function readHashValue(value) {
+    const m = /^(\d+)\.(\d+)\.(\d+)$/.exec(value);
+    const r = real();
+    if (!m || !drawn()) return false;
+    const [layer, head, query] = [Number(m[1]) - 1, Number(m[2]) - 1, Number(m[3])];
+    if (layer < 0 || head < 0 || layer >= r.layers || head >= r.heads || query >= r.tokens.length) return false;
+    Object.assign(chosen, { layer, head, query });
+    return true;
+  }
+
+  /** The ranges a hash's value may name, for the line that says it does not fit. */
+  const hashRanges = () => ({ layers: real().layers, heads: real().heads, last: real().tokens.length - 1 });
+
+  AL.real = { boxHtml, show, choose, rows, choice, drawn, hashValue, readHashValue, hashRanges };
 })(window.AL);

@@ -2,6 +2,7 @@
  *   #lang=..&context=..&query=..&mode=..&mask=causal|none&x.<token>=a,b&w_q=a,b;c,d
  * and, for a lesson of several heads, head=<key> (the head shown), h.<key>.w_q=a,b;c,d and w_o=...,
  * for a lesson with [training], step=<n> (the training step the slider shows, once it was moved),
+ * for a lesson with [real], real=<layer>.<head>.<query> (the real box's choice, once it was made),
  * so a link or a reload gives the same page. Only the numbers that differ from the lesson's are written;
  * what does not fit the lesson is ignored, and said so on the page (readHash's lines).
  */
@@ -36,6 +37,8 @@
       mask: S.mask || "none" });
     if (hasHeads()) p.set("head", S.head);
     if (data.lesson.training && S.step !== null && S.step !== undefined) p.set("step", String(S.step));
+    const real = AL.real.hashValue();
+    if (real !== null) p.set("real", real);
     for (const [t, row] of Object.entries(S.vocab)) {
       if (!same(row, data.lesson.vocab[t])) p.set(`x.${t}`, rowText(row));
     }
@@ -89,6 +92,10 @@
       const steps = data.lesson.training.steps;
       take("step", (v) => /^\d+$/.test(v) && Number(v) <= steps, (v) => (S.step = Number(v)), { steps });
       known.push("step");
+    }
+    if (AL.real.drawn()) { // the real box's layer, head and query (else an unknown key)
+      take("real", (v) => AL.real.readHashValue(v), () => {}, AL.real.hashRanges());
+      known.push("real");
     }
     for (const [key, value] of p.entries()) {
       if (known.includes(key)) continue;

@@ -183,6 +183,7 @@
     const el = e.target;
     if (el.dataset.real) {
       AL.real.choose(el.dataset.real, el.value);
+      if (state.controls) AL.url.writeHash();
     } else if (el.id === "train-step") {
       S.step = Number(el.value);
       update();

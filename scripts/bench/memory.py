@@ -22,7 +22,7 @@ ROW = re.compile(r"\[[-\d.]+, 2\.3, 0\.0, 0\.0\],  # ambiguity")  # bank's query
 
 def resident_mb(pid: int) -> dict[int, int]:
     """pid and every process it started, each with its resident memory in MB (from /proc)."""
-    from tests.studio_helpers import descendants
+    from devtools.studio import descendants
 
     out = {}
     for p in {pid} | descendants(pid):
@@ -43,7 +43,7 @@ def _sample(proc, edits: int, seen: set[int]) -> dict:
 
 
 def studio_memory_benchmark(work: Path, edits: int = 1000, gap: float = 0.4) -> dict:
-    from tests.studio_helpers import Client, wait_for
+    from devtools.studio import Client, wait_for
 
     shutil.copy(resolve("default"), work / "lesson.toml")
     t0 = time.perf_counter()

@@ -41,8 +41,8 @@ def explorer_benchmark(work: Path, edits: int = 200) -> dict:
     """Edits of W_Q typed into the explorer of the default and an 8x8 lesson, timed in chromium."""
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import launch_chromium
-    from tests.test_explorer import eight_by_eight
+    from devtools.browser import launch_chromium
+    from devtools.lessons import eight_by_eight
 
     (work / "eight.toml").write_text(eight_by_eight(), encoding="utf-8")
     results = {}
@@ -72,7 +72,7 @@ def _studio_edit(client, events, text: str, on_screen: str = ON_SCREEN) -> tuple
     """PUT one text, with the page on a step of `on_screen`; seconds to the frame of the step on screen
     (ON_SCREEN_STEP of its scene, drawn first; the savings edit's scene: its first step), first scene
     done, and idle."""
-    from tests.studio_helpers import wait_for
+    from devtools.studio import wait_for
 
     t0 = time.perf_counter()
     status, body = client.request("PUT", f"/api/lesson?focus={on_screen}", text)
@@ -92,7 +92,7 @@ def _keystrokes(url: str, n: int = 20) -> list[float]:
     """Seconds from a key typed in the editor to the page's numbers of that text."""
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import launch_chromium
+    from devtools.browser import launch_chromium
 
     times = []
     with sync_playwright() as pw:
@@ -112,7 +112,7 @@ def _keystrokes(url: str, n: int = 20) -> list[float]:
 
 
 def studio_benchmark(work: Path, repeats: int = 3) -> dict:
-    from tests.studio_helpers import Client, wait_for
+    from devtools.studio import Client, wait_for
 
     shutil.copy(resolve("default"), work / "lesson.toml")
     t0 = time.perf_counter()
@@ -151,7 +151,7 @@ def studio_benchmark(work: Path, repeats: int = 3) -> dict:
 def _play(client, events) -> float:
     """Seconds from a press on Play on ON_SCREEN's second step (the frames idle, the scene not drawn as a
     video yet) to that step's clip ready (drawn alone, before the whole scene's)."""
-    from tests.studio_helpers import wait_for
+    from devtools.studio import wait_for
 
     t0 = time.perf_counter()
     status, body = client.request("POST", f"/api/clip?scene={ON_SCREEN}&n=2")

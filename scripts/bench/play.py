@@ -24,7 +24,7 @@ def play_after_edit(url: str, scene: str = "scores", n: int = 3, repeats: int = 
     median of `repeats`, each after the last edit's frames are all drawn."""
     from playwright.sync_api import sync_playwright
 
-    from tests.conftest import launch_chromium
+    from devtools.browser import launch_chromium
 
     times, said = [], []
     with sync_playwright() as pw:

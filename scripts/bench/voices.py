@@ -1,4 +1,4 @@
-"""Every voice and language, heard by the ear (attention_lesson/pipeline/voice/ear.py): each line of the
+"""Every voice and language, heard by the ear (devtools/ear.py): each line of the
 whole lesson's narration spoken by the draft voice and by the neural voice, levelled as a render levels
 it, transcribed by Whisper base; the error rate (CER for zh and ja, WER for en) over all the lines, over
 the lines with English words inside (zh), and the synthesis's real-time factor (seconds spent over
@@ -31,9 +31,9 @@ def lesson_lines(lang: str) -> list[str]:
 
 def _voice(source: str, lang: str, lines: list[str], work: Path) -> dict:
     """One voice's figures on these lines."""
-    from attention_lesson.pipeline.voice import ear
     from attention_lesson.pipeline.voice.loudness import RATE, normalise, read_wav
     from attention_lesson.pipeline.voice.speakers import speaker_for
+    from devtools import ear
     from scenes.common.speech import speakable
 
     speaker = speaker_for(source, lang)
@@ -86,7 +86,7 @@ def aligned(a: list[str], b: list[str]) -> list[tuple[str, str]]:
 def by_script(pairs: list[tuple[str, str]], lang: str) -> dict:
     """Where a Chinese line's errors are: its Latin letters (the English words) and its Chinese
     characters, each as (units, errors, error rate); the units the ear added, apart."""
-    from attention_lesson.pipeline.voice import ear
+    from devtools import ear
 
     count = {"latin": [0, 0], "chinese": [0, 0], "added": 0}
     for line, heard in pairs:
@@ -102,7 +102,7 @@ def by_script(pairs: list[tuple[str, str]], lang: str) -> dict:
 def voices_benchmark(work: Path, langs: list[str], every: int = 1) -> dict:
     """{"<lang> <voice>": figures}: every voice of every language on the lesson's lines (every: one
     line in `every`, for a quicker sample); "<lang> seconds": the wall time of a language's two voices."""
-    from attention_lesson.pipeline.voice import ear
+    from devtools import ear
 
     t0 = time.perf_counter()
     ear.whisper()
