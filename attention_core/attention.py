@@ -101,8 +101,12 @@ def dot_product_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: fl
 
     Parameters
     ----------
-    q, k, v : np.ndarray
-        The queries [n_q, d_k], the keys [n_k, d_k] and the values [n_k, d_v], one token a row.
+    q : np.ndarray
+        The queries, [n_q, d_k]: one token a row.
+    k : np.ndarray
+        The keys, [n_k, d_k].
+    v : np.ndarray
+        The values, [n_k, d_v].
     scale : float
         What the raw scores are multiplied by (`scale_for`).
     mask : np.ndarray or None

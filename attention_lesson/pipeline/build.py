@@ -125,7 +125,8 @@ def system_problems(options: RenderOptions, products: list[Product]) -> list[str
 def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, products=(),
           progress: Progress | None = None, choices: Choices = Choices()) -> Report:
     """Bring one output folder up to date: render the scenes stale in it, then make the stale products
-    (a dry run, or nothing stale: nothing rendered or written). What `render`, `lesson`, ... call.
+    (a dry run, or nothing stale: nothing written). Raises BadInput (a recording named for no step) or
+    MissingDependencies (a system tool the render needs) before anything is drawn.
 
     Parameters
     ----------
@@ -137,25 +138,23 @@ def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, p
         What is made: the lesson file, context, mode, language, quality, voice, kind, theme, words.
     run : Run
         How: the folder (`out`; default media/<lesson>/<options>), workers, force, dry run, quiet.
-    products, progress, choices
-        The products made of the scenes; what is told of progress (the CLI's bars); a product's choices.
+    products : sequence of Product
+        What is made of the scenes (pipeline/products.py: a lesson, a deck, a handout); none: scenes only.
+    progress : Progress or None
+        What is told of progress (the CLI's bars).
+    choices : Choices
+        The user's choices for a product (a sheet's columns, a handout's frames).
 
     Returns
     -------
     Report
         The folder, the scene jobs rendered (`todo`) and up to date (`fresh`), products, failures.
 
-    Raises
-    ------
-    BadInput, MissingDependencies
-        A recording named for no step; a system tool the render needs (ffmpeg, a LaTeX, ...) is missing.
-
     Examples
     --------
     >>> from attention_core.lesson import load, resolve
     >>> from scenes.registry import available
-    >>> options = RenderOptions(lesson=str(resolve("default")), context="river", lang="en")
-    >>> lesson = load("default")
+    >>> lesson, options = load("default"), RenderOptions(lesson=str(resolve("default")), context="river")
     >>> report = build(lesson, available(lesson)[:2], options, Run(out="demo", dry_run=True))
     >>> [job.id for job in report.todo], report.fresh, report.failures
     (['overview', 'projection'], [], [])

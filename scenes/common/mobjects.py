@@ -54,18 +54,26 @@ class NumberGrid(VGroup):
     ----------
     values : np.ndarray
         [r, c] (a vector [c] is one row): the numbers, one cell each.
-    row_labels, col_labels : sequence of str, optional
-        A label left of every row, over every column (the tokens, the dimensions).
+    row_labels : sequence of str, optional
+        A label left of every row (the tokens).
+    col_labels : sequence of str, optional
+        A label over every column (the tokens, or the dimensions' names).
     color : ManimColor, optional
         The numbers' colour (style.TEXT); ignored where `fills` colours the cells.
     fills : callable, optional
         value -> a cell's fill (a heatmap); the number is then drawn in the colour that reads on it.
     formatter : callable, optional
         value -> the text shown; default: the same decimals for the whole table (`shared_format`).
-    cell_w, cell_h, number_size : float
-        A cell's size and its numbers' font size, before the grid is scaled to fit.
-    label_color, label_size : ManimColor, float
-        The labels' colour (style.DIM) and size.
+    cell_w : float
+        A cell's width, before the grid is scaled to fit.
+    cell_h : float
+        A cell's height.
+    number_size : float
+        The numbers' font size.
+    label_color : ManimColor, optional
+        The labels' colour (style.DIM).
+    label_size : float
+        The labels' font size.
     main : bool
         One of its step's main tables (held to style.TABLE_CAP_PX), or an overview of several.
 
@@ -239,14 +247,19 @@ class WeightBars(VGroup):
         The n tokens, one under each bar.
     color : ManimColor, optional
         The bars' colour (style.TEXT), where `fills` does not colour them.
-    max_height, bar_w, buff : float
-        The tallest bar's height, a bar's width and the gap between bars.
+    max_height : float
+        The tallest bar's height.
+    bar_w : float
+        A bar's width.
+    buff : float
+        The gap between two bars.
     scale_to : float, optional
         The value drawn max_height tall; default: the largest |value| (a row of weights: set 1.0 to
         compare rows).
-    formatter, fills : callable, optional
-        value -> the text over a bar (default: shared decimals, −∞ for a masked score); value -> a
-        bar's colour.
+    formatter : callable, optional
+        value -> the text over a bar; default: shared decimals, −∞ for a masked score.
+    fills : callable, optional
+        value -> a bar's colour.
 
     Examples
     --------
