@@ -23,6 +23,27 @@ MODES = ("scaled", "unscaled", "uniform")
 
 
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:  # [..., n] -> [..., n]
+    """exp(x) / sum(exp(x)) along one axis: scores in, a distribution out.
+
+    Parameters
+    ----------
+    x : np.ndarray
+        Any scores, of any shape; -inf is allowed (its weight is exactly 0) if one score is finite.
+    axis : int
+        The axis that sums to 1 (the last: the keys, in a weights matrix).
+
+    Returns
+    -------
+    np.ndarray
+        The same shape as `x`, every entry in [0, 1], summing to 1 along `axis`.
+
+    Examples
+    --------
+    >>> softmax(np.array([1.0, 2.0, 3.0])).round(3).tolist()
+    [0.09, 0.245, 0.665]
+    >>> softmax(np.array([0.0, -np.inf])).tolist()
+    [1.0, 0.0]
+    """
     # Subtracting the maximum changes nothing mathematically and keeps exp() finite for any score.
     z = x - np.max(x, axis=axis, keepdims=True)
     e = np.exp(z)
@@ -34,9 +55,26 @@ def project(x: np.ndarray, w: np.ndarray) -> np.ndarray:  # [n, d_model], [d_mod
 
 
 def scale_for(mode: str, d_k: int) -> float:
-    """The factor the raw scores are multiplied by before the softmax."""
+    """The factor the raw scores are multiplied by before the softmax.
+
+    Parameters
+    ----------
+    mode : str
+        One of MODES: "scaled" (1/√d_k, the paper's), "unscaled" (1) or "uniform" (0: every weight 1/n).
+    d_k : int
+        The length of a query and of a key.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> scale_for("scaled", 4), scale_for("unscaled", 4), scale_for("uniform", 4)
+    (0.5, 1.0, 0.0)
+    """
     if mode == "scaled":
-        return 1.0 / np.sqrt(d_k)
+        return float(1.0 / np.sqrt(d_k))
     if mode == "unscaled":
         return 1.0
     if mode == "uniform":
@@ -59,6 +97,34 @@ def causal_mask(n: int) -> np.ndarray:  # -> [n, n] bool: query i may look at ke
 
 def dot_product_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float,
                           mask: np.ndarray | None = None) -> Intermediates:
+    """softmax(scale · Q Kᵀ) V, every intermediate kept.
+
+    Parameters
+    ----------
+    q : np.ndarray
+        The queries, [n_q, d_k]: one token a row.
+    k : np.ndarray
+        The keys, [n_k, d_k].
+    v : np.ndarray
+        The values, [n_k, d_v].
+    scale : float
+        What the raw scores are multiplied by (`scale_for`).
+    mask : np.ndarray or None
+        [n_q, n_k] bool, True where query i may look at key j (`causal_mask`); None: every key.
+
+    Returns
+    -------
+    Intermediates
+        scores [n_q, n_k], scaled [n_q, n_k] (-inf where masked), weights [n_q, n_k], output [n_q, d_v].
+
+    Examples
+    --------
+    >>> q = k = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> v = np.array([[10.0], [20.0]])
+    >>> r = dot_product_attention(q, k, v, scale=1.0, mask=causal_mask(2))
+    >>> r.weights.round(2).tolist(), r.output.round(2).tolist()
+    ([[1.0, 0.0], [0.27, 0.73]], [[10.0], [17.31]])
+    """
     # [n_q, d_k], [n_k, d_k], [n_k, d_v], [n_q, n_k] bool -> [n_q, n_k] ×3, [n_q, d_v]
     scores = q @ k.T
     scaled = scores * scale
@@ -131,7 +197,38 @@ def attend_tokens(lesson: Lesson, tokens: Sequence[str], mode: str = "scaled", m
 
 def attend(lesson: Lesson, context: str | None = None, mode: str = "scaled", masked: bool | None = None,
            head: str | None = None) -> AttentionPass:
-    """Run one context of a lesson (default: its first) through attention in the given mode."""
+    """Run one context of a lesson through its projections and attention: the lesson's entry point.
+
+    Parameters
+    ----------
+    lesson : Lesson
+        A lesson (`load`).
+    context : str or None
+        The name of one of its contexts; None: the first.
+    mode : str
+        "scaled", "unscaled" or "uniform" (`scale_for`).
+    masked : bool or None
+        With a causal mask (True) or without one (False); None: as the lesson says (its `mask` key).
+    head : str or None
+        The head whose projections are used, in a lesson of several heads; None: the focus head.
+
+    Returns
+    -------
+    AttentionPass
+        The tokens, x, q, k, v, scores, scaled, weights and output; `weights[i]` is token i's row.
+
+    Examples
+    --------
+    >>> from attention_core import load
+    >>> lesson = load("default")
+    >>> river = attend(lesson, "river")
+    >>> river.tokens, lesson.focus
+    (('by', 'the', 'river', 'bank'), 'bank')
+    >>> river.weights[river.index("bank")].round(2).tolist()
+    [0.11, 0.07, 0.69, 0.14]
+    >>> attend(lesson, "river", "unscaled").weights[3].round(2).tolist()
+    [0.02, 0.01, 0.93, 0.04]
+    """
     return attend_tokens(lesson, lesson.context(context), mode, masked, head)
 
 
@@ -145,6 +242,24 @@ class HardLookup:
 
 
 def hard_lookup(att: AttentionPass) -> HardLookup:
+    """What a dictionary lookup would take: every query the value of its best-scoring visible key.
+
+    Parameters
+    ----------
+    att : AttentionPass
+        A pass (`attend`); its mask, if any, hides keys as it does from the softmax.
+
+    Returns
+    -------
+    HardLookup
+        The chosen key of every query (ties go to the first), the one-hot weights, the chosen values.
+
+    Examples
+    --------
+    >>> from attention_core import load
+    >>> hard_lookup(attend(load("default"), "river")).choice.tolist()  # bank takes river's value
+    [3, 3, 2, 2]
+    """
     choice = np.argmax(att.visible_scores, axis=-1)  # [n]; ties go to the first key
     weights = np.eye(att.n)[choice]  # [n, n]
     return HardLookup(choice, weights, att.v[choice])

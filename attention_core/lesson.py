@@ -372,6 +372,28 @@ def _read(path: Path) -> str:
 
 
 def load(name_or_path: str | Path | None = None) -> Lesson:
-    """Load and validate a lesson: a packaged name ('default') or a path to a .toml file."""
+    """Load and validate a lesson file: the core's front door.
+
+    Parameters
+    ----------
+    name_or_path : str, Path or None
+        A packaged lesson's name ("default") or the path of a .toml file; None: "default".
+
+    Returns
+    -------
+    Lesson
+        Its vocabulary, contexts, focus token, projections and words, checked.
+
+    Raises
+    ------
+    LessonError
+        The first problem, as `FILE:LINE: key: expected ..., found ...`.
+
+    Examples
+    --------
+    >>> lesson = load("default")
+    >>> lesson.focus, list(lesson.contexts), (lesson.d_model, lesson.d_k, lesson.d_v)
+    ('bank', ['river', 'savings'], (4, 4, 4))
+    """
     path = resolve(name_or_path)
     return loads(_read(path), str(path))

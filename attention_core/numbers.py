@@ -31,7 +31,34 @@ def pass_json(att: AttentionPass) -> dict:
 
 def numbers_json(lesson: Lesson, context: str | None = None, mode: str = "scaled",
                  head: str | None = None) -> dict:
-    """One context through the focus head (or `head`); with several heads, all of them too."""
+    """One context's every intermediate as plain lists: what `attention-lesson numbers --json` prints.
+
+    Parameters
+    ----------
+    lesson : Lesson
+        A lesson (`load`).
+    context : str or None
+        The name of one of its contexts; None: the first.
+    mode : str
+        "scaled", "unscaled" or "uniform".
+    head : str or None
+        The head to show, in a lesson of several heads (all of them are added too); None: the focus head.
+
+    Returns
+    -------
+    dict
+        lesson, context, tokens, mode, mask, x, d_k, scale, q, k, v, scores, scaled (null where
+        masked), weights, output, hard_choice and hard_output, plus the optional tables' numbers.
+
+    Examples
+    --------
+    >>> from attention_core import load
+    >>> numbers = numbers_json(load("default"), "savings")
+    >>> numbers["tokens"], numbers["scale"]
+    (['at', 'the', 'savings', 'bank'], 0.5)
+    >>> [round(w, 2) for w in numbers["weights"][3]]
+    [0.07, 0.07, 0.71, 0.14]
+    """
     name = lesson.context_name(context)
     att = attend(lesson, name, mode, head=head)
     out = {"lesson": lesson.source, "context": name, "tokens": list(att.tokens), "mode": att.mode,

@@ -1,5 +1,6 @@
 """The guide: Sphinx with MyST (the pages are Markdown), sphinx-click (the CLI reference from the click
-commands themselves), autodoc (attention_core's API from its docstrings) and furo.
+commands themselves), autodoc with napoleon (the Python API from its docstrings, numpy style: Parameters,
+Returns, Examples) and furo.
 
 Offline on purpose: no CDN, no web font, no MathJax (formulas are written in Unicode, and any math node
 is shown as its text by `_ext/offline.py`); the site opens from file://. Built by `make docs` into
@@ -7,6 +8,7 @@ docs/_build/html with warnings as errors (-W --keep-going)."""
 
 from __future__ import annotations
 
+import logging
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -14,6 +16,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 sys.path.insert(0, str(HERE.parent))  # the checkout's code, whatever is installed
+# the reference's mobjects import manim, which says at INFO that it read its config: a line on stderr
+logging.getLogger("manim").setLevel(logging.WARNING)
 
 project = "attention-lesson"
 author = "The attention-lesson authors"
@@ -24,6 +28,7 @@ version = release
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",  # numpy-style sections (Parameters, Returns, Raises, Examples), as manim's
     "sphinx_click",
     "offline",  # the math renderer that fetches nothing
     "lesson_keys",  # the lesson-file reference from attention_core.keys
@@ -54,6 +59,8 @@ html_theme_options = {
 }
 
 autodoc_member_order = "bysource"
+napoleon_google_docstring = False  # a line "Note: ..." in a docstring is prose, not a section
+napoleon_numpy_docstring = True
 default_role = "literal"  # the docstrings write `name` for code, as Markdown does
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False}

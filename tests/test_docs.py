@@ -277,3 +277,21 @@ def test_the_search_works_from_file(browser, site):
     found = page.p.eval_on_selector_all("ul.search li a", "els => els.map(e => e.getAttribute('href'))")
     assert any("teach/en/handout.html" in href for href in found)
     assert page.close() == []
+
+
+# -- the Python API: documented as manim documents its own ----------------------------------------------
+
+API = ("attention_core.lesson.load", "attention_core.attention.attend", "attention_core.numbers.numbers_json",
+       "scenes.common.mobjects.NumberGrid", "scenes.common.mobjects.WeightBars",
+       "attention_lesson.pipeline.build.build")
+
+
+def test_the_api_reference_shows_parameters_returns_and_examples(site):
+    page = (site / "reference" / "api.html").read_text(encoding="utf-8")
+    for name in API:
+        entry = page[page.index(f'id="{name}"'):].split('<dt class="sig', 1)[0]
+        sections = ("Parameters", "Examples") if name.split(".")[-1][0].isupper() else (
+            "Parameters", "Returns", "Examples")
+        for section in sections:
+            assert re.search(rf">{section}<|>{section}:<", entry), f"{name}: no {section} in the reference"
+        assert "&gt;&gt;&gt;" in entry or 'class="gp"' in entry, f"{name}: its example is not shown"

@@ -124,16 +124,59 @@ def system_problems(options: RenderOptions, products: list[Product]) -> list[str
 
 def build(lesson: Lesson, scenes, options: RenderOptions, run: Run = Run(), *, products=(),
           progress: Progress | None = None, choices: Choices = Choices()) -> Report:
-    """Render the scenes of `options` that are not up to date in run.out (output_folder: the options'
-    own by default; all with run.force), then make the products that are not. A dry run only plans;
-    quiet hides manim's warnings."""
-    if options.voice:  # bad recordings stop everything before it starts (a silent build loads no voice)
+    """Bring one output folder up to date: render the scenes stale in it, then make the stale products
+    (a dry run, or nothing stale: nothing written). Raises BadInput (a recording named for no step) or
+    MissingDependencies (a system tool the render needs) before anything is drawn.
+
+    Parameters
+    ----------
+    lesson : Lesson
+        The lesson (`attention_core.load`).
+    scenes : sequence of SceneInfo
+        The scenes, in order (`scenes.registry.available(lesson)`, or some of them).
+    options : RenderOptions
+        What is made: the lesson file, context, mode, language, quality, voice, kind, theme, words.
+    run : Run
+        How: the folder (`out`; default media/<lesson>/<options>), workers, force, dry run, quiet.
+    products : sequence of Product
+        What is made of the scenes (pipeline/products.py: a lesson, a deck, a handout); none: scenes only.
+    progress : Progress or None
+        What is told of progress (the CLI's bars).
+    choices : Choices
+        The user's choices for a product (a sheet's columns, a handout's frames).
+
+    Returns
+    -------
+    Report
+        The folder, the scene jobs rendered (`todo`) and up to date (`fresh`), products, failures.
+
+    Examples
+    --------
+    >>> from attention_core.lesson import load, resolve
+    >>> from scenes.registry import available
+    >>> lesson, options = load("default"), RenderOptions(lesson=str(resolve("default")), context="river")
+    >>> report = build(lesson, available(lesson)[:2], options, Run(out="demo", dry_run=True))
+    >>> [job.id for job in report.todo], report.fresh, report.failures
+    (['overview', 'projection'], [], [])
+    """
+    _check_recordings(options, scenes)
+    return _up_to_date(lesson, scenes, options, run, products, progress, choices)
+
+
+def _check_recordings(options: RenderOptions, scenes) -> None:
+    """Bad recordings stop everything before it starts (a silent build loads no voice)."""
+    if options.voice:
         from .voice.recordings import recording_problems
         from .voice.speakers import is_folder
 
         if is_folder(options.voice) and (
                 problems := recording_problems(Path(options.voice), options.lang, [s.id for s in scenes])):
             raise BadInput(problems)
+
+
+def _up_to_date(lesson: Lesson, scenes, options: RenderOptions, run: Run, products,
+                progress: Progress | None, choices: Choices) -> Report:
+    """Plan, render what is stale in worker processes, make the stale products (`build`'s work)."""
     use_words(options.words)  # the titles, lists and pages made in this process read through them
     out_dir, jobs = output_folder(options, run.out), run.jobs or default_jobs()
     # a cold run (nothing rendered in its folder yet) forks its workers first: they import manim while

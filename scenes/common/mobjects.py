@@ -49,6 +49,44 @@ class NumberGrid(VGroup):
     A grid is one of its step's main tables (`main`, the default): the fill check holds its numbers to
     style.TABLE_CAP_PX. `main=False` marks an overview, several whole matrices at once whose numbers the
     next steps read one row at a time (projection's X, Q, K, V): only the floor of every text holds.
+
+    Parameters
+    ----------
+    values : np.ndarray
+        [r, c] (a vector [c] is one row): the numbers, one cell each.
+    row_labels : sequence of str, optional
+        A label left of every row (the tokens).
+    col_labels : sequence of str, optional
+        A label over every column (the tokens, or the dimensions' names).
+    color : ManimColor, optional
+        The numbers' colour (style.TEXT); ignored where `fills` colours the cells.
+    fills : callable, optional
+        value -> a cell's fill (a heatmap); the number is then drawn in the colour that reads on it.
+    formatter : callable, optional
+        value -> the text shown; default: the same decimals for the whole table (`shared_format`).
+    cell_w : float
+        A cell's width, before the grid is scaled to fit.
+    cell_h : float
+        A cell's height.
+    number_size : float
+        The numbers' font size.
+    label_color : ManimColor, optional
+        The labels' colour (style.DIM).
+    label_size : float
+        The labels' font size.
+    main : bool
+        One of its step's main tables (held to style.TABLE_CAP_PX), or an overview of several.
+
+    Examples
+    --------
+    bank's weights in the river context as one row, the tokens over the columns:
+
+    >>> grid = NumberGrid(np.array([[0.11, 0.07, 0.69, 0.14]]), row_labels=["bank"],
+    ...                   col_labels=["by", "the", "river", "bank"])
+    >>> grid.shape, grid.number(0, 2).text
+    ((1, 4), '0.69')
+
+    In a scene, `self.play(FadeIn(grid))`; `grid.new_values(...)` is the target of a Transform.
     """
 
     def __init__(
@@ -200,6 +238,38 @@ class WeightBars(VGroup):
 
     Bars share a baseline; heights follow |value| / max|value| (negative values hang below). A masked
     score (−∞: a causal mask's later key) has no height and reads −∞.
+
+    Parameters
+    ----------
+    values : np.ndarray
+        [n]: one value per key (a row of weights or of scores; −∞ where masked).
+    labels : sequence of str
+        The n tokens, one under each bar.
+    color : ManimColor, optional
+        The bars' colour (style.TEXT), where `fills` does not colour them.
+    max_height : float
+        The tallest bar's height.
+    bar_w : float
+        A bar's width.
+    buff : float
+        The gap between two bars.
+    scale_to : float, optional
+        The value drawn max_height tall; default: the largest |value| (a row of weights: set 1.0 to
+        compare rows).
+    formatter : callable, optional
+        value -> the text over a bar; default: shared decimals, −∞ for a masked score.
+    fills : callable, optional
+        value -> a bar's colour.
+
+    Examples
+    --------
+    >>> bars = WeightBars(np.array([0.11, 0.07, 0.69, 0.14]), ["by", "the", "river", "bank"])
+    >>> [t.text for t in bars.value_labels]
+    ['0.11', '0.07', '0.69', '0.14']
+    >>> [round(float(bar.height / bars.max_height), 2) for bar in bars.bars]  # river's is the tallest
+    [0.16, 0.1, 1.0, 0.2]
+
+    In a scene, `self.play(GrowFromEdge(bars.bars[2], DOWN))`; `bars.bar(i)` is a bar with its value.
     """
 
     def __init__(self, values: np.ndarray, labels: Sequence[str], *, color: ManimColor | None = None,
