@@ -8,7 +8,7 @@ token instead of the numbers. Every number from the core (attention_core/real/st
 from __future__ import annotations
 
 import numpy as np
-from manim import DOWN, RIGHT, UL, Rectangle, VGroup
+from manim import DOWN, LEFT, RIGHT, UL, Rectangle, VGroup
 
 from attention_core.real.result import INSTALL, PACKAGES, model_missing
 from scenes.common import style
@@ -28,6 +28,7 @@ STATE_SQUARE = 0.16
 STATE_EDGE = 0.5  # the numbers' heat: |x| / max|x| around this middle grey
 SHOWN_COUNTS = 3  # the words most chosen, named under the grid
 NO_GROWTH = 1.0  # a cell's word is scaled down to its height, never up
+BARS_A_ROW = 15  # the sinks' bars, a layer each: more layers than this go in rows (SmolLM2's 30: two)
 
 ENCODER_STEPS = ("tokens", "heads", "sinks", "dimensions")  # e5: every token sees every token
 CAUSAL_STEPS = ("tokens", "mask", "heads", "sinks", "rope", "next")  # SmolLM2: scenes/real_causal.py
@@ -137,8 +138,10 @@ class Real(CausalSteps, Panels, LessonScene):
         """Each layer's mean share of a row's weight on <s> and </s>, against an even share."""
         s = self.study
         names = [self.t("layer", n=i + 1) for i in range(s.att.layers)]
-        self.panel(self.titled(self.t(self.k("sinks_title"), **self.fields()),
-                               bars(s.layer_share, names, narrow=True)),
+        rows = VGroup(*(bars(s.layer_share[i:i + BARS_A_ROW], names[i:i + BARS_A_ROW], narrow=True)
+                        for i in range(0, s.att.layers, BARS_A_ROW))).arrange(DOWN, buff=style.BIG_GAP,
+                                                                              aligned_edge=LEFT)
+        self.panel(self.titled(self.t(self.k("sinks_title"), **self.fields()), rows),
                    note=self.t(self.k("sinks_note"), **self.fields()))
 
     def show_dimensions(self):
