@@ -106,6 +106,18 @@ class RealStudy:
         return tuple(int(i) for i in np.unravel_index(int(first.argmin()), first.shape))  # type: ignore
 
     @cached_property
+    def start_head(self) -> tuple[int, int]:
+        """(layer, head) the explorer's box starts on: among the heads whose strongest key is the expected
+        word, the one that gives it the most weight; else the head whose strongest key weighs most."""
+        row = self.att.weights[:, :, self.focus, :]  # [layers, heads, n]
+        top = np.take_along_axis(row, self.keys[:, :, None], axis=-1)[:, :, 0]  # the strongest key's weight
+        picks = np.vectorize(lambda k: self.label(int(k)) == self.expect)(self.keys)
+        if self.expect_found and picks.any():
+            top = np.where(picks, top, -1.0)
+        layer, head = np.unravel_index(int(np.argmax(top)), top.shape)
+        return int(layer), int(head)
+
+    @cached_property
     def rope_gap(self) -> float:
         """The largest change of a score when both tokens move on by the same number of positions (random q
         and k, the model's rotation), against the largest score: 0 up to rounding."""

@@ -1,8 +1,9 @@
 """The explorer's real-model box (web/explorer-real.js): for a lesson with a [real] table, the model is run
 once, when the page is built (attention_core/real/study.py, the real scene's own pass), and the page gets
 its tokens and every layer's and head's weights, rounded to PLACES decimals, with the focus token, the
-head it starts on and how many heads choose each word; the page only draws them, offline. Without the
-[real] extra the box says in one line what to install (result.model_missing), as the real scene does.
+head it starts on (RealStudy.start_head) and how many heads choose each word; the page only draws them,
+offline. Without the [real] extra the box says in one line what to install (result.model_missing), as the
+real scene does.
 
 The weights go in as text, a head's rows one string ("0.0123 0.4567 …;…"): data.js is written with an
 indent, and a list would put each of the 12 × 12 × n × n numbers on a line of its own."""
@@ -14,19 +15,6 @@ import numpy as np
 from attention_core import Lesson
 
 PLACES = 4  # the weights' decimals on the page (a row sums to 1 within n × 0.00005)
-
-
-def start_head(s, expect: int | None) -> tuple[int, int]:
-    """(layer, head) the box starts on: among the heads whose strongest key is the expected word, the one
-    that gives it the most weight; else the head whose strongest key weighs most."""
-    keys = s.keys  # [layers, heads]
-    row = s.att.weights[:, :, s.focus, :]  # [layers, heads, n]
-    top = np.take_along_axis(row, keys[:, :, None], axis=-1)[:, :, 0]  # the strongest key's weight
-    if expect is not None:
-        picks = np.vectorize(lambda k: s.att.word(int(k)) == s.att.word(expect))(keys)
-        top = np.where(picks, top, -1.0) if picks.any() else top
-    layer, head = np.unravel_index(int(np.argmax(top)), top.shape)
-    return int(layer), int(head)
 
 
 def head_text(rows: np.ndarray) -> str:
@@ -68,8 +56,7 @@ def real_data(lesson: Lesson) -> dict:
 
     s = study(lesson.real, str(lesson.source))
     att = s.att
-    expect = next((i for i in range(len(att.tokens)) if s.label(i) == s.expect and i not in s.sinks), None)
-    layer, head = start_head(s, expect)
+    layer, head = s.start_head
     return {"real": {
         "model": att.model, "sentence": att.sentence, "tokens": list(att.tokens),
         "words": [s.label(i) for i in range(len(att.tokens))], "special": list(att.special),
